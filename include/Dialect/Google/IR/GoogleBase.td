@@ -1,0 +1,54 @@
+//===- GoogleBase.td - google dialect definition and types -*- tablegen -*-===//
+//
+// The dialect, its op base class and the tensor type constraints shared by
+// every op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_DIALECT_GOOGLEBASE_TD
+#define GOOGLE_DIALECT_GOOGLEBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Google_Dialect : Dialect {
+  let name = "google";
+  let cppNamespace = "::mlir::google";
+  let summary = "A tensor dialect with value semantics for ML models";
+  let description = [{
+    The `google` dialect describes ML computations on ranked tensors:
+    elementwise arithmetic with NumPy broadcasting, unary math, matrix
+    products, a fused matmul+bias+relu, layout ops, reductions, softmax and
+    element type casts. Every op is pure; dimensions may be dynamic.
+  }];
+  let hasConstantMaterializer = 1;
+  let extraClassDeclaration = [{
+    /// Attribute recording a public function's tensor signature (a
+    /// FunctionType); it survives the lowering to the LLVM dialect.
+    static constexpr ::llvm::StringLiteral kSignatureAttrName =
+        "google.signature";
+  }];
+}
+
+class Google_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Google_Dialect, mnemonic, !listconcat([Pure], traits)>;
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Google_FloatElement : AnyTypeOf<[F16, BF16, F32, F64],
+    "floating-point type (f16, bf16, f32, f64)">;
+def Google_Element : AnyTypeOf<[F16, BF16, F32, F64, I32, I64],
+    "f16, bf16, f32, f64, i32 or i64">;
+
+def Google_Tensor : RankedTensorOf<[F16, BF16, F32, F64, I32, I64], [],
+    "ranked tensor of f16, bf16, f32, f64, i32 or i64">;
+def Google_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64], [],
+    "ranked tensor of floating-point (f16, bf16, f32, f64)">;
+
+#endif // GOOGLE_DIALECT_GOOGLEBASE_TD

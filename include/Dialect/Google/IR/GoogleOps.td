@@ -1,0 +1,279 @@
+//===- GoogleOps.td - google dialect operations ------------*- tablegen -*-===//
+//
+// Op families: constant, elementwise binary (broadcasting), elementwise
+// unary, matrix products, layout, reductions, softmax and cast.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_DIALECT_GOOGLEOPS_TD
+#define GOOGLE_DIALECT_GOOGLEOPS_TD
+
+include "Dialect/Google/IR/GoogleBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Constant
+//===----------------------------------------------------------------------===//
+
+def Google_ConstantOp : Google_Op<"constant",
+    [ConstantLike, AllTypesMatch<["value", "result"]>]> {
+  let summary = "A tensor constant";
+  let description = [{
+    Produces a tensor from an elements attribute whose type is the result
+    type.
+
+    ```mlir
+    %c = google.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Google_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::ElementsAttr":$value), [{
+      build($_builder, $_state, value.getType(), value);
+    }]>
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops (NumPy broadcasting)
+//===----------------------------------------------------------------------===//
+
+class Google_BinaryOp<string mnemonic, TypeConstraint tensorType,
+                      string numpyName, list<Trait> traits = []>
+    : Google_Op<mnemonic,
+        !listconcat([AllElementTypesMatch<["lhs", "rhs", "result"]>],
+                    traits)> {
+  let summary = "Elementwise " # numpyName # " with NumPy broadcasting";
+  let description = [{
+    Computes `numpy.}] # numpyName # [{(lhs, rhs)`. Shapes are aligned on
+    their trailing dimensions; a dimension of 1 stretches to the other
+    operand's extent. The result type is written out and must equal the
+    broadcast shape (a dynamic result dimension is also accepted). A dynamic
+    operand dimension is assumed to equal the result extent at run time.
+
+    ```mlir
+    %s = google.}] # mnemonic # [{ %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins tensorType:$lhs, tensorType:$rhs);
+  let results = (outs tensorType:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Google_AddOp : Google_BinaryOp<"add", Google_Tensor, "add"> {
+  let hasFolder = 1;
+}
+def Google_SubOp : Google_BinaryOp<"sub", Google_Tensor, "subtract"> {
+  let hasFolder = 1;
+}
+def Google_MulOp : Google_BinaryOp<"mul", Google_Tensor, "multiply"> {
+  let hasFolder = 1;
+}
+def Google_DivOp : Google_BinaryOp<"div", Google_FloatTensor, "divide"> {
+  let hasFolder = 1;
+}
+def Google_MaxOp : Google_BinaryOp<"max", Google_Tensor, "maximum">;
+def Google_MinOp : Google_BinaryOp<"min", Google_Tensor, "minimum">;
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+class Google_UnaryOp<string mnemonic, TypeConstraint tensorType,
+                     string formula, list<Trait> traits = []>
+    : Google_Op<mnemonic, !listconcat([SameOperandsAndResultType], traits)> {
+  let summary = "Elementwise " # formula;
+  let description = [{
+    Computes `}] # formula # [{` for every element. Operand and result have
+    the same type.
+
+    ```mlir
+    %r = google.}] # mnemonic # [{ %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins tensorType:$input);
+  let results = (outs tensorType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def Google_ReluOp : Google_UnaryOp<"relu", Google_Tensor, "max(x, 0)"> {
+  let hasFolder = 1;
+}
+def Google_NegOp : Google_UnaryOp<"neg", Google_Tensor, "-x">;
+def Google_AbsOp : Google_UnaryOp<"abs", Google_Tensor, "|x|">;
+def Google_ExpOp : Google_UnaryOp<"exp", Google_FloatTensor, "exp(x)">;
+def Google_LogOp : Google_UnaryOp<"log", Google_FloatTensor, "log(x)">;
+def Google_TanhOp : Google_UnaryOp<"tanh", Google_FloatTensor, "tanh(x)">;
+def Google_SigmoidOp
+    : Google_UnaryOp<"sigmoid", Google_FloatTensor, "1 / (1 + exp(-x))">;
+def Google_SqrtOp : Google_UnaryOp<"sqrt", Google_FloatTensor, "sqrt(x)">;
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+def Google_MatmulOp : Google_Op<"matmul",
+    [AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "Matrix product, plain or batched";
+  let description = [{
+    Rank 2: `MxK` times `KxN` gives `MxN`. Rank 3: `BxMxK` times `BxKxN`
+    gives `BxMxN` (the batch dimensions must agree; they do not broadcast).
+
+    ```mlir
+    %m = google.matmul %a, %b : tensor<128x512xf32>, tensor<512x256xf32> -> tensor<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Google_Tensor:$lhs, Google_Tensor:$rhs);
+  let results = (outs Google_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Google_MatmulBiasReluOp : Google_Op<"matmul_bias_relu",
+    [AllElementTypesMatch<["lhs", "rhs", "bias", "result"]>]> {
+  let summary = "relu(lhs @ rhs + bias), the fused dense layer";
+  let description = [{
+    `MxK` times `KxN`, plus a bias of shape `[N]` added to every row, then
+    `max(x, 0)`. `--google-fuse-matmul-bias-relu` produces it; it may also
+    be written by hand.
+
+    ```mlir
+    %f = google.matmul_bias_relu %a, %b, %bias : tensor<128x512xf32>, tensor<512x256xf32>, tensor<256xf32> -> tensor<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Google_Tensor:$lhs, Google_Tensor:$rhs,
+                       Google_Tensor:$bias);
+  let results = (outs Google_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $bias attr-dict `:` type($lhs) `,` type($rhs) `,`
+    type($bias) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Layout
+//===----------------------------------------------------------------------===//
+
+def Google_TransposeOp : Google_Op<"transpose",
+    [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Permutes the dimensions of a tensor";
+  let description = [{
+    Result dimension `i` is input dimension `perm[i]`, as in
+    `numpy.transpose(x, perm)`.
+
+    ```mlir
+    %t = google.transpose %x {perm = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+    ```
+  }];
+  let arguments = (ins Google_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Google_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Google_ReshapeOp : Google_Op<"reshape",
+    [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Reinterprets a tensor with a new shape, row-major";
+  let description = [{
+    Same elements in row-major order, new shape. Static shapes must have the
+    same number of elements; the result may have at most one dynamic
+    dimension, whose extent is computed from the element count.
+
+    ```mlir
+    %v = google.reshape %x : tensor<4x8xf32> -> tensor<32xf32>
+    ```
+  }];
+  let arguments = (ins Google_Tensor:$input);
+  let results = (outs Google_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Google_ReduceOp<string mnemonic, TypeConstraint tensorType,
+                      string numpyName>
+    : Google_Op<mnemonic, [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Reduces `axes` with numpy." # numpyName;
+  let description = [{
+    Computes `numpy.}] # numpyName # [{(x, axis=axes, keepdims=keep_dims)`.
+    `axes` is non-empty, unique, each in `[-rank, rank)` (negative counts
+    from the end). Without `keep_dims` the reduced dimensions are dropped
+    (reducing every axis gives a rank-0 tensor); with it they become 1.
+
+    ```mlir
+    %k = google.}] # mnemonic # [{ %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins tensorType:$input, DenseI64ArrayAttr:$axes,
+                       BoolAttr:$keep_dims);
+  let results = (outs tensorType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `axes` made non-negative and sorted (valid after verification).
+    ::llvm::SmallVector<int64_t> getNormalizedAxes();
+  }];
+}
+
+def Google_ReduceSumOp : Google_ReduceOp<"reduce_sum", Google_Tensor, "sum">;
+def Google_ReduceMaxOp : Google_ReduceOp<"reduce_max", Google_Tensor, "max">;
+def Google_ReduceMeanOp
+    : Google_ReduceOp<"reduce_mean", Google_FloatTensor, "mean">;
+
+//===----------------------------------------------------------------------===//
+// Softmax and cast
+//===----------------------------------------------------------------------===//
+
+def Google_SoftmaxOp : Google_Op<"softmax", [SameOperandsAndResultType]> {
+  let summary = "Softmax along one axis, numerically stable";
+  let description = [{
+    `exp(x - max(x)) / sum(exp(x - max(x)))` along `axis`, which is in
+    `[-rank, rank)`.
+
+    ```mlir
+    %p = google.softmax %x {axis = 1 : i64} : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Google_FloatTensor:$input, I64Attr:$axis);
+  let results = (outs Google_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `axis` made non-negative (valid after verification).
+    int64_t getNormalizedAxis();
+  }];
+}
+
+def Google_CastOp : Google_Op<"cast"> {
+  let summary = "Converts the element type";
+  let description = [{
+    Converts every element to the result element type, as
+    `numpy.astype`: floats round to nearest even, float to integer
+    truncates toward zero, integers sign-extend or wrap. Shapes must match.
+
+    ```mlir
+    %h = google.cast %x : tensor<4x8xf32> -> tensor<4x8xf16>
+    ```
+  }];
+  let arguments = (ins Google_Tensor:$input);
+  let results = (outs Google_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // GOOGLE_DIALECT_GOOGLEOPS_TD

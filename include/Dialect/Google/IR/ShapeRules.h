@@ -1,0 +1,59 @@
+//===- ShapeRules.h - shape rules shared by verifiers and folds -*- C++ -*-===//
+//
+// NumPy broadcasting, matrix products, reductions and permutations, written
+// once. Dimensions use ShapedType::kDynamic for `?`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_DIALECT_GOOGLE_IR_SHAPERULES_H
+#define GOOGLE_DIALECT_GOOGLE_IR_SHAPERULES_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace mlir::google {
+
+/// Broadcasts two shapes the NumPy way: trailing dimensions align, a static
+/// 1 stretches to the other extent. A dynamic dimension meets a static N > 1
+/// as N, a 1 or another dynamic dimension as dynamic. Returns std::nullopt
+/// when two static extents differ and neither is 1.
+std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
+                                                    ArrayRef<int64_t> rhs);
+
+/// True when every pair of dimensions is equal or one of them is dynamic.
+bool areCompatibleShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs);
+
+/// True when dimensions are compatible one by one (see above).
+bool areCompatibleDims(int64_t lhs, int64_t rhs);
+
+/// Formats a shape as MLIR does inside a tensor type: `4x?x8`, `` for rank 0.
+std::string formatShape(ArrayRef<int64_t> shape);
+
+/// Maps `axis` in [-rank, rank) to [0, rank); std::nullopt when out of range.
+std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+
+/// Normalizes and sorts reduction axes; std::nullopt when `axes` is empty,
+/// has an axis out of [-rank, rank) or repeats one. `error` says which.
+std::optional<SmallVector<int64_t>>
+normalizeReductionAxes(ArrayRef<int64_t> axes, int64_t rank,
+                       std::string *error = nullptr);
+
+/// The shape of a reduction over normalized `axes`.
+SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
+                                  ArrayRef<int64_t> axes, bool keepDims);
+
+/// True when `perm` is a permutation of [0, rank).
+bool isPermutation(ArrayRef<int64_t> perm, int64_t rank);
+
+/// Result shape of transposing `shape` by a valid `perm`.
+SmallVector<int64_t> permutedShape(ArrayRef<int64_t> shape,
+                                   ArrayRef<int64_t> perm);
+
+/// Number of elements of a static shape, std::nullopt when dynamic.
+std::optional<int64_t> staticElementCount(ArrayRef<int64_t> shape);
+
+} // namespace mlir::google
+
+#endif // GOOGLE_DIALECT_GOOGLE_IR_SHAPERULES_H

@@ -1,0 +1,120 @@
+//===- Passes.td - google dialect optimization passes -----*- tablegen -*-===//
+
+#ifndef GOOGLE_DIALECT_GOOGLE_TRANSFORMS_PASSES_TD
+#define GOOGLE_DIALECT_GOOGLE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FoldConstantsPass : Pass<"google-fold-constants"> {
+  let summary = "Evaluate google ops on constants and apply safe identities";
+  let description = [{
+    Replaces every google op whose operands are all `google.constant` with
+    one `google.constant` holding its value (elementwise with broadcasting,
+    unary math, matmul, the fused op, transpose, reshape, reductions,
+    softmax, cast), computed in the op's element type:
+
+    ```mlir
+    %0 = google.add %c1, %c2 : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+    => %0 = google.constant dense<[4.0, 6.0]> : tensor<2xf32>
+    ```
+
+    It also applies the ops' folds: x+0, 0+x, x-0, x*1, 1*x, x/1 (also with a
+    broadcast 0 or 1) when the result type equals x's type, relu(relu(x)),
+    transpose of transpose (composed, or removed when the identity) and
+    reshape of reshape.
+
+    It does not evaluate an op when an operand or the result has more than
+    `max-elements` elements, or a matmul needs more than 16x that many
+    multiply-adds, so huge constants cost neither time nor memory. It does
+    not fold float-to-int casts of NaN or out-of-range values (undefined),
+    nor operands given as non-dense attributes.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"1 << 20",
+           "Largest operand or result, in elements, that is evaluated">,
+  ];
+  let statistics = [
+    Statistic<"numEvaluated", "num-evaluated", "Ops evaluated into constants">,
+    Statistic<"numSkippedTooLarge", "num-skipped-too-large",
+              "Constant ops left alone because of max-elements">,
+  ];
+}
+
+def CSEPass : Pass<"google-cse"> {
+  let summary = "Eliminate duplicate google ops";
+  let description = [{
+    Two ops with the same name, operands, attributes and result types
+    compute the same value because every google op is pure; the later one is
+    replaced by the earlier one when the earlier dominates it:
+
+    ```mlir
+    %0 = google.relu %x : tensor<4xf32>
+    %1 = google.relu %x : tensor<4xf32>
+    => %0 is used for both.
+    ```
+
+    Runs MLIR's CSE utility, so other pure ops in the same regions (arith,
+    tensor) are de-duplicated as well. Ops with different attributes (a
+    different perm or axes) are not merged.
+  }];
+  let statistics = [
+    Statistic<"numCSE", "num-cse'd", "Duplicate ops eliminated">,
+  ];
+}
+
+def DCEPass : Pass<"google-dce", "::mlir::ModuleOp"> {
+  let summary = "Remove unused google ops and unused private functions";
+  let description = [{
+    Erases google ops whose results have no uses (transitively), then
+    private `func.func`s that nothing references (also transitively: a
+    private function used only by another dead one goes too). Public
+    functions are kept, as are ops of other dialects.
+  }];
+  let statistics = [
+    Statistic<"numErasedOps", "num-erased-ops", "Unused google ops erased">,
+    Statistic<"numErasedFuncs", "num-erased-funcs",
+              "Unused private functions erased">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def FuseMatmulBiasReluPass : Pass<"google-fuse-matmul-bias-relu"> {
+  let summary = "Fuse relu(add(matmul(a, b), bias)) into matmul_bias_relu";
+  let description = [{
+    ```mlir
+    %m = google.matmul %a, %b : tensor<4x8xf32>, tensor<8x16xf32> -> tensor<4x16xf32>
+    %s = google.add %m, %bias : tensor<4x16xf32>, tensor<16xf32> -> tensor<4x16xf32>
+    %r = google.relu %s : tensor<4x16xf32>
+    => %r = google.matmul_bias_relu %a, %b, %bias : ... -> tensor<4x16xf32>
+    ```
+
+    Fires for a rank-2 matmul, either add operand order, and a bias of
+    shape [N] or [1, N] (the latter is reshaped to [N]). It does not fire
+    when the matmul or the add result has another user (the intermediate
+    value is still needed), when the addend is not such a bias (e.g. [M, N]),
+    or when the add broadcasts the matmul result to a bigger shape.
+  }];
+  let statistics = [
+    Statistic<"numFused", "num-fused", "matmul+bias+relu chains fused">,
+  ];
+}
+
+def ExportFunctionsPass : Pass<"google-export-functions", "::mlir::ModuleOp"> {
+  let summary = "Give public functions a C interface and record their signature";
+  let description = [{
+    Sets `llvm.emit_c_interface` on every public `func.func` with a body, so
+    that the LLVM lowering emits `_mlir_ciface_<name>` taking memref
+    descriptors, and records its tensor signature as the
+    `google.signature` attribute, which survives the lowering to the LLVM
+    dialect:
+
+    ```mlir
+    func.func @mlp(%x: tensor<?x512xf32>) -> tensor<?x256xf32>
+    => func.func @mlp(...) attributes {google.signature = (tensor<?x512xf32>) -> tensor<?x256xf32>, llvm.emit_c_interface}
+    ```
+
+    Private functions and declarations are left alone.
+  }];
+}
+
+#endif // GOOGLE_DIALECT_GOOGLE_TRANSFORMS_PASSES_TD

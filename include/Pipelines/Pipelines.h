@@ -1,0 +1,89 @@
+//===- Pipelines.h - the google extreme pipeline ----------------*- C++ -*-===//
+//
+// --google-extreme-pipeline, built from one function per stage so that
+// google-opt, google-run and Python share it and targets add stages.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_PIPELINES_PIPELINES_H
+#define GOOGLE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+
+namespace google {
+
+enum class Target { CPU, NVVM, ROCDL };
+
+/// The options of SPEC section 2, in its spelling.
+struct ExtremePipelineOptions
+    : public PassPipelineOptions<ExtremePipelineOptions> {
+  PassOptions::Option<Target> target{
+      *this, "target", llvm::cl::desc("Code generation target"),
+      llvm::cl::init(Target::CPU),
+      llvm::cl::values(clEnumValN(Target::CPU, "cpu", "host CPU via LLVM"),
+                       clEnumValN(Target::NVVM, "nvvm", "NVIDIA GPUs"),
+                       clEnumValN(Target::ROCDL, "rocdl", "AMD GPUs"))};
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("CPU: host or an LLVM CPU name; NVVM: sm_80, sm_90, "
+                     "...; ROCDL: gfx90a, gfx942, ... (default: host / "
+                     "sm_90 / gfx942)"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> fold{*this, "fold",
+                                 llvm::cl::desc("Run --google-fold-constants"),
+                                 llvm::cl::init(true)};
+  PassOptions::Option<bool> cse{*this, "cse",
+                                llvm::cl::desc("Run --google-cse"),
+                                llvm::cl::init(true)};
+  PassOptions::Option<bool> dce{*this, "dce",
+                                llvm::cl::desc("Run --google-dce"),
+                                llvm::cl::init(true)};
+  PassOptions::Option<bool> fuse{
+      *this, "fuse", llvm::cl::desc("Run --google-fuse-matmul-bias-relu"),
+      llvm::cl::init(true)};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::desc("Optimization level, 0 to 3"),
+      llvm::cl::init(3)};
+
+  /// `chip`, or the target's default when it is empty.
+  std::string getChip() const;
+};
+
+/// Checks option values and combinations; on failure `error` says why.
+LogicalResult verifyOptions(const ExtremePipelineOptions &options,
+                            std::string &error);
+
+/// Stage 1: the google-level optimizations the options switch on.
+void addGoogleOptimizationPasses(OpPassManager &pm,
+                                 const ExtremePipelineOptions &options);
+/// Stage 2: C interface and recorded signatures for public functions.
+void addExportPasses(OpPassManager &pm);
+/// Stage 3: google to linalg on tensors, with elementwise fusion.
+void addLinalgLoweringPasses(OpPassManager &pm,
+                             const ExtremePipelineOptions &options);
+/// Stage 4: one-shot bufferization and buffer deallocation.
+void addBufferizationPasses(OpPassManager &pm,
+                            const ExtremePipelineOptions &options);
+/// Stage 5 (CPU): loops and everything else to the LLVM dialect.
+void addCpuLoweringPasses(OpPassManager &pm,
+                          const ExtremePipelineOptions &options);
+
+/// The whole pipeline for `options.target`; fails, with `error` set, on
+/// invalid or unsupported options.
+LogicalResult buildExtremePipeline(OpPassManager &pm,
+                                   const ExtremePipelineOptions &options,
+                                   std::string &error);
+
+/// Registers --google-extreme-pipeline.
+void registerExtremePipeline();
+
+} // namespace google
+} // namespace mlir
+
+#endif // GOOGLE_PIPELINES_PIPELINES_H

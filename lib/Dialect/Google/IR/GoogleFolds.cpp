@@ -1,0 +1,119 @@
+//===- GoogleFolds.cpp - cheap algebraic identities of google ops ---------===//
+//
+// Folds here never evaluate tensors (that is --google-fold-constants, which
+// bounds its work); they only forward an operand or rewrite an op in place.
+// An identity applies only where the result type equals the surviving
+// operand's type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Google/IR/GoogleOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+using namespace mlir::google;
+
+/// True when `attr` is a dense constant whose every element equals `value`.
+static bool isConstantEqualTo(Attribute attr, int64_t value) {
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(attr);
+  if (!dense)
+    return false;
+  Type elementType = dense.getElementType();
+  if (auto floatType = dyn_cast<FloatType>(elementType)) {
+    llvm::APFloat expected(static_cast<double>(value));
+    bool losesInfo;
+    expected.convert(floatType.getFloatSemantics(),
+                     llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    auto matches = [&](const llvm::APFloat &v) {
+      // Both zeros count as zero: the SPEC lists x+0 as safe.
+      return value == 0 ? v.isZero() : v.compare(expected) == llvm::APFloat::cmpEqual;
+    };
+    if (dense.isSplat())
+      return matches(dense.getSplatValue<llvm::APFloat>());
+    return llvm::all_of(dense.getValues<llvm::APFloat>(), matches);
+  }
+  auto matches = [&](const llvm::APInt &v) { return v.getSExtValue() == value; };
+  if (dense.isSplat())
+    return matches(dense.getSplatValue<llvm::APInt>());
+  return llvm::all_of(dense.getValues<llvm::APInt>(), matches);
+}
+
+/// Returns `survivor` when `constant` is all `identity` and the types allow.
+static OpFoldResult foldIdentity(Value result, Value survivor,
+                                 Attribute constant, int64_t identity) {
+  if (survivor.getType() == result.getType() &&
+      isConstantEqualTo(constant, identity))
+    return survivor;
+  return {};
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldIdentity(getResult(), getLhs(), adaptor.getRhs(), 0))
+    return r;
+  return foldIdentity(getResult(), getRhs(), adaptor.getLhs(), 0);
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  return foldIdentity(getResult(), getLhs(), adaptor.getRhs(), 0);
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldIdentity(getResult(), getLhs(), adaptor.getRhs(), 1))
+    return r;
+  return foldIdentity(getResult(), getRhs(), adaptor.getLhs(), 1);
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  return foldIdentity(getResult(), getLhs(), adaptor.getRhs(), 1);
+}
+
+OpFoldResult ReluOp::fold(FoldAdaptor) {
+  // relu(relu(x)) == relu(x).
+  if (getInput().getDefiningOp<ReluOp>())
+    return getInput();
+  return {};
+}
+
+static bool isIdentityPermutation(ArrayRef<int64_t> perm) {
+  for (auto [i, p] : llvm::enumerate(perm))
+    if (p != static_cast<int64_t>(i))
+      return false;
+  return true;
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  bool changed = false;
+  if (auto inner = getInput().getDefiningOp<TransposeOp>()) {
+    // Result dim i is inner's input dim innerPerm[perm[i]].
+    SmallVector<int64_t> composed;
+    for (int64_t p : getPerm())
+      composed.push_back(inner.getPerm()[p]);
+    getInputMutable().assign(inner.getInput());
+    setPerm(composed);
+    changed = true;
+  }
+  if (isIdentityPermutation(getPerm()) &&
+      getInput().getType() == getResult().getType())
+    return getInput();
+  return changed ? getResult() : OpFoldResult();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  bool changed = false;
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(inner.getInput());
+    changed = true;
+  }
+  if (getInput().getType() == getResult().getType())
+    return getInput();
+  return changed ? getResult() : OpFoldResult();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getResult().getType())
+    return getInput();
+  return {};
+}

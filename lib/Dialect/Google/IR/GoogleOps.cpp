@@ -1,0 +1,218 @@
+//===- GoogleOps.cpp - google op verifiers --------------------------------===//
+//
+// Every message names the operand and what was expected; the op name comes
+// from emitOpError.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Google/IR/GoogleOps.h"
+#include "Dialect/Google/IR/ShapeRules.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::google;
+
+/// `tensor<4x?xf32>`-style text for a shape and element type.
+static std::string formatTensor(ArrayRef<int64_t> shape, Type elementType) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "tensor<";
+  if (!shape.empty())
+    os << formatShape(shape) << "x";
+  os << elementType << ">";
+  return text;
+}
+
+static LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected,
+                                       RankedTensorType result) {
+  if (areCompatibleShapes(expected, result.getShape()))
+    return success();
+  return op->emitOpError("expected result type ")
+         << formatTensor(expected, result.getElementType()) << ", got "
+         << result;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyBroadcastingOp(Operation *op) {
+  auto lhs = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto rhs = cast<RankedTensorType>(op->getOperand(1).getType());
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(lhs.getShape(), rhs.getShape());
+  if (!shape)
+    return op->emitOpError("expected broadcast-compatible operands, got lhs ")
+           << lhs << " and rhs " << rhs;
+  return verifyResultShape(op, *shape, result);
+}
+
+LogicalResult AddOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult SubOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult MulOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult DivOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult MaxOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult MinOp::verify() { return verifyBroadcastingOp(*this); }
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+/// Checks lhs/rhs ranks and the contraction; returns the product's shape.
+static FailureOr<SmallVector<int64_t>>
+verifyMatmulOperands(Operation *op, RankedTensorType lhs, RankedTensorType rhs,
+                     bool allowBatch) {
+  int64_t rank = lhs.getRank();
+  if (rank != 2 && !(allowBatch && rank == 3))
+    return op->emitOpError("expected lhs of rank 2 (MxK)")
+           << (allowBatch ? " or 3 (BxMxK)" : "") << ", got " << lhs;
+  if (rhs.getRank() != rank)
+    return op->emitOpError("expected rhs of rank ")
+           << rank << " like lhs, got " << rhs;
+  ArrayRef<int64_t> l = lhs.getShape(), r = rhs.getShape();
+  if (!areCompatibleDims(l[rank - 1], r[rank - 2]))
+    return op->emitOpError("expected rhs dimension ")
+           << rank - 2 << " to equal the lhs contracting dimension K = "
+           << l[rank - 1] << ", got " << rhs;
+  SmallVector<int64_t> shape;
+  if (rank == 3) {
+    if (!areCompatibleDims(l[0], r[0]))
+      return op->emitOpError("expected equal batch dimensions, got lhs ")
+             << lhs << " and rhs " << rhs;
+    shape.push_back(ShapedType::isDynamic(l[0]) ? r[0] : l[0]);
+  }
+  shape.push_back(l[rank - 2]);
+  shape.push_back(r[rank - 1]);
+  return shape;
+}
+
+LogicalResult MatmulOp::verify() {
+  FailureOr<SmallVector<int64_t>> shape = verifyMatmulOperands(
+      *this, getLhs().getType(), getRhs().getType(), /*allowBatch=*/true);
+  if (failed(shape))
+    return failure();
+  return verifyResultShape(*this, *shape, getResult().getType());
+}
+
+LogicalResult MatmulBiasReluOp::verify() {
+  FailureOr<SmallVector<int64_t>> shape = verifyMatmulOperands(
+      *this, getLhs().getType(), getRhs().getType(), /*allowBatch=*/false);
+  if (failed(shape))
+    return failure();
+  RankedTensorType bias = getBias().getType();
+  int64_t n = (*shape)[1];
+  if (bias.getRank() != 1 || !areCompatibleDims(bias.getDimSize(0), n))
+    return emitOpError("expected bias of shape [N] = [")
+           << formatShape({n}) << "], got " << bias;
+  return verifyResultShape(*this, *shape, getResult().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Layout
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::verify() {
+  RankedTensorType input = getInput().getType();
+  ArrayRef<int64_t> perm = getPerm();
+  if (!isPermutation(perm, input.getRank())) {
+    InFlightDiagnostic diag = emitOpError("expected perm to be a permutation of [0, ")
+                              << input.getRank() << "), got [";
+    llvm::interleaveComma(perm, diag);
+    return diag << "]";
+  }
+  return verifyResultShape(*this, permutedShape(input.getShape(), perm),
+                           getResult().getType());
+}
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType result = getResult().getType();
+  if (result.getNumDynamicDims() > 1)
+    return emitOpError("expected at most one dynamic dimension in the result, "
+                       "got ")
+           << result;
+  std::optional<int64_t> inputCount = staticElementCount(input.getShape());
+  int64_t knownResultCount = 1;
+  for (int64_t dim : result.getShape())
+    if (!ShapedType::isDynamic(dim))
+      knownResultCount *= dim;
+  if (result.getNumDynamicDims() == 0) {
+    if (inputCount && *inputCount != knownResultCount)
+      return emitOpError("expected result with ")
+             << *inputCount << " elements like the input " << input << ", got "
+             << result << " with " << knownResultCount;
+    return success();
+  }
+  if (knownResultCount == 0)
+    return emitOpError("cannot infer the dynamic result dimension next to a "
+                       "zero-sized one in ")
+           << result;
+  if (inputCount && *inputCount % knownResultCount != 0)
+    return emitOpError("expected the static result dimensions to divide the ")
+           << *inputCount << " elements of the input " << input << ", got "
+           << result;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+template <typename ReduceOp>
+static LogicalResult verifyReduceOp(ReduceOp op) {
+  RankedTensorType input = op.getInput().getType();
+  std::string error;
+  std::optional<SmallVector<int64_t>> axes =
+      normalizeReductionAxes(op.getAxes(), input.getRank(), &error);
+  if (!axes)
+    return op.emitOpError("invalid axes for input ") << input << ": " << error;
+  return verifyResultShape(
+      op, reducedShape(input.getShape(), *axes, op.getKeepDims()),
+      op.getResult().getType());
+}
+
+template <typename ReduceOp>
+static SmallVector<int64_t> normalizedAxesOf(ReduceOp op) {
+  return *normalizeReductionAxes(op.getAxes(), op.getInput().getType().getRank());
+}
+
+LogicalResult ReduceSumOp::verify() { return verifyReduceOp(*this); }
+LogicalResult ReduceMaxOp::verify() { return verifyReduceOp(*this); }
+LogicalResult ReduceMeanOp::verify() { return verifyReduceOp(*this); }
+SmallVector<int64_t> ReduceSumOp::getNormalizedAxes() {
+  return normalizedAxesOf(*this);
+}
+SmallVector<int64_t> ReduceMaxOp::getNormalizedAxes() {
+  return normalizedAxesOf(*this);
+}
+SmallVector<int64_t> ReduceMeanOp::getNormalizedAxes() {
+  return normalizedAxesOf(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and cast
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxOp::verify() {
+  int64_t rank = getInput().getType().getRank();
+  if (!normalizeAxis(getAxis(), rank))
+    return emitOpError("expected axis in [")
+           << -rank << ", " << rank << ") for input " << getInput().getType()
+           << ", got " << getAxis();
+  return success();
+}
+
+int64_t SoftmaxOp::getNormalizedAxis() {
+  return *normalizeAxis(getAxis(), getInput().getType().getRank());
+}
+
+LogicalResult CastOp::verify() {
+  RankedTensorType input = getInput().getType();
+  return verifyResultShape(*this, input.getShape(), getResult().getType());
+}
+
+#define GET_OP_CLASSES
+#include "Dialect/Google/IR/GoogleOps.cpp.inc"

@@ -1,0 +1,131 @@
+//===- ShapeRules.cpp - shape rules shared by verifiers and folds ---------===//
+
+#include "Dialect/Google/IR/ShapeRules.h"
+
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+
+static bool isDynamic(int64_t dim) { return ShapedType::isDynamic(dim); }
+
+std::optional<SmallVector<int64_t>>
+google::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Walk both shapes from the back; a missing dimension acts as 1.
+    int64_t l = i < lhs.size() ? lhs[lhs.size() - 1 - i] : 1;
+    int64_t r = i < rhs.size() ? rhs[rhs.size() - 1 - i] : 1;
+    int64_t &out = result[rank - 1 - i];
+    if (l == 1)
+      out = r;
+    else if (r == 1)
+      out = l;
+    else if (isDynamic(l))
+      out = r;
+    else if (isDynamic(r) || l == r)
+      out = l;
+    else
+      return std::nullopt;
+  }
+  return result;
+}
+
+bool google::areCompatibleDims(int64_t lhs, int64_t rhs) {
+  return lhs == rhs || isDynamic(lhs) || isDynamic(rhs);
+}
+
+bool google::areCompatibleShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  if (lhs.size() != rhs.size())
+    return false;
+  for (auto [l, r] : llvm::zip_equal(lhs, rhs))
+    if (!areCompatibleDims(l, r))
+      return false;
+  return true;
+}
+
+std::string google::formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  for (auto [i, dim] : llvm::enumerate(shape)) {
+    if (i)
+      text += "x";
+    text += isDynamic(dim) ? "?" : std::to_string(dim);
+  }
+  return text;
+}
+
+std::optional<int64_t> google::normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+std::optional<SmallVector<int64_t>>
+google::normalizeReductionAxes(ArrayRef<int64_t> axes, int64_t rank,
+                               std::string *error) {
+  auto fail = [&](const std::string &message) {
+    if (error)
+      *error = message;
+    return std::nullopt;
+  };
+  if (axes.empty())
+    return fail("expected at least one axis");
+  SmallVector<int64_t> normalized;
+  for (int64_t axis : axes) {
+    std::optional<int64_t> n = normalizeAxis(axis, rank);
+    if (!n)
+      return fail("axis " + std::to_string(axis) + " is out of range [" +
+                  std::to_string(-rank) + ", " + std::to_string(rank) + ")");
+    normalized.push_back(*n);
+  }
+  llvm::sort(normalized);
+  for (size_t i = 1; i < normalized.size(); ++i)
+    if (normalized[i] == normalized[i - 1])
+      return fail("axis " + std::to_string(normalized[i]) +
+                  " is repeated; expected unique axes");
+  return normalized;
+}
+
+SmallVector<int64_t> google::reducedShape(ArrayRef<int64_t> shape,
+                                          ArrayRef<int64_t> axes,
+                                          bool keepDims) {
+  SmallVector<int64_t> result;
+  for (auto [i, dim] : llvm::enumerate(shape)) {
+    if (!llvm::is_contained(axes, static_cast<int64_t>(i)))
+      result.push_back(dim);
+    else if (keepDims)
+      result.push_back(1);
+  }
+  return result;
+}
+
+bool google::isPermutation(ArrayRef<int64_t> perm, int64_t rank) {
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return false;
+  SmallVector<bool> seen(rank, false);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank || seen[p])
+      return false;
+    seen[p] = true;
+  }
+  return true;
+}
+
+SmallVector<int64_t> google::permutedShape(ArrayRef<int64_t> shape,
+                                           ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> result;
+  for (int64_t p : perm)
+    result.push_back(shape[p]);
+  return result;
+}
+
+std::optional<int64_t> google::staticElementCount(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (isDynamic(dim))
+      return std::nullopt;
+    count *= dim;
+  }
+  return count;
+}

@@ -1,0 +1,150 @@
+//===- ExtremePipeline.cpp - --google-extreme-pipeline --------------------===//
+
+#include "Pipelines/Pipelines.h"
+
+#include "Conversion/Passes.h"
+#include "Dialect/Google/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::google;
+
+std::string ExtremePipelineOptions::getChip() const {
+  if (!chip.empty())
+    return chip;
+  switch (target) {
+  case Target::CPU:
+    return "host";
+  case Target::NVVM:
+    return "sm_90";
+  case Target::ROCDL:
+    return "gfx942";
+  }
+  llvm_unreachable("unknown target");
+}
+
+LogicalResult google::verifyOptions(const ExtremePipelineOptions &options,
+                                    std::string &error) {
+  if (options.optLevel > 3) {
+    error = "opt-level must be 0, 1, 2 or 3, got " +
+            std::to_string(options.optLevel);
+    return failure();
+  }
+  if (options.target != Target::CPU) {
+    error = std::string("target '") +
+            (options.target == Target::NVVM ? "nvvm" : "rocdl") +
+            "' is not supported yet; only target=cpu is";
+    return failure();
+  }
+  return success();
+}
+
+void google::addGoogleOptimizationPasses(OpPassManager &pm,
+                                         const ExtremePipelineOptions &options) {
+  if (options.fold)
+    pm.addPass(createFoldConstantsPass());
+  if (options.cse)
+    pm.addPass(createCSEPass());
+  // Dead users would keep a matmul from fusing: DCE first.
+  if (options.dce)
+    pm.addPass(createDCEPass());
+  if (options.fuse)
+    pm.addPass(createFuseMatmulBiasReluPass());
+}
+
+void google::addExportPasses(OpPassManager &pm) {
+  pm.addPass(createExportFunctionsPass());
+}
+
+void google::addLinalgLoweringPasses(OpPassManager &pm,
+                                     const ExtremePipelineOptions &options) {
+  pm.addPass(createConvertGoogleToLinalgPass());
+  if (options.optLevel > 0)
+    pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
+void google::addBufferizationPasses(OpPassManager &pm,
+                                    const ExtremePipelineOptions &) {
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = true;
+  bufferizeOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // Removes the self-copies bufferization can leave.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  bufferization::BufferDeallocationPipelineOptions deallocOptions;
+  bufferization::buildBufferDeallocationPipeline(pm, deallocOptions);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+void google::addCpuLoweringPasses(OpPassManager &pm,
+                                  const ExtremePipelineOptions &) {
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  // f16/bf16 math runs in f32; bf16 arithmetic is emulated.
+  pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes());
+  arith::ArithExpandOpsPassOptions expandOptions;
+  expandOptions.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expandOptions));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+LogicalResult google::buildExtremePipeline(OpPassManager &pm,
+                                           const ExtremePipelineOptions &options,
+                                           std::string &error) {
+  if (failed(verifyOptions(options, error)))
+    return failure();
+  addGoogleOptimizationPasses(pm, options);
+  addExportPasses(pm);
+  addLinalgLoweringPasses(pm, options);
+  addBufferizationPasses(pm, options);
+  addCpuLoweringPasses(pm, options);
+  return success();
+}
+
+void google::registerExtremePipeline() {
+  registerPassPipeline(
+      "google-extreme-pipeline",
+      "The whole way down: google optimizations, linalg, bufferization and "
+      "the LLVM dialect",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        ExtremePipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return errorHandler("google-extreme-pipeline: invalid options '" +
+                              text + "'");
+        std::string error;
+        if (failed(buildExtremePipeline(pm, options, error)))
+          return errorHandler("google-extreme-pipeline: " + error);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+        optionsHandler(ExtremePipelineOptions());
+      });
+}

@@ -1,0 +1,33 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "GOOGLE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.google_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+lib = config.llvm_lib_dir
+config.substitutions.append(
+    ("%mlir_runner_utils", os.path.join(lib, "libmlir_runner_utils.so")))
+config.substitutions.append(
+    ("%mlir_c_runner_utils", os.path.join(lib, "libmlir_c_runner_utils.so")))
+config.substitutions.append(("%e2e", os.path.join(
+    config.test_source_root, "e2e", "e2e.py")))
+
+tools = [
+    "google-opt",
+    "mlir-runner",
+    "mlir-translate",
+    ToolSubst("%python", config.python_executable, unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(
+    tools, [config.google_tools_dir, config.llvm_tools_dir])

@@ -1,0 +1,26 @@
+//===- google-opt.cpp - mlir-opt with the google dialect and passes -------===//
+
+#include "Conversion/Passes.h"
+#include "Dialect/Google/IR/GoogleDialect.h"
+#include "Dialect/Google/Transforms/Passes.h"
+#include "Pipelines/Pipelines.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::google::registerGooglePasses();
+  mlir::google::registerGoogleConversionPasses();
+  mlir::google::registerExtremePipeline();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::google::GoogleDialect>();
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "google-mlir optimizer driver\n", registry));
+}
