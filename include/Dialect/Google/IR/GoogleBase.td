@@ -46,9 +46,7 @@ def Google_FloatElement : AnyTypeOf<[F16, BF16, F32, F64],
 def Google_Element : AnyTypeOf<[F16, BF16, F32, F64, I32, I64],
     "f16, bf16, f32, f64, i32 or i64">;
 
-def Google_Tensor : RankedTensorOf<[F16, BF16, F32, F64, I32, I64], [],
-    "ranked tensor of f16, bf16, f32, f64, i32 or i64">;
-def Google_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64], [],
-    "ranked tensor of floating-point (f16, bf16, f32, f64)">;
+def Google_Tensor : RankedTensorOf<[Google_Element]>;
+def Google_FloatTensor : RankedTensorOf<[Google_FloatElement]>;
 
 #endif // GOOGLE_DIALECT_GOOGLEBASE_TD

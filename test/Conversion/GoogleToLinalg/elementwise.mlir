@@ -1,0 +1,81 @@
+// RUN: google-opt %s -split-input-file -convert-google-to-linalg | FileCheck %s
+
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func @add_broadcast_row
+// CHECK-SAME: (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>)
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x8xf32>
+// CHECK: %[[G:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK-SAME: ins(%[[A]], %[[B]] : tensor<4x8xf32>, tensor<8xf32>) outs(%[[E]] : tensor<4x8xf32>)
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK-NEXT: linalg.yield %[[S]]
+// CHECK: return %[[G]]
+func.func @add_broadcast_row(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = google.add %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// A static 1 stretches: it reads index 0.
+// CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (0, d1)>
+// CHECK-LABEL: func @sub_broadcast_both
+// CHECK: linalg.generic {indexing_maps = [#[[COL]], #[[ROW]], #{{.*}}]
+// CHECK: arith.subf
+func.func @sub_broadcast_both(%a: tensor<4x1xf32>, %b: tensor<1x8xf32>) -> tensor<4x8xf32> {
+  %0 = google.sub %a, %b : tensor<4x1xf32>, tensor<1x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0) -> ()>
+// CHECK-LABEL: func @mul_scalar
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[SCALAR]], #{{.*}}]
+// CHECK: arith.mulf
+func.func @mul_scalar(%a: tensor<4xf32>, %b: tensor<f32>) -> tensor<4xf32> {
+  %0 = google.mul %a, %b : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @float_ops
+// CHECK: arith.divf
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+func.func @float_ops(%a: tensor<4xf64>, %b: tensor<4xf64>) -> tensor<4xf64> {
+  %0 = google.div %a, %b : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
+  %1 = google.max %0, %b : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
+  %2 = google.min %1, %a : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
+  return %2 : tensor<4xf64>
+}
+
+// -----
+
+// CHECK-LABEL: func @int_ops
+// CHECK: arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK: arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK: arith.maxsi %{{.*}}, %{{.*}} : i32
+// CHECK: arith.minsi %{{.*}}, %{{.*}} : i32
+func.func @int_ops(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = google.add %a, %b : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  %1 = google.sub %0, %b : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  %2 = google.mul %1, %b : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  %3 = google.max %2, %b : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  %4 = google.min %3, %b : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  return %4 : tensor<4xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @constant
+// CHECK: %[[C:.*]] = arith.constant dense<[1, 2]> : tensor<2xi64>
+// CHECK: return %[[C]]
+func.func @constant() -> tensor<2xi64> {
+  %0 = google.constant dense<[1, 2]> : tensor<2xi64>
+  return %0 : tensor<2xi64>
+}

@@ -1,0 +1,63 @@
+// RUN: google-opt %s -split-input-file -convert-google-to-linalg | FileCheck %s
+
+// CHECK-LABEL: func @reduce_sum
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
+// CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[I:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<4xf32>)
+// CHECK: %[[R:.*]] = linalg.reduce ins(%[[X]] : tensor<4x8xf32>) outs(%[[I]] : tensor<4xf32>) dimensions = [1]
+// CHECK: arith.addf
+// CHECK: return %[[R]]
+func.func @reduce_sum(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Negative axes count from the end; keep_dims reinserts unit dims.
+// CHECK-LABEL: func @reduce_max_keep_dims
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: linalg.fill ins(%[[NEGINF]] : f32)
+// CHECK: %[[R:.*]] = linalg.reduce ins(%{{.*}} : tensor<?x4x8xf32>) outs(%{{.*}} : tensor<4xf32>) dimensions = [0, 2]
+// CHECK: arith.maximumf
+// CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2]] output_shape [1, 4, 1] : tensor<4xf32> into tensor<1x4x1xf32>
+func.func @reduce_max_keep_dims(%x: tensor<?x4x8xf32>) -> tensor<1x4x1xf32> {
+  %0 = google.reduce_max %x {axes = array<i64: 0, -1>, keep_dims = true} : tensor<?x4x8xf32> -> tensor<1x4x1xf32>
+  return %0 : tensor<1x4x1xf32>
+}
+
+// -----
+
+// The mean divides the sum by the number of reduced elements.
+// CHECK-LABEL: func @reduce_mean
+// CHECK: %[[S:.*]] = linalg.reduce ins(%{{.*}} : tensor<?x4x8xf32>) outs(%{{.*}} : tensor<?xf32>) dimensions = [1, 2]
+// CHECK: %[[COUNT:.*]] = arith.uitofp %{{.*}} : i64 to f32
+// CHECK: %[[M:.*]] = linalg.generic {{.*}} outs(%[[S]] : tensor<?xf32>)
+// CHECK: arith.divf %{{.*}}, %[[COUNT]] : f32
+// CHECK: tensor.expand_shape %[[M]] {{\[\[}}0, 1, 2]] output_shape [%{{.*}}, 1, 1] : tensor<?xf32> into tensor<?x1x1xf32>
+func.func @reduce_mean(%x: tensor<?x4x8xf32>) -> tensor<?x1x1xf32> {
+  %0 = google.reduce_mean %x {axes = array<i64: 1, 2>, keep_dims = true} : tensor<?x4x8xf32> -> tensor<?x1x1xf32>
+  return %0 : tensor<?x1x1xf32>
+}
+
+// -----
+
+// Every axis without keep_dims gives rank 0.
+// CHECK-LABEL: func @reduce_all
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<2x3xf64>) outs(%{{.*}} : tensor<f64>) dimensions = [0, 1]
+func.func @reduce_all(%x: tensor<2x3xf64>) -> tensor<f64> {
+  %0 = google.reduce_sum %x {axes = array<i64: 0, 1>, keep_dims = false} : tensor<2x3xf64> -> tensor<f64>
+  return %0 : tensor<f64>
+}
+
+// -----
+
+// Integer max starts from the smallest value.
+// CHECK-LABEL: func @reduce_max_int
+// CHECK: arith.constant -2147483648 : i32
+// CHECK: arith.maxsi
+func.func @reduce_max_int(%x: tensor<4x8xi32>) -> tensor<8xi32> {
+  %0 = google.reduce_max %x {axes = array<i64: 0>, keep_dims = false} : tensor<4x8xi32> -> tensor<8xi32>
+  return %0 : tensor<8xi32>
+}

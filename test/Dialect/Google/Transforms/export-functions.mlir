@@ -1,0 +1,19 @@
+// RUN: google-opt %s -google-export-functions | FileCheck %s
+
+// CHECK-LABEL: func @public
+// CHECK-SAME: attributes {google.signature = (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>, llvm.emit_c_interface}
+func.func @public(%x: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
+  %0 = call @helper(%x) : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// Private functions are internal.
+// CHECK-LABEL: func private @helper
+// CHECK-NOT: google.signature
+func.func private @helper(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  return %x : tensor<?x8xf32>
+}
+
+// CHECK-LABEL: func private @external
+// CHECK-NOT: attributes
+func.func private @external(tensor<4xf32>)

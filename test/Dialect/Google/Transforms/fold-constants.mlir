@@ -1,0 +1,258 @@
+// RUN: google-opt %s -split-input-file -google-fold-constants | FileCheck %s
+
+// CHECK-LABEL: func @add_broadcast
+// CHECK-NEXT: %[[C:.*]] = google.constant dense<{{\[\[}}1.100000e+01, 2.200000e+01], [1.300000e+01, 2.400000e+01]]> : tensor<2x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @add_broadcast() -> tensor<2x2xf32> {
+  %a = google.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %b = google.constant dense<[10.0, 20.0]> : tensor<2xf32>
+  %0 = google.add %a, %b : tensor<2x2xf32>, tensor<2xf32> -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @binary_ops
+// CHECK-DAG: google.constant dense<[-2.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[3.000000e+00, 8.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[2.500000e-01, 2.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[3.000000e+00, 4.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK-NOT: google.sub
+// CHECK-NOT: google.mul
+// CHECK-NOT: google.div
+// CHECK-NOT: google.max
+// CHECK-NOT: google.min
+func.func @binary_ops() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %a = google.constant dense<[1.0, 4.0]> : tensor<2xf32>
+  %b = google.constant dense<[3.0, 2.0]> : tensor<2xf32>
+  %0 = google.sub %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  %1 = google.mul %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  %c = google.constant dense<[4.0, 1.0]> : tensor<2xf32>
+  %d = google.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %2 = google.div %d, %c : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  %3 = google.max %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  %e = google.constant dense<[1.0, 5.0]> : tensor<2xf32>
+  %4 = google.min %e, %d : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  return %0, %1, %2, %3, %4 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// Integer arithmetic wraps at the element width.
+// CHECK-LABEL: func @int_ops
+// CHECK-DAG: google.constant dense<[-2147483648, 5]> : tensor<2xi32>
+// CHECK-DAG: google.constant dense<[-2, 4]> : tensor<2xi32>
+// CHECK-NOT: google.add
+// CHECK-NOT: google.mul
+func.func @int_ops() -> (tensor<2xi32>, tensor<2xi32>) {
+  %a = google.constant dense<[2147483647, 2]> : tensor<2xi32>
+  %b = google.constant dense<[1, 3]> : tensor<2xi32>
+  %0 = google.add %a, %b : tensor<2xi32>, tensor<2xi32> -> tensor<2xi32>
+  %c = google.constant dense<[-1, 2]> : tensor<2xi32>
+  %d = google.constant dense<2> : tensor<i32>
+  %1 = google.mul %c, %d : tensor<2xi32>, tensor<i32> -> tensor<2xi32>
+  return %0, %1 : tensor<2xi32>, tensor<2xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @unary_ops
+// CHECK-DAG: google.constant dense<[0.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[1.000000e+00, -2.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[0.36787945, 7.3890562]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[0.000000e+00, 0.693147182]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[-0.761594176, 0.964027583]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[0.268941432, 0.880797088]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[1.000000e+00, 1.41421354]> : tensor<2xf32>
+// CHECK-NOT: google.relu
+// CHECK-NOT: google.exp
+func.func @unary_ops() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %x = google.constant dense<[-1.0, 2.0]> : tensor<2xf32>
+  %p = google.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %0 = google.relu %x : tensor<2xf32>
+  %1 = google.neg %x : tensor<2xf32>
+  %2 = google.abs %x : tensor<2xf32>
+  %3 = google.exp %x : tensor<2xf32>
+  %4 = google.log %p : tensor<2xf32>
+  %5 = google.tanh %x : tensor<2xf32>
+  %6 = google.sigmoid %x : tensor<2xf32>
+  %7 = google.sqrt %p : tensor<2xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @matmul
+// CHECK-NEXT: %[[C:.*]] = google.constant dense<{{\[\[}}1.900000e+01, 2.200000e+01], [4.300000e+01, 5.000000e+01]]> : tensor<2x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @matmul() -> tensor<2x2xf32> {
+  %a = google.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %b = google.constant dense<[[5.0, 6.0], [7.0, 8.0]]> : tensor<2x2xf32>
+  %0 = google.matmul %a, %b : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @matmul_batched
+// CHECK-NEXT: %[[C:.*]] = google.constant dense<{{\[\[\[}}2.000000e+00]], {{\[\[}}1.200000e+01]]]> : tensor<2x1x1xf32>
+func.func @matmul_batched() -> tensor<2x1x1xf32> {
+  %a = google.constant dense<[[[1.0, 1.0]], [[2.0, 2.0]]]> : tensor<2x1x2xf32>
+  %b = google.constant dense<[[[1.0], [1.0]], [[3.0], [3.0]]]> : tensor<2x2x1xf32>
+  %0 = google.matmul %a, %b : tensor<2x1x2xf32>, tensor<2x2x1xf32> -> tensor<2x1x1xf32>
+  return %0 : tensor<2x1x1xf32>
+}
+
+// -----
+
+// relu([[1, 2], [3, 4]] @ I + [-2, 1]) = [[0, 3], [1, 5]]
+// CHECK-LABEL: func @matmul_bias_relu
+// CHECK-NEXT: %[[C:.*]] = google.constant dense<{{\[\[}}0.000000e+00, 3.000000e+00], [1.000000e+00, 5.000000e+00]]> : tensor<2x2xf32>
+func.func @matmul_bias_relu() -> tensor<2x2xf32> {
+  %a = google.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %i = google.constant dense<[[1.0, 0.0], [0.0, 1.0]]> : tensor<2x2xf32>
+  %bias = google.constant dense<[-2.0, 1.0]> : tensor<2xf32>
+  %0 = google.matmul_bias_relu %a, %i, %bias : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2xf32> -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @transpose
+// CHECK-NEXT: %[[C:.*]] = google.constant dense<{{\[\[}}1, 4], [2, 5], [3, 6]]> : tensor<3x2xi64>
+func.func @transpose() -> tensor<3x2xi64> {
+  %a = google.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi64>
+  %0 = google.transpose %a {perm = array<i64: 1, 0>} : tensor<2x3xi64> -> tensor<3x2xi64>
+  return %0 : tensor<3x2xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func @reshape
+// CHECK-NEXT: %[[C:.*]] = google.constant dense<{{\[\[}}1, 2], [3, 4], [5, 6]]> : tensor<3x2xi32>
+func.func @reshape() -> tensor<3x2xi32> {
+  %a = google.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %0 = google.reshape %a : tensor<2x3xi32> -> tensor<3x2xi32>
+  return %0 : tensor<3x2xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @reductions
+// CHECK-DAG: google.constant dense<[6.000000e+00, 1.500000e+01]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<{{\[\[}}4.000000e+00, 5.000000e+00, 6.000000e+00]]> : tensor<1x3xf32>
+// CHECK-DAG: google.constant dense<3.500000e+00> : tensor<f32>
+// CHECK-NOT: google.reduce
+func.func @reductions() -> (tensor<2xf32>, tensor<1x3xf32>, tensor<f32>) {
+  %a = google.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %0 = google.reduce_sum %a {axes = array<i64: 1>, keep_dims = false} : tensor<2x3xf32> -> tensor<2xf32>
+  %1 = google.reduce_max %a {axes = array<i64: -2>, keep_dims = true} : tensor<2x3xf32> -> tensor<1x3xf32>
+  %2 = google.reduce_mean %a {axes = array<i64: 0, 1>, keep_dims = false} : tensor<2x3xf32> -> tensor<f32>
+  return %0, %1, %2 : tensor<2xf32>, tensor<1x3xf32>, tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func @softmax
+// CHECK-NEXT: google.constant dense<{{\[\[}}0.268941432, 0.731058597], [5.000000e-01, 5.000000e-01]]> : tensor<2x2xf32>
+func.func @softmax() -> tensor<2x2xf32> {
+  %a = google.constant dense<[[1.0, 2.0], [3.0, 3.0]]> : tensor<2x2xf32>
+  %0 = google.softmax %a {axis = -1 : i64} : tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// Float to int truncates toward zero; f32 to f16 rounds.
+// CHECK-LABEL: func @cast
+// CHECK-DAG: google.constant dense<[-1, 2]> : tensor<2xi32>
+// CHECK-DAG: google.constant dense<[-1.750000e+00, 2.500000e+00]> : tensor<2xf16>
+// CHECK-DAG: google.constant dense<[3.000000e+00, -4.000000e+00]> : tensor<2xf64>
+// CHECK-NOT: google.cast
+func.func @cast() -> (tensor<2xi32>, tensor<2xf16>, tensor<2xf64>) {
+  %a = google.constant dense<[-1.75, 2.5]> : tensor<2xf32>
+  %0 = google.cast %a : tensor<2xf32> -> tensor<2xi32>
+  %1 = google.cast %a : tensor<2xf32> -> tensor<2xf16>
+  %b = google.constant dense<[3, -4]> : tensor<2xi64>
+  %2 = google.cast %b : tensor<2xi64> -> tensor<2xf64>
+  return %0, %1, %2 : tensor<2xi32>, tensor<2xf16>, tensor<2xf64>
+}
+
+// -----
+
+// f16 arithmetic rounds to f16: 2048 + 1 is 2048.
+// CHECK-LABEL: func @f16_rounding
+// CHECK-NEXT: google.constant dense<2.048000e+03> : tensor<f16>
+func.func @f16_rounding() -> tensor<f16> {
+  %a = google.constant dense<2048.0> : tensor<f16>
+  %b = google.constant dense<1.0> : tensor<f16>
+  %0 = google.add %a, %b : tensor<f16>, tensor<f16> -> tensor<f16>
+  return %0 : tensor<f16>
+}
+
+// -----
+
+// A chain of constant ops folds completely.
+// CHECK-LABEL: func @chain
+// CHECK-NEXT: %[[C:.*]] = google.constant dense<{{\[\[}}2.000000e+00, 0.000000e+00]]> : tensor<1x2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @chain() -> tensor<1x2xf32> {
+  %a = google.constant dense<[1.0, -1.0]> : tensor<2xf32>
+  %b = google.constant dense<1.0> : tensor<2xf32>
+  %0 = google.add %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  %1 = google.relu %0 : tensor<2xf32>
+  %2 = google.reshape %1 : tensor<2xf32> -> tensor<1x2xf32>
+  return %2 : tensor<1x2xf32>
+}
+
+// -----
+
+// Splat operands give a splat result whatever the size.
+// CHECK-LABEL: func @splat_stays_splat
+// CHECK-NEXT: google.constant dense<3.000000e+00> : tensor<1024x1024xf32>
+func.func @splat_stays_splat() -> tensor<1024x1024xf32> {
+  %a = google.constant dense<1.0> : tensor<1024x1024xf32>
+  %b = google.constant dense<2.0> : tensor<1024xf32>
+  %0 = google.add %a, %b : tensor<1024x1024xf32>, tensor<1024xf32> -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}
+
+// -----
+
+// Identities apply to non-constant operands too.
+// CHECK-LABEL: func @identities
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @identities(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = google.constant dense<0.0> : tensor<4xf32>
+  %one = google.constant dense<1.0> : tensor<f32>
+  %0 = google.add %zero, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %1 = google.mul %0, %one : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  %2 = google.sub %1, %zero : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %3 = google.div %2, %one : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  return %3 : tensor<4xf32>
+}
+
+// -----
+
+// NaN has no integer value: the cast stays.
+// CHECK-LABEL: func @negative_cast_nan_to_int
+// CHECK: google.cast
+func.func @negative_cast_nan_to_int() -> tensor<i32> {
+  %a = google.constant dense<0x7FC00000> : tensor<f32>
+  %0 = google.cast %a : tensor<f32> -> tensor<i32>
+  return %0 : tensor<i32>
+}
+
+// -----
+
+// Not all operands are constant.
+// CHECK-LABEL: func @negative_not_constant
+// CHECK: google.add
+func.func @negative_not_constant(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %a = google.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %0 = google.add %a, %x : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

@@ -1,0 +1,184 @@
+// RUN: google-opt %s -split-input-file | FileCheck %s
+// Round-trips through the custom and the generic form.
+// RUN: google-opt %s -split-input-file | google-opt -split-input-file | FileCheck %s
+// RUN: google-opt %s -split-input-file -mlir-print-op-generic | google-opt -split-input-file | FileCheck %s
+
+// CHECK-LABEL: func @constant
+func.func @constant() -> tensor<2x2xf32> {
+  // CHECK: google.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+  %c = google.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  return %c : tensor<2x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @constant_types
+func.func @constant_types() -> (tensor<3xi32>, tensor<i64>, tensor<2xf16>, tensor<2xbf16>, tensor<f64>) {
+  // CHECK: google.constant dense<[1, 2, 3]> : tensor<3xi32>
+  // CHECK: google.constant dense<7> : tensor<i64>
+  // CHECK: google.constant dense<[1.500000e+00, 2.500000e+00]> : tensor<2xf16>
+  // CHECK: google.constant dense<5.000000e-01> : tensor<2xbf16>
+  // CHECK: google.constant dense<2.500000e-01> : tensor<f64>
+  %a = google.constant dense<[1, 2, 3]> : tensor<3xi32>
+  %b = google.constant dense<7> : tensor<i64>
+  %c = google.constant dense<[1.5, 2.5]> : tensor<2xf16>
+  %d = google.constant dense<0.5> : tensor<2xbf16>
+  %e = google.constant dense<0.25> : tensor<f64>
+  return %a, %b, %c, %d, %e : tensor<3xi32>, tensor<i64>, tensor<2xf16>, tensor<2xbf16>, tensor<f64>
+}
+
+// -----
+
+// CHECK-LABEL: func @binary
+// CHECK-SAME: (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>)
+func.func @binary(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  // CHECK: google.add %[[A]], %[[B]] : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %0 = google.add %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  // CHECK: google.sub %{{.*}}, %[[B]] : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %1 = google.sub %0, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  // CHECK: google.mul %[[B]], %{{.*}} : tensor<8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  %2 = google.mul %b, %1 : tensor<8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  // CHECK: google.div
+  %3 = google.div %2, %a : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  // CHECK: google.max
+  %4 = google.max %3, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  // CHECK: google.min
+  %5 = google.min %4, %a : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %5 : tensor<4x8xf32>
+}
+
+// -----
+
+// Both operands stretch: 4x1 and 1x8 give 4x8.
+// CHECK-LABEL: func @binary_broadcast_both
+func.func @binary_broadcast_both(%a: tensor<4x1xf32>, %b: tensor<1x8xf32>) -> tensor<4x8xf32> {
+  // CHECK: google.add %{{.*}}, %{{.*}} : tensor<4x1xf32>, tensor<1x8xf32> -> tensor<4x8xf32>
+  %0 = google.add %a, %b : tensor<4x1xf32>, tensor<1x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @binary_dynamic
+func.func @binary_dynamic(%a: tensor<?x8xf32>, %b: tensor<8xf32>, %c: tensor<?x?xf32>) -> tensor<?x8xf32> {
+  // CHECK: google.add %{{.*}}, %{{.*}} : tensor<?x8xf32>, tensor<8xf32> -> tensor<?x8xf32>
+  %0 = google.add %a, %b : tensor<?x8xf32>, tensor<8xf32> -> tensor<?x8xf32>
+  // CHECK: google.mul %{{.*}}, %{{.*}} : tensor<?x8xf32>, tensor<?x?xf32> -> tensor<?x8xf32>
+  %1 = google.mul %0, %c : tensor<?x8xf32>, tensor<?x?xf32> -> tensor<?x8xf32>
+  return %1 : tensor<?x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @binary_int
+func.func @binary_int(%a: tensor<4xi32>, %b: tensor<4xi64>) -> (tensor<4xi32>, tensor<4xi64>) {
+  // CHECK: google.add %{{.*}}, %{{.*}} : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  %0 = google.add %a, %a : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  // CHECK: google.max %{{.*}}, %{{.*}} : tensor<4xi64>, tensor<4xi64> -> tensor<4xi64>
+  %1 = google.max %b, %b : tensor<4xi64>, tensor<4xi64> -> tensor<4xi64>
+  return %0, %1 : tensor<4xi32>, tensor<4xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func @unary
+func.func @unary(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // CHECK: google.relu %{{.*}} : tensor<4x8xf32>
+  %0 = google.relu %x : tensor<4x8xf32>
+  // CHECK: google.neg %{{.*}} : tensor<4x8xf32>
+  %1 = google.neg %0 : tensor<4x8xf32>
+  // CHECK: google.exp %{{.*}} : tensor<4x8xf32>
+  %2 = google.exp %1 : tensor<4x8xf32>
+  // CHECK: google.log %{{.*}} : tensor<4x8xf32>
+  %3 = google.log %2 : tensor<4x8xf32>
+  // CHECK: google.tanh %{{.*}} : tensor<4x8xf32>
+  %4 = google.tanh %3 : tensor<4x8xf32>
+  // CHECK: google.sigmoid %{{.*}} : tensor<4x8xf32>
+  %5 = google.sigmoid %4 : tensor<4x8xf32>
+  // CHECK: google.sqrt %{{.*}} : tensor<4x8xf32>
+  %6 = google.sqrt %5 : tensor<4x8xf32>
+  // CHECK: google.abs %{{.*}} : tensor<4x8xf32>
+  %7 = google.abs %6 : tensor<4x8xf32>
+  return %7 : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @unary_other_types
+func.func @unary_other_types(%a: tensor<?xf16>, %b: tensor<3xbf16>, %c: tensor<2xf64>, %d: tensor<5xi32>) -> (tensor<?xf16>, tensor<3xbf16>, tensor<2xf64>, tensor<5xi32>) {
+  // CHECK: google.exp %{{.*}} : tensor<?xf16>
+  %0 = google.exp %a : tensor<?xf16>
+  // CHECK: google.tanh %{{.*}} : tensor<3xbf16>
+  %1 = google.tanh %b : tensor<3xbf16>
+  // CHECK: google.sqrt %{{.*}} : tensor<2xf64>
+  %2 = google.sqrt %c : tensor<2xf64>
+  // CHECK: google.abs %{{.*}} : tensor<5xi32>
+  %3 = google.abs %d : tensor<5xi32>
+  return %0, %1, %2, %3 : tensor<?xf16>, tensor<3xbf16>, tensor<2xf64>, tensor<5xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @matmul
+func.func @matmul(%a: tensor<128x512xf32>, %b: tensor<512x256xf32>) -> tensor<128x256xf32> {
+  // CHECK: google.matmul %{{.*}}, %{{.*}} : tensor<128x512xf32>, tensor<512x256xf32> -> tensor<128x256xf32>
+  %m = google.matmul %a, %b : tensor<128x512xf32>, tensor<512x256xf32> -> tensor<128x256xf32>
+  return %m : tensor<128x256xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @matmul_batched_dynamic
+func.func @matmul_batched_dynamic(%a: tensor<?x4x8xf32>, %b: tensor<?x8x?xf32>) -> tensor<?x4x?xf32> {
+  // CHECK: google.matmul %{{.*}}, %{{.*}} : tensor<?x4x8xf32>, tensor<?x8x?xf32> -> tensor<?x4x?xf32>
+  %m = google.matmul %a, %b : tensor<?x4x8xf32>, tensor<?x8x?xf32> -> tensor<?x4x?xf32>
+  return %m : tensor<?x4x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @matmul_bias_relu
+func.func @matmul_bias_relu(%a: tensor<128x512xf32>, %b: tensor<512x256xf32>, %bias: tensor<256xf32>) -> tensor<128x256xf32> {
+  // CHECK: google.matmul_bias_relu %{{.*}}, %{{.*}}, %{{.*}} : tensor<128x512xf32>, tensor<512x256xf32>, tensor<256xf32> -> tensor<128x256xf32>
+  %f = google.matmul_bias_relu %a, %b, %bias : tensor<128x512xf32>, tensor<512x256xf32>, tensor<256xf32> -> tensor<128x256xf32>
+  return %f : tensor<128x256xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @layout
+func.func @layout(%x: tensor<4x8xf32>, %y: tensor<?x8xf32>) -> (tensor<8x4xf32>, tensor<32xf32>, tensor<?x2x4xf32>) {
+  // CHECK: google.transpose %{{.*}} {perm = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+  %t = google.transpose %x {perm = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+  // CHECK: google.reshape %{{.*}} : tensor<4x8xf32> -> tensor<32xf32>
+  %v = google.reshape %x : tensor<4x8xf32> -> tensor<32xf32>
+  // CHECK: google.reshape %{{.*}} : tensor<?x8xf32> -> tensor<?x2x4xf32>
+  %w = google.reshape %y : tensor<?x8xf32> -> tensor<?x2x4xf32>
+  return %t, %v, %w : tensor<8x4xf32>, tensor<32xf32>, tensor<?x2x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @reductions
+func.func @reductions(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<1x8xf32>, tensor<f32>) {
+  // CHECK: google.reduce_sum %{{.*}} {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  %k = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  // CHECK: google.reduce_max %{{.*}} {axes = array<i64: -2>, keep_dims = true} : tensor<4x8xf32> -> tensor<1x8xf32>
+  %m = google.reduce_max %x {axes = array<i64: -2>, keep_dims = true} : tensor<4x8xf32> -> tensor<1x8xf32>
+  // CHECK: google.reduce_mean %{{.*}} {axes = array<i64: 0, 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<f32>
+  %a = google.reduce_mean %x {axes = array<i64: 0, 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<f32>
+  return %k, %m, %a : tensor<4xf32>, tensor<1x8xf32>, tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func @softmax_cast
+func.func @softmax_cast(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xi32>) {
+  // CHECK: google.softmax %{{.*}} {axis = 1 : i64} : tensor<4x8xf32>
+  %p = google.softmax %x {axis = 1 : i64} : tensor<4x8xf32>
+  // CHECK: google.cast %{{.*}} : tensor<4x8xf32> -> tensor<4x8xf16>
+  %h = google.cast %x : tensor<4x8xf32> -> tensor<4x8xf16>
+  // CHECK: google.cast %{{.*}} : tensor<4x8xf16> -> tensor<4x8xi32>
+  %i = google.cast %h : tensor<4x8xf16> -> tensor<4x8xi32>
+  return %p, %h, %i : tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xi32>
+}
