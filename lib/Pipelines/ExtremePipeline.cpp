@@ -11,7 +11,6 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -98,8 +97,7 @@ void google::addCpuLoweringPasses(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  // f16/bf16 math runs in f32; bf16 arithmetic is emulated.
-  pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes());
+  // bf16 conversions are emulated with integer ops.
   arith::ArithExpandOpsPassOptions expandOptions;
   expandOptions.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expandOptions));

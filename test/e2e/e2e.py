@@ -194,6 +194,7 @@ def reference_namespace():
         "relu": lambda x: np.maximum(x, 0),
         "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
         "softmax": softmax,
+        "bf16": lambda x: round_bf16(x).astype(np.float64),
     }
 
 

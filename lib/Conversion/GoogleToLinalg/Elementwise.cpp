@@ -60,26 +60,36 @@ Value scalarFor(AbsOp, OpBuilder &b, Location loc, ValueRange args) {
     return math::AbsFOp::create(b, loc, args[0]);
   return math::AbsIOp::create(b, loc, args[0]);
 }
+template <typename MathOp>
+Value narrowSafe(OpBuilder &b, Location loc, Value x) {
+  return computeInF32IfNarrow(b, loc, x,
+                              [](OpBuilder &b, Location loc, Value v) {
+                                return MathOp::create(b, loc, v).getResult();
+                              });
+}
+
 Value scalarFor(ExpOp, OpBuilder &b, Location loc, ValueRange args) {
-  return math::ExpOp::create(b, loc, args[0]);
+  return narrowSafe<math::ExpOp>(b, loc, args[0]);
 }
 Value scalarFor(LogOp, OpBuilder &b, Location loc, ValueRange args) {
-  return math::LogOp::create(b, loc, args[0]);
+  return narrowSafe<math::LogOp>(b, loc, args[0]);
 }
 Value scalarFor(TanhOp, OpBuilder &b, Location loc, ValueRange args) {
-  return math::TanhOp::create(b, loc, args[0]);
+  return narrowSafe<math::TanhOp>(b, loc, args[0]);
 }
 Value scalarFor(SqrtOp, OpBuilder &b, Location loc, ValueRange args) {
-  return math::SqrtOp::create(b, loc, args[0]);
+  return narrowSafe<math::SqrtOp>(b, loc, args[0]);
 }
 Value scalarFor(SigmoidOp, OpBuilder &b, Location loc, ValueRange args) {
   // 1 / (1 + exp(-x)): exp overflows to inf for very negative x, giving 0.
-  Type type = args[0].getType();
-  Value one = createScalarConstant(b, loc, type, 1);
-  Value negated = arith::NegFOp::create(b, loc, args[0]);
-  Value exp = math::ExpOp::create(b, loc, negated);
-  Value denominator = arith::AddFOp::create(b, loc, one, exp);
-  return arith::DivFOp::create(b, loc, one, denominator);
+  return computeInF32IfNarrow(
+      b, loc, args[0], [](OpBuilder &b, Location loc, Value x) -> Value {
+        Value one = createScalarConstant(b, loc, x.getType(), 1);
+        Value negated = arith::NegFOp::create(b, loc, x);
+        Value exp = math::ExpOp::create(b, loc, negated);
+        Value denominator = arith::AddFOp::create(b, loc, one, exp);
+        return arith::DivFOp::create(b, loc, one, denominator);
+      });
 }
 
 /// Converts a scalar between any two supported element types.

@@ -177,9 +177,12 @@ struct SoftmaxToLinalg : public OpConversionPattern<SoftmaxOp> {
             [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
               Value shifted =
                   arith::SubFOp::create(b, nestedLoc, args[0], args[1]);
-              linalg::YieldOp::create(
-                  b, nestedLoc,
-                  math::ExpOp::create(b, nestedLoc, shifted).getResult());
+              Value exp = computeInF32IfNarrow(
+                  b, nestedLoc, shifted,
+                  [](OpBuilder &b, Location loc, Value v) {
+                    return math::ExpOp::create(b, loc, v).getResult();
+                  });
+              linalg::YieldOp::create(b, nestedLoc, exp);
             })
             .getResult(0);
     Value sum = createReduction(rewriter, loc, exps, {axis}, Combiner::Sum);

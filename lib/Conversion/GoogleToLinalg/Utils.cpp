@@ -34,6 +34,16 @@ Value google::createScalarConstant(OpBuilder &b, Location loc, Type type,
       b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
 }
 
+Value google::computeInF32IfNarrow(
+    OpBuilder &b, Location loc, Value x,
+    function_ref<Value(OpBuilder &, Location, Value)> fn) {
+  Type type = x.getType();
+  if (!type.isF16() && !type.isBF16())
+    return fn(b, loc, x);
+  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+  return arith::TruncFOp::create(b, loc, type, fn(b, loc, wide));
+}
+
 OpFoldResult google::getDimSize(OpBuilder &b, Location loc, Value value,
                                 int64_t dim) {
   auto type = cast<RankedTensorType>(value.getType());

@@ -24,6 +24,11 @@ Value createFilledTensor(OpBuilder &b, Location loc, RankedTensorType type,
 /// Scalar constant of `type` (float or integer).
 Value createScalarConstant(OpBuilder &b, Location loc, Type type, double value);
 
+/// Applies the scalar function `fn` to `x`; f16 and bf16 go through f32
+/// (transcendental functions have no narrow implementations on CPUs).
+Value computeInF32IfNarrow(OpBuilder &b, Location loc, Value x,
+                           function_ref<Value(OpBuilder &, Location, Value)> fn);
+
 /// The extent of dimension `dim` of `value` (constant when static).
 OpFoldResult getDimSize(OpBuilder &b, Location loc, Value value, int64_t dim);
 

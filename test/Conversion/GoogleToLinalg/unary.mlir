@@ -10,13 +10,16 @@ func.func @relu(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// f16 transcendental functions run in f32.
 // CHECK-LABEL: func @math
-// CHECK: arith.negf
-// CHECK: math.exp
-// CHECK: math.log
-// CHECK: math.tanh
-// CHECK: math.sqrt
-// CHECK: math.absf
+// CHECK: arith.negf %{{.*}} : f16
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[W]] : f32
+// CHECK-NEXT: arith.truncf %[[E]] : f32 to f16
+// CHECK: math.log %{{.*}} : f32
+// CHECK: math.tanh %{{.*}} : f32
+// CHECK: math.sqrt %{{.*}} : f32
+// CHECK: math.absf %{{.*}} : f16
 func.func @math(%x: tensor<4xf16>) -> tensor<4xf16> {
   %0 = google.neg %x : tensor<4xf16>
   %1 = google.exp %0 : tensor<4xf16>

@@ -1,0 +1,41 @@
+// RUN: %python %e2e emit %s | google-opt --google-extreme-pipeline | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | %python %e2e check %s | FileCheck %s
+// CHECK: e2e: 8 cases match numpy
+
+// E2E: @sum_rows(x: 4x8xf32) -> x.sum(axis=1)
+// E2E: @max_keep(x: 3x4x5xf32) -> x.max(axis=(0, 2), keepdims=True)
+// E2E: @mean_all(x: 6x7xf32) -> x.mean()
+// E2E: @mean_dynamic(x: 3x4x8xf32) -> x.mean(axis=(1, 2), keepdims=True)
+// E2E: @mean_dynamic(x: 1x4x8xf32) -> x.mean(axis=(1, 2), keepdims=True)
+// E2E: @softmax_last(x: 4x8xf32[-30:30]) -> softmax(x, axis=-1)
+// E2E: @softmax_first(x: 5x3xf32) -> softmax(x, axis=0)
+// E2E: @softmax_large(x: 2x6xf32[80:100]) -> softmax(x, axis=1)
+
+func.func @sum_rows(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func @max_keep(%x: tensor<3x4x5xf32>) -> tensor<1x4x1xf32> {
+  %0 = google.reduce_max %x {axes = array<i64: 0, -1>, keep_dims = true} : tensor<3x4x5xf32> -> tensor<1x4x1xf32>
+  return %0 : tensor<1x4x1xf32>
+}
+func.func @mean_all(%x: tensor<6x7xf32>) -> tensor<f32> {
+  %0 = google.reduce_mean %x {axes = array<i64: 0, 1>, keep_dims = false} : tensor<6x7xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+func.func @mean_dynamic(%x: tensor<?x4x8xf32>) -> tensor<?x1x1xf32> {
+  %0 = google.reduce_mean %x {axes = array<i64: 1, 2>, keep_dims = true} : tensor<?x4x8xf32> -> tensor<?x1x1xf32>
+  return %0 : tensor<?x1x1xf32>
+}
+// exp(x) of these inputs overflows f32: only the stable form works.
+func.func @softmax_last(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = google.softmax %x {axis = -1 : i64} : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+func.func @softmax_first(%x: tensor<5x3xf32>) -> tensor<5x3xf32> {
+  %0 = google.softmax %x {axis = 0 : i64} : tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}
+func.func @softmax_large(%x: tensor<2x6xf32>) -> tensor<2x6xf32> {
+  %0 = google.softmax %x {axis = 1 : i64} : tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}

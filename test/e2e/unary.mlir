@@ -1,0 +1,44 @@
+// RUN: %python %e2e emit %s | google-opt --google-extreme-pipeline | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | %python %e2e check %s | FileCheck %s
+// CHECK: e2e: 8 cases match numpy
+
+// E2E: @relu(x: 4x8xf32) -> relu(x)
+// E2E: @neg(x: 7xf32) -> -x
+// E2E: @abs(x: 2x3xf32) -> np.abs(x)
+// E2E: @exp(x: 16xf32) -> np.exp(x)
+// E2E: @log(x: 16xf32[0.01:10]) -> np.log(x)
+// E2E: @tanh(x: 3x5xf32[-5:5]) -> np.tanh(x)
+// E2E: @sigmoid(x: 3x5xf32[-20:20]) -> sigmoid(x)
+// E2E: @sqrt(x: 9xf32[0:100]) -> np.sqrt(x)
+
+func.func @relu(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = google.relu %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+func.func @neg(%x: tensor<7xf32>) -> tensor<7xf32> {
+  %0 = google.neg %x : tensor<7xf32>
+  return %0 : tensor<7xf32>
+}
+func.func @abs(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = google.abs %x : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+func.func @exp(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = google.exp %x : tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+func.func @log(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = google.log %x : tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+func.func @tanh(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %0 = google.tanh %x : tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+func.func @sigmoid(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %0 = google.sigmoid %x : tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+func.func @sqrt(%x: tensor<9xf32>) -> tensor<9xf32> {
+  %0 = google.sqrt %x : tensor<9xf32>
+  return %0 : tensor<9xf32>
+}
