@@ -28,7 +28,8 @@ import numpy as np
 DIRECTIVE = re.compile(r"//\s*E2E:\s*@(\w+)\((.*?)\)\s*->\s*(.+)$")
 ARG = re.compile(r"(\w+)\s*:\s*([0-9x]*?)x?(f16|bf16|f32|f64|i32|i64)"
                  r"(?:\[([-0-9.e]+):([-0-9.e]+)\])?$")
-FUNC = re.compile(r"func\.func\s+@(\w+)\((.*?)\)\s*(?:->\s*(.*?))?\s*(?:attributes.*)?\{")
+FUNC = re.compile(r"func\.func\s+@(\w+)\((.*?)\)\s*(?:->\s*(.*?))?\s*"
+                  r"(?:attributes.*?)?\{", re.S)
 
 NP_TYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
             "i32": np.int32, "i64": np.int64, "bf16": np.float32}
@@ -105,6 +106,9 @@ def parse(path):
         params = re.findall(r"tensor<[^>]*>", m.group(2))
         results = re.findall(r"tensor<[^>]*>", m.group(3) or "")
         signatures[m.group(1)] = (params, results)
+    for case in cases:
+        if case.name not in signatures:
+            sys.exit(f"error: E2E names @{case.name}, which the file does not define")
     return text, cases, signatures
 
 
@@ -134,8 +138,6 @@ def emit(path):
     lines = ["func.func @main() {"]
     printers = set()
     for case in cases:
-        if case.name not in signatures:
-            sys.exit(f"error: E2E names @{case.name}, which the file does not define")
         params, results = signatures[case.name]
         operands = []
         for i, (arg, value) in enumerate(zip(case.args, case.inputs())):

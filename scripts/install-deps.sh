@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs the Debian packages google-mlir builds and tests with.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends \
+  cmake ninja-build \
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22 \
+  python3 python3-numpy python3-pytest

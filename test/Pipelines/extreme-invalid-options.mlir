@@ -1,0 +1,18 @@
+// Unsupported or malformed options fail cleanly, naming the problem.
+// RUN: not google-opt %s --google-extreme-pipeline="target=nvvm" 2>&1 | FileCheck %s --check-prefix=NVVM
+// RUN: not google-opt %s --google-extreme-pipeline="target=rocdl chip=gfx942" 2>&1 | FileCheck %s --check-prefix=ROCDL
+// RUN: not google-opt %s --google-extreme-pipeline="opt-level=7" 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not google-opt %s --google-extreme-pipeline="target=tpu" 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not google-opt %s --google-extreme-pipeline="fusion=true" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+
+// NVVM: error: google-extreme-pipeline: target 'nvvm' is not supported yet; only target=cpu is
+// ROCDL: error: google-extreme-pipeline: target 'rocdl' is not supported yet; only target=cpu is
+// OPT: error: google-extreme-pipeline: opt-level must be 0, 1, 2 or 3, got 7
+// TARGET: Cannot find option named 'tpu'
+// TARGET: error: google-extreme-pipeline: invalid options 'target=tpu'
+// UNKNOWN: no such option fusion
+// UNKNOWN: error: google-extreme-pipeline: invalid options 'fusion=true'
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
