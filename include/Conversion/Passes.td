@@ -26,8 +26,10 @@ def ConvertGoogleToLinalgPass : Pass<"convert-google-to-linalg"> {
     - softmax => max, exp(x - max), sum and divide: numerically stable
     - cast => linalg.generic with arith.extf/truncf/sitofp/fptosi/extsi/trunci
 
-    A dynamic operand dimension is assumed to equal the result extent
-    (a dynamic dimension that is 1 at run time is not stretched).
+    A dynamic operand dimension is not stretched at run time: where it must
+    equal another extent (broadcasting, contraction, batch, bias, reshape
+    element count) a `cf.assert` checks it, so a mismatch stops with a
+    message instead of reading out of bounds.
 
     ```mlir
     %r = google.relu %x : tensor<4xf32>
@@ -36,6 +38,7 @@ def ConvertGoogleToLinalgPass : Pass<"convert-google-to-linalg"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
     "::mlir::tensor::TensorDialect",

@@ -141,8 +141,8 @@ struct ElementwiseToGeneric : public OpConversionPattern<SourceOp> {
   matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value result = createBroadcastingGeneric(
-        rewriter, op.getLoc(), op.getResult().getType(),
-        adaptor.getOperands(),
+        rewriter, op.getLoc(), op->getName().getStringRef(),
+        op.getResult().getType(), adaptor.getOperands(),
         [&](OpBuilder &b, Location loc, ValueRange args) {
           return scalarFor(op, b, loc, args);
         });
@@ -158,7 +158,8 @@ struct CastToGeneric : public OpConversionPattern<CastOp> {
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType resultType = op.getResult().getType();
     Value result = createBroadcastingGeneric(
-        rewriter, op.getLoc(), resultType, adaptor.getInput(),
+        rewriter, op.getLoc(), op->getName().getStringRef(), resultType,
+        adaptor.getInput(),
         [&](OpBuilder &b, Location loc, ValueRange args) {
           return convertScalar(b, loc, args[0], resultType.getElementType());
         });

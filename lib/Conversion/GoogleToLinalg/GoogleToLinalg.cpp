@@ -6,6 +6,7 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -28,8 +29,9 @@ void google::populateGoogleToLinalgConversionPatterns(
 
 void google::configureGoogleToLinalgTarget(ConversionTarget &target) {
   target.addIllegalDialect<GoogleDialect>();
-  target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                         math::MathDialect, tensor::TensorDialect>();
+  target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                         linalg::LinalgDialect, math::MathDialect,
+                         tensor::TensorDialect>();
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include "Dialect/Google/IR/GoogleOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
@@ -79,6 +80,9 @@ Value unflatten(OpBuilder &b, Location loc, Value flat,
       if (ShapedType::isDynamic(dim))
         dim = count / known;
     auto staticType = RankedTensorType::get(shape, elementType);
+    assertEqualExtents(b, loc, getDimSize(b, loc, flat, 0),
+                       b.getIndexAttr(count),
+                       "google.reshape: element count differs from the result's");
     flat = castIfNeeded(b, loc, flat, RankedTensorType::get({count}, elementType));
     Value expanded = tensor::ExpandShapeOp::create(
         b, loc, staticType, flat, ArrayRef<ReassociationIndices>{all});
@@ -87,6 +91,13 @@ Value unflatten(OpBuilder &b, Location loc, Value flat,
   Value total = tensor::DimOp::create(b, loc, flat, 0);
   Value knownValue = arith::ConstantIndexOp::create(b, loc, known);
   Value inferred = arith::DivUIOp::create(b, loc, total, knownValue);
+  Value remainder = arith::RemUIOp::create(b, loc, total, knownValue);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  cf::AssertOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, remainder, zero),
+      "google.reshape: element count is not a multiple of the static result "
+      "dimensions");
   SmallVector<OpFoldResult> sizes;
   for (int64_t dim : shape)
     sizes.push_back(ShapedType::isDynamic(dim) ? OpFoldResult(inferred)

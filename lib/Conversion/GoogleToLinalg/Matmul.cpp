@@ -11,10 +11,18 @@ using namespace mlir::google;
 
 namespace {
 
-/// A zero-filled accumulator and the named matmul into it.
-Value createMatmul(OpBuilder &b, Location loc, RankedTensorType resultType,
-                   Value lhs, Value rhs) {
+/// A zero-filled accumulator and the named matmul into it, after checking
+/// dynamic contraction and batch extents.
+Value createMatmul(OpBuilder &b, Location loc, StringRef opName,
+                   RankedTensorType resultType, Value lhs, Value rhs) {
   int64_t rank = resultType.getRank();
+  assertEqualExtents(b, loc, getDimSize(b, loc, lhs, rank - 1),
+                     getDimSize(b, loc, rhs, rank - 2),
+                     opName + ": lhs and rhs contracting dimensions differ");
+  if (rank == 3)
+    assertEqualExtents(b, loc, getDimSize(b, loc, lhs, 0),
+                       getDimSize(b, loc, rhs, 0),
+                       opName + ": lhs and rhs batch dimensions differ");
   SmallVector<OpFoldResult> sizes;
   if (rank == 3)
     sizes.push_back(getDimSize(b, loc, lhs, 0));
@@ -37,6 +45,7 @@ struct MatmulToLinalg : public OpConversionPattern<MatmulOp> {
   matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, createMatmul(rewriter, op.getLoc(),
+                                        op->getName().getStringRef(),
                                         op.getResult().getType(),
                                         adaptor.getLhs(), adaptor.getRhs()));
     return success();
@@ -52,8 +61,12 @@ struct MatmulBiasReluToLinalg : public OpConversionPattern<MatmulBiasReluOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getResult().getType();
-    Value product = createMatmul(rewriter, loc, resultType, adaptor.getLhs(),
-                                 adaptor.getRhs());
+    StringRef name = op->getName().getStringRef();
+    Value product = createMatmul(rewriter, loc, name, resultType,
+                                 adaptor.getLhs(), adaptor.getRhs());
+    assertEqualExtents(rewriter, loc, getDimSize(rewriter, loc, product, 1),
+                       getDimSize(rewriter, loc, adaptor.getBias(), 0),
+                       name + ": bias length differs from N");
     MLIRContext *context = rewriter.getContext();
     AffineMap biasMap =
         AffineMap::get(2, 0, {getAffineDimExpr(1, context)}, context);

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -56,7 +57,21 @@ SmallVector<utils::IteratorType> google::parallelIterators(int64_t rank) {
   return SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel);
 }
 
+void google::assertEqualExtents(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                OpFoldResult rhs, const Twine &message) {
+  if (isa<Attribute>(lhs) && isa<Attribute>(rhs))
+    return;
+  if (lhs == rhs)
+    return;
+  Value equal = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      getValueOrCreateConstantIndexOp(b, loc, lhs),
+      getValueOrCreateConstantIndexOp(b, loc, rhs));
+  cf::AssertOp::create(b, loc, equal, message.str());
+}
+
 Value google::createBroadcastingGeneric(OpBuilder &b, Location loc,
+                                        StringRef opName,
                                         RankedTensorType resultType,
                                         ValueRange inputs, ScalarBuilder body) {
   int64_t rank = resultType.getRank();
@@ -68,8 +83,9 @@ Value google::createBroadcastingGeneric(OpBuilder &b, Location loc,
   for (int64_t d = 0; d < rank; ++d)
     sizes[d] = b.getIndexAttr(
         resultType.isDynamicDim(d) ? 1 : resultType.getDimSize(d));
-  SmallVector<bool> known(rank, false);
-  for (Value input : inputs) {
+  // Which input provides each dynamic result extent.
+  SmallVector<int64_t> source(rank, -1);
+  for (auto [index, input] : llvm::enumerate(inputs)) {
     auto type = cast<RankedTensorType>(input.getType());
     int64_t offset = rank - type.getRank();
     SmallVector<AffineExpr> exprs;
@@ -78,14 +94,30 @@ Value google::createBroadcastingGeneric(OpBuilder &b, Location loc,
       bool stretches = type.getDimSize(i) == 1 && resultType.getDimSize(d) != 1;
       exprs.push_back(stretches ? getAffineConstantExpr(0, context)
                                 : getAffineDimExpr(d, context));
-      if (!stretches && resultType.isDynamicDim(d) && !known[d]) {
+      if (!stretches && resultType.isDynamicDim(d) && source[d] < 0) {
         sizes[d] = getDimSize(b, loc, input, i);
-        known[d] = true;
+        source[d] = index;
       }
     }
     maps.push_back(AffineMap::get(rank, 0, exprs, context));
   }
   maps.push_back(b.getMultiDimIdentityMap(rank));
+  // A dynamic dimension is not stretched: it must match the result extent.
+  for (auto [index, input] : llvm::enumerate(inputs)) {
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t offset = rank - type.getRank();
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      int64_t d = offset + i;
+      if (maps[index].getResult(i).getKind() == AffineExprKind::Constant ||
+          source[d] == static_cast<int64_t>(index))
+        continue;
+      assertEqualExtents(b, loc, getDimSize(b, loc, input, i), sizes[d],
+                         opName + ": dimension " + Twine(i) + " of operand #" +
+                             Twine(index) +
+                             " does not match the result (dynamic "
+                             "dimensions are not broadcast)");
+    }
+  }
   Value init = createEmptyTensor(b, loc, resultType, sizes);
   auto generic = linalg::GenericOp::create(
       b, loc, resultType, inputs, init, maps, parallelIterators(rank),

@@ -33,10 +33,16 @@ Value computeInF32IfNarrow(OpBuilder &b, Location loc, Value x,
 OpFoldResult getDimSize(OpBuilder &b, Location loc, Value value, int64_t dim);
 
 /// One linalg.generic over `resultType` reading `inputs` with NumPy
-/// broadcasting and computing each element with `body`.
-Value createBroadcastingGeneric(OpBuilder &b, Location loc,
+/// broadcasting and computing each element with `body`. Dynamic extents
+/// that must agree at run time are checked (`opName` names the op).
+Value createBroadcastingGeneric(OpBuilder &b, Location loc, StringRef opName,
                                 RankedTensorType resultType, ValueRange inputs,
                                 ScalarBuilder body);
+
+/// Emits a run-time check that two extents are equal, unless both are
+/// static (the verifier has compared them) or they are the same value.
+void assertEqualExtents(OpBuilder &b, Location loc, OpFoldResult lhs,
+                        OpFoldResult rhs, const Twine &message);
 
 SmallVector<utils::IteratorType> parallelIterators(int64_t rank);
 
