@@ -17,6 +17,6 @@ echo "== compiled with --google-extreme-pipeline and run =="
 output=$($E2E emit examples/mlp.mlir \
   | "$OPT" --google-extreme-pipeline \
   | "$LLVM_BIN/mlir-runner" -e main -entry-point-result=void \
-      -shared-libs="$LLVM_LIB/libmlir_runner_utils.so,$LLVM_LIB/libmlir_c_runner_utils.so")
+      -shared-libs="$BUILD_DIR/lib/libgoogle_runtime.so,$LLVM_LIB/libmlir_runner_utils.so,$LLVM_LIB/libmlir_c_runner_utils.so")
 echo "$output"
 echo "$output" | $E2E check examples/mlp.mlir

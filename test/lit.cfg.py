@@ -21,6 +21,9 @@ config.substitutions.append(
     ("%mlir_runner_utils", os.path.join(lib, "libmlir_runner_utils.so")))
 config.substitutions.append(
     ("%mlir_c_runner_utils", os.path.join(lib, "libmlir_c_runner_utils.so")))
+config.substitutions.append(
+    ("%google_runtime", os.path.join(config.google_obj_root, "lib",
+                                     "libgoogle_runtime.so")))
 config.substitutions.append(("%e2e", os.path.join(
     config.test_source_root, "e2e", "e2e.py")))
 

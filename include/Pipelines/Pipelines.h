@@ -67,12 +67,16 @@ void addExportPasses(OpPassManager &pm);
 /// Stage 3: google to linalg on tensors, with elementwise fusion.
 void addLinalgLoweringPasses(OpPassManager &pm,
                              const ExtremePipelineOptions &options);
-/// Stage 4: one-shot bufferization and buffer deallocation.
+/// Stage 4: one-shot bufferization, static results as out-parameters, and
+/// buffer deallocation.
 void addBufferizationPasses(OpPassManager &pm,
                             const ExtremePipelineOptions &options);
 /// Stage 5 (CPU): loops and everything else to the LLVM dialect.
 void addCpuLoweringPasses(OpPassManager &pm,
                           const ExtremePipelineOptions &options);
+
+/// Stage 6: packed entry points and the manifest the runtime loads.
+void addRuntimeInterfacePasses(OpPassManager &pm);
 
 /// The whole pipeline for `options.target`; fails, with `error` set, on
 /// invalid or unsupported options.

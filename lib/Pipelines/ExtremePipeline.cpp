@@ -83,6 +83,7 @@ void google::addBufferizationPasses(OpPassManager &pm,
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  pm.addPass(createResultsToOutParamsPass());
   // Removes the self-copies bufferization can leave.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
@@ -103,7 +104,10 @@ void google::addCpuLoweringPasses(OpPassManager &pm,
   pm.addPass(arith::createArithExpandOpsPass(expandOptions));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Allocations go through the runtime's pooled allocator.
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
@@ -111,6 +115,10 @@ void google::addCpuLoweringPasses(OpPassManager &pm,
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void google::addRuntimeInterfacePasses(OpPassManager &pm) {
+  pm.addPass(createEmitRuntimeInterfacePass());
 }
 
 LogicalResult google::buildExtremePipeline(OpPassManager &pm,
@@ -123,6 +131,7 @@ LogicalResult google::buildExtremePipeline(OpPassManager &pm,
   addLinalgLoweringPasses(pm, options);
   addBufferizationPasses(pm, options);
   addCpuLoweringPasses(pm, options);
+  addRuntimeInterfacePasses(pm);
   return success();
 }
 

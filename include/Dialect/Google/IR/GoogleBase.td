@@ -31,6 +31,9 @@ def Google_Dialect : Dialect {
     /// FunctionType); it survives the lowering to the LLVM dialect.
     static constexpr ::llvm::StringLiteral kSignatureAttrName =
         "google.signature";
+    /// Unit attribute on functions whose results are out-parameters.
+    static constexpr ::llvm::StringLiteral kResultsOutAttrName =
+        "google.results_out";
   }];
 }
 

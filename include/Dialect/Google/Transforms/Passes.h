@@ -10,6 +10,12 @@ class RewritePatternSet;
 namespace func {
 class FuncDialect;
 } // namespace func
+namespace memref {
+class MemRefDialect;
+} // namespace memref
+namespace LLVM {
+class LLVMDialect;
+} // namespace LLVM
 
 namespace google {
 

@@ -117,4 +117,48 @@ def ExportFunctionsPass : Pass<"google-export-functions", "::mlir::ModuleOp"> {
   }];
 }
 
+def ResultsToOutParamsPass
+    : Pass<"google-results-to-out-params", "::mlir::ModuleOp"> {
+  let summary = "Let callers provide the buffers of statically shaped results";
+  let description = [{
+    Runs after bufferization. Every exported function (one with a
+    `google.signature`) whose results all have static shapes takes them as
+    trailing out-parameters instead, so the caller can pass its own memory;
+    the allocation that produced a result becomes a write into the
+    out-parameter. Such functions are marked `google.results_out`:
+
+    ```mlir
+    func.func @f(%x: memref<4xf32>) -> memref<4xf32>
+    => func.func @f(%x: memref<4xf32>, %out: memref<4xf32>) attributes {google.results_out}
+    ```
+
+    Functions with a dynamically shaped result keep returning all their
+    results (the caller cannot know their size beforehand). Call sites in
+    the module are updated.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def EmitRuntimeInterfacePass
+    : Pass<"google-emit-runtime-interface", "::mlir::ModuleOp"> {
+  let summary = "Emit the packed entry points and manifest the runtime loads";
+  let description = [{
+    Runs on the LLVM dialect. For every function with a `google.signature`
+    it adds `_google_packed_<name>(ptr %args)`, which loads each pointer of
+    `%args` and calls `_mlir_ciface_<name>` with them, and it describes all
+    of them in the `google_mlir_manifest` string constant:
+
+    ```
+    google-mlir-manifest 1
+    func <name> <out|ret> <#args> <arg types> <#results> <result types>
+    ```
+
+    `out` marks results passed as out-parameters, `ret` results returned
+    through the C interface's first pointer. A module that already has a
+    manifest is left alone. Fails on a function without a C interface or
+    with an element type the runtime does not know.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // GOOGLE_DIALECT_GOOGLE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,129 @@
+//===- EmitRuntimeInterface.cpp - --google-emit-runtime-interface ---------===//
+
+#include "Dialect/Google/IR/GoogleDialect.h"
+#include "Dialect/Google/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::google {
+#define GEN_PASS_DEF_EMITRUNTIMEINTERFACEPASS
+#include "Dialect/Google/Transforms/Passes.h.inc"
+} // namespace mlir::google
+
+using namespace mlir;
+using namespace mlir::google;
+
+namespace {
+
+constexpr StringLiteral kManifestSymbol = "google_mlir_manifest";
+constexpr StringLiteral kPackedPrefix = "_google_packed_";
+constexpr StringLiteral kCInterfacePrefix = "_mlir_ciface_";
+
+bool isRuntimeElementType(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
+         type.isSignlessInteger(32) || type.isSignlessInteger(64);
+}
+
+/// Appends ` <count> <type>...` to `manifest`; fails on unsupported types.
+LogicalResult appendTypes(Operation *op, TypeRange types,
+                          llvm::raw_string_ostream &manifest) {
+  manifest << " " << types.size();
+  for (Type type : types) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !isRuntimeElementType(tensor.getElementType()))
+      return op->emitError("google-emit-runtime-interface: the runtime cannot "
+                           "pass ")
+             << type << "; expected a ranked tensor of f16, bf16, f32, f64, "
+             << "i1, i8, i32 or i64";
+    manifest << " " << type;
+  }
+  return success();
+}
+
+struct EmitRuntimeInterfacePass
+    : public google::impl::EmitRuntimeInterfacePassBase<
+          EmitRuntimeInterfacePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (module.lookupSymbol(kManifestSymbol))
+      return;
+    MLIRContext *context = &getContext();
+    auto ptrType = LLVM::LLVMPointerType::get(context);
+    auto voidType = LLVM::LLVMVoidType::get(context);
+    std::string manifest = "google-mlir-manifest 1\n";
+    llvm::raw_string_ostream os(manifest);
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+
+    SmallVector<LLVM::LLVMFuncOp> exported;
+    // The C interface wrapper inherits the attributes: skip it.
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (func->hasAttr(GoogleDialect::kSignatureAttrName) &&
+          !func.getSymName().starts_with(kCInterfacePrefix))
+        exported.push_back(func);
+    for (LLVM::LLVMFuncOp func : exported) {
+      auto signature = dyn_cast<TypeAttr>(
+          func->getAttr(GoogleDialect::kSignatureAttrName));
+      auto functionType =
+          signature ? dyn_cast<FunctionType>(signature.getValue()) : nullptr;
+      if (!functionType) {
+        func.emitError("google.signature must be a function type");
+        return signalPassFailure();
+      }
+      StringRef name = func.getSymName();
+      auto cInterface = module.lookupSymbol<LLVM::LLVMFuncOp>(
+          (kCInterfacePrefix + name).str());
+      if (!cInterface) {
+        func.emitError("google-emit-runtime-interface: @")
+            << name << " has no C interface (_mlir_ciface_" << name << ")";
+        return signalPassFailure();
+      }
+      LLVM::LLVMFunctionType cType = cInterface.getFunctionType();
+      bool resultsOut = func->hasAttr(GoogleDialect::kResultsOutAttrName);
+      size_t numArgs = functionType.getNumInputs();
+      size_t numResults = functionType.getNumResults();
+      size_t expected =
+          numArgs + (resultsOut ? numResults : (numResults ? 1 : 0));
+      if (cType.getNumParams() != expected ||
+          !llvm::all_of(cType.getParams(),
+                        [](Type t) { return isa<LLVM::LLVMPointerType>(t); })) {
+        func.emitError("google-emit-runtime-interface: the C interface of @")
+            << name << " does not take one memref descriptor per tensor";
+        return signalPassFailure();
+      }
+
+      os << "func " << name << (resultsOut ? " out" : " ret");
+      if (failed(appendTypes(func, functionType.getInputs(), os)) ||
+          failed(appendTypes(func, functionType.getResults(), os)))
+        return signalPassFailure();
+      os << "\n";
+
+      // void _google_packed_<name>(ptr %args): load each pointer, call.
+      Location loc = func.getLoc();
+      auto packed = LLVM::LLVMFuncOp::create(
+          builder, loc, (kPackedPrefix + name).str(),
+          LLVM::LLVMFunctionType::get(voidType, {ptrType}));
+      Block *entry = packed.addEntryBlock(builder);
+      OpBuilder body = OpBuilder::atBlockEnd(entry);
+      SmallVector<Value> operands;
+      for (unsigned i = 0; i < cType.getNumParams(); ++i) {
+        Value slot = LLVM::GEPOp::create(
+            body, loc, ptrType, ptrType, entry->getArgument(0),
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+        operands.push_back(LLVM::LoadOp::create(body, loc, ptrType, slot));
+      }
+      LLVM::CallOp::create(body, loc, cInterface, operands);
+      LLVM::ReturnOp::create(body, loc, ValueRange{});
+    }
+
+    manifest.push_back('\0');
+    auto i8 = IntegerType::get(context, 8);
+    LLVM::GlobalOp::create(builder, module.getLoc(),
+                           LLVM::LLVMArrayType::get(i8, manifest.size()),
+                           /*isConstant=*/true, LLVM::Linkage::External,
+                           kManifestSymbol, builder.getStringAttr(manifest));
+  }
+};
+
+} // namespace

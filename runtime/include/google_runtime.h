@@ -1,0 +1,214 @@
+/*===- google_runtime.h - load and run google-mlir compiled modules -------===*
+ *
+ * A C99 library with no dependency on LLVM or MLIR. It loads a shared object
+ * that the google-mlir compiler emitted, lists and looks up its functions,
+ * checks arguments against the signature recorded in the object, and calls
+ * functions on tensors passed as MLIR memref descriptors without copying.
+ *
+ * Every fallible call returns a google_rt_status: NULL on success, otherwise
+ * an error the caller releases with google_rt_status_free. The library never
+ * aborts or exits. Modules and functions are immutable once loaded: calls on
+ * different modules, and concurrent calls of one function, are thread-safe.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef GOOGLE_RUNTIME_H
+#define GOOGLE_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Status
+ *===----------------------------------------------------------------------===*/
+
+typedef enum google_rt_code {
+  GOOGLE_RT_OK = 0,
+  GOOGLE_RT_INVALID_ARGUMENT = 1, /* wrong count, shape, rank or dtype */
+  GOOGLE_RT_NOT_FOUND = 2,        /* unknown function, missing file */
+  GOOGLE_RT_IO_ERROR = 3,         /* unreadable or malformed file */
+  GOOGLE_RT_OUT_OF_MEMORY = 4,
+  GOOGLE_RT_UNAVAILABLE = 5,      /* e.g. no GPU driver */
+  GOOGLE_RT_INTERNAL = 6,
+} google_rt_code;
+
+/* NULL means success. */
+typedef struct google_rt_status_s *google_rt_status;
+
+google_rt_code google_rt_status_code(google_rt_status status);
+/* The message, owned by the status; "" for success. */
+const char *google_rt_status_message(google_rt_status status);
+void google_rt_status_free(google_rt_status status);
+
+/*===----------------------------------------------------------------------===*
+ * Element types and tensor types
+ *===----------------------------------------------------------------------===*/
+
+typedef enum google_rt_dtype {
+  GOOGLE_RT_F32 = 0,
+  GOOGLE_RT_F16 = 1,
+  GOOGLE_RT_BF16 = 2,
+  GOOGLE_RT_F64 = 3,
+  GOOGLE_RT_I32 = 4,
+  GOOGLE_RT_I64 = 5,
+  GOOGLE_RT_I1 = 6, /* bool, one byte per element */
+  GOOGLE_RT_I8 = 7,
+} google_rt_dtype;
+
+#define GOOGLE_RT_MAX_RANK 8
+#define GOOGLE_RT_DYNAMIC (-1)
+
+/* Bytes per element. */
+size_t google_rt_dtype_size(google_rt_dtype dtype);
+/* "f32", "bf16", "i1", ... */
+const char *google_rt_dtype_name(google_rt_dtype dtype);
+
+/* A tensor type: `shape[i]` is GOOGLE_RT_DYNAMIC for `?`. */
+typedef struct google_rt_tensor_type {
+  google_rt_dtype dtype;
+  int32_t rank;
+  int64_t shape[GOOGLE_RT_MAX_RANK];
+} google_rt_tensor_type;
+
+/* Writes "tensor<?x512xf32>" into `buffer` (always NUL-terminated when
+ * `size` > 0); returns the length the full text needs. */
+size_t google_rt_tensor_type_format(const google_rt_tensor_type *type,
+                                    char *buffer, size_t size);
+
+/*===----------------------------------------------------------------------===*
+ * Tensors and buffers
+ *===----------------------------------------------------------------------===*/
+
+/* A strided view of memory. `data` points at element [0, ..., 0]; `strides`
+ * count elements. `buffer` is the runtime buffer that owns the memory, or
+ * NULL when the memory belongs to the caller. */
+typedef struct google_rt_tensor {
+  google_rt_dtype dtype;
+  int32_t rank;
+  void *data;
+  int64_t shape[GOOGLE_RT_MAX_RANK];
+  int64_t strides[GOOGLE_RT_MAX_RANK];
+  void *buffer;
+} google_rt_tensor;
+
+/* Fills `tensor` as a contiguous row-major view of caller-owned `data`. */
+void google_rt_tensor_view(google_rt_dtype dtype, int32_t rank,
+                           const int64_t *shape, void *data,
+                           google_rt_tensor *tensor);
+
+/* Allocates a contiguous tensor from the pooled, 64-byte aligned allocator.
+ * Its contents are uninitialized. */
+google_rt_status google_rt_tensor_alloc(google_rt_dtype dtype, int32_t rank,
+                                        const int64_t *shape,
+                                        google_rt_tensor *tensor);
+
+/* Returns a runtime-owned tensor's memory to the pool; no-op for views. */
+void google_rt_tensor_release(google_rt_tensor *tensor);
+
+/* Number of elements (product of the shape). */
+int64_t google_rt_tensor_num_elements(const google_rt_tensor *tensor);
+
+/* Allocation statistics of the pool, for tests and tuning. */
+typedef struct google_rt_pool_stats {
+  uint64_t system_allocations; /* blocks obtained from the system */
+  uint64_t reused_allocations; /* requests served from a free list */
+  uint64_t bytes_in_use;
+  uint64_t bytes_cached;       /* freed blocks kept for reuse */
+} google_rt_pool_stats;
+
+void google_rt_pool_get_stats(google_rt_pool_stats *stats);
+/* Returns the cached free blocks to the system. */
+void google_rt_pool_trim(void);
+
+/*===----------------------------------------------------------------------===*
+ * Modules and functions
+ *===----------------------------------------------------------------------===*/
+
+typedef struct google_rt_module_s google_rt_module;
+typedef struct google_rt_function_s google_rt_function;
+
+/* Loads a shared object emitted by the compiler. */
+google_rt_status google_rt_module_load(const char *path,
+                                       google_rt_module **module);
+/* Unloads the module; its functions become invalid. */
+void google_rt_module_free(google_rt_module *module);
+
+size_t google_rt_module_num_functions(const google_rt_module *module);
+/* The i-th public function in module order, NULL when out of range. */
+const google_rt_function *google_rt_module_function(
+    const google_rt_module *module, size_t index);
+/* Fails with GOOGLE_RT_NOT_FOUND, listing the public functions. */
+google_rt_status google_rt_module_lookup(const google_rt_module *module,
+                                         const char *name,
+                                         const google_rt_function **function);
+
+const char *google_rt_function_name(const google_rt_function *function);
+size_t google_rt_function_num_args(const google_rt_function *function);
+size_t google_rt_function_num_results(const google_rt_function *function);
+const google_rt_tensor_type *
+google_rt_function_arg_type(const google_rt_function *function, size_t index);
+const google_rt_tensor_type *
+google_rt_function_result_type(const google_rt_function *function,
+                               size_t index);
+
+/* Calls `function`. Each argument is checked against the signature (count,
+ * dtype, rank, every static dimension) and passed as a memref descriptor
+ * pointing at its memory: contiguous tensors are not copied, others are
+ * copied into a pooled buffer for the call.
+ *
+ * For each result: when `results[i].data` is non-NULL the caller provides
+ * contiguous memory whose dtype and shape must match the result; otherwise
+ * the runtime fills `results[i]` with a runtime-owned tensor, released with
+ * google_rt_tensor_release. On failure no runtime-owned result is left. */
+google_rt_status google_rt_call(const google_rt_function *function,
+                                const google_rt_tensor *args, size_t num_args,
+                                google_rt_tensor *results, size_t num_results);
+
+/*===----------------------------------------------------------------------===*
+ * ABI shared with the compiled code (not for direct use)
+ *===----------------------------------------------------------------------===*/
+
+/* The head of an MLIR memref descriptor of rank R; R sizes and then R
+ * strides (int64_t each) follow `offset`. */
+typedef struct google_rt_memref_head {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+} google_rt_memref_head;
+
+/* An unranked memref as MLIR's runtime functions receive it. */
+typedef struct google_rt_unranked_memref {
+  int64_t rank;
+  void *descriptor;
+} google_rt_unranked_memref;
+
+#ifdef __cplusplus
+static_assert(sizeof(google_rt_memref_head) == 24, "memref descriptor head");
+static_assert(sizeof(google_rt_unranked_memref) == 16, "unranked memref");
+#else
+_Static_assert(sizeof(google_rt_memref_head) == 24, "memref descriptor head");
+_Static_assert(sizeof(google_rt_unranked_memref) == 16, "unranked memref");
+#endif
+
+/* Name of the manifest global each compiled module defines. */
+#define GOOGLE_RT_MANIFEST_SYMBOL "google_mlir_manifest"
+/* Prefix of the packed entry point `void f(void **args)` per function. */
+#define GOOGLE_RT_PACKED_PREFIX "_google_packed_"
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* GOOGLE_RUNTIME_H */

@@ -1,0 +1,315 @@
+/*===- call.c - checking arguments and calling compiled functions ---------===*/
+
+#include "module.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void format_tensor(const google_rt_tensor *tensor, char *buffer,
+                          size_t size) {
+  google_rt_tensor_type type = {tensor->dtype, tensor->rank, {0}};
+  for (int32_t i = 0; i < tensor->rank && i < GOOGLE_RT_MAX_RANK; ++i)
+    type.shape[i] = tensor->shape[i];
+  google_rt_tensor_type_format(&type, buffer, size);
+}
+
+/* Checks `tensor` against `type`; `what` is "argument" or "result". */
+static google_rt_status check_tensor(const google_rt_function *function,
+                                     const char *what, size_t index,
+                                     const google_rt_tensor_type *type,
+                                     const google_rt_tensor *tensor) {
+  bool matches = tensor->dtype == type->dtype && tensor->rank == type->rank;
+  for (int32_t i = 0; matches && i < type->rank; ++i)
+    matches = tensor->shape[i] >= 0 && (type->shape[i] == GOOGLE_RT_DYNAMIC ||
+                                        type->shape[i] == tensor->shape[i]);
+  if (!matches) {
+    char expected[256], got[256];
+    google_rt_tensor_type_format(type, expected, sizeof(expected));
+    if (tensor->rank < 0 || tensor->rank > GOOGLE_RT_MAX_RANK)
+      snprintf(got, sizeof(got), "a tensor of rank %d", (int)tensor->rank);
+    else
+      format_tensor(tensor, got, sizeof(got));
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                 "@%s %s %zu: expected %s, got %s",
+                                 function->name, what, index, expected, got);
+  }
+  if (!tensor->data && google_rt_tensor_num_elements(tensor) != 0)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                 "@%s %s %zu: data is NULL", function->name,
+                                 what, index);
+  return NULL;
+}
+
+static bool is_contiguous(const google_rt_tensor *tensor) {
+  int64_t expected = 1;
+  for (int32_t i = tensor->rank - 1; i >= 0; --i) {
+    if (tensor->shape[i] > 1 && tensor->strides[i] != expected)
+      return false;
+    expected *= tensor->shape[i];
+  }
+  return true;
+}
+
+/* Writes the descriptor of a contiguous view of `data` into `descriptor`. */
+static void fill_descriptor(int64_t *descriptor, void *data, int32_t rank,
+                            const int64_t *shape) {
+  google_rt_memref_head *head = (google_rt_memref_head *)descriptor;
+  head->allocated = data;
+  head->aligned = data;
+  head->offset = 0;
+  int64_t *sizes = descriptor + 3;
+  memcpy(sizes, shape, (size_t)rank * sizeof(int64_t));
+  google_rt_contiguous_strides(rank, shape, sizes + rank);
+}
+
+typedef struct call_frame {
+  int64_t *descriptors;  /* all descriptors, back to back */
+  void **packed;         /* the packed entry's pointer array */
+  google_rt_tensor *temporaries; /* pooled copies of strided arguments */
+  size_t num_temporaries;
+  int64_t stack_descriptors[256];
+  void *stack_packed[32];
+} call_frame;
+
+static void release_frame(call_frame *frame) {
+  for (size_t i = 0; i < frame->num_temporaries; ++i)
+    google_rt_tensor_release(&frame->temporaries[i]);
+  free(frame->temporaries);
+  if (frame->descriptors != frame->stack_descriptors)
+    free(frame->descriptors);
+  if (frame->packed != frame->stack_packed)
+    free(frame->packed);
+}
+
+static google_rt_status init_frame(call_frame *frame,
+                                   const google_rt_function *function) {
+  size_t words = 0;
+  for (size_t i = 0; i < function->num_args; ++i)
+    words += 3 + 2 * (size_t)function->arg_types[i].rank;
+  for (size_t i = 0; i < function->num_results; ++i)
+    words += 3 + 2 * (size_t)function->result_types[i].rank;
+  size_t pointers = function->num_args + function->num_results + 1;
+  frame->temporaries = NULL;
+  frame->num_temporaries = 0;
+  frame->descriptors = words <= 256 ? frame->stack_descriptors
+                                    : malloc(words * sizeof(int64_t));
+  frame->packed =
+      pointers <= 32 ? frame->stack_packed : malloc(pointers * sizeof(void *));
+  if (!frame->descriptors || !frame->packed) {
+    release_frame(frame);
+    return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY, "out of memory");
+  }
+  return NULL;
+}
+
+/* Makes a contiguous pooled copy of a strided argument. */
+static google_rt_status copy_to_contiguous(call_frame *frame,
+                                           const google_rt_tensor *tensor,
+                                           void **data) {
+  if (!frame->temporaries) {
+    frame->temporaries = calloc(GOOGLE_RT_MAX_RANK * 4, sizeof(google_rt_tensor));
+    if (!frame->temporaries)
+      return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY, "out of memory");
+  }
+  if (frame->num_temporaries == GOOGLE_RT_MAX_RANK * 4)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                 "too many strided arguments");
+  google_rt_tensor *copy = &frame->temporaries[frame->num_temporaries];
+  google_rt_status status =
+      google_rt_tensor_alloc(tensor->dtype, tensor->rank, tensor->shape, copy);
+  if (status)
+    return status;
+  ++frame->num_temporaries;
+  google_rt_strided_copy(google_rt_dtype_size(tensor->dtype), tensor->rank,
+                         tensor->shape, tensor->data, tensor->strides,
+                         copy->data, copy->strides);
+  *data = copy->data;
+  return NULL;
+}
+
+/* Takes the returned descriptor of result `index` into `result`. */
+static google_rt_status take_returned(const google_rt_function *function,
+                                      size_t index, const int64_t *descriptor,
+                                      const void *earlier_buffers[],
+                                      google_rt_tensor *result) {
+  const google_rt_tensor_type *type = &function->result_types[index];
+  const google_rt_memref_head *head = (const google_rt_memref_head *)descriptor;
+  const int64_t *sizes = descriptor + 3;
+  const int64_t *strides = sizes + type->rank;
+  size_t element_size = google_rt_dtype_size(type->dtype);
+  google_rt_tensor returned;
+  memset(&returned, 0, sizeof(returned));
+  returned.dtype = type->dtype;
+  returned.rank = type->rank;
+  returned.data = (char *)head->aligned + head->offset * (int64_t)element_size;
+  memcpy(returned.shape, sizes, (size_t)type->rank * sizeof(int64_t));
+  memcpy(returned.strides, strides, (size_t)type->rank * sizeof(int64_t));
+  /* A block the compiled code allocated belongs to the caller now; a result
+   * aliasing an argument, a constant or an earlier result is copied. */
+  bool owned = google_rt_pool_owns(head->allocated);
+  for (size_t i = 0; owned && i < index; ++i)
+    owned = earlier_buffers[i] != head->allocated;
+  google_rt_status status = check_tensor(function, "result", index, type,
+                                         &returned);
+  if (status) {
+    earlier_buffers[index] = NULL;
+    if (owned)
+      google_rt_pool_free(head->allocated);
+    return status;
+  }
+  if (owned && is_contiguous(&returned) && !result->data) {
+    returned.buffer = head->allocated;
+    earlier_buffers[index] = head->allocated;
+    *result = returned;
+    return NULL;
+  }
+  earlier_buffers[index] = owned ? head->allocated : NULL;
+  if (result->data) {
+    status = check_tensor(function, "result", index, type, result);
+    if (!status) {
+      bool same_shape = result->rank == returned.rank;
+      for (int32_t i = 0; same_shape && i < returned.rank; ++i)
+        same_shape = result->shape[i] == returned.shape[i];
+      if (!same_shape) {
+        char got[256], need[256];
+        format_tensor(result, got, sizeof(got));
+        format_tensor(&returned, need, sizeof(need));
+        status = google_rt_make_status(
+            GOOGLE_RT_INVALID_ARGUMENT,
+            "@%s result %zu: the provided buffer is %s, the result is %s",
+            function->name, index, got, need);
+      }
+    }
+    if (!status)
+      google_rt_strided_copy(element_size, returned.rank, returned.shape,
+                             returned.data, returned.strides, result->data,
+                             result->strides);
+  } else {
+    google_rt_tensor copy;
+    status = google_rt_tensor_alloc(returned.dtype, returned.rank,
+                                    returned.shape, &copy);
+    if (!status) {
+      google_rt_strided_copy(element_size, returned.rank, returned.shape,
+                             returned.data, returned.strides, copy.data,
+                             copy.strides);
+      *result = copy;
+    }
+  }
+  if (owned)
+    google_rt_pool_free(head->allocated);
+  return status;
+}
+
+google_rt_status google_rt_call(const google_rt_function *function,
+                                const google_rt_tensor *args, size_t num_args,
+                                google_rt_tensor *results,
+                                size_t num_results) {
+  if (!function)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT, "no function");
+  if (num_args != function->num_args)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                 "@%s: expected %zu arguments, got %zu",
+                                 function->name, function->num_args, num_args);
+  if (num_results != function->num_results)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                 "@%s: expected %zu results, got %zu",
+                                 function->name, function->num_results,
+                                 num_results);
+  if ((num_args && !args) || (num_results && !results))
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                 "@%s: NULL argument or result array",
+                                 function->name);
+  for (size_t i = 0; i < num_args; ++i) {
+    google_rt_status status =
+        check_tensor(function, "argument", i, &function->arg_types[i], &args[i]);
+    if (status)
+      return status;
+  }
+  for (size_t i = 0; i < num_results; ++i) {
+    if (!results[i].data)
+      continue;
+    google_rt_status status = check_tensor(function, "result", i,
+                                           &function->result_types[i],
+                                           &results[i]);
+    if (status)
+      return status;
+    if (!is_contiguous(&results[i]))
+      return google_rt_make_status(
+          GOOGLE_RT_INVALID_ARGUMENT,
+          "@%s result %zu: the provided buffer must be contiguous",
+          function->name, i);
+  }
+
+  call_frame frame;
+  google_rt_status status = init_frame(&frame, function);
+  if (status)
+    return status;
+  int64_t *next = frame.descriptors;
+  size_t packed = 0;
+  int64_t *returned = NULL;
+  if (!function->results_out && num_results) {
+    returned = next;
+    frame.packed[packed++] = returned;
+    for (size_t i = 0; i < num_results; ++i)
+      next += 3 + 2 * function->result_types[i].rank;
+  }
+  for (size_t i = 0; i < num_args && !status; ++i) {
+    void *data = args[i].data;
+    if (!is_contiguous(&args[i]))
+      status = copy_to_contiguous(&frame, &args[i], &data);
+    fill_descriptor(next, data, args[i].rank, args[i].shape);
+    frame.packed[packed++] = next;
+    next += 3 + 2 * args[i].rank;
+  }
+  bool allocated[num_results ? num_results : 1];
+  memset(allocated, 0, sizeof(allocated));
+  if (function->results_out) {
+    for (size_t i = 0; i < num_results && !status; ++i) {
+      const google_rt_tensor_type *type = &function->result_types[i];
+      if (!results[i].data) {
+        status = google_rt_tensor_alloc(type->dtype, type->rank, type->shape,
+                                        &results[i]);
+        allocated[i] = status == NULL;
+      }
+      fill_descriptor(next, results[i].data, type->rank, type->shape);
+      frame.packed[packed++] = next;
+      next += 3 + 2 * type->rank;
+    }
+  }
+  if (!status)
+    function->entry(frame.packed);
+
+  if (!status && returned) {
+    const void *buffers[num_results];
+    const int64_t *descriptor = returned;
+    size_t taken = 0;
+    for (; taken < num_results && !status; ++taken) {
+      status = take_returned(function, taken, descriptor, buffers,
+                             &results[taken]);
+      descriptor += 3 + 2 * function->result_types[taken].rank;
+    }
+    if (status) {
+      /* Release what was handed over, and what was not looked at yet. */
+      for (size_t i = 0; i + 1 < taken; ++i)
+        if (results[i].buffer && !allocated[i])
+          google_rt_tensor_release(&results[i]);
+      for (size_t i = taken; i < num_results; ++i) {
+        const google_rt_memref_head *head =
+            (const google_rt_memref_head *)descriptor;
+        bool shared = false;
+        for (size_t j = 0; j < taken; ++j)
+          shared |= buffers[j] == head->allocated;
+        if (!shared && google_rt_pool_owns(head->allocated))
+          google_rt_pool_free(head->allocated);
+        descriptor += 3 + 2 * function->result_types[i].rank;
+      }
+    }
+  }
+  if (status)
+    for (size_t i = 0; i < num_results; ++i)
+      if (allocated[i])
+        google_rt_tensor_release(&results[i]);
+  release_frame(&frame);
+  return status;
+}

@@ -1,0 +1,47 @@
+/*===- internal.h - shared by the runtime's translation units -------------===*/
+
+#ifndef GOOGLE_RUNTIME_INTERNAL_H
+#define GOOGLE_RUNTIME_INTERNAL_H
+
+#include "google_runtime.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+/* A status with a printf-formatted message. */
+google_rt_status google_rt_make_status(google_rt_code code, const char *format,
+                                       ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Pooled allocation, 64-byte aligned (or `alignment` when larger). */
+void *google_rt_pool_alloc(size_t size, size_t alignment);
+void google_rt_pool_free(void *pointer);
+/* True when `pointer` is a live block returned by google_rt_pool_alloc. */
+bool google_rt_pool_owns(const void *pointer);
+
+/* Copies a strided tensor of `rank` dims into another with the same shape.
+ * Strides count elements. */
+void google_rt_strided_copy(size_t element_size, int32_t rank,
+                            const int64_t *shape, const char *source,
+                            const int64_t *source_strides, char *destination,
+                            const int64_t *destination_strides);
+
+/* Row-major strides for `shape`. */
+void google_rt_contiguous_strides(int32_t rank, const int64_t *shape,
+                                  int64_t *strides);
+
+/* Parses "tensor<2x?xf32>" (or "tensor<f32>"); false when malformed. */
+bool google_rt_parse_tensor_type(const char *text, size_t length,
+                                 google_rt_tensor_type *type);
+
+/* Called by the compiled code; exported from the library. */
+#define GOOGLE_RT_ABI __attribute__((visibility("default")))
+GOOGLE_RT_ABI void *_mlir_memref_to_llvm_alloc(size_t size);
+GOOGLE_RT_ABI void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
+                                                       size_t size);
+GOOGLE_RT_ABI void _mlir_memref_to_llvm_free(void *pointer);
+GOOGLE_RT_ABI void memrefCopy(int64_t element_size,
+                              google_rt_unranked_memref *source,
+                              google_rt_unranked_memref *destination);
+
+#endif /* GOOGLE_RUNTIME_INTERNAL_H */

@@ -1,0 +1,262 @@
+/*===- module.c - loading compiled modules and reading their manifest -----===*
+ *
+ * A compiled module defines `google_mlir_manifest`, text of the form
+ *
+ *   google-mlir-manifest 1
+ *   func <name> <out|ret> <#args> <type>... <#results> <type>...
+ *
+ * with one line per public function, and `_google_packed_<name>(void **)`.
+ * `out`: results are out-parameters after the arguments; `ret`: the first
+ * packed pointer receives the returned descriptors.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "module.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *next_token(const char **cursor, const char *end,
+                              size_t *length) {
+  const char *p = *cursor;
+  while (p < end && (*p == ' ' || *p == '\t'))
+    ++p;
+  const char *start = p;
+  while (p < end && *p != ' ' && *p != '\t' && *p != '\n')
+    ++p;
+  *length = (size_t)(p - start);
+  *cursor = p;
+  return *length ? start : NULL;
+}
+
+static bool parse_count(const char *token, size_t length, size_t *count) {
+  if (!token || length == 0 || length > 6)
+    return false;
+  size_t value = 0;
+  for (size_t i = 0; i < length; ++i) {
+    if (token[i] < '0' || token[i] > '9')
+      return false;
+    value = value * 10 + (size_t)(token[i] - '0');
+  }
+  *count = value;
+  return true;
+}
+
+static bool parse_types(const char **cursor, const char *end,
+                        google_rt_tensor_type **types, size_t *count) {
+  size_t length;
+  const char *token = next_token(cursor, end, &length);
+  if (!parse_count(token, length, count))
+    return false;
+  *types = calloc(*count ? *count : 1, sizeof(google_rt_tensor_type));
+  if (!*types)
+    return false;
+  for (size_t i = 0; i < *count; ++i) {
+    token = next_token(cursor, end, &length);
+    if (!token || !google_rt_parse_tensor_type(token, length, &(*types)[i]))
+      return false;
+  }
+  return true;
+}
+
+/* Parses one `func` line into `function`. */
+static bool parse_function(const char *line, const char *end,
+                           google_rt_function *function) {
+  const char *cursor = line;
+  size_t length;
+  const char *token = next_token(&cursor, end, &length);
+  if (!token || length != 4 || strncmp(token, "func", 4) != 0)
+    return false;
+  token = next_token(&cursor, end, &length);
+  if (!token)
+    return false;
+  function->name = strndup(token, length);
+  token = next_token(&cursor, end, &length);
+  if (!function->name || !token || length != 3)
+    return false;
+  if (strncmp(token, "out", 3) == 0)
+    function->results_out = true;
+  else if (strncmp(token, "ret", 3) != 0)
+    return false;
+  if (!parse_types(&cursor, end, &function->arg_types, &function->num_args) ||
+      !parse_types(&cursor, end, &function->result_types,
+                   &function->num_results))
+    return false;
+  return next_token(&cursor, end, &length) == NULL;
+}
+
+static google_rt_status parse_manifest(google_rt_module *module,
+                                       const char *manifest) {
+  static const char header[] = "google-mlir-manifest 1\n";
+  if (strncmp(manifest, header, sizeof(header) - 1) != 0)
+    return google_rt_make_status(
+        GOOGLE_RT_IO_ERROR,
+        "%s: unsupported manifest version (expected 'google-mlir-manifest 1')",
+        module->path);
+  const char *p = manifest + sizeof(header) - 1;
+  size_t lines = 0;
+  for (const char *q = p; *q; ++q)
+    lines += *q == '\n';
+  module->functions = calloc(lines ? lines : 1, sizeof(google_rt_function));
+  if (!module->functions)
+    return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY, "out of memory");
+  while (*p) {
+    const char *end = strchr(p, '\n');
+    if (!end)
+      end = p + strlen(p);
+    if (end > p) {
+      google_rt_function *function = &module->functions[module->num_functions++];
+      function->module = module;
+      if (!parse_function(p, end, function))
+        return google_rt_make_status(GOOGLE_RT_IO_ERROR,
+                                     "%s: malformed manifest line '%.*s'",
+                                     module->path, (int)(end - p), p);
+    }
+    p = *end ? end + 1 : end;
+  }
+  return NULL;
+}
+
+static google_rt_status resolve_entries(google_rt_module *module) {
+  for (size_t i = 0; i < module->num_functions; ++i) {
+    google_rt_function *function = &module->functions[i];
+    size_t length = strlen(GOOGLE_RT_PACKED_PREFIX) + strlen(function->name) + 1;
+    char *symbol = malloc(length);
+    if (!symbol)
+      return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY, "out of memory");
+    snprintf(symbol, length, "%s%s", GOOGLE_RT_PACKED_PREFIX, function->name);
+    void *entry = dlsym(module->handle, symbol);
+    free(symbol);
+    if (!entry)
+      return google_rt_make_status(
+          GOOGLE_RT_IO_ERROR, "%s: no entry point for @%s in the object",
+          module->path, function->name);
+    *(void **)&function->entry = entry;
+  }
+  return NULL;
+}
+
+google_rt_status google_rt_module_load(const char *path,
+                                       google_rt_module **out) {
+  *out = NULL;
+  if (!path)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT, "no module path");
+  FILE *file = fopen(path, "rb");
+  if (!file)
+    return google_rt_make_status(GOOGLE_RT_NOT_FOUND,
+                                 "cannot open module '%s'", path);
+  fclose(file);
+  google_rt_module *module = calloc(1, sizeof(google_rt_module));
+  if (!module)
+    return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY, "out of memory");
+  module->path = strdup(path);
+  module->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!module->handle) {
+    const char *reason = dlerror();
+    google_rt_status status = google_rt_make_status(
+        GOOGLE_RT_IO_ERROR, "cannot load module '%s': %s", path,
+        reason ? reason : "unknown error");
+    google_rt_module_free(module);
+    return status;
+  }
+  const char *manifest = dlsym(module->handle, GOOGLE_RT_MANIFEST_SYMBOL);
+  google_rt_status status =
+      manifest ? parse_manifest(module, manifest)
+               : google_rt_make_status(
+                     GOOGLE_RT_IO_ERROR,
+                     "'%s' is not a google-mlir module (no %s symbol)", path,
+                     GOOGLE_RT_MANIFEST_SYMBOL);
+  if (!status)
+    status = resolve_entries(module);
+  if (status) {
+    google_rt_module_free(module);
+    return status;
+  }
+  *out = module;
+  return NULL;
+}
+
+void google_rt_module_free(google_rt_module *module) {
+  if (!module)
+    return;
+  for (size_t i = 0; i < module->num_functions; ++i) {
+    free(module->functions[i].name);
+    free(module->functions[i].arg_types);
+    free(module->functions[i].result_types);
+  }
+  free(module->functions);
+  if (module->handle)
+    dlclose(module->handle);
+  free(module->path);
+  free(module);
+}
+
+size_t google_rt_module_num_functions(const google_rt_module *module) {
+  return module ? module->num_functions : 0;
+}
+
+const google_rt_function *google_rt_module_function(
+    const google_rt_module *module, size_t index) {
+  if (!module || index >= module->num_functions)
+    return NULL;
+  return &module->functions[index];
+}
+
+google_rt_status google_rt_module_lookup(const google_rt_module *module,
+                                         const char *name,
+                                         const google_rt_function **function) {
+  *function = NULL;
+  if (!module || !name)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                 "no module or function name");
+  if (name[0] == '@')
+    ++name;
+  for (size_t i = 0; i < module->num_functions; ++i) {
+    if (strcmp(module->functions[i].name, name) == 0) {
+      *function = &module->functions[i];
+      return NULL;
+    }
+  }
+  /* List what there is. */
+  size_t length = 1;
+  for (size_t i = 0; i < module->num_functions; ++i)
+    length += strlen(module->functions[i].name) + 3;
+  char *list = malloc(length);
+  if (!list)
+    return google_rt_make_status(GOOGLE_RT_NOT_FOUND,
+                                 "no function @%s in the module", name);
+  list[0] = '\0';
+  for (size_t i = 0; i < module->num_functions; ++i) {
+    if (i)
+      strcat(list, ", ");
+    strcat(list, "@");
+    strcat(list, module->functions[i].name);
+  }
+  google_rt_status status = google_rt_make_status(
+      GOOGLE_RT_NOT_FOUND,
+      "no function @%s in the module; its public functions are: %s", name,
+      module->num_functions ? list : "(none)");
+  free(list);
+  return status;
+}
+
+const char *google_rt_function_name(const google_rt_function *function) {
+  return function->name;
+}
+size_t google_rt_function_num_args(const google_rt_function *function) {
+  return function->num_args;
+}
+size_t google_rt_function_num_results(const google_rt_function *function) {
+  return function->num_results;
+}
+const google_rt_tensor_type *
+google_rt_function_arg_type(const google_rt_function *function, size_t index) {
+  return index < function->num_args ? &function->arg_types[index] : NULL;
+}
+const google_rt_tensor_type *
+google_rt_function_result_type(const google_rt_function *function,
+                               size_t index) {
+  return index < function->num_results ? &function->result_types[index] : NULL;
+}

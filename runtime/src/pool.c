@@ -1,0 +1,258 @@
+/*===- pool.c - pooled, aligned buffers and the compiled code's hooks -----===*
+ *
+ * Blocks come in power-of-two size classes from 64 bytes up; a freed block
+ * goes on its class's free list and serves the next request of that class,
+ * so repeated calls do not reach malloc. A registry of live blocks answers
+ * "did the runtime allocate this pointer?", which decides who owns a result.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+  MIN_CLASS = 6, /* 64 bytes */
+  NUM_CLASSES = 48,
+  BASE_ALIGNMENT = 64,
+};
+/* Freed bytes kept for reuse at most; the rest goes back to the system. */
+static const uint64_t max_cached_bytes = (uint64_t)1 << 30;
+
+typedef struct free_block {
+  struct free_block *next;
+} free_block;
+
+typedef struct entry {
+  void *pointer; /* NULL: empty; TOMBSTONE: deleted */
+  size_t size;   /* class size, or the exact size of an unpooled block */
+  int pooled;
+} entry;
+
+static char tombstone_marker;
+#define TOMBSTONE ((void *)&tombstone_marker)
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static free_block *free_lists[NUM_CLASSES];
+static entry *table;
+static size_t table_capacity; /* power of two */
+static size_t table_used;     /* live + tombstones */
+static google_rt_pool_stats stats;
+
+static size_t hash_pointer(const void *pointer) {
+  uint64_t x = (uint64_t)(uintptr_t)pointer;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+static entry *find_slot(const void *pointer) {
+  if (!table)
+    return NULL;
+  size_t mask = table_capacity - 1;
+  for (size_t i = hash_pointer(pointer) & mask;; i = (i + 1) & mask) {
+    if (table[i].pointer == pointer)
+      return &table[i];
+    if (table[i].pointer == NULL)
+      return NULL;
+  }
+}
+
+static bool grow_table(void) {
+  size_t capacity = table_capacity ? table_capacity * 2 : 1024;
+  entry *fresh = calloc(capacity, sizeof(entry));
+  if (!fresh)
+    return false;
+  size_t used = 0;
+  for (size_t i = 0; i < table_capacity; ++i) {
+    void *p = table[i].pointer;
+    if (p == NULL || p == TOMBSTONE)
+      continue;
+    size_t j = hash_pointer(p) & (capacity - 1);
+    while (fresh[j].pointer)
+      j = (j + 1) & (capacity - 1);
+    fresh[j] = table[i];
+    ++used;
+  }
+  free(table);
+  table = fresh;
+  table_capacity = capacity;
+  table_used = used;
+  return true;
+}
+
+static bool insert(void *pointer, size_t size, int pooled) {
+  if ((table_used + 1) * 2 > table_capacity && !grow_table())
+    return false;
+  size_t mask = table_capacity - 1;
+  size_t i = hash_pointer(pointer) & mask;
+  while (table[i].pointer && table[i].pointer != TOMBSTONE)
+    i = (i + 1) & mask;
+  if (table[i].pointer == NULL)
+    ++table_used;
+  table[i] = (entry){pointer, size, pooled};
+  return true;
+}
+
+static int size_class(size_t size) {
+  int c = MIN_CLASS;
+  while (c < NUM_CLASSES && ((size_t)1 << c) < size)
+    ++c;
+  return c;
+}
+
+void *google_rt_pool_alloc(size_t size, size_t alignment) {
+  if (size == 0)
+    size = 1;
+  bool pooled = alignment <= BASE_ALIGNMENT;
+  int c = size_class(size);
+  if (c >= NUM_CLASSES)
+    return NULL;
+  size_t block_size = pooled ? (size_t)1 << c : size;
+  pthread_mutex_lock(&lock);
+  void *pointer = NULL;
+  if (pooled && free_lists[c]) {
+    free_block *block = free_lists[c];
+    free_lists[c] = block->next;
+    pointer = block;
+    stats.bytes_cached -= block_size;
+    ++stats.reused_allocations;
+  } else {
+    size_t align = pooled ? BASE_ALIGNMENT : alignment;
+    if (posix_memalign(&pointer, align, block_size) != 0)
+      pointer = NULL;
+    if (pointer)
+      ++stats.system_allocations;
+  }
+  if (pointer && !insert(pointer, block_size, pooled)) {
+    free(pointer);
+    pointer = NULL;
+  }
+  if (pointer)
+    stats.bytes_in_use += block_size;
+  pthread_mutex_unlock(&lock);
+  return pointer;
+}
+
+void google_rt_pool_free(void *pointer) {
+  if (!pointer)
+    return;
+  pthread_mutex_lock(&lock);
+  entry *slot = find_slot(pointer);
+  if (!slot) {
+    /* Not ours: the compiled code never frees foreign memory. */
+    pthread_mutex_unlock(&lock);
+    return;
+  }
+  size_t size = slot->size;
+  int pooled = slot->pooled;
+  slot->pointer = TOMBSTONE;
+  stats.bytes_in_use -= size;
+  if (pooled && stats.bytes_cached + size <= max_cached_bytes) {
+    int c = size_class(size);
+    free_block *block = pointer;
+    block->next = free_lists[c];
+    free_lists[c] = block;
+    stats.bytes_cached += size;
+    pointer = NULL;
+  }
+  pthread_mutex_unlock(&lock);
+  free(pointer);
+}
+
+bool google_rt_pool_owns(const void *pointer) {
+  pthread_mutex_lock(&lock);
+  bool owned = pointer && find_slot(pointer) != NULL;
+  pthread_mutex_unlock(&lock);
+  return owned;
+}
+
+void google_rt_pool_get_stats(google_rt_pool_stats *out) {
+  pthread_mutex_lock(&lock);
+  *out = stats;
+  pthread_mutex_unlock(&lock);
+}
+
+void google_rt_pool_trim(void) {
+  pthread_mutex_lock(&lock);
+  for (int c = 0; c < NUM_CLASSES; ++c) {
+    while (free_lists[c]) {
+      free_block *block = free_lists[c];
+      free_lists[c] = block->next;
+      free(block);
+    }
+  }
+  stats.bytes_cached = 0;
+  pthread_mutex_unlock(&lock);
+}
+
+google_rt_status google_rt_tensor_alloc(google_rt_dtype dtype, int32_t rank,
+                                        const int64_t *shape,
+                                        google_rt_tensor *tensor) {
+  if (rank < 0 || rank > GOOGLE_RT_MAX_RANK)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                 "rank %d is outside [0, %d]", (int)rank,
+                                 GOOGLE_RT_MAX_RANK);
+  size_t element_size = google_rt_dtype_size(dtype);
+  if (element_size == 0)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                 "unknown dtype %d", (int)dtype);
+  uint64_t bytes = element_size;
+  for (int32_t i = 0; i < rank; ++i) {
+    if (shape[i] < 0)
+      return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                   "dimension %d is negative", (int)i);
+    if (shape[i] && bytes > (UINT64_MAX >> 1) / (uint64_t)shape[i])
+      return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY,
+                                   "tensor size overflows");
+    bytes *= (uint64_t)shape[i];
+  }
+  google_rt_tensor_view(dtype, rank, shape, NULL, tensor);
+  void *data = google_rt_pool_alloc((size_t)bytes, BASE_ALIGNMENT);
+  if (!data)
+    return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY,
+                                 "cannot allocate %llu bytes",
+                                 (unsigned long long)bytes);
+  tensor->data = data;
+  tensor->buffer = data;
+  return NULL;
+}
+
+void google_rt_tensor_release(google_rt_tensor *tensor) {
+  if (!tensor || !tensor->buffer)
+    return;
+  google_rt_pool_free(tensor->buffer);
+  tensor->buffer = NULL;
+  tensor->data = NULL;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Functions the compiled code calls (finalize-memref-to-llvm with generic
+ * allocation functions, and memref.copy of strided memrefs).
+ *===----------------------------------------------------------------------===*/
+
+void *_mlir_memref_to_llvm_alloc(size_t size) {
+  return google_rt_pool_alloc(size, BASE_ALIGNMENT);
+}
+
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  return google_rt_pool_alloc(size, alignment);
+}
+
+void _mlir_memref_to_llvm_free(void *pointer) { google_rt_pool_free(pointer); }
+
+void memrefCopy(int64_t element_size, google_rt_unranked_memref *source,
+                google_rt_unranked_memref *destination) {
+  int32_t rank = (int32_t)source->rank;
+  const google_rt_memref_head *src = source->descriptor;
+  const google_rt_memref_head *dst = destination->descriptor;
+  const int64_t *src_sizes = (const int64_t *)(src + 1);
+  const int64_t *dst_sizes = (const int64_t *)(dst + 1);
+  google_rt_strided_copy(
+      (size_t)element_size, rank, src_sizes,
+      (const char *)src->aligned + src->offset * element_size, src_sizes + rank,
+      (char *)dst->aligned + dst->offset * element_size, dst_sizes + rank);
+}

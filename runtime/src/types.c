@@ -1,0 +1,167 @@
+/*===- types.c - element types, tensor types and strided copies -----------===*/
+
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+  const char *name;
+  size_t size;
+} dtypes[] = {
+    [GOOGLE_RT_F32] = {"f32", 4}, [GOOGLE_RT_F16] = {"f16", 2},
+    [GOOGLE_RT_BF16] = {"bf16", 2}, [GOOGLE_RT_F64] = {"f64", 8},
+    [GOOGLE_RT_I32] = {"i32", 4}, [GOOGLE_RT_I64] = {"i64", 8},
+    [GOOGLE_RT_I1] = {"i1", 1},   [GOOGLE_RT_I8] = {"i8", 1},
+};
+enum { NUM_DTYPES = sizeof(dtypes) / sizeof(dtypes[0]) };
+
+size_t google_rt_dtype_size(google_rt_dtype dtype) {
+  return (unsigned)dtype < NUM_DTYPES ? dtypes[dtype].size : 0;
+}
+
+const char *google_rt_dtype_name(google_rt_dtype dtype) {
+  return (unsigned)dtype < NUM_DTYPES ? dtypes[dtype].name : "unknown";
+}
+
+size_t google_rt_tensor_type_format(const google_rt_tensor_type *type,
+                                    char *buffer, size_t size) {
+  char text[32 + GOOGLE_RT_MAX_RANK * 21];
+  size_t n = 0;
+  n += (size_t)snprintf(text + n, sizeof(text) - n, "tensor<");
+  for (int32_t i = 0; i < type->rank && i < GOOGLE_RT_MAX_RANK; ++i) {
+    if (type->shape[i] == GOOGLE_RT_DYNAMIC)
+      n += (size_t)snprintf(text + n, sizeof(text) - n, "?x");
+    else
+      n += (size_t)snprintf(text + n, sizeof(text) - n, "%lldx",
+                            (long long)type->shape[i]);
+  }
+  n += (size_t)snprintf(text + n, sizeof(text) - n, "%s>",
+                        google_rt_dtype_name(type->dtype));
+  if (size > 0) {
+    size_t copied = n < size - 1 ? n : size - 1;
+    memcpy(buffer, text, copied);
+    buffer[copied] = '\0';
+  }
+  return n;
+}
+
+bool google_rt_parse_tensor_type(const char *text, size_t length,
+                                 google_rt_tensor_type *type) {
+  static const char prefix[] = "tensor<";
+  size_t prefix_length = sizeof(prefix) - 1;
+  if (length < prefix_length + 2 || strncmp(text, prefix, prefix_length) != 0 ||
+      text[length - 1] != '>')
+    return false;
+  const char *p = text + prefix_length;
+  const char *end = text + length - 1;
+  type->rank = 0;
+  for (;;) {
+    /* Each dimension is `?x` or `<digits>x`; the rest is the dtype. */
+    const char *x = memchr(p, 'x', (size_t)(end - p));
+    if (!x)
+      break;
+    int64_t dim;
+    if (x == p + 1 && *p == '?') {
+      dim = GOOGLE_RT_DYNAMIC;
+    } else {
+      dim = 0;
+      for (const char *d = p; d < x; ++d) {
+        if (*d < '0' || *d > '9' || dim > (INT64_MAX - 9) / 10)
+          return false;
+        dim = dim * 10 + (*d - '0');
+      }
+      if (x == p)
+        return false;
+    }
+    if (type->rank >= GOOGLE_RT_MAX_RANK)
+      return false;
+    type->shape[type->rank++] = dim;
+    p = x + 1;
+  }
+  for (int i = 0; i < NUM_DTYPES; ++i) {
+    size_t n = strlen(dtypes[i].name);
+    if ((size_t)(end - p) == n && strncmp(p, dtypes[i].name, n) == 0) {
+      type->dtype = (google_rt_dtype)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+void google_rt_contiguous_strides(int32_t rank, const int64_t *shape,
+                                  int64_t *strides) {
+  int64_t stride = 1;
+  for (int32_t i = rank - 1; i >= 0; --i) {
+    strides[i] = stride;
+    stride *= shape[i] > 0 ? shape[i] : 1;
+  }
+}
+
+void google_rt_strided_copy(size_t element_size, int32_t rank,
+                            const int64_t *shape, const char *source,
+                            const int64_t *source_strides, char *destination,
+                            const int64_t *destination_strides) {
+  for (int32_t i = 0; i < rank; ++i)
+    if (shape[i] == 0)
+      return;
+  if (rank == 0) {
+    memcpy(destination, source, element_size);
+    return;
+  }
+  /* Innermost dimension by memcpy when both sides are dense there. */
+  int64_t inner = shape[rank - 1];
+  bool dense_inner =
+      source_strides[rank - 1] == 1 && destination_strides[rank - 1] == 1;
+  int64_t index[64] = {0};
+  if (rank > 64)
+    return;
+  for (;;) {
+    int64_t src_offset = 0, dst_offset = 0;
+    for (int32_t i = 0; i < rank - 1; ++i) {
+      src_offset += index[i] * source_strides[i];
+      dst_offset += index[i] * destination_strides[i];
+    }
+    if (dense_inner) {
+      memcpy(destination + dst_offset * (int64_t)element_size,
+             source + src_offset * (int64_t)element_size,
+             (size_t)inner * element_size);
+    } else {
+      for (int64_t j = 0; j < inner; ++j)
+        memcpy(destination +
+                   (dst_offset + j * destination_strides[rank - 1]) *
+                       (int64_t)element_size,
+               source + (src_offset + j * source_strides[rank - 1]) *
+                            (int64_t)element_size,
+               element_size);
+    }
+    int32_t d = rank - 2;
+    for (; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
+void google_rt_tensor_view(google_rt_dtype dtype, int32_t rank,
+                           const int64_t *shape, void *data,
+                           google_rt_tensor *tensor) {
+  memset(tensor, 0, sizeof(*tensor));
+  tensor->dtype = dtype;
+  tensor->rank = rank;
+  tensor->data = data;
+  for (int32_t i = 0; i < rank && i < GOOGLE_RT_MAX_RANK; ++i)
+    tensor->shape[i] = shape[i];
+  google_rt_contiguous_strides(rank, tensor->shape, tensor->strides);
+}
+
+int64_t google_rt_tensor_num_elements(const google_rt_tensor *tensor) {
+  int64_t count = 1;
+  for (int32_t i = 0; i < tensor->rank; ++i)
+    count *= tensor->shape[i];
+  return count;
+}
