@@ -96,6 +96,8 @@ void google::addCpuLoweringPasses(OpPassManager &pm,
                                   const ExtremePipelineOptions &) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createSCFToControlFlowPass());
+  // Failed run-time checks become errors of the runtime call.
+  pm.addPass(createLowerChecksToRuntimePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   // bf16 conversions are emulated with integer ops.

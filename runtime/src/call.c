@@ -2,9 +2,40 @@
 
 #include "module.h"
 
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Where a failed check in the compiled code returns to, per thread. */
+static _Thread_local jmp_buf *active_call;
+static _Thread_local const char *check_message;
+
+void google_rt_check_failed(const char *message) {
+  if (active_call) {
+    check_message = message;
+    longjmp(*active_call, 1);
+  }
+  fprintf(stderr, "google-mlir: run-time check failed: %s\n", message);
+  abort();
+}
+
+/* Runs the compiled entry; false with `*message` set when a check failed.
+ * Buffers the compiled code allocated before the failure are not freed. */
+static bool invoke(void (*entry)(void **), void **packed,
+                   const char **message) {
+  jmp_buf jump;
+  jmp_buf *previous = active_call;
+  if (setjmp(jump)) {
+    active_call = previous;
+    *message = check_message;
+    return false;
+  }
+  active_call = &jump;
+  entry(packed);
+  active_call = previous;
+  return true;
+}
 
 static void format_tensor(const google_rt_tensor *tensor, char *buffer,
                           size_t size) {
@@ -277,8 +308,12 @@ google_rt_status google_rt_call(const google_rt_function *function,
       next += 3 + 2 * type->rank;
     }
   }
-  if (!status)
-    function->entry(frame.packed);
+  const char *check = NULL;
+  if (!status && !invoke(function->entry, frame.packed, &check)) {
+    status = google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT, "@%s: %s",
+                                   function->name, check);
+    returned = NULL; /* nothing valid was returned */
+  }
 
   if (!status && returned) {
     const void *buffers[num_results];

@@ -16,6 +16,9 @@ class MemRefDialect;
 namespace LLVM {
 class LLVMDialect;
 } // namespace LLVM
+namespace cf {
+class ControlFlowDialect;
+} // namespace cf
 
 namespace google {
 

@@ -161,4 +161,26 @@ def EmitRuntimeInterfacePass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def LowerChecksToRuntimePass
+    : Pass<"google-lower-checks-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Turn failed cf.assert checks into runtime errors";
+  let description = [{
+    Rewrites every `cf.assert %ok, "message"` into a branch that, when `%ok`
+    is false, calls `google_rt_check_failed("message")` from
+    libgoogle_runtime and does not return:
+
+    ```mlir
+    cf.assert %ok, "google.add: ..."
+    => cf.cond_br %ok, ^continue, ^failed
+       ^failed: llvm.call @google_rt_check_failed(%message) ; llvm.unreachable
+    ```
+
+    Inside `google_rt_call` the runtime turns the failure into an error
+    status of that call; elsewhere it prints the message and aborts, as
+    `cf.assert` would.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
 #endif // GOOGLE_DIALECT_GOOGLE_TRANSFORMS_PASSES_TD

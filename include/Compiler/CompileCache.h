@@ -1,0 +1,44 @@
+//===- CompileCache.h - on-disk cache of compiled modules -------*- C++ -*-===//
+//
+// Entries live in GOOGLE_MLIR_CACHE_DIR (default $XDG_CACHE_HOME/google-mlir
+// or ~/.cache/google-mlir) as `<key>.so`, the key hashing the module text,
+// the pipeline options, target and chip, and the compiler's fingerprint.
+// Each entry ends with a trailer (magic, payload size, checksum) that is
+// checked before the entry is used; entries are written to a temporary file
+// and renamed, so concurrent processes never see half an object.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_COMPILER_COMPILECACHE_H
+#define GOOGLE_COMPILER_COMPILECACHE_H
+
+#include "Compiler/Compiler.h"
+
+namespace mlir::google {
+
+/// GOOGLE_MLIR_CACHE_DIR, else $XDG_CACHE_HOME/google-mlir, else
+/// ~/.cache/google-mlir.
+std::string getDefaultCacheDirectory();
+
+struct CachedObject {
+  /// A loadable shared object (the cache entry, trailer included).
+  std::string path;
+  bool hit = false;
+};
+
+/// Returns a shared object for `source`, loading it from `cacheDirectory`
+/// or compiling and storing it. `name` labels log lines. With
+/// GOOGLE_MLIR_LOG_COMPILES=1 prints one line per compile or hit to stderr.
+FailureOr<CachedObject> getOrCompile(StringRef source, StringRef name,
+                                     const CompileOptions &options,
+                                     StringRef cacheDirectory,
+                                     std::string &error);
+
+/// Writes the payload of a cache entry (or any shared object) to `path`,
+/// without the cache trailer.
+LogicalResult exportSharedObject(StringRef cachedPath, StringRef path,
+                                 std::string &error);
+
+} // namespace mlir::google
+
+#endif // GOOGLE_COMPILER_COMPILECACHE_H

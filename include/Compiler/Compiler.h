@@ -1,0 +1,55 @@
+//===- Compiler.h - MLIR text to a loadable shared object -------*- C++ -*-===//
+//
+// The compiler behind google-run and Python: runs the extreme pipeline
+// in-process, translates to LLVM IR, generates code for the host CPU (or the
+// pipeline's chip) and links a shared object that finds its runtime hooks in
+// libgoogle_runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_COMPILER_COMPILER_H
+#define GOOGLE_COMPILER_COMPILER_H
+
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+class ModuleOp;
+
+namespace google {
+
+struct CompileOptions {
+  /// --google-extreme-pipeline options, e.g. "target=cpu opt-level=3".
+  std::string pipeline;
+  /// Directory holding libgoogle_runtime.so, linked as a dependency.
+  std::string runtimeLibraryDir;
+};
+
+/// A CompileOptions with the runtime next to this build.
+CompileOptions getDefaultCompileOptions();
+
+/// Registers the dialects, extensions and LLVM IR translations that any
+/// input stage needs.
+void registerCompilerDialects(DialectRegistry &registry);
+
+/// Compiles MLIR text at any stage (google dialect, linalg on tensors, or
+/// the LLVM dialect output of --google-extreme-pipeline) to a shared object
+/// at `outputPath`. On failure, `error` holds one line
+/// (`<file>:<line>:<col>: <message>` when the input is at fault).
+LogicalResult compileToSharedObject(StringRef source, StringRef bufferName,
+                                    const CompileOptions &options,
+                                    StringRef outputPath, std::string &error);
+
+/// A string that changes whenever the compiler or its options change the
+/// code it would produce: version, LLVM version, this binary's identity and
+/// the resolved target and options. Fails on invalid options.
+LogicalResult getCompilerFingerprint(const CompileOptions &options,
+                                     std::string &fingerprint,
+                                     std::string &error);
+
+} // namespace google
+} // namespace mlir
+
+#endif // GOOGLE_COMPILER_COMPILER_H

@@ -1,0 +1,91 @@
+//===- HostTensor.h - tensors in host memory for google-run -----*- C++ -*-===//
+//
+// Inputs and results of google-run: .npy files, inline values such as
+// `2x3xf32=1 2 3 4 5 6`, iree-run-module style printing, and comparison
+// with expected values.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_RUNNER_HOSTTENSOR_H
+#define GOOGLE_RUNNER_HOSTTENSOR_H
+
+#include "google_runtime.h"
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::google {
+
+/// A contiguous row-major tensor owned by the host program.
+class HostTensor {
+public:
+  HostTensor() = default;
+  HostTensor(google_rt_dtype dtype, ArrayRef<int64_t> shape);
+
+  google_rt_dtype dtype() const { return type; }
+  ArrayRef<int64_t> shape() const { return dims; }
+  int64_t numElements() const;
+  size_t numBytes() const { return numElements() * google_rt_dtype_size(type); }
+  char *data() { return reinterpret_cast<char *>(storage.data()); }
+  const char *data() const { return reinterpret_cast<const char *>(storage.data()); }
+
+  /// Element `i` (row-major) as a double; integers and bools exactly when
+  /// they fit.
+  double getDouble(int64_t i) const;
+  /// Stores `value` at `i`, rounding to the element type.
+  void setDouble(int64_t i, double value);
+  /// Element `i` as an integer (exact for i64).
+  int64_t getInt(int64_t i) const;
+  /// Stores an integer at `i`, wrapping to the element width.
+  void setInt(int64_t i, int64_t value);
+
+  /// A runtime view of this tensor (no copy).
+  google_rt_tensor view();
+  /// A copy of a runtime tensor (any strides).
+  static HostTensor copyOf(const google_rt_tensor &tensor);
+  /// The same values with element type `dtype`.
+  HostTensor convertTo(google_rt_dtype dtype) const;
+
+private:
+  google_rt_dtype type = GOOGLE_RT_F32;
+  SmallVector<int64_t> dims;
+  std::vector<uint64_t> storage; // 8-byte aligned
+};
+
+/// "f32" -> GOOGLE_RT_F32, ...; false for unknown names.
+bool parseDType(StringRef name, google_rt_dtype &dtype);
+
+/// `tensor<2x3xf32>`-style text for a shape and dtype.
+std::string formatTensorType(ArrayRef<int64_t> shape, google_rt_dtype dtype);
+
+/// Reads a .npy file. Versions 1-3, little and big endian, C and Fortran
+/// order; f16/f32/f64/i8/i32/i64/bool. The header is parsed defensively:
+/// lengths are bounded and the shape must account for the file size.
+LogicalResult readNpy(StringRef path, HostTensor &tensor, std::string &error);
+
+/// Writes a version 1.0 .npy file (bf16 is written as f32).
+LogicalResult writeNpy(StringRef path, const HostTensor &tensor,
+                       std::string &error);
+
+/// Parses `2x3xf32=1 2 3 4 5 6`, `2x3xf32=0.5` (a splat), `f32=1`,
+/// `2x3xf32` (zeros) or `@file.npy`.
+LogicalResult parseTensorSpec(StringRef spec, HostTensor &tensor,
+                              std::string &error);
+
+/// iree-run-module style: `2x3xf32=[1 2 3][4 5 6]` (bf16 printed as f32).
+std::string formatTensor(const HostTensor &tensor);
+
+/// Compares `actual` with `expected` using tolerances suited to the type
+/// (f32: 1e-4 absolute + 1e-5 relative; f16/bf16 looser; integers exact).
+/// On a mismatch, `error` names the first differing element.
+LogicalResult compareTensors(const HostTensor &actual,
+                             const HostTensor &expected, std::string &error);
+
+} // namespace mlir::google
+
+#endif // GOOGLE_RUNNER_HOSTTENSOR_H

@@ -1,0 +1,212 @@
+//===- CompileCache.cpp - on-disk cache of compiled modules ---------------===//
+
+#include "Compiler/CompileCache.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <chrono>
+#include <cstring>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::google;
+
+namespace {
+
+/// Appended to every entry; checked before an entry is used.
+struct Trailer {
+  char magic[8];
+  uint64_t payloadSize;
+  uint64_t checksum; // xxh3 of the payload
+  uint64_t reserved;
+};
+static_assert(sizeof(Trailer) == 32, "cache entry trailer");
+constexpr char kMagic[8] = {'G', 'M', 'L', 'I', 'R', 'C', '0', '1'};
+
+uint64_t checksum(StringRef payload) {
+  return llvm::xxh3_64bits(llvm::arrayRefFromStringRef(payload));
+}
+
+/// Why the entry at `path` cannot be used, or "" when it can.
+std::string checkEntry(StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return "unreadable: " + buffer.getError().message();
+  StringRef data = (*buffer)->getBuffer();
+  if (data.size() < sizeof(Trailer))
+    return "truncated";
+  Trailer trailer;
+  std::memcpy(&trailer, data.end() - sizeof(Trailer), sizeof(Trailer));
+  if (std::memcmp(trailer.magic, kMagic, sizeof(kMagic)) != 0)
+    return "truncated or not a cache entry";
+  if (trailer.payloadSize != data.size() - sizeof(Trailer))
+    return "size mismatch";
+  if (trailer.checksum != checksum(data.drop_back(sizeof(Trailer))))
+    return "checksum mismatch";
+  return "";
+}
+
+/// Appends the trailer to the shared object at `path`.
+LogicalResult sealEntry(StringRef path, std::string &error) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    error = "cannot read " + path.str();
+    return failure();
+  }
+  StringRef payload = (*buffer)->getBuffer();
+  Trailer trailer;
+  std::memcpy(trailer.magic, kMagic, sizeof(kMagic));
+  trailer.payloadSize = payload.size();
+  trailer.checksum = checksum(payload);
+  trailer.reserved = 0;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Append);
+  if (!ec) {
+    os.write(reinterpret_cast<const char *>(&trailer), sizeof(trailer));
+    os.close();
+  }
+  if (ec || os.has_error()) {
+    error = "cannot write " + path.str();
+    return failure();
+  }
+  return success();
+}
+
+std::string hexDigest(StringRef fingerprint, StringRef source) {
+  llvm::SHA256 hash;
+  hash.update(fingerprint);
+  hash.update(StringRef("\0", 1));
+  hash.update(source);
+  std::array<uint8_t, 32> digest = hash.final();
+  return llvm::toHex(ArrayRef<uint8_t>(digest).take_front(16),
+                     /*LowerCase=*/true);
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+} // namespace
+
+std::string google::getDefaultCacheDirectory() {
+  if (std::optional<std::string> dir =
+          llvm::sys::Process::GetEnv("GOOGLE_MLIR_CACHE_DIR");
+      dir && !dir->empty())
+    return *dir;
+  SmallString<128> path;
+  if (std::optional<std::string> xdg =
+          llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
+      xdg && !xdg->empty()) {
+    path = *xdg;
+  } else if (llvm::sys::path::home_directory(path)) {
+    llvm::sys::path::append(path, ".cache");
+  } else {
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/false, path);
+  }
+  llvm::sys::path::append(path, "google-mlir");
+  return path.str().str();
+}
+
+FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
+                                             const CompileOptions &options,
+                                             StringRef cacheDirectory,
+                                             std::string &error) {
+  auto start = std::chrono::steady_clock::now();
+  std::optional<std::string> logEnv =
+      llvm::sys::Process::GetEnv("GOOGLE_MLIR_LOG_COMPILES");
+  bool log = logEnv && *logEnv == "1";
+
+  std::string fingerprint;
+  if (failed(getCompilerFingerprint(options, fingerprint, error)))
+    return failure();
+  std::string key = hexDigest(fingerprint, source);
+  if (std::error_code ec = llvm::sys::fs::create_directories(cacheDirectory)) {
+    error = "cannot create the cache directory '" + cacheDirectory.str() +
+            "': " + ec.message();
+    return failure();
+  }
+  SmallString<128> path(cacheDirectory);
+  llvm::sys::path::append(path, key + ".so");
+
+  CachedObject result;
+  result.path = path.str().str();
+  std::string reason = "no entry";
+  if (llvm::sys::fs::exists(path)) {
+    std::string problem = checkEntry(path);
+    if (problem.empty()) {
+      result.hit = true;
+      if (log)
+        llvm::errs() << llvm::format("google-mlir: cache hit for %s (%s) in "
+                                     "%.2f ms\n",
+                                     name.str().c_str(), key.c_str(),
+                                     millisecondsSince(start));
+      return result;
+    }
+    reason = "corrupt entry (" + problem + "), rebuilt";
+    llvm::errs() << "google-mlir: warning: cache entry " << path
+                 << " is corrupt (" << problem << "); rebuilding\n";
+  }
+
+  // Build under a unique name, then rename: readers see all or nothing.
+  SmallString<128> temporary;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          path + ".%%%%%%%%.tmp", temporary)) {
+    error = "cannot create a file in the cache directory: " + ec.message();
+    return failure();
+  }
+  if (failed(compileToSharedObject(source, name, options, temporary, error)) ||
+      failed(sealEntry(temporary, error))) {
+    llvm::sys::fs::remove(temporary);
+    return failure();
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
+    llvm::sys::fs::remove(temporary);
+    error = "cannot store the cache entry: " + ec.message();
+    return failure();
+  }
+  if (log)
+    llvm::errs() << llvm::format("google-mlir: compiled %s in %.1f ms (cache "
+                                 "miss: %s; %s)\n",
+                                 name.str().c_str(), millisecondsSince(start),
+                                 reason.c_str(), key.c_str());
+  return result;
+}
+
+LogicalResult google::exportSharedObject(StringRef cachedPath, StringRef path,
+                                         std::string &error) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(cachedPath, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    error = "cannot read " + cachedPath.str();
+    return failure();
+  }
+  StringRef data = (*buffer)->getBuffer();
+  if (checkEntry(cachedPath).empty())
+    data = data.drop_back(sizeof(Trailer));
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (!ec) {
+    os << data;
+    os.close();
+  }
+  if (ec || os.has_error()) {
+    error = "cannot write '" + path.str() + "'";
+    return failure();
+  }
+  return success();
+}

@@ -1,0 +1,310 @@
+//===- Compiler.cpp - MLIR text to a loadable shared object ---------------===//
+
+#include "Compiler/Compiler.h"
+
+#include "Dialect/Google/IR/GoogleDialect.h"
+#include "Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+using namespace mlir;
+using namespace mlir::google;
+
+CompileOptions google::getDefaultCompileOptions() {
+  CompileOptions options;
+  options.runtimeLibraryDir = GOOGLE_RUNTIME_LIBRARY_DIR;
+  return options;
+}
+
+void google::registerCompilerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<GoogleDialect>();
+}
+
+namespace {
+
+/// Keeps the first error diagnostic as one line.
+class FirstErrorHandler {
+public:
+  explicit FirstErrorHandler(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &diag) {
+          if (diag.getSeverity() == DiagnosticSeverity::Error &&
+              message.empty())
+            message = format(diag);
+          return success();
+        }) {}
+
+  /// The first error, or `fallback` when none was reported.
+  std::string take(StringRef fallback) const {
+    return message.empty() ? fallback.str() : message;
+  }
+
+private:
+  static std::string format(Diagnostic &diag) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
+      os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+         << loc.getColumn() << ": ";
+    os << diag.str();
+    // One line: notes and multi-line messages are dropped.
+    return text.substr(0, text.find('\n'));
+  }
+
+  std::string message;
+  ScopedDiagnosticHandler handler;
+};
+
+std::unique_ptr<ExtremePipelineOptions> parseOptions(StringRef text,
+                                                     std::string &error) {
+  std::unique_ptr<ExtremePipelineOptions> options =
+      ExtremePipelineOptions::createFromString(text);
+  if (!options) {
+    error = ("invalid pipeline options '" + text + "'").str();
+    return nullptr;
+  }
+  if (failed(verifyOptions(*options, error)))
+    return nullptr;
+  return options;
+}
+
+/// True when only LLVM dialect ops are left (google-opt's pipeline output).
+bool isLoweredToLLVM(ModuleOp module) {
+  auto *llvmDialect = module.getContext()->getLoadedDialect<LLVM::LLVMDialect>();
+  return !module.getBody()
+              ->walk([&](Operation *op) {
+                return op->getDialect() == llvmDialect ? WalkResult::advance()
+                                                       : WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
+LogicalResult lowerToLLVMDialect(ModuleOp module,
+                                 const ExtremePipelineOptions &options,
+                                 std::string &error) {
+  PassManager pm(module.getContext());
+  if (isLoweredToLLVM(module))
+    addRuntimeInterfacePasses(pm);
+  else if (failed(buildExtremePipeline(pm, options, error)))
+    return failure();
+  return pm.run(module);
+}
+
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const ExtremePipelineOptions &options, std::string &error) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  std::string chip = options.getChip();
+  std::string features;
+  if (chip == "host") {
+    chip = llvm::sys::getHostCPUName().str();
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      features += (feature.second ? "+" : "-") + feature.first().str() + ",";
+  }
+  llvm::TargetOptions targetOptions;
+  // SPEC: fusing multiply-add is allowed, other fast-math rewrites are not.
+  targetOptions.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  auto level = static_cast<llvm::CodeGenOptLevel>(
+      std::min<unsigned>(options.optLevel, 3));
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, chip, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      level));
+  if (!machine)
+    error = "cannot create a target machine for " + triple.str() + " " + chip;
+  return machine;
+}
+
+LogicalResult emitObject(ModuleOp module, const ExtremePipelineOptions &options,
+                         SmallVectorImpl<char> &object, std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(options, error);
+  if (!machine)
+    return failure();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule) {
+    error = "cannot translate the module to LLVM IR";
+    return failure();
+  }
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  auto optimize = makeOptimizingTransformer(options.optLevel,
+                                            /*sizeLevel=*/0, machine.get());
+  if (llvm::Error err = optimize(llvmModule.get())) {
+    error = "LLVM optimization failed: " + llvm::toString(std::move(err));
+    return failure();
+  }
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, os, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile)) {
+    error = "the target cannot emit object files";
+    return failure();
+  }
+  codegen.run(*llvmModule);
+  return success();
+}
+
+std::string findLinker() {
+  if (llvm::sys::fs::can_execute(GOOGLE_LLD_PATH))
+    return GOOGLE_LLD_PATH;
+  for (StringRef name : {"ld.lld-22", "ld.lld"})
+    if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(name))
+      return *path;
+  return "";
+}
+
+LogicalResult linkSharedObject(ArrayRef<char> object,
+                               const CompileOptions &options,
+                               StringRef outputPath, std::string &error) {
+  SmallString<128> objectPath, logPath;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("google-mlir", "o", fd, objectPath) ||
+      llvm::sys::fs::createTemporaryFile("google-mlir", "log", logPath)) {
+    error = "cannot create a temporary file";
+    return failure();
+  }
+  auto cleanup = llvm::make_scope_exit([&] {
+    llvm::sys::fs::remove(objectPath);
+    llvm::sys::fs::remove(logPath);
+  });
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os.write(object.data(), object.size());
+    if (os.has_error()) {
+      error = "cannot write " + objectPath.str().str();
+      return failure();
+    }
+  }
+  std::string linker = findLinker();
+  if (linker.empty()) {
+    error = "cannot find ld.lld (install lld-22)";
+    return failure();
+  }
+  std::string runtimeDir = options.runtimeLibraryDir;
+  SmallVector<std::string> args = {
+      linker, "-shared", "--hash-style=gnu", "-o", outputPath.str(),
+      objectPath.str().str(),
+      // Runtime hooks (allocation, memrefCopy) and libm for transcendental
+      // functions.
+      "-L" + runtimeDir, "-lgoogle_runtime", "-rpath", runtimeDir,
+      "-L/lib/x86_64-linux-gnu", "-L/usr/lib/x86_64-linux-gnu",
+      "-l:libm.so.6", "-l:libc.so.6"};
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
+                                          logPath.str()};
+  std::string executeError;
+  int status = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt,
+                                         redirects, 0, 0, &executeError);
+  if (status != 0) {
+    std::string log;
+    if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
+      log = (*buffer)->getBuffer().str();
+    error = "linking failed: " +
+            (log.empty() ? executeError : log.substr(0, log.find('\n')));
+    return failure();
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult google::compileToSharedObject(StringRef source,
+                                            StringRef bufferName,
+                                            const CompileOptions &options,
+                                            StringRef outputPath,
+                                            std::string &error) {
+  std::unique_ptr<ExtremePipelineOptions> pipeline =
+      parseOptions(options.pipeline, error);
+  if (!pipeline)
+    return failure();
+
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  FirstErrorHandler errors(context);
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(source, bufferName,
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module) {
+    error = errors.take("cannot parse the module");
+    return failure();
+  }
+  if (failed(lowerToLLVMDialect(*module, *pipeline, error))) {
+    if (error.empty())
+      error = errors.take("the pipeline failed");
+    return failure();
+  }
+  SmallVector<char, 0> object;
+  if (failed(emitObject(*module, *pipeline, object, error)))
+    return failure();
+  return linkSharedObject(object, options, outputPath, error);
+}
+
+LogicalResult google::getCompilerFingerprint(const CompileOptions &options,
+                                             std::string &fingerprint,
+                                             std::string &error) {
+  std::unique_ptr<ExtremePipelineOptions> pipeline =
+      parseOptions(options.pipeline, error);
+  if (!pipeline)
+    return failure();
+  llvm::raw_string_ostream os(fingerprint);
+  os << "google-mlir " << GOOGLE_MLIR_VERSION << "; LLVM " << LLVM_VERSION_STRING
+     << "; ";
+  // This binary: a rebuilt compiler never reuses an old entry.
+  Dl_info info;
+  struct stat st;
+  if (dladdr(reinterpret_cast<void *>(&google::getCompilerFingerprint),
+             &info) &&
+      info.dli_fname && stat(info.dli_fname, &st) == 0)
+    os << info.dli_fname << " " << st.st_size << " " << st.st_mtim.tv_sec << "."
+       << st.st_mtim.tv_nsec << "; ";
+  std::string chip = pipeline->getChip();
+  if (chip == "host")
+    chip += "=" + llvm::sys::getHostCPUName().str();
+  os << "chip " << chip << "; runtime " << options.runtimeLibraryDir
+     << "; options ";
+  pipeline->print(os);
+  return success();
+}
