@@ -27,8 +27,14 @@ config.substitutions.append(
 config.substitutions.append(("%e2e", os.path.join(
     config.test_source_root, "e2e", "e2e.py")))
 
+# One compile cache for the suite: tests share it, as processes would.
+config.environment["GOOGLE_MLIR_CACHE_DIR"] = os.path.join(
+    config.test_exec_root, "compile-cache")
+config.environment.pop("GOOGLE_MLIR_LOG_COMPILES", None)
+
 tools = [
     "google-opt",
+    "google-run",
     "mlir-runner",
     "mlir-translate",
     ToolSubst("%python", config.python_executable, unresolved="fatal"),

@@ -220,13 +220,16 @@ LogicalResult linkSharedObject(ArrayRef<char> object,
   }
   std::string runtimeDir = options.runtimeLibraryDir;
   SmallVector<std::string> args = {
-      linker, "-shared", "--hash-style=gnu", "-o", outputPath.str(),
+      // -Bsymbolic: calls inside the object never bind to a same-named
+      // symbol elsewhere in the process (a function called `div`, say).
+      linker, "-shared", "-Bsymbolic", "--hash-style=gnu", "-o",
+      outputPath.str(),
       objectPath.str().str(),
       // Runtime hooks (allocation, memrefCopy) and libm for transcendental
       // functions.
       "-L" + runtimeDir, "-lgoogle_runtime", "-rpath", runtimeDir,
       "-L/lib/x86_64-linux-gnu", "-L/usr/lib/x86_64-linux-gnu",
-      "-l:libm.so.6", "-l:libc.so.6"};
+      "-l:libm.so.6", "-l:libc.so.6", "-l:libgcc_s.so.1"};
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
                                           logPath.str()};

@@ -1,5 +1,5 @@
 // A single-head attention block: softmax(q k^T / sqrt(d)) v, batched.
-// RUN: %python %e2e emit %s | google-opt --google-extreme-pipeline | mlir-runner -e main -entry-point-result=void -shared-libs=%google_runtime,%mlir_runner_utils,%mlir_c_runner_utils | %python %e2e check %s | FileCheck %s
+// RUN: %python %e2e run %s google-run | FileCheck %s
 // CHECK: e2e: 2 cases match numpy
 
 // E2E: @attention(q: 2x4x8xf32, k: 2x6x8xf32, v: 2x6x8xf32) -> softmax(q @ np.transpose(k, (0, 2, 1)) / np.sqrt(8.0)) @ v

@@ -1,5 +1,5 @@
 // Casts between narrow floats and integers, in both directions.
-// RUN: %python %e2e emit %s | google-opt --google-extreme-pipeline | mlir-runner -e main -entry-point-result=void -shared-libs=%google_runtime,%mlir_runner_utils,%mlir_c_runner_utils | %python %e2e check %s | FileCheck %s
+// RUN: %python %e2e run %s google-run | FileCheck %s
 // CHECK: e2e: 6 cases match numpy
 
 // E2E: @i32_to_bf16(x: 6xi32[-100:100]) -> bf16(x.astype(np.float32))

@@ -1,4 +1,4 @@
-// RUN: %python %e2e emit %s | google-opt --google-extreme-pipeline | mlir-runner -e main -entry-point-result=void -shared-libs=%google_runtime,%mlir_runner_utils,%mlir_c_runner_utils | %python %e2e check %s | FileCheck %s
+// RUN: %python %e2e run %s google-run | FileCheck %s
 // CHECK: e2e: 5 cases match numpy
 
 // E2E: @f32_to_f16(x: 4x8xf32) -> x.astype(np.float16)

@@ -1,5 +1,5 @@
 // Dynamic shapes: one compiled function, several input sizes.
-// RUN: %python %e2e emit %s | google-opt --google-extreme-pipeline | mlir-runner -e main -entry-point-result=void -shared-libs=%google_runtime,%mlir_runner_utils,%mlir_c_runner_utils | %python %e2e check %s | FileCheck %s
+// RUN: %python %e2e run %s google-run | FileCheck %s
 // CHECK: e2e: 9 cases match numpy
 
 // E2E: @add_bias(x: 3x8xf32, b: 8xf32) -> x + b

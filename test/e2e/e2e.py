@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""End-to-end test driver: runs google functions on inputs and checks the
-results against NumPy.
+"""End-to-end test driver: runs google functions with google-run and checks
+the results against NumPy.
 
 A test file holds google-dialect functions and one directive per call:
 
@@ -10,18 +10,22 @@ Each argument is a name, its concrete shape and element type, and optionally
 a [low:high] range for the random values (default [-2:2]; integers use
 [-10:10]). The expression after `->` is evaluated with NumPy (float64 for
 floats, the element type for integers) using the argument names; it may be a
-tuple for several results. Inputs are seeded from the directive's index, so
-`emit` and `check` agree.
+tuple for several results. Inputs are seeded from the directive's index.
 
-  e2e.py emit FILE   prints FILE plus an @main that builds the inputs as
-                     constants, calls each function and prints each result
-  e2e.py check FILE  reads mlir-runner's output on stdin and compares it
-                     with the NumPy values; exits 1 naming the first
-                     mismatch
+  e2e.py run FILE GOOGLE_RUN [ARGS...]
+
+writes each case's inputs and NumPy's results as .npy files and runs
+`GOOGLE_RUN FILE --function=NAME --input=@... --expected_output=@... ARGS`,
+which compiles FILE once (through the compile cache) and compares every
+result with google-run's tolerances. Exits 1 naming the first failing case.
 """
 
+import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 import numpy as np
 
@@ -33,9 +37,6 @@ FUNC = re.compile(r"func\.func\s+@(\w+)\((.*?)\)\s*(?:->\s*(.*?))?\s*"
 
 NP_TYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
             "i32": np.int32, "i64": np.int64, "bf16": np.float32}
-# Absolute and relative tolerance per result element type.
-TOLERANCE = {"f16": (1e-2, 1e-2), "bf16": (5e-2, 2e-2), "f32": (1e-4, 1e-4),
-             "f64": (1e-5, 1e-5), "i32": (0, 0), "i64": (0, 0)}
 
 
 def round_bf16(values):
@@ -117,76 +118,6 @@ def element_type(tensor_type):
         else tensor_type[len("tensor<"):-1]
 
 
-def format_values(array, dtype):
-    flat = array.reshape(-1)
-    if dtype.startswith("i"):
-        items = [str(int(v)) for v in flat]
-    else:
-        items = [repr(float(v)) for v in flat]
-
-    def nest(values, shape):
-        if not shape:
-            return values[0]
-        step = len(values) // shape[0] if shape[0] else 0
-        return "[" + ", ".join(nest(values[i * step:(i + 1) * step], shape[1:])
-                               for i in range(shape[0])) + "]"
-    return nest(items, list(array.shape))
-
-
-def emit(path):
-    text, cases, signatures = parse(path)
-    lines = ["func.func @main() {"]
-    printers = set()
-    for case in cases:
-        params, results = signatures[case.name]
-        operands = []
-        for i, (arg, value) in enumerate(zip(case.args, case.inputs())):
-            v = f"%c{case.index}_{i}"
-            lines.append(f"  {v} = arith.constant dense<{format_values(value, arg.dtype)}>"
-                         f" : {arg.tensor_type()}")
-            if params[i] != arg.tensor_type():
-                lines.append(f"  {v}c = tensor.cast {v} : {arg.tensor_type()} to {params[i]}")
-                v += "c"
-            operands.append(v)
-        r = f"%r{case.index}"
-        count = f":{len(results)}" if len(results) > 1 else ""
-        lines.append(f"  {r}{count} = call @{case.name}({', '.join(operands)}) : "
-                     f"({', '.join(params)}) -> ({', '.join(results)})")
-        for j, result in enumerate(results):
-            value = f"{r}#{j}" if len(results) > 1 else r
-            dtype = element_type(result)
-            if dtype in ("f16", "bf16"):
-                widened = result[:-len(dtype) - 1] + "f32>"
-                lines.append(f"  {r}w{j} = google.cast {value} : {result} -> {widened}")
-                value, result, dtype = f"{r}w{j}", widened, "f32"
-            printer = "printMemref" + dtype.upper()
-            printers.add((printer, dtype))
-            elem = f"tensor<*x{dtype}>"
-            lines.append(f"  {r}u{j} = tensor.cast {value} : {result} to {elem}")
-            lines.append(f"  call @{printer}({r}u{j}) : ({elem}) -> ()")
-    lines.append("  return")
-    lines.append("}")
-    for printer, dtype in sorted(printers):
-        lines.append(f"func.func private @{printer}(tensor<*x{dtype}>)")
-    sys.stdout.write(text + "\n" + "\n".join(lines) + "\n")
-
-
-NUMBER = re.compile(r"-?nan|-?inf|[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?")
-
-
-def parse_runner_output(output):
-    printed = []
-    for chunk in output.split("Unranked Memref")[1:]:
-        sizes = re.search(r"sizes = \[([^\]]*)\]", chunk)
-        data = chunk.split("data =", 1)
-        if not sizes or len(data) != 2:
-            sys.exit("error: cannot parse mlir-runner output:\n" + chunk)
-        shape = tuple(int(s) for s in sizes.group(1).split(",") if s.strip())
-        values = [float(v) for v in NUMBER.findall(data[1])]
-        printed.append((shape, np.array(values, np.float64)))
-    return printed
-
-
 def reference_namespace():
     def softmax(x, axis=-1):
         e = np.exp(x - np.max(x, axis=axis, keepdims=True))
@@ -200,40 +131,51 @@ def reference_namespace():
     }
 
 
-def check(path):
+EXPECTED_DTYPES = {"f16": np.float16, "bf16": np.float32, "f32": np.float32,
+                   "f64": np.float64, "i32": np.int32, "i64": np.int64}
+
+
+def evaluate(case, inputs):
+    namespace = reference_namespace()
+    for arg, value in zip(case.args, inputs):
+        namespace[arg.name] = value if arg.is_int else value.astype(np.float64)
+    with np.errstate(all="ignore"):
+        reference = eval(case.expr, namespace)
+    return reference if isinstance(reference, tuple) else (reference,)
+
+
+def run(path, google_run, extra_args):
     _, cases, signatures = parse(path)
-    printed = parse_runner_output(sys.stdin.read())
-    expected_count = sum(len(signatures[c.name][1]) for c in cases)
-    if len(printed) != expected_count:
-        sys.exit(f"error: expected {expected_count} printed results, got {len(printed)}")
-    position = 0
-    for case in cases:
-        namespace = reference_namespace()
-        for arg, value in zip(case.args, case.inputs()):
-            namespace[arg.name] = value if arg.is_int else value.astype(np.float64)
-        with np.errstate(all="ignore"):
-            reference = eval(case.expr, namespace)
-        if not isinstance(reference, tuple):
-            reference = (reference,)
-        for j, result_type in enumerate(signatures[case.name][1]):
-            shape, values = printed[position]
-            position += 1
-            want = np.asarray(reference[j])
-            where = f"@{case.name} result {j}"
-            if shape != want.shape:
-                sys.exit(f"error: {where}: expected shape {want.shape}, got {shape}")
-            atol, rtol = TOLERANCE[element_type(result_type)]
-            want = want.astype(np.float64).reshape(-1)
-            close = np.isclose(values, want, atol=atol, rtol=rtol, equal_nan=True)
-            if not close.all():
-                i = int(np.argmin(close))
-                index = np.unravel_index(i, shape) if shape else ()
-                sys.exit(f"error: {where}: element {tuple(int(k) for k in index)} "
-                         f"is {values[i]}, NumPy says {want[i]}")
+    if not cases:
+        sys.exit(f"error: {path} has no E2E directives")
+    directory = tempfile.mkdtemp(prefix="google-e2e-")
+    try:
+        for case in cases:
+            _, results = signatures[case.name]
+            inputs = case.inputs()
+            command = [google_run, path, f"--function={case.name}"]
+            for i, value in enumerate(inputs):
+                file = os.path.join(directory, f"{case.index}-input{i}.npy")
+                np.save(file, value)
+                command.append(f"--input=@{file}")
+            reference = evaluate(case, inputs)
+            for j, result_type in enumerate(results):
+                want = np.asarray(reference[j]).astype(
+                    EXPECTED_DTYPES[element_type(result_type)])
+                file = os.path.join(directory, f"{case.index}-expected{j}.npy")
+                np.save(file, want)
+                command.append(f"--expected_output=@{file}")
+            command += extra_args
+            done = subprocess.run(command, capture_output=True, text=True)
+            if done.returncode != 0:
+                sys.exit(f"error: case {case.index} (@{case.name}): google-run "
+                         f"exited with {done.returncode}: {done.stderr.strip()}")
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
     print(f"e2e: {len(cases)} cases match numpy")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("emit", "check"):
-        sys.exit("usage: e2e.py emit|check FILE")
-    (emit if sys.argv[1] == "emit" else check)(sys.argv[2])
+    if len(sys.argv) < 4 or sys.argv[1] != "run":
+        sys.exit("usage: e2e.py run FILE GOOGLE_RUN [ARGS...]")
+    run(sys.argv[2], sys.argv[3], sys.argv[4:])

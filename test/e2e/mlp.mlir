@@ -1,7 +1,7 @@
 // A 2-layer MLP with softmax: fused by the pipeline, or left unfused.
-// RUN: %python %e2e emit %s | google-opt --google-extreme-pipeline | mlir-runner -e main -entry-point-result=void -shared-libs=%google_runtime,%mlir_runner_utils,%mlir_c_runner_utils | %python %e2e check %s | FileCheck %s
-// RUN: %python %e2e emit %s | google-opt --google-extreme-pipeline="fuse=false fold=false cse=false dce=false" | mlir-runner -e main -entry-point-result=void -shared-libs=%google_runtime,%mlir_runner_utils,%mlir_c_runner_utils | %python %e2e check %s | FileCheck %s
-// RUN: %python %e2e emit %s | google-opt --google-extreme-pipeline="opt-level=0" | mlir-runner -e main -entry-point-result=void -shared-libs=%google_runtime,%mlir_runner_utils,%mlir_c_runner_utils | %python %e2e check %s | FileCheck %s
+// RUN: %python %e2e run %s google-run | FileCheck %s
+// RUN: %python %e2e run %s google-run "--pipeline-options=fuse=false fold=false cse=false dce=false" | FileCheck %s
+// RUN: %python %e2e run %s google-run "--pipeline-options=opt-level=0" | FileCheck %s
 // CHECK: e2e: 2 cases match numpy
 
 // E2E: @mlp(x: 8x32xf32, w1: 32x64xf32[-0.3:0.3], b1: 64xf32, w2: 64x10xf32[-0.3:0.3], b2: 1x10xf32) -> softmax(relu(relu(x @ w1 + b1) @ w2 + b2))

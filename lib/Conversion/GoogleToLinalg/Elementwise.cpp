@@ -97,6 +97,12 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, Type to) {
   Type from = value.getType();
   if (from == to)
     return value;
+  // bf16 from anything but f32 goes through f32: the C runtime libraries
+  // here have no direct f64/integer -> bf16 conversion routines.
+  if (to.isBF16() && !from.isF32() && !from.isBF16()) {
+    Value wide = convertScalar(b, loc, value, b.getF32Type());
+    return arith::TruncFOp::create(b, loc, to, wide);
+  }
   unsigned fromWidth = from.getIntOrFloatBitWidth();
   unsigned toWidth = to.getIntOrFloatBitWidth();
   if (isFloat(from) && isFloat(to)) {

@@ -31,6 +31,10 @@ def Google_Dialect : Dialect {
     /// FunctionType); it survives the lowering to the LLVM dialect.
     static constexpr ::llvm::StringLiteral kSignatureAttrName =
         "google.signature";
+    /// The name a renamed public function is called by (its symbol would
+    /// capture calls to a C library function of the same name).
+    static constexpr ::llvm::StringLiteral kExportNameAttrName =
+        "google.export_name";
     /// Unit attribute on functions whose results are out-parameters.
     static constexpr ::llvm::StringLiteral kResultsOutAttrName =
         "google.results_out";

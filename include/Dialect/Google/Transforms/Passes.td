@@ -113,7 +113,11 @@ def ExportFunctionsPass : Pass<"google-export-functions", "::mlir::ModuleOp"> {
     => func.func @mlp(...) attributes {google.signature = (tensor<?x512xf32>) -> tensor<?x256xf32>, llvm.emit_c_interface}
     ```
 
-    Private functions and declarations are left alone.
+    Private functions and declarations are left alone, except that a
+    function named like a C library function the lowering may call (`exp`,
+    `tanh`, `malloc`, ...) is renamed to `<name>.google`, so that it cannot
+    capture those calls; a public one keeps its name in
+    `google.export_name`, which the runtime manifest uses.
   }];
 }
 

@@ -71,12 +71,16 @@ struct EmitRuntimeInterfacePass
         func.emitError("google.signature must be a function type");
         return signalPassFailure();
       }
-      StringRef name = func.getSymName();
+      StringRef symbol = func.getSymName();
+      StringRef name = symbol;
+      if (auto exportName = func->getAttrOfType<StringAttr>(
+              GoogleDialect::kExportNameAttrName))
+        name = exportName.getValue();
       auto cInterface = module.lookupSymbol<LLVM::LLVMFuncOp>(
-          (kCInterfacePrefix + name).str());
+          (kCInterfacePrefix + symbol).str());
       if (!cInterface) {
         func.emitError("google-emit-runtime-interface: @")
-            << name << " has no C interface (_mlir_ciface_" << name << ")";
+            << name << " has no C interface (_mlir_ciface_" << symbol << ")";
         return signalPassFailure();
       }
       LLVM::LLVMFunctionType cType = cInterface.getFunctionType();

@@ -5,6 +5,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::google {
 #define GEN_PASS_DEF_EXPORTFUNCTIONSPASS
@@ -15,11 +17,54 @@ using namespace mlir;
 
 namespace {
 
+/// Symbols the lowering or code generation may call: libm, libc and the
+/// runtime hooks. A function with one of these names would capture those
+/// calls, so it is renamed.
+bool isReservedSymbol(StringRef name) {
+  static const llvm::StringSet<> reserved = [] {
+    llvm::StringSet<> names;
+    for (StringRef base :
+         {"acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt",
+          "ceil", "copysign", "cos", "cosh", "erf", "erfc", "exp", "exp2",
+          "expm1", "fabs", "floor", "fma", "fmax", "fmin", "fmod", "hypot",
+          "ldexp", "lgamma", "log", "log10", "log1p", "log2", "nearbyint",
+          "pow", "rint", "round", "roundeven", "sin", "sinh", "sqrt", "tan",
+          "tanh", "tgamma", "trunc"}) {
+      names.insert(base);
+      names.insert((base + "f").str());
+      names.insert((base + "l").str());
+    }
+    for (StringRef other :
+         {"abort", "aligned_alloc", "calloc", "free", "malloc", "memcmp",
+          "memcpy", "memmove", "memset", "printf", "puts", "realloc",
+          "memrefCopy", "google_rt_check_failed", "_mlir_memref_to_llvm_alloc",
+          "_mlir_memref_to_llvm_aligned_alloc", "_mlir_memref_to_llvm_free"})
+      names.insert(other);
+    return names;
+  }();
+  return reserved.contains(name);
+}
+
 struct ExportFunctionsPass
     : public google::impl::ExportFunctionsPassBase<ExportFunctionsPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+      if (func.isExternal() || !isReservedSymbol(func.getSymName()))
+        continue;
+      // Keep the name users call it by; the symbol moves aside.
+      StringAttr name = func.getSymNameAttr();
+      if (func.isPublic())
+        func->setAttr(google::GoogleDialect::kExportNameAttrName, name);
+      std::string renamed = (name.getValue() + ".google").str();
+      for (unsigned i = 0; symbols.lookup(renamed); ++i)
+        renamed = (name.getValue() + ".google" + Twine(i)).str();
+      if (failed(symbols.rename(func, StringAttr::get(context, renamed))))
+        return signalPassFailure();
+    }
+    for (auto func : module.getOps<func::FuncOp>()) {
       if (!func.isPublic() || func.isExternal())
         continue;
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
