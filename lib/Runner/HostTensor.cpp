@@ -308,14 +308,16 @@ static std::string formatElement(const HostTensor &tensor, int64_t i) {
   return buffer;
 }
 
-std::string google::formatTensor(const HostTensor &tensor) {
+std::string google::formatTensor(const HostTensor &input) {
+  // bf16 values are shown as the f32 values they are.
+  if (input.dtype() == GOOGLE_RT_BF16)
+    return formatTensor(input.convertTo(GOOGLE_RT_F32));
+  const HostTensor &tensor = input;
   std::string text;
   llvm::raw_string_ostream os(text);
   for (int64_t dim : tensor.shape())
     os << dim << "x";
-  google_rt_dtype printed =
-      tensor.dtype() == GOOGLE_RT_BF16 ? GOOGLE_RT_F32 : tensor.dtype();
-  os << google_rt_dtype_name(printed) << "=";
+  os << google_rt_dtype_name(tensor.dtype()) << "=";
   ArrayRef<int64_t> shape = tensor.shape();
   int64_t count = tensor.numElements();
   if (count == 0)

@@ -14,6 +14,7 @@
 #include "module.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,49 @@ static google_rt_status resolve_entries(google_rt_module *module) {
   return NULL;
 }
 
+/* dlopen maps segments without checking them against the file size: a
+ * truncated object would fault inside the loader. Check the ELF header and
+ * every loaded segment first. */
+static google_rt_status check_elf(const char *path, FILE *file) {
+  Elf64_Ehdr header;
+  if (fseek(file, 0, SEEK_END) != 0)
+    return google_rt_make_status(GOOGLE_RT_IO_ERROR, "cannot read '%s'", path);
+  long size = ftell(file);
+  rewind(file);
+  if (size < (long)sizeof(header) ||
+      fread(&header, sizeof(header), 1, file) != 1 ||
+      memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
+    return google_rt_make_status(GOOGLE_RT_IO_ERROR,
+                                 "'%s' is not a shared object (no ELF header)",
+                                 path);
+  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_type != ET_DYN ||
+      header.e_phentsize != sizeof(Elf64_Phdr))
+    return google_rt_make_status(GOOGLE_RT_IO_ERROR,
+                                 "'%s' is not a 64-bit shared object", path);
+  uint64_t table_end =
+      header.e_phoff + (uint64_t)header.e_phnum * sizeof(Elf64_Phdr);
+  if (header.e_phoff > (uint64_t)size || table_end > (uint64_t)size)
+    return google_rt_make_status(GOOGLE_RT_IO_ERROR,
+                                 "'%s' is truncated (program headers)", path);
+  for (uint16_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    if (fseek(file, (long)(header.e_phoff + i * sizeof(Elf64_Phdr)),
+              SEEK_SET) != 0 ||
+        fread(&segment, sizeof(segment), 1, file) != 1)
+      return google_rt_make_status(GOOGLE_RT_IO_ERROR, "cannot read '%s'",
+                                   path);
+    if (segment.p_type != PT_LOAD && segment.p_type != PT_DYNAMIC)
+      continue;
+    if (segment.p_offset > (uint64_t)size ||
+        segment.p_filesz > (uint64_t)size - segment.p_offset)
+      return google_rt_make_status(GOOGLE_RT_IO_ERROR,
+                                   "'%s' is truncated (segment %u ends past "
+                                   "the end of the file)",
+                                   path, (unsigned)i);
+  }
+  return NULL;
+}
+
 google_rt_status google_rt_module_load(const char *path,
                                        google_rt_module **out) {
   *out = NULL;
@@ -147,7 +191,10 @@ google_rt_status google_rt_module_load(const char *path,
   if (!file)
     return google_rt_make_status(GOOGLE_RT_NOT_FOUND,
                                  "cannot open module '%s'", path);
+  google_rt_status invalid = check_elf(path, file);
   fclose(file);
+  if (invalid)
+    return invalid;
   google_rt_module *module = calloc(1, sizeof(google_rt_module));
   if (!module)
     return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY, "out of memory");

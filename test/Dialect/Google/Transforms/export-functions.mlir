@@ -17,3 +17,23 @@ func.func private @helper(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
 // CHECK-LABEL: func private @external
 // CHECK-NOT: attributes
 func.func private @external(tensor<4xf32>)
+
+// A function named like a libm function would capture the lowering's calls
+// to it: its symbol moves aside, its exported name stays.
+// CHECK-LABEL: func @tanh.google
+// CHECK-SAME: google.export_name = "tanh"
+func.func @tanh(%x: tensor<4xf64>) -> tensor<4xf64> {
+  return %x : tensor<4xf64>
+}
+
+// CHECK-LABEL: func @uses_exp
+// CHECK: call @exp.google
+func.func @uses_exp(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = call @exp(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// CHECK-LABEL: func private @exp.google
+// CHECK-NOT: google.export_name
+func.func private @exp(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
