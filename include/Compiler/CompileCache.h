@@ -24,11 +24,16 @@ struct CachedObject {
   /// A loadable shared object (the cache entry, trailer included).
   std::string path;
   bool hit = false;
+  /// The cache directory was unusable: `path` is a temporary file the
+  /// caller removes once it has loaded it.
+  bool temporary = false;
 };
 
 /// Returns a shared object for `source`, loading it from `cacheDirectory`
 /// or compiling and storing it. `name` labels log lines. With
 /// GOOGLE_MLIR_LOG_COMPILES=1 prints one line per compile or hit to stderr.
+/// When the directory cannot be created, warns and compiles to a temporary
+/// file instead.
 FailureOr<CachedObject> getOrCompile(StringRef source, StringRef name,
                                      const CompileOptions &options,
                                      StringRef cacheDirectory,

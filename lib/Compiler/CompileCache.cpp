@@ -135,9 +135,26 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
     return failure();
   std::string key = hexDigest(fingerprint, source);
   if (std::error_code ec = llvm::sys::fs::create_directories(cacheDirectory)) {
-    error = "cannot create the cache directory '" + cacheDirectory.str() +
-            "': " + ec.message();
-    return failure();
+    llvm::errs() << "google-mlir: warning: cannot use the cache directory '"
+                 << cacheDirectory << "': " << ec.message()
+                 << "; compiling without the cache\n";
+    CachedObject result;
+    result.temporary = true;
+    SmallString<128> path;
+    if (llvm::sys::fs::createTemporaryFile("google-mlir", "so", path)) {
+      error = "cannot create a temporary file";
+      return failure();
+    }
+    result.path = path.str().str();
+    if (failed(compileToSharedObject(source, name, options, path, error))) {
+      llvm::sys::fs::remove(path);
+      return failure();
+    }
+    if (log)
+      llvm::errs() << llvm::format("google-mlir: compiled %s in %.1f ms "
+                                   "(cache unusable)\n",
+                                   name.str().c_str(), millisecondsSince(start));
+    return result;
   }
   SmallString<128> path(cacheDirectory);
   llvm::sys::path::append(path, key + ".so");

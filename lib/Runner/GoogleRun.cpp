@@ -5,6 +5,7 @@
 #include "Compiler/CompileCache.h"
 #include "Runner/HostTensor.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -71,8 +72,9 @@ bool isSharedObject(StringRef data) { return data.starts_with("\x7f" "ELF"); }
 /// path. `--emit-object` is handled here too.
 std::optional<RunError> obtainObject(const RunOptions &options,
                                      std::string &objectPath,
-                                     bool &emittedOnly) {
+                                     bool &emittedOnly, bool &temporary) {
   emittedOnly = false;
+  temporary = false;
   bool fromStdin = options.module == "-";
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       fromStdin ? llvm::MemoryBuffer::getSTDIN()
@@ -95,6 +97,7 @@ std::optional<RunError> obtainObject(const RunOptions &options,
       llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
       os << data;
       objectPath = path.str().str();
+      temporary = true;
     } else {
       objectPath = options.module;
     }
@@ -109,6 +112,7 @@ std::optional<RunError> obtainObject(const RunOptions &options,
     if (failed(cached))
       return RunError{error};
     objectPath = cached->path;
+    temporary = cached->temporary;
   }
   if (!options.emitObject.empty()) {
     if (failed(exportSharedObject(objectPath, options.emitObject, error)))
@@ -189,17 +193,27 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
     return RunError{"--benchmark must be a positive number of calls"};
 
   std::string objectPath;
-  bool emittedOnly;
-  if (std::optional<RunError> error =
-          obtainObject(options, objectPath, emittedOnly))
-    return error;
+  bool emittedOnly, temporary;
+  std::optional<RunError> obtained =
+      obtainObject(options, objectPath, emittedOnly, temporary);
+  // A temporary object is not needed once loaded (or emitted).
+  auto removeTemporary = llvm::make_scope_exit([&] {
+    if (temporary)
+      llvm::sys::fs::remove(objectPath);
+  });
+  if (obtained)
+    return obtained;
   if (emittedOnly)
     return std::nullopt;
 
   google_rt_module *rawModule = nullptr;
-  if (std::optional<RunError> error =
-          check(google_rt_module_load(objectPath.c_str(), &rawModule)))
-    return error;
+  std::optional<RunError> loaded =
+      check(google_rt_module_load(objectPath.c_str(), &rawModule));
+  if (temporary)
+    llvm::sys::fs::remove(objectPath);
+  temporary = false;
+  if (loaded)
+    return loaded;
   ModulePtr module(rawModule);
   const google_rt_function *function = nullptr;
   if (std::optional<RunError> error =
