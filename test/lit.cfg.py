@@ -35,6 +35,8 @@ config.environment.pop("GOOGLE_MLIR_LOG_COMPILES", None)
 tools = [
     "google-opt",
     "google-run",
+    "runtime_test",
+    "runtime_header_cpp",
     "mlir-runner",
     "mlir-translate",
     ToolSubst("%python", config.python_executable, unresolved="fatal"),

@@ -201,7 +201,7 @@ LogicalResult linkSharedObject(ArrayRef<char> object,
     error = "cannot create a temporary file";
     return failure();
   }
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     llvm::sys::fs::remove(objectPath);
     llvm::sys::fs::remove(logPath);
   });

@@ -197,7 +197,7 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
   std::optional<RunError> obtained =
       obtainObject(options, objectPath, emittedOnly, temporary);
   // A temporary object is not needed once loaded (or emitted).
-  auto removeTemporary = llvm::make_scope_exit([&] {
+  llvm::scope_exit removeTemporary([&] {
     if (temporary)
       llvm::sys::fs::remove(objectPath);
   });

@@ -190,12 +190,17 @@ typedef struct google_rt_unranked_memref {
   void *descriptor;
 } google_rt_unranked_memref;
 
-#ifdef __cplusplus
+#if defined(__cplusplus)
 static_assert(sizeof(google_rt_memref_head) == 24, "memref descriptor head");
 static_assert(sizeof(google_rt_unranked_memref) == 16, "unranked memref");
-#else
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(google_rt_memref_head) == 24, "memref descriptor head");
 _Static_assert(sizeof(google_rt_unranked_memref) == 16, "unranked memref");
+#else /* C99: an array of negative size fails to compile */
+typedef char google_rt_memref_head_is_24_bytes
+    [sizeof(google_rt_memref_head) == 24 ? 1 : -1];
+typedef char google_rt_unranked_memref_is_16_bytes
+    [sizeof(google_rt_unranked_memref) == 16 ? 1 : -1];
 #endif
 
 /* Name of the manifest global each compiled module defines. */
