@@ -1,22 +1,20 @@
 #!/usr/bin/env bash
-# The main job: optimize the example MLP, lower it to native code with
-# --google-extreme-pipeline, run it and compare the result with NumPy.
+# The main job: optimize the example MLP (the two dense layers fuse into
+# google.matmul_bias_relu), compile it to native code with the extreme
+# pipeline, run it with google-run, and check it against NumPy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
-OPT="$BUILD_DIR/bin/google-opt"
-LLVM_BIN=/usr/lib/llvm-22/bin
-LLVM_LIB=/usr/lib/llvm-22/lib
-E2E="/usr/bin/python3 test/e2e/e2e.py"
+BIN="$BUILD_DIR/bin"
 
 echo "== google dialect after the optimization passes =="
-"$OPT" examples/mlp.mlir --google-fold-constants --google-cse --google-dce \
-  --google-fuse-matmul-bias-relu
+"$BIN/google-opt" examples/mlp.mlir --google-fold-constants --google-cse \
+  --google-dce --google-fuse-matmul-bias-relu
 
-echo "== compiled with --google-extreme-pipeline and run =="
-output=$($E2E emit examples/mlp.mlir \
-  | "$OPT" --google-extreme-pipeline \
-  | "$LLVM_BIN/mlir-runner" -e main -entry-point-result=void \
-      -shared-libs="$BUILD_DIR/lib/libgoogle_runtime.so,$LLVM_LIB/libmlir_runner_utils.so,$LLVM_LIB/libmlir_c_runner_utils.so")
-echo "$output"
-echo "$output" | $E2E check examples/mlp.mlir
+echo "== google-run: compile (or load from the cache) and run, batch of 2 =="
+GOOGLE_MLIR_LOG_COMPILES=1 "$BIN/google-run" examples/mlp.mlir \
+  --input=2x64xf32=0.1 --input=64x128xf32=0.01 --input=128xf32=-0.05 \
+  --input=128x10xf32=0.02 --input="10xf32=0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9"
+
+echo "== random inputs, batch of 8, checked against NumPy =="
+/usr/bin/python3 test/e2e/e2e.py run examples/mlp.mlir "$BIN/google-run"

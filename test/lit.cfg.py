@@ -32,6 +32,16 @@ config.environment["GOOGLE_MLIR_CACHE_DIR"] = os.path.join(
     config.test_exec_root, "compile-cache")
 config.environment.pop("GOOGLE_MLIR_LOG_COMPILES", None)
 
+# lit -Dmemcheck=1: the e2e tests run google-run under valgrind, with code
+# for a CPU valgrind can emulate (no AVX-512).
+if lit_config.params.get("memcheck"):
+    config.environment["GOOGLE_RUN_PREFIX"] = (
+        "valgrind --error-exitcode=99 --leak-check=full "
+        "--errors-for-leak-kinds=definite,indirect -q")
+    config.environment["GOOGLE_E2E_PIPELINE_OPTIONS"] = "chip=haswell"
+    config.environment["GOOGLE_MLIR_CACHE_DIR"] = os.path.join(
+        config.test_exec_root, "compile-cache-memcheck")
+
 tools = [
     "google-opt",
     "google-run",

@@ -34,13 +34,22 @@ CompileOptions getDefaultCompileOptions();
 /// input stage needs.
 void registerCompilerDialects(DialectRegistry &registry);
 
+/// Where compile time goes, in milliseconds.
+struct CompileStats {
+  double parse = 0;    // parse and verify
+  double pipeline = 0; // the MLIR pass pipeline
+  double codegen = 0;  // translation, LLVM optimization, object emission
+  double link = 0;     // ld.lld (a separate process)
+};
+
 /// Compiles MLIR text at any stage (google dialect, linalg on tensors, or
 /// the LLVM dialect output of --google-extreme-pipeline) to a shared object
 /// at `outputPath`. On failure, `error` holds one line
 /// (`<file>:<line>:<col>: <message>` when the input is at fault).
 LogicalResult compileToSharedObject(StringRef source, StringRef bufferName,
                                     const CompileOptions &options,
-                                    StringRef outputPath, std::string &error);
+                                    StringRef outputPath, std::string &error,
+                                    CompileStats *stats = nullptr);
 
 /// A string that changes whenever the compiler or its options change the
 /// code it would produce: version, LLVM version, this binary's identity and

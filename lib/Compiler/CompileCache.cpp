@@ -185,7 +185,9 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
     error = "cannot create a file in the cache directory: " + ec.message();
     return failure();
   }
-  if (failed(compileToSharedObject(source, name, options, temporary, error)) ||
+  CompileStats stats;
+  if (failed(compileToSharedObject(source, name, options, temporary, error,
+                                   &stats)) ||
       failed(sealEntry(temporary, error))) {
     llvm::sys::fs::remove(temporary);
     return failure();
@@ -196,10 +198,11 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
     return failure();
   }
   if (log)
-    llvm::errs() << llvm::format("google-mlir: compiled %s in %.1f ms (cache "
-                                 "miss: %s; %s)\n",
-                                 name.str().c_str(), millisecondsSince(start),
-                                 reason.c_str(), key.c_str());
+    llvm::errs() << llvm::format(
+        "google-mlir: compiled %s in %.1f ms (cache miss: %s; %s) [parse "
+        "%.1f, pipeline %.1f, codegen %.1f, link %.1f ms]\n",
+        name.str().c_str(), millisecondsSince(start), reason.c_str(),
+        key.c_str(), stats.parse, stats.pipeline, stats.codegen, stats.link);
   return result;
 }
 

@@ -29,6 +29,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <chrono>
 #include <dlfcn.h>
 #include <sys/stat.h>
 
@@ -253,7 +254,17 @@ LogicalResult google::compileToSharedObject(StringRef source,
                                             StringRef bufferName,
                                             const CompileOptions &options,
                                             StringRef outputPath,
-                                            std::string &error) {
+                                            std::string &error,
+                                            CompileStats *stats) {
+  CompileStats local;
+  if (!stats)
+    stats = &local;
+  auto start = std::chrono::steady_clock::now();
+  auto lap = [&](double &slot) {
+    auto now = std::chrono::steady_clock::now();
+    slot = std::chrono::duration<double, std::milli>(now - start).count();
+    start = now;
+  };
   std::unique_ptr<ExtremePipelineOptions> pipeline =
       parseOptions(options.pipeline, error);
   if (!pipeline)
@@ -274,15 +285,20 @@ LogicalResult google::compileToSharedObject(StringRef source,
     error = errors.take("cannot parse the module");
     return failure();
   }
+  lap(stats->parse);
   if (failed(lowerToLLVMDialect(*module, *pipeline, error))) {
     if (error.empty())
       error = errors.take("the pipeline failed");
     return failure();
   }
+  lap(stats->pipeline);
   SmallVector<char, 0> object;
   if (failed(emitObject(*module, *pipeline, object, error)))
     return failure();
-  return linkSharedObject(object, options, outputPath, error);
+  lap(stats->codegen);
+  LogicalResult linked = linkSharedObject(object, options, outputPath, error);
+  lap(stats->link);
+  return linked;
 }
 
 LogicalResult google::getCompilerFingerprint(const CompileOptions &options,

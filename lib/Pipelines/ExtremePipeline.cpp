@@ -100,7 +100,12 @@ void google::addCpuLoweringPasses(OpPassManager &pm,
   pm.addPass(createLowerChecksToRuntimePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  // bf16 conversions are emulated with integer ops.
+  // bf16 arithmetic runs in f32, rounded back after each op; the
+  // conversions are then integer ops, so no bf16 libcall is needed.
+  arith::ArithEmulateUnsupportedFloatsOptions emulateOptions;
+  emulateOptions.sourceTypeStrs = {"bf16"};
+  emulateOptions.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulateOptions));
   arith::ArithExpandOpsPassOptions expandOptions;
   expandOptions.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expandOptions));

@@ -18,10 +18,13 @@ writes each case's inputs and NumPy's results as .npy files and runs
 `GOOGLE_RUN FILE --function=NAME --input=@... --expected_output=@... ARGS`,
 which compiles FILE once (through the compile cache) and compares every
 result with google-run's tolerances. Exits 1 naming the first failing case.
+GOOGLE_RUN_PREFIX (e.g. a valgrind command) is put before google-run and
+GOOGLE_E2E_PIPELINE_OPTIONS added to its pipeline options.
 """
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -144,6 +147,18 @@ def evaluate(case, inputs):
     return reference if isinstance(reference, tuple) else (reference,)
 
 
+def with_pipeline_options(args):
+    """Adds GOOGLE_E2E_PIPELINE_OPTIONS to the --pipeline-options in args."""
+    extra = os.environ.get("GOOGLE_E2E_PIPELINE_OPTIONS", "")
+    if not extra:
+        return args
+    prefix = "--pipeline-options="
+    merged = [a + " " + extra if a.startswith(prefix) else a for a in args]
+    if merged == args:
+        merged.append(prefix + extra)
+    return merged
+
+
 def run(path, google_run, extra_args):
     _, cases, signatures = parse(path)
     if not cases:
@@ -153,7 +168,8 @@ def run(path, google_run, extra_args):
         for case in cases:
             _, results = signatures[case.name]
             inputs = case.inputs()
-            command = [google_run, path, f"--function={case.name}"]
+            command = (shlex.split(os.environ.get("GOOGLE_RUN_PREFIX", "")) +
+                       [google_run, path, f"--function={case.name}"])
             for i, value in enumerate(inputs):
                 file = os.path.join(directory, f"{case.index}-input{i}.npy")
                 np.save(file, value)
@@ -165,7 +181,7 @@ def run(path, google_run, extra_args):
                 file = os.path.join(directory, f"{case.index}-expected{j}.npy")
                 np.save(file, want)
                 command.append(f"--expected_output=@{file}")
-            command += extra_args
+            command += with_pipeline_options(extra_args)
             done = subprocess.run(command, capture_output=True, text=True)
             if done.returncode != 0:
                 sys.exit(f"error: case {case.index} (@{case.name}): google-run "

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs the end-to-end tests and the runtime's C tests under valgrind
+# (memcheck): no invalid access and no definite or indirect leak may be
+# reported. Needs a build (scripts/build.sh) and valgrind.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+VALGRIND="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect -q"
+
+/usr/lib/llvm-22/bin/lit -sv -Dmemcheck=1 "$BUILD_DIR/test/e2e"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$BUILD_DIR/bin/google-run" test/google-run/Inputs/two_functions.mlir \
+  --pipeline-options=chip=haswell --emit-object="$tmp/two.so"
+"$BUILD_DIR/bin/google-run" test/e2e/dynamic-mismatch.mlir \
+  --pipeline-options=chip=haswell --emit-object="$tmp/checks.so"
+$VALGRIND "$BUILD_DIR/bin/runtime_test" "$tmp/two.so"
+$VALGRIND "$BUILD_DIR/bin/runtime_test" --checks "$tmp/checks.so"
+echo "memcheck: no errors"
