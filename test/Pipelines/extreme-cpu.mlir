@@ -9,13 +9,21 @@
 // CHECK-SAME: llvm.emit_c_interface
 // CHECK: llvm.func @_mlir_ciface_mlp(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // CHECK: llvm.func @scale
+// CHECK-SAME: google.results_out
 // CHECK-SAME: google.signature = (tensor<4xf64>) -> (tensor<4xf64>, tensor<f64>)
 // The private helper is inlined or kept, but never exported.
 // CHECK-NOT: _mlir_ciface_helper
+// The runtime's entry points and manifest: @mlp returns its dynamic result,
+// @scale writes its static results into out-parameters.
+// CHECK: llvm.func @_google_packed_mlp(%{{.*}}: !llvm.ptr)
+// CHECK: llvm.func @_google_packed_scale(%{{.*}}: !llvm.ptr)
+// CHECK: llvm.mlir.global external constant @google_mlir_manifest("google-mlir-manifest 1\0Afunc mlp ret 5 tensor<?x32xf32> tensor<32x64xf32> tensor<64xf32> tensor<64x10xf32> tensor<10xf32> 1 tensor<?x10xf32>\0Afunc scale out 1 tensor<4xf64> 2 tensor<4xf64> tensor<f64>\0A\00")
 
+// LLVMIR: @google_mlir_manifest = constant
 // LLVMIR: define { ptr, ptr, i64, [2 x i64], [2 x i64] } @mlp(
 // LLVMIR: define void @_mlir_ciface_mlp(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
 // LLVMIR: define void @_mlir_ciface_scale(
+// LLVMIR: define void @_google_packed_mlp(ptr
 
 func.func @mlp(%x: tensor<?x32xf32>, %w1: tensor<32x64xf32>, %b1: tensor<64xf32>, %w2: tensor<64x10xf32>, %b2: tensor<10xf32>) -> tensor<?x10xf32> {
   %0 = google.matmul %x, %w1 : tensor<?x32xf32>, tensor<32x64xf32> -> tensor<?x64xf32>
