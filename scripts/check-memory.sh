@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$BUILD_DIR/bin/google-run" test/google-run/Inputs/two_functions.mlir \
   --pipeline-options=chip=haswell --emit-object="$tmp/two.so"
-"$BUILD_DIR/bin/google-run" test/e2e/dynamic-mismatch.mlir \
+"$BUILD_DIR/bin/google-run" test/runtime/Inputs/checks.mlir \
   --pipeline-options=chip=haswell --emit-object="$tmp/checks.so"
 $VALGRIND "$BUILD_DIR/bin/runtime_test" "$tmp/two.so"
 $VALGRIND "$BUILD_DIR/bin/runtime_test" --checks "$tmp/checks.so"

@@ -20,19 +20,22 @@ void google_rt_check_failed(const char *message) {
   abort();
 }
 
-/* Runs the compiled entry; false with `*message` set when a check failed.
- * Buffers the compiled code allocated before the failure are not freed. */
+/* Runs the compiled entry; false with `*message` set when a check failed,
+ * after freeing what the compiled code had allocated. */
 static bool invoke(void (*entry)(void **), void **packed,
                    const char **message) {
   jmp_buf jump;
   jmp_buf *previous = active_call;
   if (setjmp(jump)) {
     active_call = previous;
+    google_rt_pool_end_tracking(/*release=*/true);
     *message = check_message;
     return false;
   }
   active_call = &jump;
+  google_rt_pool_begin_tracking();
   entry(packed);
+  google_rt_pool_end_tracking(/*release=*/false);
   active_call = previous;
   return true;
 }

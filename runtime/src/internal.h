@@ -19,6 +19,12 @@ void google_rt_pool_free(void *pointer);
 /* True when `pointer` is a live block returned by google_rt_pool_alloc. */
 bool google_rt_pool_owns(const void *pointer);
 
+/* While a compiled function runs, the blocks it allocates are recorded on
+ * this thread, so that a failed check can free them. */
+void google_rt_pool_begin_tracking(void);
+/* Stops recording; with `release`, frees the recorded blocks still live. */
+void google_rt_pool_end_tracking(bool release);
+
 /* Copies a strided tensor of `rank` dims into another with the same shape.
  * Strides count elements. */
 void google_rt_strided_copy(size_t element_size, int32_t rank,

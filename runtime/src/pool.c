@@ -41,6 +41,31 @@ static size_t table_capacity; /* power of two */
 static size_t table_used;     /* live + tombstones */
 static google_rt_pool_stats stats;
 
+/* Blocks allocated by the compiled function running on this thread (the
+ * first 256; past that a failed check leaks the rest). */
+enum { MAX_TRACKED = 256 };
+static _Thread_local struct {
+  bool active;
+  size_t count;
+  void *blocks[MAX_TRACKED];
+} tracked;
+
+static void track(void *pointer) {
+  if (tracked.active && pointer && tracked.count < MAX_TRACKED)
+    tracked.blocks[tracked.count++] = pointer;
+}
+
+static void untrack(void *pointer) {
+  if (!tracked.active)
+    return;
+  for (size_t i = tracked.count; i-- > 0;) {
+    if (tracked.blocks[i] == pointer) {
+      tracked.blocks[i] = tracked.blocks[--tracked.count];
+      return;
+    }
+  }
+}
+
 static size_t hash_pointer(const void *pointer) {
   uint64_t x = (uint64_t)(uintptr_t)pointer;
   x ^= x >> 33;
@@ -234,15 +259,35 @@ void google_rt_tensor_release(google_rt_tensor *tensor) {
  * allocation functions, and memref.copy of strided memrefs).
  *===----------------------------------------------------------------------===*/
 
+void google_rt_pool_begin_tracking(void) {
+  tracked.active = true;
+  tracked.count = 0;
+}
+
+void google_rt_pool_end_tracking(bool release) {
+  tracked.active = false;
+  if (release)
+    for (size_t i = 0; i < tracked.count; ++i)
+      google_rt_pool_free(tracked.blocks[i]);
+  tracked.count = 0;
+}
+
 void *_mlir_memref_to_llvm_alloc(size_t size) {
-  return google_rt_pool_alloc(size, BASE_ALIGNMENT);
+  void *pointer = google_rt_pool_alloc(size, BASE_ALIGNMENT);
+  track(pointer);
+  return pointer;
 }
 
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
-  return google_rt_pool_alloc(size, alignment);
+  void *pointer = google_rt_pool_alloc(size, alignment);
+  track(pointer);
+  return pointer;
 }
 
-void _mlir_memref_to_llvm_free(void *pointer) { google_rt_pool_free(pointer); }
+void _mlir_memref_to_llvm_free(void *pointer) {
+  untrack(pointer);
+  google_rt_pool_free(pointer);
+}
 
 void memrefCopy(int64_t element_size, google_rt_unranked_memref *source,
                 google_rt_unranked_memref *destination) {

@@ -239,6 +239,21 @@ static void test_checks(const char *path) {
          "the next call works");
   google_rt_tensor_release(&result);
   pass("calls after a failed check");
+
+  /* Buffers allocated before the failed check go back to the pool. */
+  const google_rt_function *exp_add = lookup(module, "exp_add");
+  shape_b[0] = 3;
+  google_rt_tensor_view(GOOGLE_RT_F32, 2, shape_b, b, &args[1]);
+  google_rt_pool_stats before, after;
+  google_rt_pool_get_stats(&before);
+  for (int i = 0; i < 10; ++i) {
+    google_rt_status status = google_rt_call(exp_add, args, 2, &result, 1);
+    EXPECT(status != NULL, "@exp_add fails");
+    google_rt_status_free(status);
+  }
+  google_rt_pool_get_stats(&after);
+  EXPECT(after.bytes_in_use == before.bytes_in_use, "no block left in use");
+  pass("nothing leaks from a failed check");
   google_rt_module_free(module);
 }
 
