@@ -15,6 +15,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,14 +26,21 @@ namespace mlir::google {
 class HostTensor {
 public:
   HostTensor() = default;
+  /// Zero-filled; `isAllocated()` is false when the memory was not there.
   HostTensor(google_rt_dtype dtype, ArrayRef<int64_t> shape);
+  HostTensor(const HostTensor &other);
+  HostTensor(HostTensor &&other) = default;
+  HostTensor &operator=(const HostTensor &other);
+  HostTensor &operator=(HostTensor &&other) = default;
+
+  bool isAllocated() const { return storage != nullptr || numBytes() == 0; }
 
   google_rt_dtype dtype() const { return type; }
   ArrayRef<int64_t> shape() const { return dims; }
   int64_t numElements() const;
   size_t numBytes() const { return numElements() * google_rt_dtype_size(type); }
-  char *data() { return reinterpret_cast<char *>(storage.data()); }
-  const char *data() const { return reinterpret_cast<const char *>(storage.data()); }
+  char *data() { return storage.get(); }
+  const char *data() const { return storage.get(); }
 
   /// Element `i` (row-major) as a double; integers and bools exactly when
   /// they fit.
@@ -54,7 +62,10 @@ public:
 private:
   google_rt_dtype type = GOOGLE_RT_F32;
   SmallVector<int64_t> dims;
-  std::vector<uint64_t> storage; // 8-byte aligned
+  struct Free {
+    void operator()(char *p) const { std::free(p); }
+  };
+  std::unique_ptr<char, Free> storage; // malloc: 16-byte aligned
 };
 
 /// "f32" -> GOOGLE_RT_F32, ...; false for unknown names.

@@ -16,7 +16,20 @@ using namespace mlir::google;
 
 HostTensor::HostTensor(google_rt_dtype dtype, ArrayRef<int64_t> shape)
     : type(dtype), dims(shape.begin(), shape.end()) {
-  storage.assign((numBytes() + 7) / 8 + 1, 0);
+  // calloc fails cleanly on sizes the machine cannot provide.
+  storage.reset(static_cast<char *>(std::calloc(numBytes() + 1, 1)));
+}
+
+HostTensor::HostTensor(const HostTensor &other)
+    : HostTensor(other.type, other.dims) {
+  if (storage)
+    std::memcpy(data(), other.data(), numBytes());
+}
+
+HostTensor &HostTensor::operator=(const HostTensor &other) {
+  if (this != &other)
+    *this = HostTensor(other);
+  return *this;
 }
 
 int64_t HostTensor::numElements() const {
@@ -278,6 +291,10 @@ LogicalResult google::parseTensorSpec(StringRef spec, HostTensor &tensor,
     return failure();
   }
   tensor = HostTensor(dtype, shape);
+  if (!tensor.isAllocated()) {
+    error = "cannot allocate " + formatTensorType(shape, dtype);
+    return failure();
+  }
   for (int64_t i = 0; i < count && !values.empty(); ++i)
     tensor.setDouble(i, values.size() == 1 ? values[0] : values[i]);
   return success();

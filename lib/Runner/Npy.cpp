@@ -155,6 +155,8 @@ LogicalResult google::readNpy(StringRef path, HostTensor &tensor,
                 " bytes of data, the file has " + Twine(available));
 
   tensor = HostTensor(dtype, shape);
+  if (!tensor.isAllocated())
+    return fail("cannot allocate " + formatTensorType(shape, dtype));
   const char *data = file.data() + headerStart + headerLength;
   std::memcpy(tensor.data(), data, count * elementSize);
   if (swap && elementSize > 1)
@@ -164,6 +166,8 @@ LogicalResult google::readNpy(StringRef path, HostTensor &tensor,
   if (fortran && shape.size() > 1) {
     // Column-major to row-major.
     HostTensor rowMajor(dtype, shape);
+    if (!rowMajor.isAllocated())
+      return fail("cannot allocate " + formatTensorType(shape, dtype));
     int64_t rank = shape.size();
     SmallVector<int64_t> index(rank, 0);
     for (uint64_t n = 0; n < count; ++n) {
