@@ -165,9 +165,12 @@ google_rt_function_result_type(const google_rt_function *function,
  * copied into a pooled buffer for the call.
  *
  * For each result: when `results[i].data` is non-NULL the caller provides
- * contiguous memory whose dtype and shape must match the result; otherwise
- * the runtime fills `results[i]` with a runtime-owned tensor, released with
- * google_rt_tensor_release. On failure no runtime-owned result is left. */
+ * contiguous memory whose dtype and shape must match the result; when it is
+ * NULL (zero-initialize the struct) the runtime fills `results[i]` with a
+ * runtime-owned tensor, released with google_rt_tensor_release. On failure
+ * no runtime-owned result is left. A size check that fails inside the
+ * compiled code (two dynamic extents that must agree) is an error of the
+ * call. */
 google_rt_status google_rt_call(const google_rt_function *function,
                                 const google_rt_tensor *args, size_t num_args,
                                 google_rt_tensor *results, size_t num_results);
