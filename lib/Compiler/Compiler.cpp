@@ -107,6 +107,19 @@ bool isLoweredToLLVM(ModuleOp module) {
               .wasInterrupted();
 }
 
+/// The object links against libgoogle_runtime: the weak stand-ins for its
+/// hooks become declarations again.
+void dropRuntimeFallbacks(ModuleOp module) {
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (!func->hasAttr(GoogleDialect::kRuntimeFallbackAttrName))
+      continue;
+    func.getBody().dropAllReferences();
+    func.getBody().getBlocks().clear();
+    func.setLinkage(LLVM::Linkage::External);
+    func->removeAttr(GoogleDialect::kRuntimeFallbackAttrName);
+  }
+}
+
 LogicalResult lowerToLLVMDialect(ModuleOp module,
                                  const ExtremePipelineOptions &options,
                                  std::string &error) {
@@ -115,7 +128,10 @@ LogicalResult lowerToLLVMDialect(ModuleOp module,
     addRuntimeInterfacePasses(pm);
   else if (failed(buildExtremePipeline(pm, options, error)))
     return failure();
-  return pm.run(module);
+  if (failed(pm.run(module)))
+    return failure();
+  dropRuntimeFallbacks(module);
+  return success();
 }
 
 std::unique_ptr<llvm::TargetMachine>

@@ -35,6 +35,10 @@ def Google_Dialect : Dialect {
     /// capture calls to a C library function of the same name).
     static constexpr ::llvm::StringLiteral kExportNameAttrName =
         "google.export_name";
+    /// Weak C-library stand-ins for runtime hooks; dropped when an object
+    /// is built for libgoogle_runtime.
+    static constexpr ::llvm::StringLiteral kRuntimeFallbackAttrName =
+        "google.runtime_fallback";
     /// Unit attribute on functions whose results are out-parameters.
     static constexpr ::llvm::StringLiteral kResultsOutAttrName =
         "google.results_out";

@@ -159,7 +159,14 @@ def EmitRuntimeInterfacePass
 
     `out` marks results passed as out-parameters, `ret` results returned
     through the C interface's first pointer. A module that already has a
-    manifest is left alone. Fails on a function without a C interface or
+    manifest is left alone.
+
+    The runtime hooks the module calls (`_mlir_memref_to_llvm_alloc`,
+    `_mlir_memref_to_llvm_free`, `google_rt_check_failed`, ...) get weak
+    definitions over malloc/free/puts+abort, marked
+    `google.runtime_fallback`, so that the module also runs without the
+    runtime (e.g. under mlir-runner); objects built for the runtime drop
+    them. Fails on a function without a C interface or
     with an element type the runtime does not know.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];

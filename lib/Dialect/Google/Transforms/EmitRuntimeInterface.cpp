@@ -42,6 +42,66 @@ LogicalResult appendTypes(Operation *op, TypeRange types,
   return success();
 }
 
+/// Declares `name` (if it is not yet) and returns it.
+LLVM::LLVMFuncOp getOrDeclare(ModuleOp module, OpBuilder &builder,
+                              StringRef name, LLVM::LLVMFunctionType type) {
+  if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return func;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
+}
+
+/// Gives the runtime hooks the module calls weak definitions over the C
+/// library, so that the module also runs without libgoogle_runtime (under
+/// mlir-runner, say). Objects built for the runtime drop them again.
+void addRuntimeFallbacks(ModuleOp module) {
+  MLIRContext *context = module.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  auto voidType = LLVM::LLVMVoidType::get(context);
+  OpBuilder builder(context);
+  // Each hook forwards to a C function of the same signature, except the
+  // failed-check hook, which prints and aborts.
+  struct Fallback {
+    StringRef hook, target;
+  };
+  for (Fallback fallback :
+       {Fallback{"_mlir_memref_to_llvm_alloc", "malloc"},
+        Fallback{"_mlir_memref_to_llvm_aligned_alloc", "aligned_alloc"},
+        Fallback{"_mlir_memref_to_llvm_free", "free"},
+        Fallback{"google_rt_check_failed", "puts"}}) {
+    auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(fallback.hook);
+    if (!hook || !hook.isExternal())
+      continue;
+    LLVM::LLVMFunctionType type = hook.getFunctionType();
+    bool isCheck = fallback.hook == "google_rt_check_failed";
+    LLVM::LLVMFuncOp target = getOrDeclare(
+        module, builder, fallback.target,
+        isCheck ? LLVM::LLVMFunctionType::get(IntegerType::get(context, 32),
+                                              {ptr})
+                : type);
+    hook.setLinkage(LLVM::Linkage::Weak);
+    hook->setAttr(GoogleDialect::kRuntimeFallbackAttrName,
+                  UnitAttr::get(context));
+    Block *entry = hook.addEntryBlock(builder);
+    builder.setInsertionPointToStart(entry);
+    Location loc = hook.getLoc();
+    auto call = LLVM::CallOp::create(builder, loc, target, entry->getArguments());
+    if (isCheck) {
+      LLVM::CallOp::create(
+          builder, loc,
+          getOrDeclare(module, builder, "abort",
+                       LLVM::LLVMFunctionType::get(voidType, {})),
+          ValueRange{});
+      LLVM::UnreachableOp::create(builder, loc);
+    } else if (isa<LLVM::LLVMVoidType>(type.getReturnType())) {
+      LLVM::ReturnOp::create(builder, loc, ValueRange{});
+    } else {
+      LLVM::ReturnOp::create(builder, loc, call.getResult());
+    }
+  }
+}
+
 struct EmitRuntimeInterfacePass
     : public google::impl::EmitRuntimeInterfacePassBase<
           EmitRuntimeInterfacePass> {
@@ -120,6 +180,8 @@ struct EmitRuntimeInterfacePass
       LLVM::CallOp::create(body, loc, cInterface, operands);
       LLVM::ReturnOp::create(body, loc, ValueRange{});
     }
+
+    addRuntimeFallbacks(module);
 
     manifest.push_back('\0');
     auto i8 = IntegerType::get(context, 8);

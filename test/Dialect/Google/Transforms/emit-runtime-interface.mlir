@@ -38,3 +38,17 @@ llvm.func @c(%arg0: !llvm.ptr) attributes {google.signature = (tensor<4xcomplex<
 llvm.func @_mlir_ciface_c(%arg0: !llvm.ptr) {
   llvm.return
 }
+
+// -----
+
+// Runtime hooks get weak C-library stand-ins, so the module also runs
+// without the runtime.
+// CHECK-LABEL: llvm.func weak @google_rt_check_failed(%{{.*}}: !llvm.ptr) attributes {google.runtime_fallback}
+// CHECK: llvm.call @puts
+// CHECK: llvm.call @abort()
+// CHECK: llvm.unreachable
+// CHECK-LABEL: llvm.func weak @_mlir_memref_to_llvm_alloc(%[[SIZE:.*]]: i64) -> !llvm.ptr attributes {google.runtime_fallback}
+// CHECK: %[[P:.*]] = llvm.call @malloc(%[[SIZE]]) : (i64) -> !llvm.ptr
+// CHECK: llvm.return %[[P]]
+llvm.func @google_rt_check_failed(!llvm.ptr)
+llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
