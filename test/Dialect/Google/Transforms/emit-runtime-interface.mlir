@@ -47,7 +47,7 @@ llvm.func @_mlir_ciface_c(%arg0: !llvm.ptr) {
 // CHECK: llvm.call @puts
 // CHECK: llvm.call @abort()
 // CHECK: llvm.unreachable
-// CHECK-LABEL: llvm.func weak @_mlir_memref_to_llvm_alloc(%[[SIZE:.*]]: i64) -> !llvm.ptr attributes {google.runtime_fallback}
+// CHECK: llvm.func weak @_mlir_memref_to_llvm_alloc(%[[SIZE:.*]]: i64) -> !llvm.ptr attributes {google.runtime_fallback}
 // CHECK: %[[P:.*]] = llvm.call @malloc(%[[SIZE]]) : (i64) -> !llvm.ptr
 // CHECK: llvm.return %[[P]]
 llvm.func @google_rt_check_failed(!llvm.ptr)
