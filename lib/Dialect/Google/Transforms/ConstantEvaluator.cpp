@@ -427,13 +427,11 @@ EvaluationResult google::evaluateConstantOp(Operation *op,
         return effectiveSize(a) > maxElements;
       }))
     return {EvaluationStatus::TooLarge, {}};
-  if (auto matmul = dyn_cast<MatmulOp>(op)) {
-    int64_t k = matmul.getLhs().getType().getShape().back();
-    if (type.getNumElements() * k > 16 * maxElements)
-      return {EvaluationStatus::TooLarge, {}};
-  }
-  if (auto matmul = dyn_cast<MatmulBiasReluOp>(op)) {
-    int64_t k = matmul.getLhs().getType().getShape().back();
+  // Matrix products cost K multiply-adds per result element.
+  if (isa<MatmulOp, MatmulBiasReluOp>(op)) {
+    int64_t k = cast<RankedTensorType>(op->getOperand(0).getType())
+                    .getShape()
+                    .back();
     if (type.getNumElements() * k > 16 * maxElements)
       return {EvaluationStatus::TooLarge, {}};
   }
