@@ -31,6 +31,7 @@ config.substitutions.append(("%e2e", os.path.join(
 config.environment["GOOGLE_MLIR_CACHE_DIR"] = os.path.join(
     config.test_exec_root, "compile-cache")
 config.environment.pop("GOOGLE_MLIR_LOG_COMPILES", None)
+config.environment.pop("GOOGLE_E2E_OPT_LEVELS", None)
 
 # lit -Dmemcheck=1: the e2e tests run google-run under valgrind, with code
 # for a CPU valgrind can emulate (no AVX-512).
@@ -39,6 +40,8 @@ if lit_config.params.get("memcheck"):
         "valgrind --error-exitcode=99 --leak-check=full "
         "--errors-for-leak-kinds=definite,indirect -q")
     config.environment["GOOGLE_E2E_PIPELINE_OPTIONS"] = "chip=haswell"
+    # The lowest and the default level: valgrind is slow.
+    config.environment["GOOGLE_E2E_OPT_LEVELS"] = "0 3"
     config.environment["GOOGLE_MLIR_CACHE_DIR"] = os.path.join(
         config.test_exec_root, "compile-cache-memcheck")
 

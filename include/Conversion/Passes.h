@@ -4,6 +4,7 @@
 #define GOOGLE_CONVERSION_PASSES_H
 
 #include "Conversion/GoogleToLinalg/GoogleToLinalg.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -16,20 +16,29 @@ def ConvertGoogleToLinalgPass : Pass<"convert-google-to-linalg"> {
       indexing maps implement NumPy broadcasting (a static 1 that stretches
       reads index 0)
     - matmul => linalg.fill + linalg.matmul / linalg.batch_matmul
-    - matmul_bias_relu => linalg.matmul + an in-place linalg.generic
-      epilogue (add the broadcast bias, max with 0)
+    - matmul_bias_relu => linalg.matmul + a linalg.generic epilogue reading
+      the product and the bias broadcast by column (max(p + bias, 0))
     - transpose => linalg.transpose
     - reshape => tensor.collapse_shape / tensor.expand_shape (through a 1-D
       tensor when the shapes are not a plain collapse or expansion)
     - reduce_sum/max/mean => linalg.reduce (+ a divide for the mean,
       + tensor.expand_shape for keep_dims)
     - softmax => max, exp(x - max), sum and divide: numerically stable
-    - cast => linalg.generic with arith.extf/truncf/sitofp/fptosi/extsi/trunci
+    - cast => linalg.generic with the conversions of SPEC section 1
+
+    The scalar body of every op comes from ScalarSemantics.h, which the
+    constant folder and the interpreter share. Apart from linalg.reduce, no
+    generic reads its `outs` operand: each writes a new tensor (upstream
+    elementwise fusion miscompiles generics that compute from their outs).
 
     A dynamic operand dimension is not stretched at run time: where it must
     equal another extent (broadcasting, contraction, batch, bias, reshape
-    element count) a `cf.assert` checks it, so a mismatch stops with a
-    message instead of reading out of bounds.
+    element count, a static result extent) a `cf.assert` checks it; an
+    operand whose dynamic extent is known statically elsewhere is then cast
+    to that static type, so every linalg op built is shape-consistent.
+    Afterwards, extents are expressed in terms of the values they come from
+    and the checks move to the first point they can run (the function entry
+    for argument extents), where no later rewrite can fold them away.
 
     ```mlir
     %r = google.relu %x : tensor<4xf32>
@@ -37,6 +46,7 @@ def ConvertGoogleToLinalgPass : Pass<"convert-google-to-linalg"> {
     ```
   }];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect",

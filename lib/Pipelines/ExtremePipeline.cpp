@@ -90,6 +90,9 @@ void google::addBufferizationPasses(OpPassManager &pm,
   bufferization::BufferDeallocationPipelineOptions deallocOptions;
   bufferization::buildBufferDeallocationPipeline(pm, deallocOptions);
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Whatever the tensor-level rewrites assumed about dynamic extents is
+  // checked at run time.
+  pm.addPass(createCheckShapeAssumptionsPass());
 }
 
 void google::addCpuLoweringPasses(OpPassManager &pm,

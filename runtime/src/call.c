@@ -9,14 +9,37 @@
 
 /* Where a failed check in the compiled code returns to, per thread. */
 static _Thread_local jmp_buf *active_call;
-static _Thread_local const char *check_message;
+static _Thread_local char check_message[512];
 
-void google_rt_check_failed(const char *message) {
-  if (active_call) {
-    check_message = message;
-    longjmp(*active_call, 1);
+/* Copies `message` into `buffer`, writing `actual` for "{0}" and
+ * `expected` for "{1}"; truncates to `size`. */
+static void format_check_message(const char *message, int64_t actual,
+                                 int64_t expected, char *buffer,
+                                 size_t size) {
+  size_t used = 0;
+  for (const char *p = message; *p && used + 1 < size;) {
+    if (p[0] == '{' && (p[1] == '0' || p[1] == '1') && p[2] == '}') {
+      int written = snprintf(buffer + used, size - used, "%lld",
+                             (long long)(p[1] == '0' ? actual : expected));
+      if (written < 0)
+        break;
+      used += (size_t)written < size - used ? (size_t)written
+                                            : size - used - 1;
+      p += 3;
+      continue;
+    }
+    buffer[used++] = *p++;
   }
-  fprintf(stderr, "google-mlir: run-time check failed: %s\n", message);
+  buffer[used] = '\0';
+}
+
+void google_rt_check_failed(const char *message, int64_t actual,
+                            int64_t expected) {
+  format_check_message(message, actual, expected, check_message,
+                       sizeof(check_message));
+  if (active_call)
+    longjmp(*active_call, 1);
+  fprintf(stderr, "google-mlir: run-time check failed: %s\n", check_message);
   abort();
 }
 

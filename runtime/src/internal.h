@@ -46,8 +46,10 @@ GOOGLE_RT_ABI void *_mlir_memref_to_llvm_alloc(size_t size);
 GOOGLE_RT_ABI void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
                                                        size_t size);
 GOOGLE_RT_ABI void _mlir_memref_to_llvm_free(void *pointer);
-/* A run-time check in the compiled code failed; does not return. */
-GOOGLE_RT_ABI void google_rt_check_failed(const char *message);
+/* A run-time check in the compiled code failed; does not return. The
+ * message says "{0}" and "{1}" where `actual` and `expected` belong. */
+GOOGLE_RT_ABI void google_rt_check_failed(const char *message, int64_t actual,
+                                          int64_t expected);
 GOOGLE_RT_ABI void memrefCopy(int64_t element_size,
                               google_rt_unranked_memref *source,
                               google_rt_unranked_memref *destination);

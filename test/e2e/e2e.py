@@ -5,6 +5,7 @@ the results against NumPy.
 A test file holds google-dialect functions and one directive per call:
 
   // E2E: @name(x: 4x8xf32, y: 8xf32[0.5:3]) -> relu(x + y)
+  // E2E-ERROR: @name(x: 4x8xf32, y: 3xf32) -> google.add: dimension 0 ...
 
 Each argument is a name, its concrete shape and element type, and optionally
 a [low:high] range for the random values (default [-2:2]; integers use
@@ -16,10 +17,13 @@ tuple for several results. Inputs are seeded from the directive's index.
 
 writes each case's inputs and NumPy's results as .npy files and runs
 `GOOGLE_RUN FILE --function=NAME --input=@... --expected_output=@... ARGS`,
-which compiles FILE once (through the compile cache) and compares every
-result with google-run's tolerances. Exits 1 naming the first failing case.
-GOOGLE_RUN_PREFIX (e.g. a valgrind command) is put before google-run and
-GOOGLE_E2E_PIPELINE_OPTIONS added to its pipeline options.
+which compiles FILE once per option set (through the compile cache) and
+compares every result with google-run's tolerances. An E2E-ERROR case
+must instead fail with an error line that contains the text after `->`
+(a run-time check). Every case runs at each opt-level in
+GOOGLE_E2E_OPT_LEVELS (default "0 1 2 3"). Exits 1 naming the first
+failing case. GOOGLE_RUN_PREFIX (e.g. a valgrind command) is put before
+google-run and GOOGLE_E2E_PIPELINE_OPTIONS added to its pipeline options.
 """
 
 import os
@@ -32,7 +36,8 @@ import tempfile
 
 import numpy as np
 
-DIRECTIVE = re.compile(r"//\s*E2E:\s*@(\w+)\((.*?)\)\s*->\s*(.+)$")
+DIRECTIVE = re.compile(
+    r"//\s*E2E(-ERROR)?:\s*@(\w+)\((.*?)\)\s*->\s*(.+)$")
 ARG = re.compile(r"(\w+)\s*:\s*([0-9x]*?)x?(f16|bf16|f32|f64|i32|i64)"
                  r"(?:\[([-0-9.e]+):([-0-9.e]+)\])?$")
 FUNC = re.compile(r"func\.func\s+@(\w+)\((.*?)\)\s*(?:->\s*(.*?))?\s*"
@@ -76,8 +81,9 @@ class Arg:
 
 
 class Case:
-    def __init__(self, index, name, args, expr):
+    def __init__(self, index, error, name, args, expr):
         self.index, self.name, self.expr = index, name, expr
+        self.expects_error = bool(error)
         self.args = [Arg(a) for a in split_args(args)]
 
     def inputs(self):
@@ -147,11 +153,11 @@ def evaluate(case, inputs):
     return reference if isinstance(reference, tuple) else (reference,)
 
 
-def with_pipeline_options(args):
-    """Adds GOOGLE_E2E_PIPELINE_OPTIONS to the --pipeline-options in args."""
-    extra = os.environ.get("GOOGLE_E2E_PIPELINE_OPTIONS", "")
-    if not extra:
-        return args
+def with_pipeline_options(args, opt_level):
+    """Adds the opt-level and GOOGLE_E2E_PIPELINE_OPTIONS to the
+    --pipeline-options in args."""
+    extra = f"opt-level={opt_level} " + os.environ.get(
+        "GOOGLE_E2E_PIPELINE_OPTIONS", "")
     prefix = "--pipeline-options="
     merged = [a + " " + extra if a.startswith(prefix) else a for a in args]
     if merged == args:
@@ -159,36 +165,56 @@ def with_pipeline_options(args):
     return merged
 
 
+def run_case(case, results, path, google_run, extra_args, directory,
+             opt_level):
+    inputs = case.inputs()
+    command = (shlex.split(os.environ.get("GOOGLE_RUN_PREFIX", "")) +
+               [google_run, path, f"--function={case.name}"])
+    for i, value in enumerate(inputs):
+        file = os.path.join(directory, f"{case.index}-input{i}.npy")
+        np.save(file, value)
+        command.append(f"--input=@{file}")
+    if not case.expects_error:
+        reference = evaluate(case, inputs)
+        for j, result_type in enumerate(results):
+            want = np.asarray(reference[j]).astype(
+                EXPECTED_DTYPES[element_type(result_type)])
+            file = os.path.join(directory, f"{case.index}-expected{j}.npy")
+            np.save(file, want)
+            command.append(f"--expected_output=@{file}")
+    command += with_pipeline_options(extra_args, opt_level)
+    done = subprocess.run(command, capture_output=True, text=True)
+    where = f"case {case.index} (@{case.name}) at opt-level={opt_level}"
+    if case.expects_error:
+        if done.returncode == 0:
+            sys.exit(f"error: {where}: expected an error containing "
+                     f"'{case.expr}', got success: {done.stdout.strip()}")
+        if case.expr not in done.stderr or "result[" in done.stdout:
+            sys.exit(f"error: {where}: expected an error containing "
+                     f"'{case.expr}', got: {done.stderr.strip()}")
+    elif done.returncode != 0:
+        sys.exit(f"error: {where}: google-run exited with "
+                 f"{done.returncode}: {done.stderr.strip()}")
+
+
 def run(path, google_run, extra_args):
     _, cases, signatures = parse(path)
     if not cases:
         sys.exit(f"error: {path} has no E2E directives")
+    opt_levels = os.environ.get("GOOGLE_E2E_OPT_LEVELS", "0 1 2 3").split()
     directory = tempfile.mkdtemp(prefix="google-e2e-")
     try:
-        for case in cases:
-            _, results = signatures[case.name]
-            inputs = case.inputs()
-            command = (shlex.split(os.environ.get("GOOGLE_RUN_PREFIX", "")) +
-                       [google_run, path, f"--function={case.name}"])
-            for i, value in enumerate(inputs):
-                file = os.path.join(directory, f"{case.index}-input{i}.npy")
-                np.save(file, value)
-                command.append(f"--input=@{file}")
-            reference = evaluate(case, inputs)
-            for j, result_type in enumerate(results):
-                want = np.asarray(reference[j]).astype(
-                    EXPECTED_DTYPES[element_type(result_type)])
-                file = os.path.join(directory, f"{case.index}-expected{j}.npy")
-                np.save(file, want)
-                command.append(f"--expected_output=@{file}")
-            command += with_pipeline_options(extra_args)
-            done = subprocess.run(command, capture_output=True, text=True)
-            if done.returncode != 0:
-                sys.exit(f"error: case {case.index} (@{case.name}): google-run "
-                         f"exited with {done.returncode}: {done.stderr.strip()}")
+        for opt_level in opt_levels:
+            for case in cases:
+                run_case(case, signatures[case.name][1], path, google_run,
+                         extra_args, directory, opt_level)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
-    print(f"e2e: {len(cases)} cases match numpy")
+    errors = sum(case.expects_error for case in cases)
+    matched = len(cases) - errors
+    print(f"e2e: {matched} cases match numpy" +
+          (f", {errors} fail as expected" if errors else "") +
+          f" at opt-level {', '.join(opt_levels)}")
 
 
 if __name__ == "__main__":

@@ -230,7 +230,7 @@ static void test_checks(const char *path) {
   memset(&result, 0, sizeof(result));
   expect_error(google_rt_call(add, args, 2, &result, 1),
                GOOGLE_RT_INVALID_ARGUMENT,
-               "@add: google.add: dimension 0 of operand #1 does not match",
+               "@add: google.add: dimension 0 of operand #1 is 3, expected 4",
                "failed check is an error status");
   EXPECT(result.buffer == NULL, "no result on failure");
   shape_b[0] = 4;

@@ -5,6 +5,7 @@
 
 namespace mlir {
 class ConversionTarget;
+class Operation;
 class RewritePatternSet;
 
 namespace google {
@@ -14,6 +15,12 @@ void populateGoogleToLinalgConversionPatterns(RewritePatternSet &patterns);
 
 /// Marks google illegal and the dialects the lowering produces legal.
 void configureGoogleToLinalgTarget(ConversionTarget &target);
+
+/// After the conversion: rewrites `tensor.dim` of op results in terms of
+/// the values the extents come from, then moves every `cf.assert` and the
+/// pure ops computing its condition up to the first point where they can
+/// run (the function entry for checks on argument extents).
+void resolveAndHoistChecks(Operation *root);
 
 } // namespace google
 } // namespace mlir

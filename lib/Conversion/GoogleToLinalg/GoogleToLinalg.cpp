@@ -5,11 +5,15 @@
 #include "Dialect/Google/IR/GoogleDialect.h"
 #include "Utils.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::google {
 #define GEN_PASS_DEF_CONVERTGOOGLETOLINALGPASS
@@ -34,19 +38,88 @@ void google::configureGoogleToLinalgTarget(ConversionTarget &target) {
                          tensor::TensorDialect>();
 }
 
+/// Moves `check` and the pure ops computing its condition to just after the
+/// last value they need (and after the checks hoisted before it, which
+/// keep their order), so that checks on the arguments' extents come first
+/// in the function.
+static void hoistCheck(cf::AssertOp check, Operation *&previous) {
+  Block *block = check->getBlock();
+  BackwardSliceOptions options;
+  options.filter = [&](Operation *op) {
+    return op->getBlock() == block && (isPure(op) || isa<tensor::DimOp>(op));
+  };
+  options.omitBlockArguments = true;
+  options.inclusive = true;
+  SetVector<Operation *> slice;
+  Operation *condition = check.getArg().getDefiningOp();
+  if (condition && options.filter(condition) &&
+      failed(getBackwardSlice(condition, &slice, options)))
+    return;
+  slice.insert(check);
+  Operation *after = nullptr;
+  for (Operation *op : slice)
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == block && !slice.contains(def) &&
+          (!after || after->isBeforeInBlock(def)))
+        after = def;
+    }
+  if (previous && previous->getBlock() == block &&
+      (!after || after->isBeforeInBlock(previous)))
+    after = previous;
+  for (Operation *op : slice) {
+    if (after && op->isBeforeInBlock(after))
+      continue;
+    if (after)
+      op->moveAfter(after);
+    else
+      op->moveBefore(&block->front());
+    after = op;
+  }
+  previous = check;
+}
+
+void google::resolveAndHoistChecks(Operation *root) {
+  // Extents in terms of the values they come from (function arguments,
+  // mostly), which no later rewrite can make static: a check on them
+  // survives fusion and canonicalization.
+  RewritePatternSet patterns(root->getContext());
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  tensor::DimOp::getCanonicalizationPatterns(patterns, root->getContext());
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
+      .enableFolding(false)
+      .enableConstantCSE(false);
+  (void)applyPatternsGreedily(root, std::move(patterns), config);
+  SmallVector<cf::AssertOp> checks;
+  root->walk([&](cf::AssertOp check) { checks.push_back(check); });
+  Operation *previous = nullptr;
+  for (cf::AssertOp check : checks)
+    hoistCheck(check, previous);
+}
+
 namespace {
 
 struct ConvertGoogleToLinalgPass
     : public google::impl::ConvertGoogleToLinalgPassBase<ConvertGoogleToLinalgPass> {
   void runOnOperation() override {
+    // Everything an op lowers to carries its name: checks added later (on
+    // memrefs, say) can still say which google op they guard.
+    getOperation()->walk([](Operation *op) {
+      if (isa<GoogleDialect>(op->getDialect()) && !isa<NameLoc>(op->getLoc()))
+        op->setLoc(NameLoc::get(op->getName().getIdentifier(), op->getLoc()));
+    });
     ConversionTarget target(getContext());
     configureGoogleToLinalgTarget(target);
     RewritePatternSet patterns(&getContext());
     populateGoogleToLinalgConversionPatterns(patterns);
     // Fails, naming the op, if any google op is left.
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns)))) {
       signalPassFailure();
+      return;
+    }
+    resolveAndHoistChecks(getOperation());
   }
 };
 

@@ -3,6 +3,7 @@
 #include "Utils.h"
 
 #include "Dialect/Google/IR/GoogleOps.h"
+#include "Dialect/Google/IR/ShapeRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -20,24 +21,33 @@ struct TransposeToLinalg : public OpConversionPattern<TransposeOp> {
   matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    RankedTensorType resultType = op.getResult().getType();
+    ArrayRef<int64_t> perm = op.getPerm();
+    // Input dimension perm[i] is result dimension i.
+    SmallVector<int64_t> known(perm.size());
+    for (auto [i, p] : llvm::enumerate(perm))
+      known[p] = resultType.getDimSize(i);
+    Value input = refineShape(rewriter, loc, adaptor.getInput(), known,
+                              [&](int64_t d) {
+                                return extentMessage(
+                                    op->getName().getStringRef(), "the input",
+                                    d);
+                              });
+    auto inputType = cast<RankedTensorType>(input.getType());
     SmallVector<OpFoldResult> sizes;
-    for (int64_t p : op.getPerm())
-      sizes.push_back(getDimSize(rewriter, loc, adaptor.getInput(), p));
-    Value init =
-        createEmptyTensor(rewriter, loc, op.getResult().getType(), sizes);
-    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc,
-                                                       adaptor.getInput(),
-                                                       init, op.getPerm())
-                               .getResult());
+    for (int64_t p : perm)
+      sizes.push_back(getDimSize(rewriter, loc, input, p));
+    Value init = createEmptyTensor(
+        rewriter, loc,
+        resultType.clone(permutedShape(inputType.getShape(), perm)), sizes);
+    Value result =
+        linalg::TransposeOp::create(rewriter, loc, input, init, perm)
+            .getResult()
+            .front();
+    rewriter.replaceOp(op, relaxToType(rewriter, loc, result, resultType));
     return success();
   }
 };
-
-Value castIfNeeded(OpBuilder &b, Location loc, Value value, Type type) {
-  if (value.getType() == type)
-    return value;
-  return tensor::CastOp::create(b, loc, type, value);
-}
 
 /// The elements of `value` as a 1-D tensor, row-major.
 Value flatten(OpBuilder &b, Location loc, Value value) {
@@ -54,57 +64,62 @@ Value flatten(OpBuilder &b, Location loc, Value value) {
                                          ArrayRef<ReassociationIndices>{all});
 }
 
-/// Reshapes the 1-D `flat` to `resultType` (at most one dynamic dim).
-Value unflatten(OpBuilder &b, Location loc, Value flat,
+/// Reshapes the 1-D `flat` to `resultType` (at most one dynamic dim),
+/// checking the element count at run time where it is not static.
+Value unflatten(OpBuilder &b, Location loc, StringRef opName, Value flat,
                 RankedTensorType resultType) {
   Type elementType = resultType.getElementType();
   int64_t rank = resultType.getRank();
-  if (rank == 0) {
-    flat = castIfNeeded(b, loc, flat, RankedTensorType::get({1}, elementType));
-    return tensor::CollapseShapeOp::create(b, loc, resultType, flat,
-                                           ArrayRef<ReassociationIndices>{});
-  }
-  if (rank == 1)
-    return castIfNeeded(b, loc, flat, resultType);
   int64_t known = 1;
   for (int64_t dim : resultType.getShape())
     if (!ShapedType::isDynamic(dim))
       known *= dim;
   auto flatType = cast<RankedTensorType>(flat.getType());
-  ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  SmallVector<int64_t> shape(resultType.getShape());
-  if (flatType.hasStaticShape() || resultType.hasStaticShape()) {
-    // Every extent is known statically: expand to it, then relax.
+  std::string countMessage =
+      (opName + ": the input has {0} elements, expected {1}").str();
+  if (resultType.hasStaticShape() || flatType.hasStaticShape()) {
+    // Every extent is known statically: refine, expand, then relax.
     int64_t count = flatType.hasStaticShape() ? flatType.getDimSize(0) : known;
+    SmallVector<int64_t> shape(resultType.getShape());
     for (int64_t &dim : shape)
       if (ShapedType::isDynamic(dim))
         dim = count / known;
+    flat = refineShape(b, loc, flat, {count},
+                       [&](int64_t) { return countMessage; });
     auto staticType = RankedTensorType::get(shape, elementType);
-    assertEqualExtents(b, loc, getDimSize(b, loc, flat, 0),
-                       b.getIndexAttr(count),
-                       "google.reshape: element count differs from the result's");
-    flat = castIfNeeded(b, loc, flat, RankedTensorType::get({count}, elementType));
-    Value expanded = tensor::ExpandShapeOp::create(
-        b, loc, staticType, flat, ArrayRef<ReassociationIndices>{all});
-    return castIfNeeded(b, loc, expanded, resultType);
+    Value reshaped;
+    if (rank == 0)
+      reshaped = tensor::CollapseShapeOp::create(
+          b, loc, staticType, flat, ArrayRef<ReassociationIndices>{});
+    else if (rank == 1)
+      reshaped = flat;
+    else
+      reshaped = tensor::ExpandShapeOp::create(
+          b, loc, staticType, flat,
+          ArrayRef<ReassociationIndices>{
+              llvm::to_vector(llvm::seq<int64_t>(0, rank))});
+    return relaxToType(b, loc, reshaped, resultType);
   }
+  if (rank == 1)
+    return flat;
+  // The dynamic result extent is the element count over the static ones.
   Value total = tensor::DimOp::create(b, loc, flat, 0);
   Value knownValue = arith::ConstantIndexOp::create(b, loc, known);
   Value inferred = arith::DivUIOp::create(b, loc, total, knownValue);
   Value remainder = arith::RemUIOp::create(b, loc, total, knownValue);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  cf::AssertOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, remainder, zero),
-      "google.reshape: element count is not a multiple of the static result "
-      "dimensions");
+  emitExtentCheck(b, loc, remainder, b.getIndexAttr(0),
+                  opName + ": the element count is not a multiple of " +
+                      Twine(known) + " (the result's static extents): " +
+                      "the remainder is {0}");
   SmallVector<OpFoldResult> sizes;
-  for (int64_t dim : shape)
+  for (int64_t dim : resultType.getShape())
     sizes.push_back(ShapedType::isDynamic(dim) ? OpFoldResult(inferred)
                                                : b.getIndexAttr(dim));
-  return tensor::ExpandShapeOp::create(b, loc, resultType, flat,
-                                       ArrayRef<ReassociationIndices>{all},
-                                       sizes);
+  return tensor::ExpandShapeOp::create(
+      b, loc, resultType, flat,
+      ArrayRef<ReassociationIndices>{
+          llvm::to_vector(llvm::seq<int64_t>(0, rank))},
+      sizes);
 }
 
 struct ReshapeToTensor : public OpConversionPattern<ReshapeOp> {
@@ -135,7 +150,8 @@ struct ReshapeToTensor : public OpConversionPattern<ReshapeOp> {
       }
     }
     rewriter.replaceOp(
-        op, unflatten(rewriter, loc, flatten(rewriter, loc, input), resultType));
+        op, unflatten(rewriter, loc, op->getName().getStringRef(),
+                      flatten(rewriter, loc, input), resultType));
     return success();
   }
 };

@@ -1,50 +1,29 @@
 //===- Reductions.cpp - reductions and softmax to linalg ------------------===//
 
+#include "ArithAlgebra.h"
 #include "Utils.h"
 
 #include "Dialect/Google/IR/GoogleOps.h"
+#include "Dialect/Google/IR/ScalarSemantics.h"
 #include "Dialect/Google/IR/ShapeRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-#include <cmath>
 
 using namespace mlir;
 using namespace mlir::google;
 
 namespace {
 
-enum class Combiner { Sum, Max };
-
-Value combine(OpBuilder &b, Location loc, Combiner combiner, Value lhs,
-              Value rhs) {
-  bool isFloat = isa<FloatType>(lhs.getType());
-  if (combiner == Combiner::Sum)
-    return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
-  // NaN-propagating, like numpy.max.
-  return isFloat ? arith::MaximumFOp::create(b, loc, lhs, rhs).getResult()
-                 : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
-}
-
-Value identityOf(OpBuilder &b, Location loc, Combiner combiner, Type type) {
-  if (combiner == Combiner::Sum)
-    return createScalarConstant(b, loc, type, 0);
-  if (isa<FloatType>(type))
-    return createScalarConstant(b, loc, type, -INFINITY);
-  return arith::ConstantOp::create(
-      b, loc,
-      b.getIntegerAttr(type, APInt::getSignedMinValue(
-                                 type.getIntOrFloatBitWidth())));
-}
+using semantics::Combiner;
 
 /// Reduces `input` over the sorted `axes`, dropping them.
 Value createReduction(OpBuilder &b, Location loc, Value input,
                       ArrayRef<int64_t> axes, Combiner combiner) {
   auto inputType = cast<RankedTensorType>(input.getType());
+  Type elementType = inputType.getElementType();
   SmallVector<int64_t> shape;
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < inputType.getRank(); ++d) {
@@ -53,28 +32,29 @@ Value createReduction(OpBuilder &b, Location loc, Value input,
     shape.push_back(inputType.getDimSize(d));
     sizes.push_back(getDimSize(b, loc, input, d));
   }
-  auto type = RankedTensorType::get(shape, inputType.getElementType());
-  Value init = createFilledTensor(
-      b, loc, type, sizes,
-      identityOf(b, loc, combiner, inputType.getElementType()));
+  auto type = RankedTensorType::get(shape, elementType);
+  ArithAlgebra algebra(b, loc, elementType);
+  Value init = createFilledTensor(b, loc, type, sizes,
+                                  semantics::identity(algebra, combiner));
   auto reduce = linalg::ReduceOp::create(
       b, loc, input, init, axes,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        ArithAlgebra body(nested, nestedLoc, elementType);
         linalg::YieldOp::create(
             nested, nestedLoc,
-            combine(nested, nestedLoc, combiner, args[0], args[1]));
+            semantics::combine(body, combiner, args[1], args[0]));
       });
   return reduce.getResult(0);
 }
 
 /// Reinserts the reduced `axes` of `input` as unit dimensions.
 Value expandReducedDims(OpBuilder &b, Location loc, Value reduced,
-                        Value input, ArrayRef<int64_t> axes,
-                        RankedTensorType resultType) {
+                        Value input, ArrayRef<int64_t> axes) {
+  auto inputType = cast<RankedTensorType>(input.getType());
   SmallVector<ReassociationIndices> groups;
   ReassociationIndices leading;
   SmallVector<OpFoldResult> sizes;
-  for (int64_t d = 0; d < resultType.getRank(); ++d) {
+  for (int64_t d = 0; d < inputType.getRank(); ++d) {
     bool isReduced = llvm::is_contained(axes, d);
     sizes.push_back(isReduced ? b.getIndexAttr(1)
                               : getDimSize(b, loc, input, d));
@@ -88,29 +68,23 @@ Value expandReducedDims(OpBuilder &b, Location loc, Value reduced,
   if (!groups.empty())
     groups.front().insert(groups.front().begin(), leading.begin(),
                           leading.end());
-  auto inputType = cast<RankedTensorType>(input.getType());
   auto expandedType = RankedTensorType::get(
       reducedShape(inputType.getShape(), axes, /*keepDims=*/true),
-      resultType.getElementType());
-  Value expanded = tensor::ExpandShapeOp::create(b, loc, expandedType, reduced,
-                                                 groups, sizes);
-  if (expandedType == resultType)
-    return expanded;
-  return tensor::CastOp::create(b, loc, resultType, expanded);
+      inputType.getElementType());
+  return tensor::ExpandShapeOp::create(b, loc, expandedType, reduced, groups,
+                                       sizes);
 }
 
-/// The number of elements each output of the reduction combines, as a
-/// scalar of `type`.
+/// The number of elements each output of the reduction combines.
 Value reducedCount(OpBuilder &b, Location loc, Value input,
-                   ArrayRef<int64_t> axes, Type type) {
+                   ArrayRef<int64_t> axes) {
   Value count = arith::ConstantIndexOp::create(b, loc, 1);
   for (int64_t axis : axes)
     count = arith::MulIOp::create(
         b, loc, count,
         getValueOrCreateConstantIndexOp(b, loc,
                                         getDimSize(b, loc, input, axis)));
-  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
-  return arith::UIToFPOp::create(b, loc, type, asInt);
+  return count;
 }
 
 template <typename ReduceOp, Combiner combiner, bool isMean = false>
@@ -120,32 +94,40 @@ struct ReduceToLinalg : public OpConversionPattern<ReduceOp> {
   matchAndRewrite(ReduceOp op, typename ReduceOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value input = adaptor.getInput();
     SmallVector<int64_t> axes = op.getNormalizedAxes();
+    RankedTensorType resultType = op.getResult().getType();
+    // The kept input dimensions take the result's static extents.
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    SmallVector<int64_t> known(inputType.getShape());
+    for (int64_t d = 0, r = 0; d < inputType.getRank(); ++d) {
+      bool reduced = llvm::is_contained(axes, d);
+      if (!reduced || op.getKeepDims()) {
+        if (!reduced && !resultType.isDynamicDim(r))
+          known[d] = resultType.getDimSize(r);
+        ++r;
+      }
+    }
+    Value input = refineShape(rewriter, loc, adaptor.getInput(), known,
+                              [&](int64_t d) {
+                                return extentMessage(
+                                    op->getName().getStringRef(), "the input",
+                                    d);
+                              });
     Value result = createReduction(rewriter, loc, input, axes, combiner);
     if (isMean) {
       auto type = cast<RankedTensorType>(result.getType());
-      Value count =
-          reducedCount(rewriter, loc, input, axes, type.getElementType());
-      result = linalg::GenericOp::create(
-                   rewriter, loc, type, ValueRange{}, result,
-                   ArrayRef<AffineMap>{
-                       rewriter.getMultiDimIdentityMap(type.getRank())},
-                   parallelIterators(type.getRank()),
-                   [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
-                     linalg::YieldOp::create(
-                         b, nestedLoc,
-                         arith::DivFOp::create(b, nestedLoc, args[0], count)
-                             .getResult());
-                   })
-                   .getResult(0);
+      Value count = reducedCount(rewriter, loc, input, axes);
+      result = createParallelGeneric(
+          rewriter, loc, type, getDimSizes(rewriter, loc, result), result,
+          rewriter.getMultiDimIdentityMap(type.getRank()),
+          [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+            ArithAlgebra algebra(b, nestedLoc, type.getElementType());
+            return semantics::mean(algebra, args[0], count);
+          });
     }
-    RankedTensorType resultType = op.getResult().getType();
     if (op.getKeepDims())
-      result = expandReducedDims(rewriter, loc, result, input, axes, resultType);
-    else if (result.getType() != resultType)
-      result = tensor::CastOp::create(rewriter, loc, resultType, result);
-    rewriter.replaceOp(op, result);
+      result = expandReducedDims(rewriter, loc, result, input, axes);
+    rewriter.replaceOp(op, relaxToType(rewriter, loc, result, resultType));
     return success();
   }
 };
@@ -159,44 +141,30 @@ struct SoftmaxToLinalg : public OpConversionPattern<SoftmaxOp> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     RankedTensorType type = op.getResult().getType();
+    Type elementType = type.getElementType();
     int64_t rank = type.getRank();
     int64_t axis = op.getNormalizedAxis();
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     AffineMap dropAxis = identity.dropResult(axis);
+    SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, input);
 
     Value maximum = createReduction(rewriter, loc, input, {axis}, Combiner::Max);
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t d = 0; d < rank; ++d)
-      sizes.push_back(getDimSize(rewriter, loc, input, d));
-    Value empty = createEmptyTensor(rewriter, loc, type, sizes);
-    Value exps =
-        linalg::GenericOp::create(
-            rewriter, loc, type, ValueRange{input, maximum}, empty,
-            ArrayRef<AffineMap>{identity, dropAxis, identity},
-            parallelIterators(rank),
-            [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
-              Value shifted =
-                  arith::SubFOp::create(b, nestedLoc, args[0], args[1]);
-              Value exp = computeInF32IfNarrow(
-                  b, nestedLoc, shifted,
-                  [](OpBuilder &b, Location loc, Value v) {
-                    return math::ExpOp::create(b, loc, v).getResult();
-                  });
-              linalg::YieldOp::create(b, nestedLoc, exp);
-            })
-            .getResult(0);
-    Value sum = createReduction(rewriter, loc, exps, {axis}, Combiner::Sum);
-    Value result =
-        linalg::GenericOp::create(
-            rewriter, loc, type, ValueRange{sum}, exps,
-            ArrayRef<AffineMap>{dropAxis, identity}, parallelIterators(rank),
-            [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
-              linalg::YieldOp::create(
-                  b, nestedLoc,
-                  arith::DivFOp::create(b, nestedLoc, args[1], args[0])
-                      .getResult());
-            })
-            .getResult(0);
+    Value numerators = createParallelGeneric(
+        rewriter, loc, type, sizes, ValueRange{input, maximum},
+        {identity, dropAxis},
+        [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+          ArithAlgebra algebra(b, nestedLoc, elementType);
+          return semantics::softmaxNumerator(algebra, args[0], args[1]);
+        });
+    Value sum =
+        createReduction(rewriter, loc, numerators, {axis}, Combiner::Sum);
+    Value result = createParallelGeneric(
+        rewriter, loc, type, sizes, ValueRange{numerators, sum},
+        {identity, dropAxis},
+        [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+          ArithAlgebra algebra(b, nestedLoc, elementType);
+          return semantics::softmaxNormalize(algebra, args[0], args[1]);
+        });
     rewriter.replaceOp(op, result);
     return success();
   }

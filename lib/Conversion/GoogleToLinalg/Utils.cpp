@@ -27,24 +27,6 @@ Value google::createFilledTensor(OpBuilder &b, Location loc,
   return linalg::FillOp::create(b, loc, value, empty).getResult(0);
 }
 
-Value google::createScalarConstant(OpBuilder &b, Location loc, Type type,
-                                   double value) {
-  if (auto floatType = dyn_cast<FloatType>(type))
-    return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
-  return arith::ConstantOp::create(
-      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
-}
-
-Value google::computeInF32IfNarrow(
-    OpBuilder &b, Location loc, Value x,
-    function_ref<Value(OpBuilder &, Location, Value)> fn) {
-  Type type = x.getType();
-  if (!type.isF16() && !type.isBF16())
-    return fn(b, loc, x);
-  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
-  return arith::TruncFOp::create(b, loc, type, fn(b, loc, wide));
-}
-
 OpFoldResult google::getDimSize(OpBuilder &b, Location loc, Value value,
                                 int64_t dim) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -53,21 +35,82 @@ OpFoldResult google::getDimSize(OpBuilder &b, Location loc, Value value,
   return tensor::DimOp::create(b, loc, value, dim).getResult();
 }
 
+SmallVector<OpFoldResult> google::getDimSizes(OpBuilder &b, Location loc,
+                                              Value value) {
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0, e = cast<RankedTensorType>(value.getType()).getRank();
+       d < e; ++d)
+    sizes.push_back(getDimSize(b, loc, value, d));
+  return sizes;
+}
+
 SmallVector<utils::IteratorType> google::parallelIterators(int64_t rank) {
   return SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel);
 }
 
-void google::assertEqualExtents(OpBuilder &b, Location loc, OpFoldResult lhs,
-                                OpFoldResult rhs, const Twine &message) {
-  if (isa<Attribute>(lhs) && isa<Attribute>(rhs))
+void google::emitExtentCheck(OpBuilder &b, Location loc, OpFoldResult actual,
+                             OpFoldResult expected, const Twine &message) {
+  if (isa<Attribute>(actual) && isa<Attribute>(expected))
     return;
-  if (lhs == rhs)
+  if (actual == expected)
     return;
   Value equal = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
-      getValueOrCreateConstantIndexOp(b, loc, lhs),
-      getValueOrCreateConstantIndexOp(b, loc, rhs));
+      getValueOrCreateConstantIndexOp(b, loc, actual),
+      getValueOrCreateConstantIndexOp(b, loc, expected));
   cf::AssertOp::create(b, loc, equal, message.str());
+}
+
+std::string google::extentMessage(StringRef opName, StringRef what,
+                                  int64_t dim) {
+  return (opName + ": dimension " + Twine(dim) + " of " + what +
+          " is {0}, expected {1}")
+      .str();
+}
+
+Value google::refineShape(OpBuilder &b, Location loc, Value value,
+                          ArrayRef<int64_t> shape,
+                          function_ref<std::string(int64_t)> message) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> refined(type.getShape());
+  for (auto [d, dim] : llvm::enumerate(shape)) {
+    if (!type.isDynamicDim(d) || ShapedType::isDynamic(dim))
+      continue;
+    emitExtentCheck(b, loc, getDimSize(b, loc, value, d), b.getIndexAttr(dim),
+                    message(d));
+    refined[d] = dim;
+  }
+  auto refinedType = type.clone(refined);
+  if (refinedType == type)
+    return value;
+  return tensor::CastOp::create(b, loc, refinedType, value);
+}
+
+Value google::relaxToType(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  assert(succeeded(verifyCompatibleShape(value.getType(), type)) &&
+         "a relaxation keeps the shape compatible");
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+Value google::createParallelGeneric(OpBuilder &b, Location loc,
+                                    RankedTensorType type,
+                                    ArrayRef<OpFoldResult> sizes,
+                                    ValueRange inputs,
+                                    ArrayRef<AffineMap> inputMaps,
+                                    ScalarBuilder body) {
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  Value init = createEmptyTensor(b, loc, type, sizes);
+  auto generic = linalg::GenericOp::create(
+      b, loc, type, inputs, init, maps, parallelIterators(rank),
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value result = body(nested, nestedLoc, args.drop_back());
+        linalg::YieldOp::create(nested, nestedLoc, result);
+      });
+  return generic.getResult(0);
 }
 
 Value google::createBroadcastingGeneric(OpBuilder &b, Location loc,
@@ -76,54 +119,67 @@ Value google::createBroadcastingGeneric(OpBuilder &b, Location loc,
                                         ValueRange inputs, ScalarBuilder body) {
   int64_t rank = resultType.getRank();
   MLIRContext *context = b.getContext();
+  auto typeOf = [](Value v) { return cast<RankedTensorType>(v.getType()); };
+  // A static 1 stretches over a result dimension that is not 1; a dynamic
+  // dimension never stretches.
+  auto stretches = [&](RankedTensorType type, int64_t i, int64_t d) {
+    return type.getDimSize(i) == 1 && resultType.getDimSize(d) != 1;
+  };
+  // The static extent of each result dimension where one is known.
+  SmallVector<int64_t> shape(resultType.getShape());
+  for (Value input : inputs) {
+    RankedTensorType type = typeOf(input);
+    int64_t offset = rank - type.getRank();
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (ShapedType::isDynamic(shape[offset + i]) &&
+          !stretches(type, i, offset + i))
+        shape[offset + i] = type.getDimSize(i);
+  }
+
+  // Operands refined to the known extents; the first operand that does not
+  // stretch along a still-dynamic dimension gives its extent, and the
+  // others must match it.
+  SmallVector<Value> refined;
   SmallVector<AffineMap> maps;
-  // A dynamic result extent comes from the first operand that does not
-  // stretch along that dimension; it is 1 when all of them stretch.
   SmallVector<OpFoldResult> sizes(rank);
   for (int64_t d = 0; d < rank; ++d)
-    sizes[d] = b.getIndexAttr(
-        resultType.isDynamicDim(d) ? 1 : resultType.getDimSize(d));
-  // Which input provides each dynamic result extent.
-  SmallVector<int64_t> source(rank, -1);
+    sizes[d] = b.getIndexAttr(ShapedType::isDynamic(shape[d]) ? 1 : shape[d]);
+  SmallVector<bool> sized(rank, false);
   for (auto [index, input] : llvm::enumerate(inputs)) {
-    auto type = cast<RankedTensorType>(input.getType());
+    RankedTensorType type = typeOf(input);
     int64_t offset = rank - type.getRank();
+    std::string what = "operand #" + std::to_string(index);
+    SmallVector<int64_t> target;
     SmallVector<AffineExpr> exprs;
     for (int64_t i = 0; i < type.getRank(); ++i) {
-      int64_t d = offset + i;
-      bool stretches = type.getDimSize(i) == 1 && resultType.getDimSize(d) != 1;
-      exprs.push_back(stretches ? getAffineConstantExpr(0, context)
-                                : getAffineDimExpr(d, context));
-      if (!stretches && resultType.isDynamicDim(d) && source[d] < 0) {
-        sizes[d] = getDimSize(b, loc, input, i);
-        source[d] = index;
-      }
+      bool stretch = stretches(type, i, offset + i);
+      target.push_back(stretch ? 1 : shape[offset + i]);
+      exprs.push_back(stretch ? getAffineConstantExpr(0, context)
+                              : getAffineDimExpr(offset + i, context));
     }
-    maps.push_back(AffineMap::get(rank, 0, exprs, context));
-  }
-  maps.push_back(b.getMultiDimIdentityMap(rank));
-  // A dynamic dimension is not stretched: it must match the result extent.
-  for (auto [index, input] : llvm::enumerate(inputs)) {
-    auto type = cast<RankedTensorType>(input.getType());
-    int64_t offset = rank - type.getRank();
+    Value value = refineShape(b, loc, input, target, [&](int64_t i) {
+      return extentMessage(opName, what, i) +
+             " (dynamic dimensions are not broadcast)";
+    });
     for (int64_t i = 0; i < type.getRank(); ++i) {
       int64_t d = offset + i;
-      if (maps[index].getResult(i).getKind() == AffineExprKind::Constant ||
-          source[d] == static_cast<int64_t>(index))
+      if (isa<AffineConstantExpr>(exprs[i]) || !ShapedType::isDynamic(shape[d]))
         continue;
-      assertEqualExtents(b, loc, getDimSize(b, loc, input, i), sizes[d],
-                         opName + ": dimension " + Twine(i) + " of operand #" +
-                             Twine(index) +
-                             " does not match the result (dynamic "
-                             "dimensions are not broadcast)");
+      OpFoldResult extent = getDimSize(b, loc, value, i);
+      if (!sized[d]) {
+        sizes[d] = extent;
+        sized[d] = true;
+        continue;
+      }
+      emitExtentCheck(b, loc, extent, sizes[d],
+                      extentMessage(opName, what, i) +
+                          " like the other operand (dynamic dimensions are "
+                          "not broadcast)");
     }
+    refined.push_back(value);
+    maps.push_back(AffineMap::get(rank, 0, exprs, context));
   }
-  Value init = createEmptyTensor(b, loc, resultType, sizes);
-  auto generic = linalg::GenericOp::create(
-      b, loc, resultType, inputs, init, maps, parallelIterators(rank),
-      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-        Value result = body(nested, nestedLoc, args.drop_back());
-        linalg::YieldOp::create(nested, nestedLoc, result);
-      });
-  return generic.getResult(0);
+  Value result = createParallelGeneric(
+      b, loc, resultType.clone(shape), sizes, refined, maps, body);
+  return relaxToType(b, loc, result, resultType);
 }

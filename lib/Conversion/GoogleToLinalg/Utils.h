@@ -21,16 +21,46 @@ Value createEmptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
 Value createFilledTensor(OpBuilder &b, Location loc, RankedTensorType type,
                          ArrayRef<OpFoldResult> sizes, Value value);
 
-/// Scalar constant of `type` (float or integer).
-Value createScalarConstant(OpBuilder &b, Location loc, Type type, double value);
-
-/// Applies the scalar function `fn` to `x`; f16 and bf16 go through f32
-/// (transcendental functions have no narrow implementations on CPUs).
-Value computeInF32IfNarrow(OpBuilder &b, Location loc, Value x,
-                           function_ref<Value(OpBuilder &, Location, Value)> fn);
-
 /// The extent of dimension `dim` of `value` (constant when static).
 OpFoldResult getDimSize(OpBuilder &b, Location loc, Value value, int64_t dim);
+
+/// The extents of every dimension of `value`.
+SmallVector<OpFoldResult> getDimSizes(OpBuilder &b, Location loc, Value value);
+
+SmallVector<utils::IteratorType> parallelIterators(int64_t rank);
+
+/// Emits a run-time check that two extents are equal, unless both are
+/// constants (the verifier compared them) or the same value. In `message`,
+/// `{0}` stands for `actual` and `{1}` for `expected`; the runtime fills
+/// them in.
+void emitExtentCheck(OpBuilder &b, Location loc, OpFoldResult actual,
+                     OpFoldResult expected, const Twine &message);
+
+/// "<op>: dimension <dim> of <what> is {0}, expected {1}".
+std::string extentMessage(StringRef opName, StringRef what, int64_t dim);
+
+/// `value` with the static extents of `shape` where its own are dynamic:
+/// each such extent is checked at run time (`message(d)` describes
+/// dimension d, see extentMessage), then a tensor.cast makes it static.
+/// Lowerings refine their operands this way so that every linalg op they
+/// build is shape-consistent and no later pass can assume more than was
+/// checked.
+Value refineShape(OpBuilder &b, Location loc, Value value,
+                  ArrayRef<int64_t> shape,
+                  function_ref<std::string(int64_t)> message);
+
+/// `value` cast to `type` when they differ; `type` may only be less static
+/// (a declared result type that leaves extents dynamic).
+Value relaxToType(OpBuilder &b, Location loc, Value value, Type type);
+
+/// A linalg.generic over the iteration space `sizes` of `type` that reads
+/// `inputs` through `inputMaps` and writes `body(inputs)` to a new tensor
+/// of `type`. It never reads its output: values flow through inputs only
+/// (a generic that read its `outs` would be miscompiled by elementwise
+/// fusion when the output is broadcast).
+Value createParallelGeneric(OpBuilder &b, Location loc, RankedTensorType type,
+                            ArrayRef<OpFoldResult> sizes, ValueRange inputs,
+                            ArrayRef<AffineMap> inputMaps, ScalarBuilder body);
 
 /// One linalg.generic over `resultType` reading `inputs` with NumPy
 /// broadcasting and computing each element with `body`. Dynamic extents
@@ -38,13 +68,6 @@ OpFoldResult getDimSize(OpBuilder &b, Location loc, Value value, int64_t dim);
 Value createBroadcastingGeneric(OpBuilder &b, Location loc, StringRef opName,
                                 RankedTensorType resultType, ValueRange inputs,
                                 ScalarBuilder body);
-
-/// Emits a run-time check that two extents are equal, unless both are
-/// static (the verifier has compared them) or they are the same value.
-void assertEqualExtents(OpBuilder &b, Location loc, OpFoldResult lhs,
-                        OpFoldResult rhs, const Twine &message);
-
-SmallVector<utils::IteratorType> parallelIterators(int64_t rank);
 
 /// Registers the patterns of each op family.
 void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);

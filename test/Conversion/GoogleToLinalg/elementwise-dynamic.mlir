@@ -40,11 +40,32 @@ func.func @relu_all_dynamic(%a: tensor<?x?xf32>) -> tensor<?x?xf32> {
 
 // -----
 
-// A static result refines dynamic operands.
+// A static result refines dynamic operands: each is checked at run time,
+// then cast, so the generic sees static shapes only.
 // CHECK-LABEL: func @static_result_of_dynamic
-// CHECK: tensor.empty() : tensor<4xf32>
-// CHECK: ins(%{{.*}}, %{{.*}} : tensor<?xf32>, tensor<?xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK-SAME: (%[[A:.*]]: tensor<?xf32>, %[[B:.*]]: tensor<?xf32>)
+// CHECK: cf.assert %{{.*}}, "google.add: dimension 0 of operand #0 is {0}, expected {1} (dynamic dimensions are not broadcast)"
+// CHECK: cf.assert %{{.*}}, "google.add: dimension 0 of operand #1 is {0}, expected {1} (dynamic dimensions are not broadcast)"
+// CHECK-DAG: %[[CA:.*]] = tensor.cast %[[A]] : tensor<?xf32> to tensor<4xf32>
+// CHECK-DAG: %[[CB:.*]] = tensor.cast %[[B]] : tensor<?xf32> to tensor<4xf32>
+// CHECK: ins(%[[CA]], %[[CB]] : tensor<4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
 func.func @static_result_of_dynamic(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<4xf32> {
   %0 = google.add %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A static extent of one operand refines the other's dynamic one, even
+// when the declared result leaves it dynamic.
+// CHECK-LABEL: func @static_operand_refines
+// CHECK-SAME: (%[[A:.*]]: tensor<?x8xf32>, %[[B:.*]]: tensor<4x8xf32>)
+// CHECK: cf.assert %{{.*}}, "google.sub: dimension 0 of operand #0 is {0}, expected {1} (dynamic dimensions are not broadcast)"
+// CHECK: %[[CA:.*]] = tensor.cast %[[A]] : tensor<?x8xf32> to tensor<4x8xf32>
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[CA]], %[[B]] : tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK: %[[RELAXED:.*]] = tensor.cast %[[R]] : tensor<4x8xf32> to tensor<?x8xf32>
+// CHECK: return %[[RELAXED]]
+func.func @static_operand_refines(%a: tensor<?x8xf32>, %b: tensor<4x8xf32>) -> tensor<?x8xf32> {
+  %0 = google.sub %a, %b : tensor<?x8xf32>, tensor<4x8xf32> -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
 }

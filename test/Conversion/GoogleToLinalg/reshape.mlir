@@ -30,11 +30,16 @@ func.func @general(%x: tensor<4x6xf32>) -> tensor<3x8xf32> {
 
 // -----
 
-// The dynamic result extent is the element count over the static ones.
+// The dynamic result extent is the element count over the static ones,
+// which must divide it; the count is computed from the input's extents.
 // CHECK-LABEL: func @dynamic
-// CHECK: %[[F:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<?x8xf32> into tensor<?xf32>
-// CHECK: %[[N:.*]] = tensor.dim %[[F]], %{{.*}} : tensor<?xf32>
+// CHECK-SAME: (%[[X:.*]]: tensor<?x8xf32>)
+// CHECK: %[[ROWS:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x8xf32>
+// CHECK: %[[N:.*]] = affine.apply #{{.*}}()[%[[ROWS]]]
 // CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[REM:.*]] = arith.remui %[[N]], %[[C8]] : index
+// CHECK: cf.assert %{{.*}}, "google.reshape: the element count is not a multiple of 8 (the result's static extents): the remainder is {0}"
+// CHECK: %[[F:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1]] : tensor<?x8xf32> into tensor<?xf32>
 // CHECK: %[[D:.*]] = arith.divui %[[N]], %[[C8]] : index
 // CHECK: tensor.expand_shape %[[F]] {{\[\[}}0, 1, 2]] output_shape [%[[D]], 2, 4] : tensor<?xf32> into tensor<?x2x4xf32>
 func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x2x4xf32> {
@@ -69,4 +74,31 @@ func.func @rank0_up(%x: tensor<f32>) -> tensor<1x1xf32> {
 func.func @rank0_down(%x: tensor<1x1xf32>) -> tensor<f32> {
   %0 = google.reshape %x : tensor<1x1xf32> -> tensor<f32>
   return %0 : tensor<f32>
+}
+
+// -----
+
+// A dynamic input reshaped to a static result: the element count is checked,
+// then made static.
+// CHECK-LABEL: func @dynamic_to_static
+// CHECK: cf.assert %{{.*}}, "google.reshape: the input has {0} elements, expected {1}"
+// CHECK: %[[C:.*]] = tensor.cast %{{.*}} : tensor<?xf32> to tensor<8xf32>
+// CHECK: tensor.expand_shape %[[C]] {{\[\[}}0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+func.func @dynamic_to_static(%x: tensor<?x4xf32>) -> tensor<2x4xf32> {
+  %0 = google.reshape %x : tensor<?x4xf32> -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// To rank 1 and rank 0 from dynamic inputs: checked too (both checks
+// come first, on the arguments).
+// CHECK-LABEL: func @dynamic_to_low_rank
+// CHECK-COUNT-2: cf.assert %{{.*}}, "google.reshape: the input has {0} elements, expected {1}"
+// CHECK: tensor.cast %{{.*}} : tensor<?xf32> to tensor<8xf32>
+// CHECK: tensor.cast %{{.*}} : tensor<?xf32> to tensor<1xf32>
+func.func @dynamic_to_low_rank(%x: tensor<?x4xf32>, %y: tensor<?xf32>) -> (tensor<8xf32>, tensor<f32>) {
+  %0 = google.reshape %x : tensor<?x4xf32> -> tensor<8xf32>
+  %1 = google.reshape %y : tensor<?xf32> -> tensor<f32>
+  return %0, %1 : tensor<8xf32>, tensor<f32>
 }

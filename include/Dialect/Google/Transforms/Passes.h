@@ -19,6 +19,9 @@ class LLVMDialect;
 namespace cf {
 class ControlFlowDialect;
 } // namespace cf
+namespace arith {
+class ArithDialect;
+} // namespace arith
 
 namespace google {
 

@@ -172,18 +172,56 @@ def EmitRuntimeInterfacePass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def CheckShapeAssumptionsPass
+    : Pass<"google-check-shape-assumptions", "::mlir::ModuleOp"> {
+  let summary = "Check at run time every shape that memref code assumes";
+  let description = [{
+    Runs after bufferization. Wherever the IR assumes a dynamic extent has a
+    particular value, a `cf.assert` compares it first:
+
+    - `memref.cast` that makes a dynamic dimension static;
+    - `memref.expand_shape`: the source extent of each group equals the
+      product of the output extents;
+    - linalg ops: every operand extent indexed by a loop dimension equals
+      that loop's range (taken from the first operand that defines it).
+
+    ```mlir
+    %c = memref.cast %x : memref<?xf32> to memref<4xf32>
+    => %d = memref.dim %x, %c0
+       cf.assert (%d == 4), "google.add: an extent is {0} at run time where {1} is assumed"
+       %c = memref.cast %x : memref<?xf32> to memref<4xf32>
+    ```
+
+    The lowering checks dynamic extents where each google op is converted,
+    but tensor-level rewrites (elementwise fusion, canonicalization) may
+    move a refinement to another value, and the check on the original
+    value then folds away; the refinement itself always survives as one of
+    the ops above. The message names the google op from the op's location
+    (`--convert-google-to-linalg` tags locations with the op name). Static
+    extents are not checked: the verifiers compared them.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def LowerChecksToRuntimePass
     : Pass<"google-lower-checks-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Turn failed cf.assert checks into runtime errors";
   let description = [{
     Rewrites every `cf.assert %ok, "message"` into a branch that, when `%ok`
-    is false, calls `google_rt_check_failed("message")` from
-    libgoogle_runtime and does not return:
+    is false, calls `google_rt_check_failed("message", actual, expected)`
+    from libgoogle_runtime and does not return. When `%ok` is an
+    `arith.cmpi eq` of two integers, they are passed as `actual` and
+    `expected`, and the runtime writes them where the message says `{0}`
+    and `{1}`; otherwise the placeholders become `?`:
 
     ```mlir
-    cf.assert %ok, "google.add: ..."
+    %ok = arith.cmpi eq, %dim, %c4 : index
+    cf.assert %ok, "google.add: dimension 0 of operand #0 is {0}, expected {1}"
     => cf.cond_br %ok, ^continue, ^failed
-       ^failed: llvm.call @google_rt_check_failed(%message) ; llvm.unreachable
+       ^failed: llvm.call @google_rt_check_failed(%message, %dim, %c4)
+                llvm.unreachable
     ```
 
     Inside `google_rt_call` the runtime turns the failure into an error

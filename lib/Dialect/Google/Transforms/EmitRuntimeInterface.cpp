@@ -86,7 +86,10 @@ void addRuntimeFallbacks(ModuleOp module) {
     Block *entry = hook.addEntryBlock(builder);
     builder.setInsertionPointToStart(entry);
     Location loc = hook.getLoc();
-    auto call = LLVM::CallOp::create(builder, loc, target, entry->getArguments());
+    // puts(message): the extents are not printed.
+    auto call = LLVM::CallOp::create(
+        builder, loc, target,
+        isCheck ? ValueRange{entry->getArgument(0)} : entry->getArguments());
     if (isCheck) {
       LLVM::CallOp::create(
           builder, loc,

@@ -2,6 +2,7 @@
 
 #include "Dialect/Google/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -17,6 +18,26 @@ using namespace mlir;
 namespace {
 
 constexpr StringLiteral kFailureHook = "google_rt_check_failed";
+
+/// The two integers an `arith.cmpi eq` condition compares, or none.
+std::optional<std::pair<Value, Value>> comparedValues(Value condition) {
+  auto cmp = condition.getDefiningOp<arith::CmpIOp>();
+  if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq)
+    return std::nullopt;
+  return std::make_pair(cmp.getLhs(), cmp.getRhs());
+}
+
+/// `value` (index or integer) as an i64.
+Value toI64(OpBuilder &b, Location loc, Value value) {
+  Type i64 = b.getI64Type();
+  if (value.getType() == i64)
+    return value;
+  if (value.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, i64, value);
+  if (value.getType().getIntOrFloatBitWidth() < 64)
+    return arith::ExtSIOp::create(b, loc, i64, value);
+  return arith::TruncIOp::create(b, loc, i64, value);
+}
 
 struct LowerChecksToRuntimePass
     : public google::impl::LowerChecksToRuntimePassBase<
@@ -34,16 +55,25 @@ struct LowerChecksToRuntimePass
     if (!hook)
       hook = LLVM::LLVMFuncOp::create(
           builder, module.getLoc(), kFailureHook,
-          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                      {ptrType}));
+          LLVM::LLVMFunctionType::get(
+              LLVM::LLVMVoidType::get(context),
+              {ptrType, builder.getI64Type(), builder.getI64Type()}));
     // One global per distinct message.
     llvm::StringMap<LLVM::GlobalOp> messages;
     SymbolTable symbols(module);
     for (cf::AssertOp op : asserts) {
-      StringRef text = op.getMsg();
+      std::optional<std::pair<Value, Value>> compared =
+          comparedValues(op.getArg());
+      std::string text = op.getMsg().str();
+      if (!compared) {
+        // Nothing to fill the placeholders with.
+        for (StringRef placeholder : {"{0}", "{1}"})
+          for (size_t at; (at = text.find(placeholder)) != std::string::npos;)
+            text.replace(at, placeholder.size(), "?");
+      }
       LLVM::GlobalOp &global = messages[text];
       if (!global) {
-        std::string value = text.str();
+        std::string value = text;
         value.push_back('\0');
         global = LLVM::GlobalOp::create(
             builder, op.getLoc(),
@@ -61,7 +91,16 @@ struct LowerChecksToRuntimePass
       region->getBlocks().insert(after->getIterator(), failed);
       OpBuilder b = OpBuilder::atBlockEnd(failed);
       Value message = LLVM::AddressOfOp::create(b, op.getLoc(), global);
-      LLVM::CallOp::create(b, op.getLoc(), hook, ValueRange{message});
+      Value actual, expected;
+      if (compared) {
+        actual = toI64(b, op.getLoc(), compared->first);
+        expected = toI64(b, op.getLoc(), compared->second);
+      } else {
+        actual = expected = LLVM::ConstantOp::create(
+            b, op.getLoc(), b.getI64Type(), b.getI64IntegerAttr(0));
+      }
+      LLVM::CallOp::create(b, op.getLoc(), hook,
+                           ValueRange{message, actual, expected});
       LLVM::UnreachableOp::create(b, op.getLoc());
       b.setInsertionPoint(op);
       cf::CondBranchOp::create(b, op.getLoc(), op.getArg(), after,

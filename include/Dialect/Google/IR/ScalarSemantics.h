@@ -1,0 +1,144 @@
+//===- ScalarSemantics.h - what every google op computes per element -*- C++ -*-===//
+//
+// The scalar meaning of each google op, written once over an "algebra" that
+// supplies the primitive operations. The linalg lowering instantiates it
+// with an algebra that emits arith/math ops; the evaluator (constant folding
+// and the reference interpreter) with one that computes on host numbers.
+// Folded, interpreted and compiled code therefore cannot drift apart in what
+// they compute, only in how each primitive rounds, and every primitive is
+// defined by IEEE-754 or by SPEC section 1.
+//
+// An algebra `A` has a scalar type `A::Value` and works in one element type:
+//   a.isFloat()                           float or integer element type
+//   a.constant(double)                    a scalar of the element type
+//   a.lowest()                            -inf for floats, the minimum for
+//                                         integers
+//   a.add/sub/mul/div(x, y)               rounded to the element type (div:
+//                                         floats only); integers wrap
+//   a.maximum/minimum(x, y)               NaN-propagating, -0 < +0 (IEEE
+//                                         754-2019 maximum); signed for ints
+//   a.neg/abs(x)                          integers wrap (abs(MIN) == MIN)
+//   a.exp/log/tanh/sqrt(x)                floats only
+//   a.inF32IfNarrow(x, fn)                fn(wide, y) on x extended to f32
+//                                         when the type is f16/bf16, with
+//                                         `wide` an f32 algebra; the result
+//                                         is rounded back once
+//   a.convert(x, to)                      `google.cast` to element type `to`
+//   a.convertIndex(n)                     an index/count as the element type
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_DIALECT_GOOGLE_IR_SCALARSEMANTICS_H
+#define GOOGLE_DIALECT_GOOGLE_IR_SCALARSEMANTICS_H
+
+#include "Dialect/Google/IR/GoogleOps.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <optional>
+
+namespace mlir::google::semantics {
+
+/// f16 and bf16 have no transcendental functions of their own on CPUs or
+/// GPUs: they are computed in f32 and rounded once.
+template <typename A, typename V = typename A::Value>
+V exp(A &a, V x) {
+  return a.inF32IfNarrow(x, [](auto &w, auto y) { return w.exp(y); });
+}
+template <typename A, typename V = typename A::Value>
+V log(A &a, V x) {
+  return a.inF32IfNarrow(x, [](auto &w, auto y) { return w.log(y); });
+}
+template <typename A, typename V = typename A::Value>
+V tanh(A &a, V x) {
+  return a.inF32IfNarrow(x, [](auto &w, auto y) { return w.tanh(y); });
+}
+template <typename A, typename V = typename A::Value>
+V sqrt(A &a, V x) {
+  return a.inF32IfNarrow(x, [](auto &w, auto y) { return w.sqrt(y); });
+}
+/// 1 / (1 + exp(-x)); exp overflows to inf for very negative x, giving 0.
+template <typename A, typename V = typename A::Value>
+V sigmoid(A &a, V x) {
+  return a.inF32IfNarrow(x, [](auto &w, auto y) {
+    auto one = w.constant(1);
+    return w.div(one, w.add(one, w.exp(w.neg(y))));
+  });
+}
+/// max(x, 0): relu(-0) is +0 and relu(NaN) is NaN.
+template <typename A, typename V = typename A::Value>
+V relu(A &a, V x) {
+  return a.maximum(x, a.constant(0));
+}
+
+/// The scalar body of an elementwise op (unary, binary or cast), or
+/// std::nullopt when `op` is not elementwise.
+template <typename A, typename V = typename A::Value>
+std::optional<V> elementwise(Operation *op, A &a,
+                             ArrayRef<typename A::Value> args) {
+  return llvm::TypeSwitch<Operation *, std::optional<V>>(op)
+      .template Case<AddOp>([&](auto) { return a.add(args[0], args[1]); })
+      .template Case<SubOp>([&](auto) { return a.sub(args[0], args[1]); })
+      .template Case<MulOp>([&](auto) { return a.mul(args[0], args[1]); })
+      .template Case<DivOp>([&](auto) { return a.div(args[0], args[1]); })
+      .template Case<MaxOp>([&](auto) { return a.maximum(args[0], args[1]); })
+      .template Case<MinOp>([&](auto) { return a.minimum(args[0], args[1]); })
+      .template Case<ReluOp>([&](auto) { return relu(a, args[0]); })
+      .template Case<NegOp>([&](auto) { return a.neg(args[0]); })
+      .template Case<AbsOp>([&](auto) { return a.abs(args[0]); })
+      .template Case<ExpOp>([&](auto) { return exp(a, args[0]); })
+      .template Case<LogOp>([&](auto) { return log(a, args[0]); })
+      .template Case<TanhOp>([&](auto) { return tanh(a, args[0]); })
+      .template Case<SqrtOp>([&](auto) { return sqrt(a, args[0]); })
+      .template Case<SigmoidOp>([&](auto) { return sigmoid(a, args[0]); })
+      .template Case<CastOp>([&](CastOp cast) {
+        return a.convert(args[0], cast.getResult().getType().getElementType());
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Reductions combine elements in the element type.
+enum class Combiner { Sum, Max };
+
+template <typename A, typename V = typename A::Value>
+V identity(A &a, Combiner combiner) {
+  return combiner == Combiner::Sum ? a.constant(0) : a.lowest();
+}
+
+template <typename A, typename V = typename A::Value>
+V combine(A &a, Combiner combiner, V acc, V x) {
+  return combiner == Combiner::Sum ? a.add(acc, x) : a.maximum(acc, x);
+}
+
+/// The mean divides the sum by the element count converted to the element
+/// type.
+template <typename A, typename V = typename A::Value, typename N>
+V mean(A &a, V sum, N count) {
+  return a.div(sum, a.convertIndex(count));
+}
+
+/// One step of a matrix product: acc + l * r, each rounded.
+template <typename A, typename V = typename A::Value>
+V multiplyAccumulate(A &a, V acc, V l, V r) {
+  return a.add(acc, a.mul(l, r));
+}
+
+/// The epilogue of matmul_bias_relu: relu(product + bias).
+template <typename A, typename V = typename A::Value>
+V biasRelu(A &a, V product, V bias) {
+  return relu(a, a.add(product, bias));
+}
+
+/// Softmax: exp(x - max) per element, then each divided by their sum.
+template <typename A, typename V = typename A::Value>
+V softmaxNumerator(A &a, V x, V maximum) {
+  return exp(a, a.sub(x, maximum));
+}
+template <typename A, typename V = typename A::Value>
+V softmaxNormalize(A &a, V numerator, V sum) {
+  return a.div(numerator, sum);
+}
+
+} // namespace mlir::google::semantics
+
+#endif // GOOGLE_DIALECT_GOOGLE_IR_SCALARSEMANTICS_H

@@ -1,0 +1,63 @@
+//===- ArithAlgebra.h - scalar semantics emitted as arith/math ops -*- C++ -*-===//
+//
+// The algebra of Dialect/Google/IR/ScalarSemantics.h that builds IR: each
+// primitive becomes arith or math ops on scalars of one element type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_LIB_CONVERSION_GOOGLETOLINALG_ARITHALGEBRA_H
+#define GOOGLE_LIB_CONVERSION_GOOGLETOLINALG_ARITHALGEBRA_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::google {
+
+class ArithAlgebra {
+public:
+  using Value = ::mlir::Value;
+
+  ArithAlgebra(OpBuilder &b, Location loc, Type elementType)
+      : b(b), loc(loc), elementType(elementType) {}
+
+  bool isFloat() const { return isa<FloatType>(elementType); }
+  Value constant(double value);
+  Value lowest();
+
+  Value add(Value x, Value y);
+  Value sub(Value x, Value y);
+  Value mul(Value x, Value y);
+  Value div(Value x, Value y);
+  Value maximum(Value x, Value y);
+  Value minimum(Value x, Value y);
+  Value neg(Value x);
+  Value abs(Value x);
+  Value exp(Value x);
+  Value log(Value x);
+  Value tanh(Value x);
+  Value sqrt(Value x);
+
+  template <typename Fn>
+  Value inF32IfNarrow(Value x, Fn fn) {
+    if (!elementType.isF16() && !elementType.isBF16())
+      return fn(*this, x);
+    ArithAlgebra wide(b, loc, b.getF32Type());
+    Value result =
+        fn(wide, arith::ExtFOp::create(b, loc, b.getF32Type(), x).getResult());
+    return arith::TruncFOp::create(b, loc, elementType, result);
+  }
+
+  /// `google.cast` of `x` (of this algebra's element type) to `to`.
+  Value convert(Value x, Type to);
+  /// An index value as the element type, rounded once.
+  Value convertIndex(Value index);
+
+private:
+  OpBuilder &b;
+  Location loc;
+  Type elementType;
+};
+
+} // namespace mlir::google
+
+#endif // GOOGLE_LIB_CONVERSION_GOOGLETOLINALG_ARITHALGEBRA_H

@@ -1,0 +1,193 @@
+//===- CheckShapeAssumptions.cpp - --google-check-shape-assumptions -------===//
+//
+// Tensor-level rewrites may move a shape refinement away from the check the
+// lowering put in front of it (fusion can turn `dim(%a) == 4` into a cast
+// of another value, and the check folds to true). After bufferization every
+// assumption is explicit in a few memref and linalg ops, so checking those
+// covers whatever the earlier passes did.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Google/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "google-check-shape-assumptions"
+
+namespace mlir::google {
+#define GEN_PASS_DEF_CHECKSHAPEASSUMPTIONSPASS
+#include "Dialect/Google/Transforms/Passes.h.inc"
+} // namespace mlir::google
+
+using namespace mlir;
+
+namespace {
+
+/// The google op `op` was lowered from (its location's name), else its own
+/// name.
+std::string describe(Operation *op) {
+  std::string name;
+  op->getLoc()->walk([&](Location loc) {
+    if (auto named = dyn_cast<NameLoc>(loc)) {
+      name = named.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return name.empty() ? op->getName().getStringRef().str() : name;
+}
+
+class Checker {
+public:
+  explicit Checker(Operation *op)
+      : op(op), builder(op), message(describe(op) +
+                                     ": an extent is {0} at run time where "
+                                     "{1} is assumed") {}
+
+  OpFoldResult extent(Value memref, int64_t dim) {
+    auto type = cast<MemRefType>(memref.getType());
+    if (!type.isDynamicDim(dim))
+      return builder.getIndexAttr(type.getDimSize(dim));
+    return memref::DimOp::create(builder, op->getLoc(), memref, dim)
+        .getResult();
+  }
+
+  Value toValue(OpFoldResult value) {
+    if (auto v = dyn_cast<Value>(value))
+      return v;
+    return arith::ConstantIndexOp::create(
+        builder, op->getLoc(),
+        cast<IntegerAttr>(cast<Attribute>(value)).getInt());
+  }
+
+  /// Asserts actual == assumed unless both are static.
+  void check(OpFoldResult actual, OpFoldResult assumed) {
+    if (isa<Attribute>(actual) && isa<Attribute>(assumed))
+      return;
+    if (actual == assumed)
+      return;
+    Location loc = op->getLoc();
+    Value equal = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        toValue(actual), toValue(assumed));
+    cf::AssertOp::create(builder, loc, equal, message);
+    ++count;
+  }
+
+  OpFoldResult product(ArrayRef<OpFoldResult> extents) {
+    int64_t known = 1;
+    Value dynamic;
+    for (OpFoldResult e : extents) {
+      if (auto attr = dyn_cast<Attribute>(e)) {
+        known *= cast<IntegerAttr>(attr).getInt();
+        continue;
+      }
+      dynamic = dynamic ? arith::MulIOp::create(builder, op->getLoc(), dynamic,
+                                                cast<Value>(e))
+                              .getResult()
+                        : cast<Value>(e);
+    }
+    if (!dynamic)
+      return builder.getIndexAttr(known);
+    if (known == 1)
+      return dynamic;
+    return arith::MulIOp::create(builder, op->getLoc(), dynamic,
+                                 toValue(builder.getIndexAttr(known)))
+        .getResult();
+  }
+
+  int64_t count = 0;
+
+private:
+  Operation *op;
+  OpBuilder builder;
+  std::string message;
+};
+
+void checkCast(memref::CastOp cast, int64_t &count) {
+  auto source = dyn_cast<MemRefType>(cast.getSource().getType());
+  auto result = dyn_cast<MemRefType>(cast.getType());
+  if (!source || !result)
+    return;
+  Checker checker(cast);
+  for (int64_t d = 0; d < source.getRank(); ++d)
+    if (source.isDynamicDim(d) && !result.isDynamicDim(d))
+      checker.check(checker.extent(cast.getSource(), d),
+                    checker.extent(cast.getResult(), d));
+  count += checker.count;
+}
+
+void checkExpandShape(memref::ExpandShapeOp expand, int64_t &count) {
+  Checker checker(expand);
+  SmallVector<OpFoldResult> outputShape = expand.getMixedOutputShape();
+  for (auto [source, group] :
+       llvm::enumerate(expand.getReassociationIndices())) {
+    SmallVector<OpFoldResult> extents;
+    for (int64_t d : group)
+      extents.push_back(outputShape[d]);
+    checker.check(checker.extent(expand.getSrc(), source),
+                  checker.product(extents));
+  }
+  count += checker.count;
+}
+
+void checkCopy(memref::CopyOp copy, int64_t &count) {
+  auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+  if (!source)
+    return;
+  Checker checker(copy);
+  for (int64_t d = 0; d < source.getRank(); ++d)
+    checker.check(checker.extent(copy.getSource(), d),
+                  checker.extent(copy.getTarget(), d));
+  count += checker.count;
+}
+
+/// Every operand extent indexed by a loop dimension equals the loop's
+/// range, which linalg takes from the first operand that indexes it.
+void checkLinalgOp(linalg::LinalgOp linalgOp, int64_t &count) {
+  if (!linalgOp.hasPureBufferSemantics())
+    return;
+  Checker checker(linalgOp);
+  SmallVector<OpFoldResult> ranges(linalgOp.getNumLoops());
+  for (OpOperand &operand : linalgOp->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+    for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+      auto loop = dyn_cast<AffineDimExpr>(expr);
+      if (!loop)
+        continue;
+      OpFoldResult extent = checker.extent(operand.get(), dim);
+      OpFoldResult &range = ranges[loop.getPosition()];
+      if (!range)
+        range = extent;
+      else
+        checker.check(extent, range);
+    }
+  }
+  count += checker.count;
+}
+
+struct CheckShapeAssumptionsPass
+    : public google::impl::CheckShapeAssumptionsPassBase<
+          CheckShapeAssumptionsPass> {
+  void runOnOperation() override {
+    int64_t count = 0;
+    getOperation()->walk([&](Operation *op) {
+      if (auto cast = dyn_cast<memref::CastOp>(op))
+        checkCast(cast, count);
+      else if (auto expand = dyn_cast<memref::ExpandShapeOp>(op))
+        checkExpandShape(expand, count);
+      else if (auto copy = dyn_cast<memref::CopyOp>(op))
+        checkCopy(copy, count);
+      else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+        checkLinalgOp(linalgOp, count);
+    });
+    LLVM_DEBUG(llvm::dbgs() << "added " << count << " shape checks\n");
+  }
+};
+
+} // namespace
