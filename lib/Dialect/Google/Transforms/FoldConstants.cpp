@@ -1,8 +1,8 @@
 //===- FoldConstants.cpp - --google-fold-constants ------------------------===//
 
-#include "ConstantEvaluator.h"
 #include "Dialect/Google/IR/GoogleOps.h"
 #include "Dialect/Google/Transforms/Passes.h"
+#include "Interpreter/Interpreter.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -21,7 +21,40 @@ using namespace mlir::google;
 
 namespace {
 
-/// Replaces a google op whose operands are all constants by its value.
+bool isElementwise(Operation *op) {
+  return isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ReluOp, NegOp, AbsOp,
+             ExpOp, LogOp, TanhOp, SqrtOp, SigmoidOp, CastOp, ReshapeOp,
+             TransposeOp>(op);
+}
+
+int64_t effectiveSize(DenseElementsAttr attr) {
+  return attr.isSplat() ? 1 : attr.getNumElements();
+}
+
+/// True when evaluating `op` on `operands` costs more than `maxElements`
+/// allows: an operand or the result is larger (splats count as one
+/// element, and elementwise ops of splats give splats), or a matrix
+/// product needs more than 16x that many multiply-adds.
+bool isTooLarge(Operation *op, ArrayRef<DenseElementsAttr> operands,
+                RankedTensorType type, int64_t maxElements) {
+  bool allSplat = llvm::all_of(
+      operands, [](DenseElementsAttr a) { return a.isSplat(); });
+  int64_t resultSize =
+      isElementwise(op) && allSplat ? 1 : type.getNumElements();
+  if (resultSize > maxElements ||
+      llvm::any_of(operands, [&](DenseElementsAttr a) {
+        return effectiveSize(a) > maxElements;
+      }))
+    return true;
+  if (!isa<MatmulOp, MatmulBiasReluOp>(op))
+    return false;
+  int64_t k =
+      cast<RankedTensorType>(op->getOperand(0).getType()).getShape().back();
+  return type.getNumElements() * k > 16 * maxElements;
+}
+
+/// Replaces a google op whose operands are all constants by its value,
+/// computed by the reference interpreter.
 class EvaluateConstantOp : public RewritePattern {
 public:
   EvaluateConstantOp(MLIRContext *context, int64_t maxElements,
@@ -35,27 +68,33 @@ public:
                                 PatternRewriter &rewriter) const override {
     if (!isa<GoogleDialect>(op->getDialect()) || isa<ConstantOp>(op))
       return rewriter.notifyMatchFailure(op, "not a computing google op");
-    SmallVector<DenseElementsAttr> operands;
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "the result type is dynamic");
+    SmallVector<DenseElementsAttr> attrs;
     for (Value operand : op->getOperands()) {
       DenseElementsAttr value;
       if (!matchPattern(operand, m_Constant(&value)))
         return rewriter.notifyMatchFailure(op, "an operand is not constant");
-      operands.push_back(value);
+      attrs.push_back(value);
     }
-    EvaluationResult result = evaluateConstantOp(op, operands, maxElements);
-    switch (result.status) {
-    case EvaluationStatus::TooLarge:
+    if (isTooLarge(op, attrs, type, maxElements)) {
       if (numTooLarge)
         ++*numTooLarge;
       return rewriter.notifyMatchFailure(op, "exceeds max-elements");
-    case EvaluationStatus::Unsupported:
-      return rewriter.notifyMatchFailure(op, "value cannot be evaluated");
-    case EvaluationStatus::Evaluated:
-      break;
     }
+    SmallVector<ConcreteTensor> operands;
+    for (DenseElementsAttr attr : attrs)
+      operands.push_back(ConcreteTensor::fromAttr(attr));
+    std::string error;
+    FailureOr<ConcreteTensor> value = evaluateOp(op, operands, error);
+    // An op that fails at run time (a reshape of the wrong size) is left
+    // for the run-time check to report.
+    if (failed(value))
+      return rewriter.notifyMatchFailure(op, error);
     if (numEvaluated)
       ++*numEvaluated;
-    rewriter.replaceOpWithNewOp<ConstantOp>(op, result.value);
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, value->toAttr());
     return success();
   }
 

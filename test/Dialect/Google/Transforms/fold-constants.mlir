@@ -64,7 +64,7 @@ func.func @int_ops() -> (tensor<2xi32>, tensor<2xi32>) {
 // CHECK-DAG: google.constant dense<[0.36787945, 7.3890562]> : tensor<2xf32>
 // CHECK-DAG: google.constant dense<[0.000000e+00, 0.693147182]> : tensor<2xf32>
 // CHECK-DAG: google.constant dense<[-0.761594176, 0.964027583]> : tensor<2xf32>
-// CHECK-DAG: google.constant dense<[0.268941432, 0.880797088]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[0.268941432, 8.807970e-01]> : tensor<2xf32>
 // CHECK-DAG: google.constant dense<[1.000000e+00, 1.41421354]> : tensor<2xf32>
 // CHECK-NOT: google.relu
 // CHECK-NOT: google.exp
@@ -237,13 +237,44 @@ func.func @identities(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// NaN has no integer value: the cast stays.
-// CHECK-LABEL: func @negative_cast_nan_to_int
-// CHECK: google.cast
-func.func @negative_cast_nan_to_int() -> tensor<i32> {
-  %a = google.constant dense<0x7FC00000> : tensor<f32>
-  %0 = google.cast %a : tensor<f32> -> tensor<i32>
-  return %0 : tensor<i32>
+// Float to int truncates toward zero and saturates; NaN gives 0 (SPEC
+// section 1): folded values agree with compiled code.
+// CHECK-LABEL: func @cast_float_to_int_saturates
+// CHECK-DAG: google.constant dense<[2147483647, -2147483648, 0, -2, 2]> : tensor<5xi32>
+// CHECK-DAG: google.constant dense<[9223372036854775807, -9223372036854775808]> : tensor<2xi64>
+// CHECK-NOT: google.cast
+func.func @cast_float_to_int_saturates() -> (tensor<5xi32>, tensor<2xi64>) {
+  %a = google.constant dense<[3.0e9, -3.0e9, 0x7FC00000, -2.9, 2.9]> : tensor<5xf32>
+  %0 = google.cast %a : tensor<5xf32> -> tensor<5xi32>
+  %b = google.constant dense<[1.0e30, 0xFF800000]> : tensor<2xf32>
+  %1 = google.cast %b : tensor<2xf32> -> tensor<2xi64>
+  return %0, %1 : tensor<5xi32>, tensor<2xi64>
+}
+
+// -----
+
+// Casts to bf16 round once, from the exact value: through f32 they would
+// round twice and give 1.0 and 16777216.
+// CHECK-LABEL: func @cast_to_bf16_rounds_once
+// CHECK-DAG: google.constant dense<1.007810e+00> : tensor<bf16>
+// CHECK-DAG: google.constant dense<1.690830e+07> : tensor<bf16>
+func.func @cast_to_bf16_rounds_once() -> (tensor<bf16>, tensor<bf16>) {
+  %a = google.constant dense<0x3FF0100000400000> : tensor<f64>
+  %0 = google.cast %a : tensor<f64> -> tensor<bf16>
+  %b = google.constant dense<16842753> : tensor<i32>
+  %1 = google.cast %b : tensor<i32> -> tensor<bf16>
+  return %0, %1 : tensor<bf16>, tensor<bf16>
+}
+
+// -----
+
+// relu(-0) is +0 (maximum orders -0 below +0), as compiled code gives.
+// CHECK-LABEL: func @relu_negative_zero
+// CHECK: google.constant dense<0.000000e+00> : tensor<2xf32>
+func.func @relu_negative_zero() -> tensor<2xf32> {
+  %a = google.constant dense<[-0.0, 0.0]> : tensor<2xf32>
+  %0 = google.relu %a : tensor<2xf32>
+  return %0 : tensor<2xf32>
 }
 
 // -----

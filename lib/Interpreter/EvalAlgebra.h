@@ -1,0 +1,75 @@
+//===- EvalAlgebra.h - scalar semantics computed on host numbers -*- C++ -*-===//
+//
+// The algebra of Dialect/Google/IR/ScalarSemantics.h that computes: every
+// primitive gives the value IEEE-754 (floats, rounded to nearest even to
+// the element type once) or two's complement wrapping (integers) defines.
+// Transcendental functions call the same C library functions as compiled
+// CPU code (expf for f32, exp for f64).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_LIB_INTERPRETER_EVALALGEBRA_H
+#define GOOGLE_LIB_INTERPRETER_EVALALGEBRA_H
+
+#include "Interpreter/ConcreteTensor.h"
+
+namespace mlir::google {
+
+enum class ElementKind { F16, BF16, F32, F64, I32, I64 };
+
+/// The kind of a google element type.
+ElementKind getElementKind(Type type);
+
+class EvalAlgebra {
+public:
+  using Value = Scalar;
+
+  explicit EvalAlgebra(Type elementType)
+      : kind(getElementKind(elementType)) {}
+  explicit EvalAlgebra(ElementKind kind) : kind(kind) {}
+
+  bool isFloat() const { return kind <= ElementKind::F64; }
+  Scalar constant(double value) const;
+  Scalar lowest() const;
+
+  Scalar add(Scalar x, Scalar y) const;
+  Scalar sub(Scalar x, Scalar y) const;
+  Scalar mul(Scalar x, Scalar y) const;
+  Scalar div(Scalar x, Scalar y) const;
+  Scalar maximum(Scalar x, Scalar y) const;
+  Scalar minimum(Scalar x, Scalar y) const;
+  Scalar neg(Scalar x) const;
+  Scalar abs(Scalar x) const;
+  Scalar exp(Scalar x) const;
+  Scalar log(Scalar x) const;
+  Scalar tanh(Scalar x) const;
+  Scalar sqrt(Scalar x) const;
+
+  template <typename Fn>
+  Scalar inF32IfNarrow(Scalar x, Fn fn) const {
+    if (kind != ElementKind::F16 && kind != ElementKind::BF16)
+      return fn(*this, x);
+    EvalAlgebra wide(ElementKind::F32);
+    return Scalar{round(fn(wide, x).f), 0};
+  }
+
+  /// `google.cast` of `x` (of this algebra's element type) to `to`.
+  Scalar convert(Scalar x, Type to) const;
+  Scalar convertTo(Scalar x, ElementKind to) const;
+  /// A count as the element type, rounded once.
+  Scalar convertIndex(int64_t count) const;
+
+  /// `x` rounded to the element type (floats) or wrapped (integers).
+  double round(double x) const;
+  int64_t wrap(uint64_t x) const;
+
+private:
+  Scalar fromDouble(double x) const { return Scalar{round(x), 0}; }
+  Scalar fromInt(uint64_t x) const { return Scalar{0, wrap(x)}; }
+
+  ElementKind kind;
+};
+
+} // namespace mlir::google
+
+#endif // GOOGLE_LIB_INTERPRETER_EVALALGEBRA_H
