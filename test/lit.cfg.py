@@ -50,6 +50,7 @@ tools = [
     "google-run",
     "runtime_test",
     "runtime_header_cpp",
+    "reference_test",
     "mlir-runner",
     "mlir-translate",
     ToolSubst("%python", config.python_executable, unresolved="fatal"),

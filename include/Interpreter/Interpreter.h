@@ -34,6 +34,11 @@ FailureOr<ConcreteTensor> evaluateOp(Operation *op,
                                      ArrayRef<ConcreteTensor> operands,
                                      std::string &error);
 
+/// Checks that `function` and everything it calls is made of google ops,
+/// func.call and func.return in one block each, and that no call is
+/// recursive.
+LogicalResult verifyInterpretable(func::FuncOp function, std::string &error);
+
 /// The results of calling `function` (google ops, func.call and
 /// func.return) with `arguments`, which must match its signature.
 FailureOr<SmallVector<ConcreteTensor>>

@@ -25,6 +25,9 @@ struct RunOptions {
   std::string emitObject;
   /// Extra --google-extreme-pipeline options (e.g. "fuse=false").
   std::string pipeline;
+  /// Compare every result with the reference interpreter's (the module
+  /// must be in the google dialect).
+  bool check = false;
 };
 
 /// Runs google-run and returns its exit status. Results go to `out`; any

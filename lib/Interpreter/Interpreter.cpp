@@ -2,11 +2,13 @@
 
 #include "Interpreter/Interpreter.h"
 
+#include "Dialect/Google/IR/GoogleDialect.h"
 #include "Dialect/Google/IR/ShapeRules.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::google;
@@ -111,7 +113,55 @@ FailureOr<SmallVector<ConcreteTensor>> call(func::FuncOp function,
   return failure();
 }
 
+LogicalResult verify(func::FuncOp function,
+                     llvm::SmallPtrSetImpl<Operation *> &active,
+                     llvm::SmallPtrSetImpl<Operation *> &done,
+                     std::string &error) {
+  std::string name = "@" + function.getSymName().str();
+  if (done.contains(function))
+    return success();
+  if (!active.insert(function).second) {
+    error = name + " calls itself: the reference interpreter runs "
+                   "non-recursive programs";
+    return failure();
+  }
+  if (function.isExternal() || !function.getBody().hasOneBlock()) {
+    error = name + " is not a function of one block";
+    return failure();
+  }
+  for (Operation &op : function.getBody().front()) {
+    if (isa<func::ReturnOp>(op) ||
+        (isa<GoogleDialect>(op.getDialect()) && op.getNumResults() == 1))
+      continue;
+    auto callOp = dyn_cast<func::CallOp>(op);
+    if (!callOp) {
+      error = "'" + op.getName().getStringRef().str() + "' in " + name +
+              " is not a google op: the reference interpreter runs "
+              "google-dialect functions";
+      return failure();
+    }
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        callOp, callOp.getCalleeAttr());
+    if (!callee) {
+      error = name + " calls @" + callOp.getCallee().str() +
+              ", which is not a func.func";
+      return failure();
+    }
+    if (failed(verify(callee, active, done, error)))
+      return failure();
+  }
+  active.erase(function);
+  done.insert(function);
+  return success();
+}
+
 } // namespace
+
+LogicalResult google::verifyInterpretable(func::FuncOp function,
+                                          std::string &error) {
+  llvm::SmallPtrSet<Operation *, 8> active, done;
+  return verify(function, active, done, error);
+}
 
 FailureOr<SmallVector<ConcreteTensor>>
 google::interpretFunction(func::FuncOp function,

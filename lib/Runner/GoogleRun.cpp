@@ -4,6 +4,7 @@
 
 #include "Compiler/CompileCache.h"
 #include "Runner/HostTensor.h"
+#include "Runner/Reference.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -69,9 +70,11 @@ std::string typeText(const google_rt_tensor_type *type) {
 bool isSharedObject(StringRef data) { return data.starts_with("\x7f" "ELF"); }
 
 /// Compiles (through the cache) or takes the shared object; returns its
-/// path. `--emit-object` is handled here too.
+/// path, and the module's text when it is MLIR. `--emit-object` is handled
+/// here too.
 std::optional<RunError> obtainObject(const RunOptions &options,
                                      std::string &objectPath,
+                                     std::string &moduleText,
                                      bool &emittedOnly, bool &temporary) {
   emittedOnly = false;
   temporary = false;
@@ -104,6 +107,7 @@ std::optional<RunError> obtainObject(const RunOptions &options,
   } else {
     if (data.trim().empty())
       return RunError{"module '" + name + "' is empty"};
+    moduleText = data.str();
     CompileOptions compileOptions = getDefaultCompileOptions();
     compileOptions.pipeline = options.pipeline;
     FailureOr<CachedObject> cached =
@@ -192,10 +196,13 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
   if (options.benchmark < 0)
     return RunError{"--benchmark must be a positive number of calls"};
 
-  std::string objectPath;
+  if (options.check && !options.emitObject.empty())
+    return RunError{"--check runs the function; it does not go with "
+                    "--emit-object"};
+  std::string objectPath, moduleText;
   bool emittedOnly, temporary;
   std::optional<RunError> obtained =
-      obtainObject(options, objectPath, emittedOnly, temporary);
+      obtainObject(options, objectPath, moduleText, emittedOnly, temporary);
   // A temporary object is not needed once loaded (or emitted).
   llvm::scope_exit removeTemporary([&] {
     if (temporary)
@@ -214,6 +221,9 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
   temporary = false;
   if (loaded)
     return loaded;
+  if (options.check && moduleText.empty())
+    return RunError{"--check needs the module as MLIR in the google dialect, "
+                    "not a compiled object"};
   ModulePtr module(rawModule);
   const google_rt_function *function = nullptr;
   if (std::optional<RunError> error =
@@ -260,15 +270,43 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
             function, i, options.expectedOutputs[i], expected[i]))
       return error;
 
+  // The reference first: its verdict decides how a failed call reads.
+  std::optional<std::vector<HostTensor>> reference;
+  std::string referenceError;
+  if (options.check) {
+    bool unsupported = false;
+    FailureOr<std::vector<HostTensor>> interpreted =
+        interpretModule(moduleText, options.module, name, inputs,
+                        referenceError, &unsupported);
+    if (unsupported)
+      return RunError{"--check: " + referenceError};
+    if (succeeded(interpreted))
+      reference = std::move(*interpreted);
+  }
+
   Results results(numResults);
   if (std::optional<RunError> error =
           check(google_rt_call(function, args.data(), numArgs,
-                               results.tensors.data(), numResults)))
+                               results.tensors.data(), numResults))) {
+    if (reference)
+      error->message = "the compiled code failed where the reference "
+                       "interpreter computed every result: " +
+                       error->message;
     return error;
+  }
   std::vector<HostTensor> values;
   for (const google_rt_tensor &tensor : results.tensors)
     values.push_back(HostTensor::copyOf(tensor));
   results.reset();
+  if (options.check) {
+    if (!reference)
+      return RunError{"@" + name + ": the compiled code returned results "
+                      "where the reference interpreter reports: " +
+                      referenceError};
+    std::string mismatch;
+    if (failed(compareWithReference(name, values, *reference, mismatch)))
+      return RunError{mismatch};
+  }
 
   for (size_t i = 0; i < expected.size(); ++i) {
     std::string error;
@@ -285,6 +323,10 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
   }
   for (size_t i = options.outputs.size(); i < numResults; ++i)
     out << "result[" << i << "]: " << formatTensor(values[i]) << "\n";
+  if (options.check)
+    out << "check: @" << name << ": " << numResults
+        << (numResults == 1 ? " result matches" : " results match")
+        << " the reference interpreter\n";
 
   if (options.benchmark > 0) {
     std::vector<double> times;

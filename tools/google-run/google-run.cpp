@@ -29,6 +29,10 @@ static cl::opt<int> benchmark("benchmark", cl::init(0),
 static cl::opt<std::string>
     emitObject("emit-object",
                cl::desc("Write the compiled shared object and exit"));
+static cl::opt<bool>
+    check("check",
+          cl::desc("Also run the function with the reference interpreter and "
+                   "compare every result with it"));
 static cl::opt<std::string> pipelineOptions(
     "pipeline-options",
     cl::desc("Extra --google-extreme-pipeline options, e.g. \"fuse=false\""));
@@ -55,5 +59,6 @@ int main(int argc, char **argv) {
   options.benchmark = benchmark;
   options.emitObject = emitObject;
   options.pipeline = pipelineOptions;
+  options.check = check;
   return mlir::google::runGoogleRun(options, outs(), errs());
 }

@@ -1,0 +1,82 @@
+//===- reference_test.cpp - the reference interpreter through Runner ------===//
+//
+// Prints one "PASS: <what>" line per check; exits 1 on the first failure.
+// Covers what google-run --check cannot show with a correct compiler: a
+// compiled result that differs from the reference is reported with the
+// result and the first differing element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runner/Reference.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::google;
+
+static void expect(bool ok, const std::string &what) {
+  if (!ok) {
+    llvm::outs() << "FAIL: " << what << "\n";
+    std::exit(1);
+  }
+}
+
+static void pass(const char *what) { llvm::outs() << "PASS: " << what << "\n"; }
+
+static HostTensor tensorOf(ArrayRef<int64_t> shape, ArrayRef<double> values) {
+  HostTensor tensor(GOOGLE_RT_F32, shape);
+  for (auto [i, v] : llvm::enumerate(values))
+    tensor.setDouble(i, v);
+  return tensor;
+}
+
+int main() {
+  const char *source = R"mlir(
+    func.func @center(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+      %m = google.reduce_mean %x {axes = array<i64: 1>, keep_dims = true} : tensor<?x3xf32> -> tensor<?x1xf32>
+      %d = google.sub %x, %m : tensor<?x3xf32>, tensor<?x1xf32> -> tensor<?x3xf32>
+      return %d : tensor<?x3xf32>
+    }
+    func.func @lowered(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %0 = tensor.empty() : tensor<2xf32>
+      return %0 : tensor<2xf32>
+    }
+  )mlir";
+  std::string error;
+  std::vector<HostTensor> inputs;
+  inputs.push_back(tensorOf({2, 3}, {1, 2, 3, 4, 5, 9}));
+  FailureOr<std::vector<HostTensor>> reference =
+      interpretModule(source, "test.mlir", "center", inputs, error);
+  expect(succeeded(reference), "interpret: " + error);
+  std::vector<HostTensor> right;
+  right.push_back(tensorOf({2, 3}, {-1, 0, 1, -2, -1, 3}));
+  expect(succeeded(compareWithReference("center", right, *reference, error)),
+         "matching results: " + error);
+  pass("matching results");
+
+  std::vector<HostTensor> wrong;
+  wrong.push_back(tensorOf({2, 3}, {-1, 1.3333333, 2.7777777, -2, 3, 8.333333}));
+  expect(failed(compareWithReference("center", wrong, *reference, error)),
+         "a wrong result is reported");
+  llvm::outs() << "mismatch: " << error << "\n";
+  pass("mismatch");
+
+  bool unsupported = false;
+  expect(failed(interpretModule(source, "test.mlir", "lowered", inputs, error,
+                                &unsupported)) &&
+             unsupported,
+         "a function that is not in the google dialect");
+  llvm::outs() << "unsupported: " << error << "\n";
+  pass("not the google dialect");
+
+  inputs[0] = tensorOf({2, 2}, {1, 2, 3, 4});
+  expect(failed(interpretModule(source, "test.mlir", "center", inputs, error,
+                                &unsupported)) &&
+             unsupported == false,
+         "an argument of the wrong shape");
+  llvm::outs() << "argument: " << error << "\n";
+  pass("wrong argument");
+  return 0;
+}
