@@ -2,7 +2,7 @@
 // mismatched dynamic extents are an error of the call that names the op
 // and both extents, never an out-of-bounds access or a wrong result.
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 11 cases match numpy, 16 fail as expected at opt-level 0, 1, 2, 3
+// CHECK: e2e: 12 cases match numpy, 16 fail as expected at opt-level 0, 1, 2, 3
 
 // E2E: @add(a: 4x8xf32, b: 4x8xf32) -> a + b
 // E2E-ERROR: @add(a: 4x8xf32, b: 3x8xf32) -> @add: google.add: dimension 0 of operand #1 is 3, expected 4 like the other operand (dynamic dimensions are not broadcast)
@@ -56,6 +56,15 @@ func.func @matmul_bias_unfused(%a: tensor<2x3xf32>, %b: tensor<3x?xf32>, %c: ten
 func.func @matmul_bias_fused(%a: tensor<2x3xf32>, %b: tensor<3x?xf32>, %c: tensor<4xf32>) -> tensor<2x?xf32> {
   %m = google.matmul %a, %b : tensor<2x3xf32>, tensor<3x?xf32> -> tensor<2x?xf32>
   %s = google.add %m, %c : tensor<2x?xf32>, tensor<4xf32> -> tensor<2x?xf32>
+  %r = google.relu %s : tensor<2x?xf32>
+  return %r : tensor<2x?xf32>
+}
+
+// A [1] bias stretches over a dynamic N: fusion must leave it alone.
+// E2E: @unit_bias(a: 2x3xf32, b: 3x4xf32, c: 1xf32) -> relu(a @ b + c)
+func.func @unit_bias(%a: tensor<2x3xf32>, %b: tensor<3x?xf32>, %c: tensor<1xf32>) -> tensor<2x?xf32> {
+  %m = google.matmul %a, %b : tensor<2x3xf32>, tensor<3x?xf32> -> tensor<2x?xf32>
+  %s = google.add %m, %c : tensor<2x?xf32>, tensor<1xf32> -> tensor<2x?xf32>
   %r = google.relu %s : tensor<2x?xf32>
   return %r : tensor<2x?xf32>
 }

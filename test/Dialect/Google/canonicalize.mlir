@@ -128,3 +128,82 @@ func.func @negative_no_evaluation() -> tensor<2xf32> {
   %0 = google.add %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// A dynamic intermediate hides a size that only the run-time check of the
+// outer reshape compares: skipping the inner reshape would give an invalid
+// 8 -> 2x3 reshape (canonicalize once failed to verify here).
+// CHECK-LABEL: func @negative_reshape_reshape_dynamic_intermediate
+// CHECK-SAME: (%[[X:.*]]: tensor<8xf32>)
+// CHECK: %[[A:.*]] = google.reshape %[[X]] : tensor<8xf32> -> tensor<?xf32>
+// CHECK: google.reshape %[[A]] : tensor<?xf32> -> tensor<2x3xf32>
+func.func @negative_reshape_reshape_dynamic_intermediate(%x: tensor<8xf32>) -> tensor<2x3xf32> {
+  %0 = google.reshape %x : tensor<8xf32> -> tensor<?xf32>
+  %1 = google.reshape %0 : tensor<?xf32> -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}
+
+// -----
+
+// The inner reshape's own run-time check (6 elements into ?x4) would be
+// lost: keep it.
+// CHECK-LABEL: func @negative_reshape_reshape_inner_check
+// CHECK: google.reshape %{{.*}} : tensor<?x6xf32> -> tensor<?x4xf32>
+// CHECK: google.reshape %{{.*}} : tensor<?x4xf32> -> tensor<?xf32>
+func.func @negative_reshape_reshape_inner_check(%x: tensor<?x6xf32>) -> tensor<?xf32> {
+  %0 = google.reshape %x : tensor<?x6xf32> -> tensor<?x4xf32>
+  %1 = google.reshape %0 : tensor<?x4xf32> -> tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+
+// -----
+
+// Here the inner reshape cannot fail (a multiple of 8 always splits into
+// ?x4), so it goes.
+// CHECK-LABEL: func @reshape_reshape_dynamic
+// CHECK-SAME: (%[[X:.*]]: tensor<?x8xf32>)
+// CHECK-NEXT: %[[R:.*]] = google.reshape %[[X]] : tensor<?x8xf32> -> tensor<?x2xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @reshape_reshape_dynamic(%x: tensor<?x8xf32>) -> tensor<?x2xf32> {
+  %0 = google.reshape %x : tensor<?x8xf32> -> tensor<?x4xf32>
+  %1 = google.reshape %0 : tensor<?x4xf32> -> tensor<?x2xf32>
+  return %1 : tensor<?x2xf32>
+}
+
+// -----
+
+// A transposed intermediate that claims a static extent of a dynamic
+// source carries a run-time check; composing would drop it.
+// CHECK-LABEL: func @negative_transpose_transpose_refining_intermediate
+// CHECK: google.transpose %{{.*}} : tensor<?x4xf32> -> tensor<4x2xf32>
+// CHECK: google.transpose %{{.*}} : tensor<4x2xf32> -> tensor<?x4xf32>
+func.func @negative_transpose_transpose_refining_intermediate(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = google.transpose %x {perm = array<i64: 1, 0>} : tensor<?x4xf32> -> tensor<4x2xf32>
+  %1 = google.transpose %0 {perm = array<i64: 1, 0>} : tensor<4x2xf32> -> tensor<?x4xf32>
+  return %1 : tensor<?x4xf32>
+}
+
+// -----
+
+// A dynamic intermediate whose outer result contradicts the source: the
+// composition would be invalid (canonicalize once failed to verify here).
+// CHECK-LABEL: func @negative_transpose_transpose_contradiction
+// CHECK-COUNT-2: google.transpose
+func.func @negative_transpose_transpose_contradiction(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %0 = google.transpose %x {perm = array<i64: 1, 0>} : tensor<2x3xf32> -> tensor<?x?xf32>
+  %1 = google.transpose %0 {perm = array<i64: 1, 0>} : tensor<?x?xf32> -> tensor<3x2xf32>
+  return %1 : tensor<3x2xf32>
+}
+
+// -----
+
+// A dynamic intermediate that only relaxes the source's extents composes.
+// CHECK-LABEL: func @transpose_transpose_relaxed_intermediate
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @transpose_transpose_relaxed_intermediate(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = google.transpose %x {perm = array<i64: 1, 0>} : tensor<2x3xf32> -> tensor<?x?xf32>
+  %1 = google.transpose %0 {perm = array<i64: 1, 0>} : tensor<?x?xf32> -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}

@@ -54,6 +54,26 @@ SmallVector<int64_t> permutedShape(ArrayRef<int64_t> shape,
 /// Number of elements of a static shape, std::nullopt when dynamic.
 std::optional<int64_t> staticElementCount(ArrayRef<int64_t> shape);
 
+/// Why a reshape from `input` to `result` is invalid, as far as the static
+/// extents tell.
+enum class ReshapeError {
+  None,
+  /// The result has more than one dynamic dimension.
+  TooManyDynamic,
+  /// Both static, with different element counts.
+  CountMismatch,
+  /// A dynamic result dimension next to a zero-sized one.
+  DynamicNextToZero,
+  /// The result's static extents do not divide the static input count.
+  NotDivisible,
+};
+ReshapeError checkReshape(ArrayRef<int64_t> input, ArrayRef<int64_t> result);
+
+/// True when a valid reshape can still fail at run time: the element count
+/// it needs depends on dynamic input extents.
+bool reshapeNeedsRuntimeCheck(ArrayRef<int64_t> input,
+                              ArrayRef<int64_t> result);
+
 } // namespace mlir::google
 
 #endif // GOOGLE_DIALECT_GOOGLE_IR_SHAPERULES_H

@@ -92,7 +92,9 @@ def FuseMatmulBiasReluPass : Pass<"google-fuse-matmul-bias-relu"> {
     shape [N] or [1, N] (the latter is reshaped to [N]). It does not fire
     when the matmul or the add result has another user (the intermediate
     value is still needed), when the addend is not such a bias (e.g. [M, N]),
-    or when the add broadcasts the matmul result to a bigger shape.
+    when the add broadcasts the matmul result to a bigger shape, or when the
+    bias is a static [1] that the add stretches over N (the fused op never
+    stretches its bias).
   }];
   let statistics = [
     Statistic<"numFused", "num-fused", "matmul+bias+relu chains fused">,

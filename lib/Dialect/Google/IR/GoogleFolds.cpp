@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Dialect/Google/IR/GoogleOps.h"
+#include "Dialect/Google/IR/ShapeRules.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -88,12 +89,27 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
   bool changed = false;
   if (auto inner = getInput().getDefiningOp<TransposeOp>()) {
     // Result dim i is inner's input dim innerPerm[perm[i]].
+    TypedValue<RankedTensorType> source = inner.getInput();
+    ArrayRef<int64_t> sourceShape = source.getType().getShape();
     SmallVector<int64_t> composed;
     for (int64_t p : getPerm())
       composed.push_back(inner.getPerm()[p]);
-    getInputMutable().assign(inner.getInput());
-    setPerm(composed);
-    changed = true;
+    // Skipping the inner transpose is safe when its result type states no
+    // extent the source does not (it has no run-time check to lose) and
+    // the composed transpose is valid.
+    bool innerIsExact = llvm::all_of(
+        llvm::enumerate(inner.getPerm()), [&](auto indexed) {
+          int64_t dim = inner.getType().getDimSize(indexed.index());
+          return ShapedType::isDynamic(dim) ||
+                 dim == sourceShape[indexed.value()];
+        });
+    if (innerIsExact &&
+        areCompatibleShapes(permutedShape(sourceShape, composed),
+                            getType().getShape())) {
+      getInputMutable().assign(source);
+      setPerm(composed);
+      changed = true;
+    }
   }
   if (isIdentityPermutation(getPerm()) &&
       getInput().getType() == getResult().getType())
@@ -104,8 +120,14 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
 OpFoldResult ReshapeOp::fold(FoldAdaptor) {
   bool changed = false;
   if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
-    getInputMutable().assign(inner.getInput());
-    changed = true;
+    // Skipping the inner reshape is safe when it cannot fail at run time
+    // (its check would be lost) and the composed reshape is valid.
+    ArrayRef<int64_t> sourceShape = inner.getInput().getType().getShape();
+    if (!reshapeNeedsRuntimeCheck(sourceShape, inner.getType().getShape()) &&
+        checkReshape(sourceShape, getType().getShape()) == ReshapeError::None) {
+      getInputMutable().assign(inner.getInput());
+      changed = true;
+    }
   }
   if (getInput().getType() == getResult().getType())
     return getInput();

@@ -130,31 +130,32 @@ LogicalResult TransposeOp::verify() {
 LogicalResult ReshapeOp::verify() {
   RankedTensorType input = getInput().getType();
   RankedTensorType result = getResult().getType();
-  if (result.getNumDynamicDims() > 1)
-    return emitOpError("expected at most one dynamic dimension in the result, "
-                       "got ")
-           << result;
   std::optional<int64_t> inputCount = staticElementCount(input.getShape());
   int64_t knownResultCount = 1;
   for (int64_t dim : result.getShape())
     if (!ShapedType::isDynamic(dim))
       knownResultCount *= dim;
-  if (result.getNumDynamicDims() == 0) {
-    if (inputCount && *inputCount != knownResultCount)
-      return emitOpError("expected result with ")
-             << *inputCount << " elements like the input " << input << ", got "
-             << result << " with " << knownResultCount;
+  switch (checkReshape(input.getShape(), result.getShape())) {
+  case ReshapeError::None:
     return success();
-  }
-  if (knownResultCount == 0)
+  case ReshapeError::TooManyDynamic:
+    return emitOpError("expected at most one dynamic dimension in the result, "
+                       "got ")
+           << result;
+  case ReshapeError::CountMismatch:
+    return emitOpError("expected result with ")
+           << *inputCount << " elements like the input " << input << ", got "
+           << result << " with " << knownResultCount;
+  case ReshapeError::DynamicNextToZero:
     return emitOpError("cannot infer the dynamic result dimension next to a "
                        "zero-sized one in ")
            << result;
-  if (inputCount && *inputCount % knownResultCount != 0)
+  case ReshapeError::NotDivisible:
     return emitOpError("expected the static result dimensions to divide the ")
            << *inputCount << " elements of the input " << input << ", got "
            << result;
-  return success();
+  }
+  llvm_unreachable("unknown reshape error");
 }
 
 //===----------------------------------------------------------------------===//

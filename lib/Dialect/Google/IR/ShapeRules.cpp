@@ -129,3 +129,44 @@ std::optional<int64_t> google::staticElementCount(ArrayRef<int64_t> shape) {
   }
   return count;
 }
+
+/// The product of the static extents of `shape`.
+static int64_t knownProduct(ArrayRef<int64_t> shape) {
+  int64_t product = 1;
+  for (int64_t dim : shape)
+    if (!isDynamic(dim))
+      product *= dim;
+  return product;
+}
+
+static int64_t numDynamic(ArrayRef<int64_t> shape) {
+  return llvm::count_if(shape, isDynamic);
+}
+
+google::ReshapeError google::checkReshape(ArrayRef<int64_t> input,
+                                          ArrayRef<int64_t> result) {
+  if (numDynamic(result) > 1)
+    return ReshapeError::TooManyDynamic;
+  std::optional<int64_t> inputCount = staticElementCount(input);
+  int64_t known = knownProduct(result);
+  if (numDynamic(result) == 0)
+    return inputCount && *inputCount != known ? ReshapeError::CountMismatch
+                                              : ReshapeError::None;
+  if (known == 0)
+    return ReshapeError::DynamicNextToZero;
+  if (inputCount && *inputCount % known != 0)
+    return ReshapeError::NotDivisible;
+  return ReshapeError::None;
+}
+
+bool google::reshapeNeedsRuntimeCheck(ArrayRef<int64_t> input,
+                                      ArrayRef<int64_t> result) {
+  if (numDynamic(input) == 0)
+    return false;
+  if (numDynamic(result) == 0)
+    return true;
+  // count = (static input extents) * (dynamic ones): a multiple of the
+  // result's static extents whatever the dynamic ones are?
+  int64_t known = knownProduct(result);
+  return known == 0 || knownProduct(input) % known != 0;
+}

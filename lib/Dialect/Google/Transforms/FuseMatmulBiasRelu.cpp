@@ -20,12 +20,19 @@ using namespace mlir::google;
 
 namespace {
 
-/// True when `bias` has shape [N] or [1, N] for the matmul's N.
+/// True when `bias` has shape [N] or [1, N] for the matmul's N, so that
+/// the fused op computes what the add did: the fused op never stretches
+/// its bias, so a static 1 that the add stretches over N does not qualify.
 static bool isRowBias(RankedTensorType bias, int64_t n) {
   ArrayRef<int64_t> shape = bias.getShape();
-  if (shape.size() == 1)
-    return areCompatibleDims(shape[0], n);
-  return shape.size() == 2 && shape[0] == 1 && areCompatibleDims(shape[1], n);
+  if (shape.size() == 2 && shape[0] != 1)
+    return false;
+  if (shape.size() != 1 && shape.size() != 2)
+    return false;
+  int64_t length = shape.back();
+  if (length == 1 && n != 1)
+    return false;
+  return areCompatibleDims(length, n);
 }
 
 struct FuseMatmulBiasRelu : public OpRewritePattern<ReluOp> {

@@ -166,3 +166,31 @@ func.func @negative_sub(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %bias: tensor
   %r = google.relu %s : tensor<4x16xf32>
   return %r : tensor<4x16xf32>
 }
+
+// -----
+
+// A [1] bias stretches over N in the add; the fused op never stretches its
+// bias, so fusing would change the result (it once gave 2x1 values).
+// CHECK-LABEL: func @negative_unit_bias_stretches
+// CHECK: google.matmul
+// CHECK: google.add
+// CHECK: google.relu
+// CHECK-NOT: google.matmul_bias_relu
+func.func @negative_unit_bias_stretches(%a: tensor<2x3xf32>, %b: tensor<3x?xf32>, %c: tensor<1xf32>) -> tensor<2x?xf32> {
+  %m = google.matmul %a, %b : tensor<2x3xf32>, tensor<3x?xf32> -> tensor<2x?xf32>
+  %s = google.add %m, %c : tensor<2x?xf32>, tensor<1xf32> -> tensor<2x?xf32>
+  %r = google.relu %s : tensor<2x?xf32>
+  return %r : tensor<2x?xf32>
+}
+
+// -----
+
+// A [1] bias over N = 1 does not stretch: it fuses.
+// CHECK-LABEL: func @unit_bias_unit_n
+// CHECK: google.matmul_bias_relu
+func.func @unit_bias_unit_n(%a: tensor<2x3xf32>, %b: tensor<3x1xf32>, %c: tensor<1xf32>) -> tensor<2x1xf32> {
+  %m = google.matmul %a, %b : tensor<2x3xf32>, tensor<3x1xf32> -> tensor<2x1xf32>
+  %s = google.add %m, %c : tensor<2x1xf32>, tensor<1xf32> -> tensor<2x1xf32>
+  %r = google.relu %s : tensor<2x1xf32>
+  return %r : tensor<2x1xf32>
+}
