@@ -28,6 +28,9 @@ struct RunOptions {
   /// Compare every result with the reference interpreter's (the module
   /// must be in the google dialect).
   bool check = false;
+  /// Run the function with the reference interpreter instead of compiling
+  /// it (the module must be in the google dialect).
+  bool interpret = false;
 };
 
 /// Runs google-run and returns its exit status. Results go to `out`; any

@@ -2,7 +2,8 @@
 //
 // "Is this a compiler bug?": the results the google dialect itself defines
 // for a call, computed op by op by the reference interpreter, to compare
-// compiled results with (google-run --check, the differential tester).
+// compiled results with (google-run --check and --interpret, the
+// differential tester).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,13 +12,47 @@
 
 #include "Runner/HostTensor.h"
 
+#include <memory>
+
 namespace mlir::google {
 
-/// Parses `source` (a google-dialect module) and interprets its function
-/// `function` on `inputs`. On failure `error` says why, and `unsupported`
-/// (when given) tells whether the module cannot be interpreted at all (it
-/// does not parse, or the function is missing or not in the google
-/// dialect) rather than failing for these inputs (extents that disagree).
+/// A parsed google-dialect module whose functions the reference
+/// interpreter runs.
+class ReferenceModule {
+public:
+  ~ReferenceModule();
+
+  /// Parses `source`; on failure `error` is the first diagnostic.
+  static std::unique_ptr<ReferenceModule>
+  parse(StringRef source, StringRef bufferName, std::string &error);
+
+  /// The names of the public functions, in order.
+  std::vector<std::string> getPublicFunctions() const;
+
+  /// The argument and result types of function `name`; fails when there
+  /// is no such function or a type is not a tensor the runtime knows.
+  LogicalResult getSignature(StringRef name,
+                             std::vector<google_rt_tensor_type> &arguments,
+                             std::vector<google_rt_tensor_type> &results,
+                             std::string &error) const;
+
+  /// Interprets function `name` on `inputs`. On failure `error` says why,
+  /// and `unsupported` (when given) tells whether the function cannot be
+  /// interpreted at all (missing, or not in the google dialect) rather than
+  /// failing for these inputs (extents that disagree).
+  FailureOr<std::vector<HostTensor>> run(StringRef name,
+                                         ArrayRef<HostTensor> inputs,
+                                         std::string &error,
+                                         bool *unsupported = nullptr) const;
+
+private:
+  ReferenceModule();
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// Parses `source` and interprets its function `function` on `inputs` (see
+/// ReferenceModule::run).
 FailureOr<std::vector<HostTensor>>
 interpretModule(StringRef source, StringRef bufferName, StringRef function,
                 ArrayRef<HostTensor> inputs, std::string &error,

@@ -126,43 +126,48 @@ std::optional<RunError> obtainObject(const RunOptions &options,
   return std::nullopt;
 }
 
-std::optional<RunError> selectFunction(const google_rt_module *module,
+/// SPEC: the requested function, else the only public one, else @main.
+std::optional<RunError> selectFunction(ArrayRef<std::string> publicFunctions,
                                        StringRef requested,
-                                       const google_rt_function *&function) {
-  if (!requested.empty())
-    return check(google_rt_module_lookup(module, requested.str().c_str(),
-                                         &function));
-  size_t count = google_rt_module_num_functions(module);
-  if (count == 1) {
-    function = google_rt_module_function(module, 0);
+                                       std::string &name) {
+  if (!requested.empty()) {
+    name = requested.str();
     return std::nullopt;
   }
-  if (std::optional<RunError> notFound =
-          check(google_rt_module_lookup(module, "main", &function))) {
-    std::string names;
-    for (size_t i = 0; i < count; ++i)
-      names += (i ? ", @" : "@") +
-               std::string(google_rt_function_name(
-                   google_rt_module_function(module, i)));
-    return RunError{"no --function given and the module has no @main; its "
-                    "public functions are: " +
-                    (count ? names : "(none)")};
+  if (publicFunctions.size() == 1) {
+    name = publicFunctions.front();
+    return std::nullopt;
   }
-  return std::nullopt;
+  if (llvm::is_contained(publicFunctions, "main")) {
+    name = "main";
+    return std::nullopt;
+  }
+  std::string names;
+  for (auto [i, function] : llvm::enumerate(publicFunctions))
+    names += (i ? ", @" : "@") + function;
+  return RunError{"no --function given and the module has no @main; its "
+                  "public functions are: " +
+                  (publicFunctions.empty() ? "(none)" : names)};
 }
+
+/// The function google-run calls, as the compiled object or the reference
+/// interpreter describes it.
+struct Signature {
+  std::string name;
+  std::vector<google_rt_tensor_type> arguments, results;
+};
 
 /// Parses input `index` and checks it against the argument's type. A bf16
 /// argument takes f32 values.
-std::optional<RunError> prepareInput(const google_rt_function *function,
+std::optional<RunError> prepareInput(const Signature &signature,
                                      size_t index, StringRef spec,
                                      HostTensor &tensor) {
-  std::string where = "@" + std::string(google_rt_function_name(function)) +
-                      " argument " + std::to_string(index);
+  std::string where =
+      "@" + signature.name + " argument " + std::to_string(index);
   std::string error;
   if (failed(parseTensorSpec(spec, tensor, error)))
     return RunError{where + ": " + error};
-  const google_rt_tensor_type *type =
-      google_rt_function_arg_type(function, index);
+  const google_rt_tensor_type *type = &signature.arguments[index];
   if (type->dtype == GOOGLE_RT_BF16 && tensor.dtype() == GOOGLE_RT_F32)
     tensor = tensor.convertTo(GOOGLE_RT_BF16);
   bool matches = tensor.dtype() == type->dtype &&
@@ -176,13 +181,55 @@ std::optional<RunError> prepareInput(const google_rt_function *function,
   return std::nullopt;
 }
 
-std::optional<RunError> prepareExpected(const google_rt_function *function,
+std::optional<RunError> prepareExpected(const Signature &signature,
                                         size_t index, StringRef spec,
                                         HostTensor &tensor) {
   std::string error;
   if (failed(parseTensorSpec(spec, tensor, error)))
-    return RunError{"@" + std::string(google_rt_function_name(function)) +
-                    " result " + std::to_string(index) + ": " + error};
+    return RunError{"@" + signature.name + " result " +
+                    std::to_string(index) + ": " + error};
+  return std::nullopt;
+}
+
+/// The module's text, or std::nullopt (and `error`) when it cannot be read.
+std::optional<std::string> readModule(StringRef path, std::string &error) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      path == "-" ? llvm::MemoryBuffer::getSTDIN()
+                  : llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                                /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    error = "cannot open module '" + path.str() +
+            "': " + buffer.getError().message();
+    return std::nullopt;
+  }
+  return (*buffer)->getBuffer().str();
+}
+
+/// --interpret: the reference interpreter, no compiler.
+std::optional<RunError>
+openReference(const RunOptions &options,
+              std::unique_ptr<ReferenceModule> &reference,
+              Signature &signature) {
+  std::string error;
+  std::optional<std::string> text = readModule(options.module, error);
+  if (!text)
+    return RunError{error};
+  if (isSharedObject(*text))
+    return RunError{"--interpret needs the module as MLIR in the google "
+                    "dialect, not a compiled object"};
+  if (StringRef(*text).trim().empty())
+    return RunError{"module '" + options.module + "' is empty"};
+  reference = ReferenceModule::parse(*text, options.module, error);
+  if (!reference)
+    return RunError{error};
+  if (std::optional<RunError> notFound =
+          selectFunction(reference->getPublicFunctions(),
+                         StringRef(options.function).ltrim('@'),
+                         signature.name))
+    return notFound;
+  if (failed(reference->getSignature(signature.name, signature.arguments,
+                                     signature.results, error)))
+    return RunError{error};
   return std::nullopt;
 }
 
@@ -195,49 +242,74 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
                     "'; expected cpu, cuda or rocm"};
   if (options.benchmark < 0)
     return RunError{"--benchmark must be a positive number of calls"};
-
+  if (options.interpret &&
+      (options.check || options.benchmark || !options.emitObject.empty()))
+    return RunError{"--interpret runs the reference interpreter instead of "
+                    "compiled code; it does not go with --check, "
+                    "--benchmark or --emit-object"};
   if (options.check && !options.emitObject.empty())
     return RunError{"--check runs the function; it does not go with "
                     "--emit-object"};
-  std::string objectPath, moduleText;
-  bool emittedOnly, temporary;
-  std::optional<RunError> obtained =
-      obtainObject(options, objectPath, moduleText, emittedOnly, temporary);
-  // A temporary object is not needed once loaded (or emitted).
-  llvm::scope_exit removeTemporary([&] {
-    if (temporary)
-      llvm::sys::fs::remove(objectPath);
-  });
-  if (obtained)
-    return obtained;
-  if (emittedOnly)
-    return std::nullopt;
 
-  google_rt_module *rawModule = nullptr;
-  std::optional<RunError> loaded =
-      check(google_rt_module_load(objectPath.c_str(), &rawModule));
-  if (temporary)
-    llvm::sys::fs::remove(objectPath);
-  temporary = false;
-  if (loaded)
-    return loaded;
-  if (options.check && moduleText.empty())
-    return RunError{"--check needs the module as MLIR in the google dialect, "
-                    "not a compiled object"};
-  ModulePtr module(rawModule);
+  Signature signature;
+  std::unique_ptr<ReferenceModule> reference;
+  ModulePtr module;
   const google_rt_function *function = nullptr;
-  if (std::optional<RunError> error =
-          selectFunction(module.get(), options.function, function))
-    return error;
-  std::string name = google_rt_function_name(function);
-  size_t numArgs = google_rt_function_num_args(function);
-  size_t numResults = google_rt_function_num_results(function);
+  std::string moduleText;
+  if (options.interpret) {
+    if (std::optional<RunError> error =
+            openReference(options, reference, signature))
+      return error;
+  } else {
+    std::string objectPath;
+    bool emittedOnly, temporary;
+    std::optional<RunError> obtained = obtainObject(
+        options, objectPath, moduleText, emittedOnly, temporary);
+    // A temporary object is not needed once loaded (or emitted).
+    llvm::scope_exit removeTemporary([&] {
+      if (temporary)
+        llvm::sys::fs::remove(objectPath);
+    });
+    if (obtained)
+      return obtained;
+    if (emittedOnly)
+      return std::nullopt;
+    google_rt_module *rawModule = nullptr;
+    if (std::optional<RunError> loaded =
+            check(google_rt_module_load(objectPath.c_str(), &rawModule)))
+      return loaded;
+    module.reset(rawModule);
+    if (options.check && moduleText.empty())
+      return RunError{"--check needs the module as MLIR in the google "
+                      "dialect, not a compiled object"};
+    std::vector<std::string> publicFunctions;
+    for (size_t i = 0, e = google_rt_module_num_functions(module.get());
+         i < e; ++i)
+      publicFunctions.push_back(google_rt_function_name(
+          google_rt_module_function(module.get(), i)));
+    std::string name;
+    if (std::optional<RunError> error =
+            selectFunction(publicFunctions, options.function, name))
+      return error;
+    if (std::optional<RunError> error = check(google_rt_module_lookup(
+            module.get(), name.c_str(), &function)))
+      return error;
+    signature.name = google_rt_function_name(function);
+    for (size_t i = 0, e = google_rt_function_num_args(function); i < e; ++i)
+      signature.arguments.push_back(*google_rt_function_arg_type(function, i));
+    for (size_t i = 0, e = google_rt_function_num_results(function); i < e;
+         ++i)
+      signature.results.push_back(
+          *google_rt_function_result_type(function, i));
+  }
+  const std::string &name = signature.name;
+  size_t numArgs = signature.arguments.size();
+  size_t numResults = signature.results.size();
 
   if (options.inputs.size() != numArgs) {
     std::string types;
     for (size_t i = 0; i < numArgs; ++i)
-      types += (i ? ", " : "") +
-               typeText(google_rt_function_arg_type(function, i));
+      types += (i ? ", " : "") + typeText(&signature.arguments[i]);
     return RunError{"@" + name + " takes " + std::to_string(numArgs) +
                     " input" + (numArgs == 1 ? "" : "s") +
                     (numArgs ? " (" + types + ")" : "") + ", got " +
@@ -260,52 +332,61 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
   std::vector<google_rt_tensor> args(numArgs);
   for (size_t i = 0; i < numArgs; ++i) {
     if (std::optional<RunError> error =
-            prepareInput(function, i, options.inputs[i], inputs[i]))
+            prepareInput(signature, i, options.inputs[i], inputs[i]))
       return error;
     args[i] = inputs[i].view();
   }
   std::vector<HostTensor> expected(options.expectedOutputs.size());
   for (size_t i = 0; i < expected.size(); ++i)
     if (std::optional<RunError> error = prepareExpected(
-            function, i, options.expectedOutputs[i], expected[i]))
+            signature, i, options.expectedOutputs[i], expected[i]))
       return error;
 
-  // The reference first: its verdict decides how a failed call reads.
-  std::optional<std::vector<HostTensor>> reference;
-  std::string referenceError;
-  if (options.check) {
-    bool unsupported = false;
-    FailureOr<std::vector<HostTensor>> interpreted =
-        interpretModule(moduleText, options.module, name, inputs,
-                        referenceError, &unsupported);
-    if (unsupported)
-      return RunError{"--check: " + referenceError};
-    if (succeeded(interpreted))
-      reference = std::move(*interpreted);
-  }
-
-  Results results(numResults);
-  if (std::optional<RunError> error =
-          check(google_rt_call(function, args.data(), numArgs,
-                               results.tensors.data(), numResults))) {
-    if (reference)
-      error->message = "the compiled code failed where the reference "
-                       "interpreter computed every result: " +
-                       error->message;
-    return error;
-  }
   std::vector<HostTensor> values;
-  for (const google_rt_tensor &tensor : results.tensors)
-    values.push_back(HostTensor::copyOf(tensor));
-  results.reset();
-  if (options.check) {
-    if (!reference)
-      return RunError{"@" + name + ": the compiled code returned results "
-                      "where the reference interpreter reports: " +
-                      referenceError};
-    std::string mismatch;
-    if (failed(compareWithReference(name, values, *reference, mismatch)))
-      return RunError{mismatch};
+  Results results(numResults);
+  if (options.interpret) {
+    std::string error;
+    FailureOr<std::vector<HostTensor>> interpreted =
+        reference->run(name, inputs, error);
+    if (failed(interpreted))
+      return RunError{"@" + name + ": " + error};
+    values = std::move(*interpreted);
+  } else {
+    // The reference first: its verdict decides how a failed call reads.
+    std::optional<std::vector<HostTensor>> referenceValues;
+    std::string referenceError;
+    if (options.check) {
+      bool unsupported = false;
+      FailureOr<std::vector<HostTensor>> interpreted =
+          interpretModule(moduleText, options.module, name, inputs,
+                          referenceError, &unsupported);
+      if (unsupported)
+        return RunError{"--check: " + referenceError};
+      if (succeeded(interpreted))
+        referenceValues = std::move(*interpreted);
+    }
+    if (std::optional<RunError> error =
+            check(google_rt_call(function, args.data(), numArgs,
+                                 results.tensors.data(), numResults))) {
+      if (referenceValues)
+        error->message = "the compiled code failed where the reference "
+                         "interpreter computed every result: " +
+                         error->message;
+      return error;
+    }
+    for (const google_rt_tensor &tensor : results.tensors)
+      values.push_back(HostTensor::copyOf(tensor));
+    results.reset();
+    if (options.check) {
+      if (!referenceValues)
+        return RunError{"@" + name + ": the compiled code returned results "
+                        "where the reference interpreter reports: " +
+                        referenceError};
+      std::string mismatch;
+      if (failed(compareWithReference(name, values, *referenceValues,
+                                      mismatch)))
+        return RunError{mismatch};
+    }
   }
 
   for (size_t i = 0; i < expected.size(); ++i) {

@@ -49,17 +49,43 @@ static google_rt_dtype dtypeOf(Type type) {
   return GOOGLE_RT_F32;
 }
 
-FailureOr<std::vector<HostTensor>>
-google::interpretModule(StringRef source, StringRef bufferName,
-                        StringRef function, ArrayRef<HostTensor> inputs,
-                        std::string &error, bool *unsupported) {
-  bool ignored;
-  if (!unsupported)
-    unsupported = &ignored;
-  *unsupported = true;
+/// The runtime's description of a tensor type, if it has one.
+static std::optional<google_rt_tensor_type> runtimeTypeOf(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getRank() > GOOGLE_RT_MAX_RANK)
+    return std::nullopt;
+  Type element = tensor.getElementType();
+  if (!element.isF16() && !element.isBF16() && !element.isF32() &&
+      !element.isF64() && !element.isInteger(32) && !element.isInteger(64))
+    return std::nullopt;
+  google_rt_tensor_type result;
+  result.dtype = dtypeOf(element);
+  result.rank = tensor.getRank();
+  for (int64_t d = 0; d < tensor.getRank(); ++d)
+    result.shape[d] = tensor.isDynamicDim(d) ? GOOGLE_RT_DYNAMIC
+                                             : tensor.getDimSize(d);
+  return result;
+}
+
+struct ReferenceModule::Impl {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+
+  explicit Impl(DialectRegistry &registry)
+      : context(registry, MLIRContext::Threading::DISABLED) {}
+};
+
+ReferenceModule::ReferenceModule() = default;
+ReferenceModule::~ReferenceModule() = default;
+
+std::unique_ptr<ReferenceModule>
+ReferenceModule::parse(StringRef source, StringRef bufferName,
+                       std::string &error) {
   DialectRegistry registry;
   registerCompilerDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  std::unique_ptr<ReferenceModule> result(new ReferenceModule());
+  result->impl = std::make_unique<Impl>(registry);
+  MLIRContext &context = result->impl->context;
   std::string diagnostic;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error && diagnostic.empty())
@@ -71,22 +97,72 @@ google::interpretModule(StringRef source, StringRef bufferName,
       llvm::MemoryBuffer::getMemBuffer(source, bufferName,
                                        /*RequiresNullTerminator=*/false),
       llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module) {
-    error = "the reference interpreter cannot parse the module: " +
-            diagnostic;
+  result->impl->module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!result->impl->module) {
+    error = "cannot parse the module: " + diagnostic;
+    return nullptr;
+  }
+  return result;
+}
+
+std::vector<std::string> ReferenceModule::getPublicFunctions() const {
+  std::vector<std::string> names;
+  for (auto func : impl->module->getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal())
+      names.push_back(func.getSymName().str());
+  return names;
+}
+
+LogicalResult
+ReferenceModule::getSignature(StringRef name,
+                              std::vector<google_rt_tensor_type> &arguments,
+                              std::vector<google_rt_tensor_type> &results,
+                              std::string &error) const {
+  auto func = impl->module->lookupSymbol<func::FuncOp>(name);
+  if (!func || !func.isPublic() || func.isExternal()) {
+    error = "no public function @" + name.str();
     return failure();
   }
-  auto func = module->lookupSymbol<func::FuncOp>(function);
+  arguments.clear();
+  results.clear();
+  FunctionType type = func.getFunctionType();
+  for (auto [types, out] :
+       {std::pair(type.getInputs(), &arguments),
+        std::pair(type.getResults(), &results)})
+    for (Type t : types) {
+      std::optional<google_rt_tensor_type> runtimeType = runtimeTypeOf(t);
+      if (!runtimeType) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << t;
+        error = "@" + name.str() + " has a " + text +
+                " in its signature, which the reference interpreter cannot "
+                "take or give";
+        return failure();
+      }
+      out->push_back(*runtimeType);
+    }
+  return success();
+}
+
+FailureOr<std::vector<HostTensor>>
+ReferenceModule::run(StringRef name, ArrayRef<HostTensor> inputs,
+                     std::string &error, bool *unsupported) const {
+  bool ignored;
+  if (!unsupported)
+    unsupported = &ignored;
+  *unsupported = true;
+  MLIRContext *context = &impl->context;
+  auto func = impl->module->lookupSymbol<func::FuncOp>(name);
   if (!func) {
-    error = "the reference interpreter finds no func.func @" + function.str();
+    error = "the reference interpreter finds no func.func @" + name.str();
     return failure();
   }
   if (failed(verifyInterpretable(func, error)))
     return failure();
   SmallVector<ConcreteTensor> arguments;
   for (const HostTensor &input : inputs) {
-    Type elementType = elementTypeOf(&context, input.dtype());
+    Type elementType = elementTypeOf(context, input.dtype());
     if (!elementType) {
       error = "the reference interpreter has no element type " +
               std::string(google_rt_dtype_name(input.dtype()));
@@ -123,6 +199,21 @@ google::interpretModule(StringRef source, StringRef bufferName,
     values.push_back(std::move(value));
   }
   return values;
+}
+
+FailureOr<std::vector<HostTensor>>
+google::interpretModule(StringRef source, StringRef bufferName,
+                        StringRef function, ArrayRef<HostTensor> inputs,
+                        std::string &error, bool *unsupported) {
+  if (unsupported)
+    *unsupported = true;
+  std::unique_ptr<ReferenceModule> module =
+      ReferenceModule::parse(source, bufferName, error);
+  if (!module) {
+    error = "the reference interpreter " + error;
+    return failure();
+  }
+  return module->run(function, inputs, error, unsupported);
 }
 
 LogicalResult google::compareWithReference(StringRef function,

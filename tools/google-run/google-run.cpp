@@ -33,6 +33,10 @@ static cl::opt<bool>
     check("check",
           cl::desc("Also run the function with the reference interpreter and "
                    "compare every result with it"));
+static cl::opt<bool> interpret(
+    "interpret",
+    cl::desc("Run the function with the reference interpreter instead of "
+             "compiled code"));
 static cl::opt<std::string> pipelineOptions(
     "pipeline-options",
     cl::desc("Extra --google-extreme-pipeline options, e.g. \"fuse=false\""));
@@ -60,5 +64,6 @@ int main(int argc, char **argv) {
   options.emitObject = emitObject;
   options.pipeline = pipelineOptions;
   options.check = check;
+  options.interpret = interpret;
   return mlir::google::runGoogleRun(options, outs(), errs());
 }
