@@ -11,8 +11,8 @@ echo "== google dialect after the optimization passes =="
 "$BIN/google-opt" examples/mlp.mlir --google-fold-constants --google-cse \
   --google-dce --google-fuse-matmul-bias-relu
 
-echo "== google-run: compile (or load from the cache) and run, batch of 2 =="
-GOOGLE_MLIR_LOG_COMPILES=1 "$BIN/google-run" examples/mlp.mlir \
+echo "== google-run: compile (or load from the cache), run, batch of 2, and check against the reference interpreter =="
+GOOGLE_MLIR_LOG_COMPILES=1 "$BIN/google-run" examples/mlp.mlir --check \
   --input=2x64xf32=0.1 --input=64x128xf32=0.01 --input=128xf32=-0.05 \
   --input=128x10xf32=0.02 --input="10xf32=0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9"
 

@@ -70,7 +70,7 @@ void google::addLinalgLoweringPasses(OpPassManager &pm,
                                      const ExtremePipelineOptions &options) {
   pm.addPass(createConvertGoogleToLinalgPass());
   if (options.optLevel > 0)
-    pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+    pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }

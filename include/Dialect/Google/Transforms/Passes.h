@@ -22,6 +22,12 @@ class ControlFlowDialect;
 namespace arith {
 class ArithDialect;
 } // namespace arith
+namespace affine {
+class AffineDialect;
+} // namespace affine
+namespace linalg {
+class LinalgDialect;
+} // namespace linalg
 
 namespace google {
 

@@ -140,7 +140,9 @@ def ResultsToOutParamsPass
 
     Functions with a dynamically shaped result keep returning all their
     results (the caller cannot know their size beforehand). Call sites in
-    the module are updated.
+    the module are updated. A buffer returned more than once (CSE merges
+    equal results) is copied for each later result first, so that every
+    result has a buffer of its own.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
@@ -172,6 +174,29 @@ def EmitRuntimeInterfacePass
     with an element type the runtime does not know.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops into their consumers";
+  let description = [{
+    Upstream elementwise fusion (`linalg::populateElementwiseOpsFusionPatterns`,
+    a producer fuses into its consumer when the consumer is its only user),
+    with linalg's canonicalization and constant folding, but without
+    `--linalg-fuse-elementwise-ops`'s propagation of reshapes through
+    generics: that turns `abs(collapse(x : ?x?x3))` into a collapse of an
+    expanded generic, which bufferizes to an `expand_shape` group with two
+    dynamic extents that MLIR 22's `--expand-strided-metadata` crashes on
+    (test/Upstream/expand-strided-metadata-two-dynamic.mlir).
+
+    ```mlir
+    %e = linalg.generic ... ins(%x) { math.exp }
+    %r = linalg.generic ... ins(%e, %y) { arith.addf }
+    => %r = linalg.generic ... ins(%x, %y) { math.exp; arith.addf }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 def CheckShapeAssumptionsPass

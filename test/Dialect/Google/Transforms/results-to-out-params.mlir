@@ -49,3 +49,16 @@ func.func @caller() -> memref<2xf32> {
   %0 = call @exported() : () -> memref<2xf32>
   return %0 : memref<2xf32>
 }
+
+// -----
+
+// A buffer returned twice gets a copy for its second result, so that each
+// out-parameter is written (this once crashed the upstream conversion).
+// CHECK-LABEL: func @repeated_result
+// CHECK-SAME: (%[[X:.*]]: memref<4xf32>, %[[OUT0:.*]]: memref<4xf32>, %[[OUT1:.*]]: memref<4xf32>)
+// CHECK-DAG: memref.copy %[[X]], %[[OUT0]]
+// CHECK-DAG: memref.copy %[[X]], %[[OUT1]]
+// CHECK: return
+func.func @repeated_result(%x: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>) attributes {google.signature = (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)} {
+  return %x, %x : memref<4xf32>, memref<4xf32>
+}

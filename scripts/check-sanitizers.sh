@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds google-mlir with AddressSanitizer and UndefinedBehaviorSanitizer
+# into build-asan/ (BUILD_DIR overrides) and runs the lit suite and a set of
+# differential-tester seeds with it. Every sanitizer report fails the run.
+# Needs clang-22 and libclang-rt-22-dev (scripts/install-deps.sh).
+#   scripts/check-sanitizers.sh [DIFFTEST_SEEDS]   (default 100)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build-asan}
+SEEDS=${1:-100}
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -G Ninja -S . -B "$BUILD_DIR" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DLLVM_USE_LINKER=lld \
+    -DGOOGLE_SANITIZE=address,undefined
+fi
+cmake --build "$BUILD_DIR"
+
+# Every report goes to a file as well as failing its process: a test that
+# expects a failure (`not google-run ...`) cannot hide one, because the
+# files are checked at the end.
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
+export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:log_path=$reports/asan
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan
+export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp:print_suppressions=0
+
+status=0
+/usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" || status=1
+/usr/bin/python3 test/fuzz/difftest.py --seeds "$SEEDS" \
+  --google-run "$BUILD_DIR/bin/google-run" || status=1
+if compgen -G "$reports/*" > /dev/null; then
+  echo "sanitizer reports:"
+  cat "$reports"/*
+  exit 1
+fi
+[ "$status" = 0 ] || exit "$status"
+echo "sanitizers: no reports"

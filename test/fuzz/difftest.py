@@ -1,0 +1,1353 @@
+#!/usr/bin/env python3
+"""Differential tester: random google programs, compiled and interpreted.
+
+Each seed gives a well-typed random program (every op of SPEC section 1,
+every element type, NumPy broadcasting with size-1 and rank-0 operands,
+dynamic extents, keep_dims reductions over several axes, transposes,
+reshapes, casts, softmax, the fused op and the pattern that fuses into it,
+constants, private helper functions, several results) and inputs for it.
+The program runs
+
+  - in the reference interpreter (google-run --interpret),
+  - compiled at opt-level 0, 1, 2 and 3, and with each of fold, cse, dce
+    and fuse switched off (google-run --pipeline-options=...),
+
+and every result is compared with NumPy's value of the same program. The
+NumPy side computes in float64 and carries a bound on the error that
+rounding to the program's element type may cause (per op, from the
+operands' errors and magnitudes), so the comparison is as tight as the
+numerics allow without false alarms. Integers compare exactly.
+
+Some seeds run with input extents that break a run-time check (two batch
+sizes that must agree, a static extent given a different one): then the
+interpreter and every compiled variant must fail with an error, without a
+crash or a result.
+
+A failing seed is shrunk (ops bypassed, results dropped) and printed with a
+one-line command that reproduces it.
+
+  difftest.py [--seeds N] [--first S] [--jobs J] [--google-run PATH]
+  difftest.py --seed S [--keep DIR]     one seed, verbose
+"""
+
+import argparse
+import multiprocessing
+import os
+import random
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+FLOATS = ("f32", "f16", "bf16", "f64")
+INTS = ("i32", "i64")
+# Unit roundoff and the smallest subnormal of each float type.
+UNIT = {"f32": 2.0 ** -24, "f16": 2.0 ** -11, "bf16": 2.0 ** -8,
+        "f64": 2.0 ** -53}
+TINY = {"f32": 2.0 ** -149, "f16": 2.0 ** -24, "bf16": 2.0 ** -133,
+        "f64": 2.0 ** -1074}
+# Largest magnitude a generated value may reach (far from overflow).
+LIMIT = {"f32": 1e6, "f16": 2e3, "bf16": 1e6, "f64": 1e6, "i32": 1e6,
+         "i64": 1e6}
+PRECISION = {"f32": 24, "f16": 11, "bf16": 8, "f64": 53}
+CONFIGS = ["opt-level=0", "opt-level=1", "opt-level=2", "opt-level=3",
+           "fold=false", "cse=false", "dce=false", "fuse=false"]
+
+
+class ShapeMismatch(Exception):
+    """The program's run-time checks reject these input extents."""
+
+
+def round_bf16(values):
+    values = np.asarray(values, np.float32)
+    bits = np.atleast_1d(values).view(np.uint32).astype(np.uint64)
+    one, sixteen = np.uint64(1), np.uint64(16)
+    bits = (bits + np.uint64(0x7FFF) + ((bits >> sixteen) & one)) >> \
+        sixteen << sixteen
+    return bits.astype(np.uint32).view(np.float32).reshape(values.shape)
+
+
+def to_dtype(values, dtype):
+    """Values rounded (floats) or wrapped (ints) to `dtype`, as float64 or
+    int64."""
+    values = np.asarray(values)
+    if dtype == "f32":
+        return values.astype(np.float32).astype(np.float64)
+    if dtype == "f16":
+        return values.astype(np.float16).astype(np.float64)
+    if dtype == "bf16":
+        return round_bf16(values.astype(np.float32)).astype(np.float64)
+    if dtype == "f64":
+        return values.astype(np.float64)
+    if dtype == "i32":
+        return values.astype(np.int64).astype(np.int32).astype(np.int64)
+    return values.astype(np.int64)
+
+
+def storage(values, dtype):
+    """The array google-run reads for an input of `dtype`."""
+    return np.asarray(values, {"f32": np.float32, "f16": np.float16,
+                               "bf16": np.float32, "f64": np.float64,
+                               "i32": np.int32, "i64": np.int64}[dtype])
+
+
+def type_text(dims, dtype):
+    return "tensor<" + "".join(("?" if d is None else str(d)) + "x"
+                               for d in dims) + dtype + ">"
+
+
+def format_scalar(value, dtype):
+    if dtype in INTS:
+        return str(int(value))
+    return repr(float(value))
+
+
+def format_dense(values, dtype):
+    values = np.asarray(values)
+    if values.size and np.all(values == values.flat[0]):
+        return "dense<%s>" % format_scalar(values.flat[0], dtype)
+    def nested(a):
+        if a.ndim == 0:
+            return format_scalar(a, dtype)
+        return "[" + ", ".join(nested(x) for x in a) + "]"
+    return "dense<%s>" % nested(values)
+
+
+# --------------------------------------------------------------------------
+# Values: NumPy's value, its error bound, the declared type
+# --------------------------------------------------------------------------
+
+class Val:
+    """A value at run time: `ref` is exact-ish (float64, or int64 for
+    integers), `err` bounds |computed - ref| elementwise."""
+
+    def __init__(self, ref, err, dtype):
+        self.ref = np.asarray(ref)
+        self.dtype = dtype
+        self.err = np.zeros(self.ref.shape) if err is None else \
+            np.broadcast_to(np.asarray(err, np.float64), self.ref.shape)
+
+    @property
+    def shape(self):
+        return self.ref.shape
+
+
+def is_float(dtype):
+    return dtype in FLOATS
+
+
+def rounding(dtype, ref):
+    """The error of rounding `ref` to `dtype` once."""
+    return UNIT[dtype] * np.abs(ref) + TINY[dtype]
+
+
+def wrap(values, dtype):
+    return to_dtype(values, dtype)
+
+
+# --------------------------------------------------------------------------
+# Nodes of a program
+# --------------------------------------------------------------------------
+
+class Node:
+    """An SSA value of the program: an argument, a constant or an op."""
+
+    def __init__(self, kind, dtype, dims, operands=(), attrs=None):
+        self.kind, self.dtype, self.dims = kind, dtype, list(dims)
+        self.operands = list(operands)
+        self.attrs = attrs or {}
+        self.name = None
+
+    def type(self):
+        return type_text(self.dims, self.dtype)
+
+
+BINARY = ("add", "sub", "mul", "div", "max", "min")
+UNARY = ("relu", "neg", "abs", "exp", "log", "tanh", "sigmoid", "sqrt")
+
+
+def stretches(operand_dims, i, result_dims, d):
+    return operand_dims[i] == 1 and result_dims[d] != 1
+
+
+def check_known(values, known, what):
+    for d, k in enumerate(known):
+        if k is not None and values[d] != k:
+            raise ShapeMismatch(f"{what}: dimension {d} is {values[d]}, "
+                                f"expected {k}")
+
+
+def broadcast_shape(node, operands):
+    """The run-time shape of a broadcasting op, with the lowering's rules:
+    a static 1 stretches over a result dimension that is not 1, dynamic
+    extents never stretch and must agree."""
+    rank = len(node.dims)
+    known = list(node.dims)
+    for op_node in node.operands:
+        offset = rank - len(op_node.dims)
+        for i, dim in enumerate(op_node.dims):
+            d = offset + i
+            if known[d] is None and not stretches(op_node.dims, i, node.dims, d):
+                known[d] = dim
+    shape = list(known)
+    for op_node, value in zip(node.operands, operands):
+        offset = rank - len(op_node.dims)
+        for i, dim in enumerate(op_node.dims):
+            d = offset + i
+            if stretches(op_node.dims, i, node.dims, d):
+                continue
+            if shape[d] is None:
+                shape[d] = value.shape[i]
+            elif value.shape[i] != shape[d]:
+                raise ShapeMismatch(f"{node.kind}: dimension {i} is "
+                                    f"{value.shape[i]}, expected {shape[d]}")
+    return [1 if d is None else d for d in shape]
+
+
+def broadcast_to(value, node_dims, op_dims, shape):
+    """The operand's ref/err broadcast to `shape` (stretching only static
+    ones)."""
+    offset = len(shape) - len(op_dims)
+    ref = value.ref.reshape((1,) * offset + value.shape)
+    err = value.err.reshape((1,) * offset + value.shape)
+    return np.broadcast_to(ref, shape), np.broadcast_to(err, shape)
+
+
+def evaluate_binary(node, a, b, shape):
+    dtype = node.dtype
+    ra, ea = broadcast_to(a, node.dims, node.operands[0].dims, shape)
+    rb, eb = broadcast_to(b, node.dims, node.operands[1].dims, shape)
+    kind = node.kind
+    if not is_float(dtype):
+        r = {"add": ra + rb, "sub": ra - rb, "mul": ra * rb,
+             "max": np.maximum(ra, rb), "min": np.minimum(ra, rb)}[kind]
+        return Val(wrap(r, dtype), None, dtype)
+    with np.errstate(all="ignore"):
+        if kind == "add":
+            r = ra + rb
+            e = ea + eb
+        elif kind == "sub":
+            r = ra - rb
+            e = ea + eb
+        elif kind == "mul":
+            r = ra * rb
+            e = np.abs(ra) * eb + np.abs(rb) * ea + ea * eb
+        elif kind == "div":
+            r = ra / rb
+            margin = np.abs(rb) - eb
+            e = np.where(margin > 0, (ea + np.abs(r) * eb) / margin, np.inf)
+        elif kind == "max":
+            return Val(np.maximum(ra, rb), np.maximum(ea, eb), dtype)
+        else:
+            return Val(np.minimum(ra, rb), np.maximum(ea, eb), dtype)
+    return Val(r, e * (1 + UNIT[dtype]) + rounding(dtype, np.abs(r) + e),
+               dtype)
+
+
+def evaluate_unary(node, a):
+    dtype, kind, r0, e0 = node.dtype, node.kind, a.ref, a.err
+    if kind in ("relu", "neg", "abs"):
+        fn = {"relu": lambda x: np.maximum(x, 0), "neg": np.negative,
+              "abs": np.abs}[kind]
+        return Val(wrap(fn(r0), dtype) if not is_float(dtype) else fn(r0),
+                   e0, dtype)
+    u = UNIT[dtype]
+    with np.errstate(all="ignore"):
+        if kind == "exp":
+            r = np.exp(r0)
+            e = r * np.expm1(e0) + 4 * u * r
+        elif kind == "log":
+            r = np.log(r0)
+            e = np.where(r0 - e0 > 0, e0 / (r0 - e0), np.inf) + \
+                4 * u * (np.abs(r) + 1)
+        elif kind == "tanh":
+            r = np.tanh(r0)
+            e = e0 + 4 * u * np.abs(r)
+        elif kind == "sigmoid":
+            r = 1 / (1 + np.exp(-r0))
+            e = e0 / 4 + 8 * u
+        else:  # sqrt
+            r = np.sqrt(r0)
+            e = np.where(r0 - e0 > 0, e0 / (2 * np.sqrt(np.maximum(r0 - e0,
+                                                                    1e-300))),
+                         np.inf) + u * np.abs(r)
+    return Val(r, e + TINY[dtype], dtype)
+
+
+def evaluate_matmul(node, a, b, bias=None):
+    rank = len(node.dims)
+    l, r_ = node.operands[0].dims, node.operands[1].dims
+    out = node.dims
+    bias_dim = node.operands[2].dims[0] if bias is not None else None
+    def first(*dims):
+        return next((d for d in dims if d is not None), None)
+    m = first(out[rank - 2], l[rank - 2])
+    n = first(out[rank - 1], bias_dim, r_[rank - 1])
+    k = first(l[rank - 1], r_[rank - 2])
+    batch = [first(out[0], l[0], r_[0])] if rank == 3 else []
+    check_known(a.shape, batch + [m, k], "matmul lhs")
+    check_known(b.shape, batch + [k, n], "matmul rhs")
+    if a.shape[-1] != b.shape[-2]:
+        raise ShapeMismatch("matmul: contracting dimensions differ")
+    if rank == 3 and a.shape[0] != b.shape[0]:
+        raise ShapeMismatch("matmul: batch dimensions differ")
+    if bias is not None and bias.shape[0] != b.shape[-1]:
+        raise ShapeMismatch("matmul_bias_relu: bias length differs from N")
+    dtype = node.dtype
+    if not is_float(dtype):
+        r = wrap(np.matmul(a.ref, b.ref), dtype)
+        if bias is not None:
+            r = np.maximum(wrap(r + bias.ref, dtype), 0)
+        return Val(r, None, dtype)
+    kdim = a.shape[-1]
+    ra, rb = a.ref, b.ref
+    r = np.matmul(ra, rb)
+    bound = np.matmul(np.abs(ra), np.abs(rb))
+    e = (np.matmul(np.abs(ra), b.err) + np.matmul(a.err, np.abs(rb)) +
+         np.matmul(a.err, b.err) + (kdim + 1) * UNIT[dtype] * bound +
+         (kdim + 1) * TINY[dtype])
+    if bias is not None:
+        r = r + bias.ref
+        e = e + bias.err + rounding(dtype, np.abs(r) + e)
+        r = np.maximum(r, 0)
+    return Val(r, e, dtype)
+
+
+def evaluate_reduce(node, a):
+    axes = tuple(sorted(ax % len(a.shape) for ax in node.attrs["axes"]))
+    keep = node.attrs["keep_dims"]
+    kept = [d for d in range(len(a.shape)) if d not in axes or keep]
+    known = [None] * len(a.shape)
+    r_index = 0
+    for d in range(len(a.shape)):
+        if d not in axes or keep:
+            if d not in axes:
+                known[d] = node.dims[r_index]
+            r_index += 1
+    check_known(a.shape, known, node.kind)
+    dtype, kind = node.dtype, node.kind
+    count = int(np.prod([a.shape[ax] for ax in axes]))
+    if not is_float(dtype):
+        fn = np.sum if kind == "reduce_sum" else np.max
+        if kind == "reduce_max" and count == 0:
+            r = np.full(np.sum(a.ref, axis=axes, keepdims=keep).shape,
+                        np.iinfo(np.int32 if dtype == "i32" else np.int64).min)
+        else:
+            r = fn(a.ref, axis=axes, keepdims=keep)
+        return Val(wrap(r, dtype), None, dtype)
+    with np.errstate(all="ignore"):
+        if kind == "reduce_max":
+            if count == 0:
+                shape = np.sum(a.ref, axis=axes, keepdims=keep).shape
+                return Val(np.full(shape, -np.inf), np.zeros(shape), dtype)
+            return Val(np.max(a.ref, axis=axes, keepdims=keep),
+                       np.max(a.err, axis=axes, keepdims=keep), dtype)
+        s = np.sum(a.ref, axis=axes, keepdims=keep)
+        e = (np.sum(a.err, axis=axes, keepdims=keep) +
+             (count + 1) * UNIT[dtype] * np.sum(np.abs(a.ref), axis=axes,
+                                                keepdims=keep) +
+             count * TINY[dtype])
+        if kind == "reduce_sum":
+            return Val(s, e, dtype)
+        if count == 0:
+            return Val(np.full(s.shape, np.nan), np.zeros(s.shape), dtype)
+        r = s / count
+        return Val(r, e / count + 3 * UNIT[dtype] * np.abs(r) + TINY[dtype],
+                   dtype)
+
+
+def evaluate_softmax(node, a):
+    axis = node.attrs["axis"] % len(a.shape)
+    dtype = node.dtype
+    u = UNIT[dtype]
+    if a.shape[axis] == 0:
+        return Val(a.ref, a.err, dtype)
+    with np.errstate(all="ignore"):
+        m = np.max(a.ref, axis=axis, keepdims=True)
+        em = np.max(a.err, axis=axis, keepdims=True)
+        z = a.ref - m
+        ez = a.err + em + u * np.abs(z)
+        num = np.exp(z)
+        enum = num * np.expm1(ez) + 4 * u * num + TINY[dtype]
+        s = np.sum(num, axis=axis, keepdims=True)
+        n = a.shape[axis]
+        es = np.sum(enum, axis=axis, keepdims=True) + (n + 1) * u * s
+        r = num / s
+        e = (enum + r * es) / np.maximum(s - es, 1e-300) + u * r + TINY[dtype]
+    return Val(r, e, dtype)
+
+
+def evaluate_cast(node, a):
+    src, dst = node.operands[0].dtype, node.dtype
+    check_known(a.shape, node.dims, "cast")
+    if is_float(src) and is_float(dst):
+        return Val(a.ref, a.err + rounding(dst, np.abs(a.ref) + a.err), dst)
+    if is_float(src):
+        # Exact inputs only (the generator makes sure): trunc, saturate.
+        bits = 32 if dst == "i32" else 64
+        def saturate(x):
+            if np.isnan(x):
+                return 0
+            t = np.trunc(x)
+            if t >= 2.0 ** (bits - 1):
+                return 2 ** (bits - 1) - 1
+            if t < -2.0 ** (bits - 1):
+                return -2 ** (bits - 1)
+            return int(t)
+        r = np.array([saturate(x) for x in a.ref.ravel()],
+                     dtype=np.int64).reshape(a.shape)
+        return Val(r, None, dst)
+    if is_float(dst):
+        r = a.ref.astype(np.float64)
+        exact = np.abs(a.ref) <= 2 ** PRECISION[dst]
+        # i64 values beyond 2^53 are not exact in float64 either.
+        return Val(r, np.where(exact, 0, 2 * rounding(dst, r)), dst)
+    return Val(wrap(a.ref, dst), None, dst)
+
+
+def evaluate(node, operands):
+    """The value of `node` given its operands' values; raises ShapeMismatch
+    where compiled code must fail."""
+    kind = node.kind
+    if kind in BINARY:
+        shape = broadcast_shape(node, operands)
+        check_known(shape, node.dims, kind)
+        return evaluate_binary(node, operands[0], operands[1], shape)
+    if kind in UNARY:
+        return evaluate_unary(node, operands[0])
+    if kind == "matmul":
+        return evaluate_matmul(node, operands[0], operands[1])
+    if kind == "matmul_bias_relu":
+        return evaluate_matmul(node, operands[0], operands[1], operands[2])
+    if kind == "transpose":
+        perm = node.attrs["perm"]
+        known = [None] * len(perm)
+        for i, p in enumerate(perm):
+            known[p] = node.dims[i]
+        a = operands[0]
+        check_known(a.shape, known, "transpose")
+        return Val(np.transpose(a.ref, perm), np.transpose(a.err, perm),
+                   node.dtype)
+    if kind == "reshape":
+        a = operands[0]
+        count = a.ref.size
+        static = [d for d in node.dims if d is not None]
+        known = int(np.prod(static)) if static else 1
+        if None in node.dims:
+            if known == 0 or count % known:
+                raise ShapeMismatch("reshape: count not divisible")
+            shape = [count // known if d is None else d for d in node.dims]
+        else:
+            if count != known:
+                raise ShapeMismatch("reshape: count differs")
+            shape = node.dims
+        return Val(a.ref.reshape(shape), a.err.reshape(shape), node.dtype)
+    if kind in ("reduce_sum", "reduce_max", "reduce_mean"):
+        return evaluate_reduce(node, operands[0])
+    if kind == "softmax":
+        return evaluate_softmax(node, operands[0])
+    if kind == "cast":
+        return evaluate_cast(node, operands[0])
+    if kind == "call":
+        return node.attrs["function"].evaluate(operands)[0]
+    raise AssertionError(kind)
+
+
+# --------------------------------------------------------------------------
+# Functions
+# --------------------------------------------------------------------------
+
+class Function:
+    def __init__(self, name, public=True):
+        self.name, self.public = name, public
+        self.args, self.nodes, self.results = [], [], []
+        self.constants = {}
+
+    def evaluate(self, inputs):
+        env = {}
+        for arg, value in zip(self.args, inputs):
+            for d, dim in enumerate(arg.dims):
+                if dim is not None and value.shape[d] != dim:
+                    raise ShapeMismatch("argument extent")
+            env[arg] = value
+        # Dead ops are not part of the program (the text leaves them out).
+        for node in self.live_nodes():
+            if node.kind == "constant":
+                env[node] = Val(node.attrs["value"], None, node.dtype)
+            else:
+                env[node] = evaluate(node, [env[o] for o in node.operands])
+        return [env[r] for r in self.results]
+
+    def live_nodes(self):
+        live = set(self.results)
+        for node in reversed(self.nodes):
+            if node in live:
+                live.update(node.operands)
+        return [n for n in self.nodes if n in live]
+
+    def text(self):
+        lines = []
+        names = {}
+        for i, arg in enumerate(self.args):
+            names[arg] = f"%a{i}"
+        params = ", ".join(f"{names[a]}: {a.type()}" for a in self.args)
+        result_types = ", ".join(r.type() for r in self.results)
+        visibility = "" if self.public else "private "
+        lines.append(f"func.func {visibility}@{self.name}({params}) -> "
+                     f"({result_types}) {{")
+        for i, node in enumerate(self.live_nodes()):
+            names[node] = f"%v{i}"
+            lines.append("  " + node_text(node, names))
+        results = ", ".join(names[r] for r in self.results)
+        lines.append(f"  return {results} : {result_types}")
+        lines.append("}")
+        return "\n".join(lines)
+
+
+def node_text(node, names):
+    out = names[node]
+    ops = [names[o] for o in node.operands]
+    kind = node.kind
+    if kind == "constant":
+        return (f"{out} = google.constant "
+                f"{format_dense(node.attrs['value'], node.dtype)} : {node.type()}")
+    if kind in BINARY:
+        return (f"{out} = google.{kind} {ops[0]}, {ops[1]} : "
+                f"{node.operands[0].type()}, {node.operands[1].type()} -> "
+                f"{node.type()}")
+    if kind in UNARY:
+        return f"{out} = google.{kind} {ops[0]} : {node.type()}"
+    if kind in ("matmul", "matmul_bias_relu"):
+        types = ", ".join(o.type() for o in node.operands)
+        return (f"{out} = google.{kind} {', '.join(ops)} : {types} -> "
+                f"{node.type()}")
+    if kind == "transpose":
+        perm = ", ".join(map(str, node.attrs["perm"]))
+        return (f"{out} = google.transpose {ops[0]} {{perm = array<i64: "
+                f"{perm}>}} : {node.operands[0].type()} -> {node.type()}")
+    if kind in ("reshape", "cast"):
+        return (f"{out} = google.{kind} {ops[0]} : "
+                f"{node.operands[0].type()} -> {node.type()}")
+    if kind.startswith("reduce_"):
+        axes = ", ".join(map(str, node.attrs["axes"]))
+        keep = "true" if node.attrs["keep_dims"] else "false"
+        return (f"{out} = google.{kind} {ops[0]} {{axes = array<i64: {axes}>, "
+                f"keep_dims = {keep}}} : {node.operands[0].type()} -> "
+                f"{node.type()}")
+    if kind == "softmax":
+        return (f"{out} = google.softmax {ops[0]} {{axis = "
+                f"{node.attrs['axis']} : i64}} : {node.type()}")
+    if kind == "call":
+        callee = node.attrs["function"]
+        types = ", ".join(o.type() for o in node.operands)
+        return (f"{out} = func.call @{callee.name}({', '.join(ops)}) : "
+                f"({types}) -> {node.type()}")
+    raise AssertionError(kind)
+
+
+class Program:
+    def __init__(self):
+        self.functions = []   # helpers first, @main last
+        self.inputs = []      # Val per argument of @main
+
+    @property
+    def main(self):
+        return self.functions[-1]
+
+    def text(self):
+        return "\n".join(f.text() for f in self.functions) + "\n"
+
+    def expected(self, inputs=None):
+        return self.main.evaluate(self.inputs if inputs is None else inputs)
+
+
+# --------------------------------------------------------------------------
+# The generator
+# --------------------------------------------------------------------------
+
+class Generator:
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.nprng = np.random.default_rng(seed)
+
+    def choice(self, items, weights=None):
+        return self.rng.choices(items, weights=weights)[0]
+
+    def extent(self):
+        return self.choice([1, 2, 3, 4, 5, 7, 8], [1, 4, 4, 4, 2, 1, 2])
+
+    def values(self, shape, dtype, low=-2.0, high=2.0, exact=False):
+        if dtype in INTS:
+            return self.nprng.integers(-10, 11, shape).astype(np.int64)
+        if exact or self.rng.random() < 0.3:
+            # Multiples of 1/4: exact in every type, ties for rounding.
+            v = self.nprng.integers(int(low * 4), int(high * 4) + 1, shape) / 4
+        else:
+            v = self.nprng.uniform(low, high, shape)
+        return to_dtype(v, dtype)
+
+    def program(self):
+        program = Program()
+        dtype = self.choice(["f32", "f16", "bf16", "f64", "i32", "i64"],
+                            [10, 2, 2, 2, 1.5, 1.5])
+        helper = None
+        if self.rng.random() < 0.2:
+            helper = self.function("helper", dtype, public=False, budget=4)
+            program.functions.append(helper)
+        main = self.function("main", dtype, public=True,
+                             budget=self.rng.randint(4, 16), helper=helper)
+        program.functions.append(main)
+        program.inputs = [self.arg_values[a] for a in main.args]
+        return program
+
+    # ---- one function ----
+
+    def function(self, name, dtype, public, budget, helper=None):
+        f = Function(name, public)
+        self.f = f
+        self.env = {}
+        self.arg_values = getattr(self, "arg_values", {})
+        for _ in range(self.rng.randint(1, 3)):
+            self.new_arg(dtype)
+        if helper is not None:
+            self.gen_call(dtype, helper)
+        attempts = 0
+        while len(f.nodes) < budget and attempts < budget * 20:
+            attempts += 1
+            self.step(dtype, helper)
+        # Results: the values nothing uses (newest first), so that most
+        # generated ops stay live; a helper returns one.
+        used = {o for n in f.nodes for o in n.operands}
+        sinks = [n for n in reversed(f.nodes)
+                 if n.kind != "constant" and n not in used]
+        candidates = sinks or [n for n in f.nodes if n.kind != "constant"] \
+            or f.args
+        f.results = candidates[:self.rng.randint(1, 3) if public else 1]
+        return f
+
+    def new_arg(self, dtype, dims=None, shape=None):
+        if shape is None:
+            rank = self.choice([0, 1, 2, 3], [0.5, 2, 5, 3])
+            shape = [self.extent() for _ in range(rank)]
+        if dims is None:
+            dims = [None if self.rng.random() < (0.4 if d == 0 else 0.15)
+                    else s for d, s in enumerate(shape)]
+        node = Node("arg", dtype, dims)
+        self.f.args.append(node)
+        value = Val(self.values(tuple(shape), dtype), None, dtype)
+        self.arg_values[node] = value
+        self.env[node] = value
+        return node
+
+    def constant(self, dtype, shape):
+        value = self.values(tuple(shape), dtype, exact=True)
+        if self.rng.random() < 0.4 and value.size:
+            value = np.full(shape, value.flat[0])
+        node = Node("constant", dtype, list(shape), attrs={"value": value})
+        return self.add(node)
+
+    def add(self, node):
+        """Appends `node` if it evaluates, within limits; returns it or
+        None."""
+        try:
+            value = evaluate(node, [self.env[o] for o in node.operands]) \
+                if node.kind != "constant" else \
+                Val(node.attrs["value"], None, node.dtype)
+        except ShapeMismatch:
+            return None
+        with np.errstate(all="ignore"):
+            bad = not np.all(np.isfinite(value.ref)) if is_float(value.dtype) \
+                else False
+            if not bad and value.ref.size:
+                bad = np.max(np.abs(value.ref)) > LIMIT[value.dtype] or \
+                    (is_float(value.dtype) and
+                     not np.all(np.isfinite(value.err)))
+        if bad:
+            return None
+        self.f.nodes.append(node)
+        self.env[node] = value
+        return node
+
+    def pick(self, dtype=None, pred=None):
+        """A value, recent ones more likely (so that ops form chains)."""
+        pool = [n for n in self.f.args + self.f.nodes
+                if (dtype is None or n.dtype == dtype) and
+                (pred is None or pred(n, self.env[n]))]
+        if not pool:
+            return None
+        return self.choice(pool, [1 + i * i for i in range(len(pool))])
+
+    def result_dims(self, dims, shape):
+        """Declared result dims: mostly as inferred, sometimes relaxed to ?
+        or refined to the run-time extent (a checked assumption)."""
+        out = []
+        for d, s in zip(dims, shape):
+            r = self.rng.random()
+            if d is not None and r < 0.1:
+                out.append(None)
+            elif d is None and r < 0.2:
+                out.append(s)
+            else:
+                out.append(d)
+        return out
+
+    def step(self, dtype, helper):
+        kinds = ["binary", "unary", "matmul", "fused", "pattern", "transpose",
+                 "reshape", "reduce", "cast", "normalize"]
+        weights = [8, 5, 2, 1, 1.5, 1.5, 1.5, 3, 1.5, 3]
+        if is_float(dtype):
+            kinds.append("softmax")
+            weights.append(1.5)
+        if helper is not None:
+            kinds.append("call")
+            weights.append(1.5)
+        getattr(self, "gen_" + self.choice(kinds, weights))(dtype, helper)
+
+    # ---- op generators ----
+
+    def new_partner(self, a, dtype):
+        """A new argument or constant that broadcasts with `a`: leading
+        dimensions dropped (or one added), some extents a stretching 1."""
+        value = self.env[a]
+        rank = len(a.dims)
+        keep = self.rng.randint(0, rank) if self.rng.random() < 0.3 else rank
+        shape, dims = [], []
+        if self.rng.random() < 0.1:
+            extra = self.extent()
+            shape.append(extra)
+            dims.append(None if self.rng.random() < 0.3 else extra)
+        for d in range(rank - keep, rank):
+            if self.rng.random() < 0.3:
+                shape.append(1)
+                dims.append(1)
+            else:
+                shape.append(value.shape[d])
+                dims.append(None if self.rng.random() < 0.3 else
+                            value.shape[d])
+        if self.rng.random() < 0.5:
+            return self.constant(dtype, shape)
+        return self.new_arg(dtype, dims, shape)
+
+    def declared_broadcast(self, x, y):
+        rank = max(len(x.dims), len(y.dims))
+        out = []
+        for i in range(rank):
+            l = x.dims[len(x.dims) - rank + i] if i >= rank - len(x.dims) else 1
+            r = y.dims[len(y.dims) - rank + i] if i >= rank - len(y.dims) else 1
+            if l == 1:
+                out.append(r)
+            elif r == 1:
+                out.append(l)
+            elif l is None:
+                out.append(r)
+            elif r is None or l == r:
+                out.append(l)
+            else:
+                return None
+        return out
+
+    def gen_binary(self, dtype, helper):
+        kinds = list(BINARY) if is_float(dtype) else \
+            ["add", "sub", "mul", "max", "min"]
+        kind = self.choice(kinds)
+        a = self.pick(dtype)
+        if a is None:
+            return
+        for attempt in range(2):
+            b = None
+            if attempt == 0 and self.rng.random() < 0.5:
+                b = self.pick(dtype, lambda n, v: len(n.dims) <= len(a.dims))
+            if b is None:
+                b = self.new_partner(a, dtype)
+            if b is None:
+                continue
+            if kind == "div":
+                v = self.env[b]
+                if v.ref.size and np.min(np.abs(v.ref) - v.err) <= 0.25:
+                    b = self.positive(b, dtype)
+                    if b is None:
+                        continue
+            x, y = (a, b) if self.rng.random() < 0.7 else (b, a)
+            dims = self.declared_broadcast(x, y)
+            if dims is None:
+                continue
+            node = Node(kind, dtype, dims, [x, y])
+            try:
+                shape = broadcast_shape(node, [self.env[x], self.env[y]])
+            except ShapeMismatch:
+                continue
+            node.dims = self.result_dims(dims, shape)
+            if self.add(node) is not None:
+                return
+
+    def positive(self, node, dtype):
+        """abs(node) + 1: bounded away from zero."""
+        if node is None:
+            return None
+        absolute = self.add(Node("abs", dtype, node.dims, [node]))
+        if absolute is None:
+            return None
+        one = self.add(Node("constant", dtype, [],
+                            attrs={"value": to_dtype(np.asarray(1.0), dtype)}))
+        return self.add(Node("add", dtype, absolute.dims, [absolute, one]))
+
+    def gen_unary(self, dtype, helper):
+        kinds = list(UNARY) if is_float(dtype) else ["relu", "neg", "abs"]
+        kind = self.choice(kinds)
+        if kind in ("log", "sqrt"):
+            a = self.pick(dtype, lambda n, v: v.ref.size == 0 or
+                          np.min(v.ref - v.err) > 0.1)
+            if a is None:
+                a = self.positive(self.pick(dtype), dtype)
+        elif kind == "exp":
+            a = self.pick(dtype, lambda n, v: v.ref.size == 0 or
+                          np.max(v.ref) < (6 if dtype == "f16" else 10))
+        else:
+            a = self.pick(dtype)
+        if a is None:
+            return
+        self.add(Node(kind, dtype, a.dims, [a]))
+
+    def matmul_operands(self, dtype, rank):
+        a = self.pick(dtype, lambda n, v: len(n.dims) == rank)
+        if a is None or self.rng.random() < 0.3:
+            shape = [self.extent() for _ in range(rank)]
+            a = self.new_arg(dtype, shape=shape) if self.rng.random() < 0.7 \
+                else self.constant(dtype, shape)
+        av = self.env[a]
+        k = av.shape[-1]
+        n = self.extent()
+        shape = ([av.shape[0]] if rank == 3 else []) + [k, n]
+        b = self.pick(dtype, lambda node, v: list(v.shape) == shape and
+                      node is not a)
+        if b is None:
+            dims = [None if self.rng.random() < 0.25 else s for s in shape]
+            b = self.new_arg(dtype, dims, shape) if self.rng.random() < 0.7 \
+                else self.constant(dtype, shape)
+        return a, b
+
+    def matmul_dims(self, a, b, shape):
+        rank = len(a.dims)
+        def first(*dims):
+            return next((d for d in dims if d is not None), None)
+        dims = ([first(a.dims[0], b.dims[0])] if rank == 3 else []) + \
+            [a.dims[-2], b.dims[-1]]
+        return self.result_dims(dims, shape)
+
+    def gen_matmul(self, dtype, helper):
+        rank = self.choice([2, 3], [3, 1])
+        a, b = self.matmul_operands(dtype, rank)
+        shape = list(np.matmul(self.env[a].ref, self.env[b].ref).shape)
+        self.add(Node("matmul", dtype, self.matmul_dims(a, b, shape), [a, b]))
+
+    def bias(self, dtype, n, n_dim):
+        dims = [n if n_dim is not None or self.rng.random() < 0.5 else None]
+        if self.rng.random() < 0.4:
+            return self.constant(dtype, [n])
+        return self.new_arg(dtype, dims, [n])
+
+    def gen_fused(self, dtype, helper):
+        a, b = self.matmul_operands(dtype, 2)
+        n = self.env[b].shape[-1]
+        bias = self.bias(dtype, n, b.dims[-1])
+        shape = [self.env[a].shape[0], n]
+        dims = self.matmul_dims(a, b, shape)
+        self.add(Node("matmul_bias_relu", dtype, dims, [a, b, bias]))
+
+    def gen_pattern(self, dtype, helper):
+        """relu(add(matmul, bias)), which fusion rewrites (or not: [1, N]
+        biases, swapped operands, a [1] bias that stretches)."""
+        a, b = self.matmul_operands(dtype, 2)
+        shape = [self.env[a].shape[0], self.env[b].shape[-1]]
+        product = self.add(Node("matmul", dtype, self.matmul_dims(a, b, shape),
+                                [a, b]))
+        if product is None:
+            return
+        n = shape[1]
+        form = self.choice(["n", "1n", "unit"])
+        if form == "unit":
+            bias = self.constant(dtype, [1])
+        elif form == "1n":
+            bias = self.constant(dtype, [1, n]) if self.rng.random() < 0.5 \
+                else self.new_arg(dtype, [1, n], [1, n])
+        else:
+            bias = self.bias(dtype, n, product.dims[-1])
+        x, y = (product, bias) if self.rng.random() < 0.7 else (bias, product)
+        dims = self.declared_broadcast(x, y)
+        if dims is None:
+            return
+        total = self.add(Node("add", dtype, dims, [x, y]))
+        if total is not None:
+            self.add(Node("relu", dtype, total.dims, [total]))
+
+    def gen_transpose(self, dtype, helper):
+        a = self.pick(dtype, lambda n, v: len(n.dims) >= 2)
+        if a is None:
+            return
+        perm = list(range(len(a.dims)))
+        self.rng.shuffle(perm)
+        value = self.env[a]
+        dims = [a.dims[p] for p in perm]
+        shape = [value.shape[p] for p in perm]
+        self.add(Node("transpose", dtype, self.result_dims(dims, shape), [a],
+                      {"perm": perm}))
+
+    def gen_reshape(self, dtype, helper):
+        a = self.pick(dtype)
+        if a is None:
+            return
+        count = self.env[a].ref.size
+        shape = []
+        rest = count
+        for _ in range(self.rng.randint(0, 3)):
+            divisors = [d for d in range(1, rest + 1) if rest % d == 0] or [1]
+            d = self.choice(divisors)
+            shape.append(d)
+            rest //= d
+        if rest != 1 or not shape:
+            shape.append(rest)
+        self.rng.shuffle(shape)
+        dims = list(shape)
+        dynamic_input = None in a.dims
+        if (dynamic_input or self.rng.random() < 0.2) and \
+                self.rng.random() < 0.6 and \
+                any(d != 0 for d in shape):
+            candidates = [i for i, d in enumerate(shape)
+                          if np.prod([s for j, s in enumerate(shape)
+                                      if j != i]) != 0]
+            if candidates:
+                dims[self.choice(candidates)] = None
+        self.add(Node("reshape", dtype, dims, [a]))
+
+    def gen_reduce(self, dtype, helper):
+        kinds = ["reduce_sum", "reduce_max"] + \
+            (["reduce_mean"] if is_float(dtype) else [])
+        kind = self.choice(kinds)
+        a = self.pick(dtype, lambda n, v: len(n.dims) >= 1)
+        if a is None:
+            return
+        rank = len(a.dims)
+        axes = self.rng.sample(range(rank), self.rng.randint(1, rank))
+        axes = [ax - rank if self.rng.random() < 0.3 else ax for ax in axes]
+        keep = self.rng.random() < 0.5
+        normalized = sorted(ax % rank for ax in axes)
+        value = self.env[a]
+        if kind == "reduce_max" and any(value.shape[ax] == 0
+                                        for ax in normalized):
+            return
+        dims, shape = [], []
+        for d in range(rank):
+            if d in normalized:
+                if keep:
+                    dims.append(1)
+                    shape.append(1)
+            else:
+                dims.append(a.dims[d])
+                shape.append(value.shape[d])
+        self.add(Node(kind, dtype, self.result_dims(dims, shape), [a],
+                      {"axes": axes, "keep_dims": keep}))
+
+    def gen_normalize(self, dtype, helper):
+        """x op reduce(x, keep_dims=True): centering, scaling by a sum or a
+        maximum, broadcast back over the reduced axes."""
+        a = self.pick(dtype, lambda n, v: len(n.dims) >= 1)
+        if a is None:
+            return
+        rank = len(a.dims)
+        kinds = ["reduce_sum", "reduce_max"] + \
+            (["reduce_mean"] if is_float(dtype) else [])
+        kind = self.choice(kinds)
+        value = self.env[a]
+        wide = [d for d in range(rank) if value.shape[d] > 1] or \
+            list(range(rank))
+        axes = sorted(self.rng.sample(wide, self.rng.randint(1, len(wide))))
+        dims = [1 if d in axes else a.dims[d] for d in range(rank)]
+        shape = [1 if d in axes else value.shape[d] for d in range(rank)]
+        if self.rng.random() < 0.3:
+            axes = [ax - rank for ax in axes]
+        reduced = self.add(Node(kind, dtype, self.result_dims(dims, shape),
+                                [a], {"axes": axes, "keep_dims": True}))
+        if reduced is None:
+            return
+        ops = ["sub", "add", "mul"] + (["div"] if is_float(dtype) else [])
+        op = self.choice(ops)
+        if op == "div":
+            v = self.env[reduced]
+            if np.min(np.abs(v.ref) - v.err) <= 0.25:
+                reduced = self.positive(reduced, dtype)
+                if reduced is None:
+                    return
+        x, y = (a, reduced) if self.rng.random() < 0.8 else (reduced, a)
+        dims = self.declared_broadcast(x, y)
+        if dims is None:
+            return
+        node = Node(op, dtype, dims, [x, y])
+        try:
+            result_shape = broadcast_shape(node, [self.env[x], self.env[y]])
+        except ShapeMismatch:
+            return
+        node.dims = self.result_dims(dims, result_shape)
+        self.add(node)
+
+    def gen_softmax(self, dtype, helper):
+        a = self.pick(dtype, lambda n, v: len(n.dims) >= 1)
+        if a is None:
+            return
+        rank = len(a.dims)
+        axis = self.rng.randrange(-rank, rank)
+        self.add(Node("softmax", dtype, a.dims, [a], {"axis": axis}))
+
+    def gen_cast(self, dtype, helper):
+        """A cast to another element type, and back when that is exact
+        enough, so that the function stays in `dtype`."""
+        target = self.choice([t for t in FLOATS + INTS if t != dtype])
+        if is_float(dtype) and not is_float(target):
+            # Float to int only from exact values (truncation would turn a
+            # rounding difference into a unit).
+            a = self.pick(dtype, lambda n, v: n.kind in ("arg", "constant"))
+        else:
+            a = self.pick(dtype)
+        if a is None:
+            return
+        there = self.add(Node("cast", target,
+                              self.result_dims(a.dims, self.env[a].shape),
+                              [a]))
+        if there is None:
+            return
+        if not is_float(dtype) and np.any(self.env[there].err):
+            return  # inexact: it may still end up as a result
+        self.add(Node("cast", dtype, there.dims, [there]))
+
+    def gen_call(self, dtype, helper):
+        operands = []
+        for arg in helper.args:
+            match = self.pick(dtype, lambda n, v, arg=arg: n.dims == arg.dims)
+            if match is None:
+                shape = list(self.arg_values[arg].shape)
+                match = self.new_arg(dtype, list(arg.dims), shape)
+            operands.append(match)
+        result = helper.results[0]
+        node = Node("call", result.dtype, result.dims, operands,
+                    {"function": helper})
+        self.add(node)
+
+
+# --------------------------------------------------------------------------
+# Running and comparing
+# --------------------------------------------------------------------------
+
+class Mismatch(Exception):
+    pass
+
+
+def compare(name, got, expected):
+    """Raises Mismatch when `got` (from google-run) is not within the error
+    bound of NumPy's `expected`."""
+    dtype = expected.dtype
+    if tuple(got.shape) != tuple(expected.shape):
+        raise Mismatch(f"{name}: shape {tuple(got.shape)}, expected "
+                       f"{tuple(expected.shape)}")
+    got = np.asarray(got)
+    if not is_float(dtype):
+        diff = np.flatnonzero(got.astype(np.int64).ravel() !=
+                              expected.ref.ravel())
+        if diff.size:
+            i = diff[0]
+            raise Mismatch(f"{name}: element {np.unravel_index(i, got.shape)} "
+                           f"is {got.ravel()[i]}, expected "
+                           f"{expected.ref.ravel()[i]}")
+        return
+    g = got.astype(np.float64).ravel()
+    r = expected.ref.ravel()
+    e = expected.err.ravel()
+    tolerance = 2 * e + 2 * UNIT[dtype] * np.abs(r) + 4 * TINY[dtype]
+    with np.errstate(all="ignore"):
+        bad = ~((np.abs(g - r) <= tolerance) | (np.isnan(g) & np.isnan(r)) |
+                (g == r))
+    bad &= np.isfinite(e)
+    if np.any(bad):
+        i = np.flatnonzero(bad)[0]
+        raise Mismatch(f"{name}: element {np.unravel_index(i, got.shape)} is "
+                       f"{g[i]!r}, expected {r[i]!r} within {tolerance[i]:.3g}")
+
+
+class Runner:
+    def __init__(self, google_run, directory):
+        self.google_run = google_run
+        self.directory = directory
+
+    def run(self, program, inputs, options, tag):
+        """Runs @main; returns (results or None, error text)."""
+        path = os.path.join(self.directory, "program.mlir")
+        with open(path, "w") as f:
+            f.write(program.text())
+        command = [self.google_run, path, "--function=main"]
+        for i, value in enumerate(inputs):
+            file = os.path.join(self.directory, f"input{i}.npy")
+            np.save(file, storage(value.ref, value.dtype))
+            command.append(f"--input=@{file}")
+        outputs = []
+        for i in range(len(program.main.results)):
+            file = os.path.join(self.directory, f"{tag}-output{i}.npy")
+            outputs.append(file)
+            command.append(f"--output=@{file}")
+        command += options
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode < 0 or done.returncode > 1:
+            return None, f"crashed (exit {done.returncode}): " + \
+                done.stderr.strip()[-500:], command
+        if done.returncode != 0:
+            if not done.stderr.startswith("error: ") or "result[" in done.stdout:
+                return None, "malformed failure: " + done.stderr.strip(), \
+                    command
+            return None, done.stderr.strip(), command
+        return [np.load(f) for f in outputs], None, command
+
+
+VARIANTS = ["interpreter"] + CONFIGS
+
+
+def variants():
+    for tag in VARIANTS:
+        if tag == "interpreter":
+            yield tag, ["--interpret"]
+        else:
+            yield tag, [f"--pipeline-options={tag}"]
+
+
+def check_program(program, inputs, runner, configs=None):
+    """Returns None, or (variant, message, command) for the first failure."""
+    try:
+        expected = program.expected(inputs)
+        expect_error = False
+    except ShapeMismatch as e:
+        expected, expect_error = None, True
+    for tag, options in variants():
+        if configs is not None and tag not in configs:
+            continue
+        results, error, command = runner.run(program, inputs, options,
+                                             tag.replace("=", "-"))
+        if error is not None and (error.startswith("crashed") or
+                                  error.startswith("malformed")):
+            return tag, error, command
+        if expect_error:
+            if error is None:
+                return tag, "expected a run-time check to fail, got results", \
+                    command
+            if "error: " not in error:
+                return tag, error, command
+            continue
+        if error is not None:
+            return tag, error, command
+        try:
+            for i, (got, want) in enumerate(zip(results, expected)):
+                compare(f"result {i}", got, want)
+        except Mismatch as e:
+            return tag, str(e), command
+    return None
+
+
+def mutate_inputs(program, rng):
+    """Input extents that break a run-time check, or None."""
+    main = program.main
+    dynamic = [(i, d) for i, a in enumerate(main.args)
+               for d, dim in enumerate(a.dims) if dim is None]
+    rng.shuffle(dynamic)
+    for i, d in dynamic[:4]:
+        for delta in (1, -1, 2):
+            inputs = list(program.inputs)
+            shape = list(inputs[i].shape)
+            if shape[d] + delta < 1:
+                continue
+            shape[d] += delta
+            dtype = inputs[i].dtype
+            values = np.resize(inputs[i].ref, shape) if inputs[i].ref.size \
+                else np.zeros(shape)
+            inputs[i] = Val(to_dtype(values, dtype), None, dtype)
+            try:
+                program.expected(inputs)
+            except ShapeMismatch:
+                return inputs
+    return None
+
+
+def make_case(seed):
+    generator = Generator(seed)
+    program = generator.program()
+    inputs = program.inputs
+    if random.Random(seed * 7 + 1).random() < 0.15:
+        broken = mutate_inputs(program, random.Random(seed))
+        if broken is not None:
+            inputs = broken
+    return program, inputs
+
+
+# --------------------------------------------------------------------------
+# Shrinking
+# --------------------------------------------------------------------------
+
+def shrink(program, inputs, runner, failure):
+    """A smaller program, and its inputs, that fail in the same variant:
+    results dropped, ops bypassed (their uses take an operand of the same
+    type), unused arguments removed."""
+    tag = failure[0]
+    def fails(candidate_inputs):
+        try:
+            program.text()
+            return check_program(program, candidate_inputs, runner,
+                                 {tag}) is not None
+        except Exception:
+            return False
+    main = program.main
+    for result in list(main.results):
+        if len(main.results) == 1:
+            break
+        saved = main.results
+        main.results = [r for r in main.results if r is not result]
+        if not fails(inputs):
+            main.results = saved
+    for function in program.functions:
+        changed = True
+        while changed:
+            changed = False
+            for node in reversed(function.live_nodes()):
+                for operand in node.operands:
+                    if operand.type() != node.type():
+                        continue
+                    saved = ([list(n.operands) for n in function.nodes],
+                             list(function.results))
+                    for n in function.nodes:
+                        n.operands = [operand if o is node else o
+                                      for o in n.operands]
+                    function.results = [operand if r is node else r
+                                        for r in function.results]
+                    if fails(inputs):
+                        changed = True
+                        break
+                    for n, ops in zip(function.nodes, saved[0]):
+                        n.operands = ops
+                    function.results = saved[1]
+                if changed:
+                    break
+    used = set(main.results)
+    for node in main.live_nodes():
+        used.update(node.operands)
+    kept = [i for i, arg in enumerate(main.args) if arg in used]
+    if len(kept) < len(main.args):
+        saved_args = main.args
+        main.args = [main.args[i] for i in kept]
+        smaller = [inputs[i] for i in kept]
+        if fails(smaller):
+            return program, smaller
+        main.args = saved_args
+    return program, inputs
+
+
+# --------------------------------------------------------------------------
+# Driver
+# --------------------------------------------------------------------------
+
+def run_seed(args):
+    try:
+        return run_seed_unguarded(args)
+    except Exception:
+        import traceback
+        return args[0], f"seed {args[0]}: the tester failed:\n" + \
+            traceback.format_exc()
+
+
+def run_seed_unguarded(args):
+    seed, google_run, keep = args
+    directory = tempfile.mkdtemp(prefix=f"difftest-{seed}-")
+    runner = Runner(google_run, directory)
+    try:
+        program, inputs = make_case(seed)
+        failure = check_program(program, inputs, runner)
+        if failure is None:
+            return seed, None
+        program, inputs = shrink(program, inputs, runner, failure)
+        failure = check_program(program, inputs, runner) or failure
+        out = keep or tempfile.mkdtemp(prefix=f"difftest-repro-{seed}-")
+        os.makedirs(out, exist_ok=True)
+        path = os.path.join(out, f"seed-{seed}.mlir")
+        with open(path, "w") as f:
+            f.write(program.text())
+        command = [google_run, path, "--function=main"]
+        for i, value in enumerate(inputs):
+            file = os.path.join(out, f"seed-{seed}-input{i}.npy")
+            np.save(file, storage(value.ref, value.dtype))
+            command.append(f"--input=@{file}")
+        command += [c for c in failure[2]
+                    if c == "--interpret" or c.startswith("--pipeline")]
+        report = (f"seed {seed} ({failure[0]}): {failure[1]}\n"
+                  f"{program.text()}"
+                  f"repro: {' '.join(shlex.quote(c) for c in command)}\n"
+                  f"regenerate: {sys.executable} {os.path.abspath(__file__)}"
+                  f" --seed {seed} --google-run {google_run}\n")
+        return seed, report
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=300)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--seed", type=int, help="run one seed, verbosely")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--google-run", default="google-run")
+    parser.add_argument("--keep", help="directory for repro files")
+    parser.add_argument("--variants",
+                        help="comma-separated subset of: " + ",".join(VARIANTS))
+    parser.add_argument("--print", action="store_true",
+                        help="print the program of --seed and exit")
+    args = parser.parse_args()
+    google_run = shutil.which(args.google_run)
+    if google_run is None:
+        sys.exit(f"error: cannot find google-run '{args.google_run}' (give "
+                 "--google-run=PATH)")
+    if args.variants:
+        chosen = args.variants.split(",")
+        unknown = [v for v in chosen if v not in VARIANTS]
+        if unknown:
+            sys.exit(f"error: unknown variant {unknown[0]}; expected one of "
+                     + ", ".join(VARIANTS))
+        VARIANTS[:] = chosen
+    cache = tempfile.mkdtemp(prefix="difftest-cache-")
+    os.environ["GOOGLE_MLIR_CACHE_DIR"] = cache
+    os.environ.pop("GOOGLE_MLIR_LOG_COMPILES", None)
+    try:
+        if args.seed is not None:
+            program, inputs = make_case(args.seed)
+            if args.print:
+                print(program.text(), end="")
+                for value in inputs:
+                    print("// input", value.dtype, value.shape)
+                return 0
+            seed, report = run_seed((args.seed, google_run, args.keep))
+            print(report or f"seed {seed}: ok")
+            return 1 if report else 0
+        seeds = range(args.first, args.first + args.seeds)
+        start = time.time()
+        failures = []
+        with multiprocessing.Pool(args.jobs) as pool:
+            for seed, report in pool.imap_unordered(
+                    run_seed, [(s, google_run, args.keep) for s in seeds]):
+                if report:
+                    failures.append(seed)
+                    print(report, flush=True)
+        print(f"difftest: {len(seeds)} programs (seeds {seeds.start}.."
+              f"{seeds.stop - 1}) x {len(VARIANTS)} variants "
+              f"({', '.join(VARIANTS)}): {len(failures)} failing in "
+              f"{time.time() - start:.0f} s", flush=True)
+        return 1 if failures else 0
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
