@@ -52,13 +52,6 @@ RankedTensorType typeOf(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
 
-int64_t firstStatic(std::initializer_list<int64_t> dims) {
-  for (int64_t dim : dims)
-    if (dim != kDynamic)
-      return dim;
-  return kDynamic;
-}
-
 SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
@@ -100,20 +93,11 @@ FailureOr<ConcreteTensor> evalElementwise(Operation *op,
                                           std::string &error) {
   RankedTensorType resultType = typeOf(op->getResult(0));
   int64_t rank = resultType.getRank();
-  // As the lowering: a static 1 stretches over a result dimension that is
-  // not 1; static extents are known from the result or any operand that
-  // does not stretch; the first non-stretching operand sizes the rest.
-  auto stretches = [&](RankedTensorType type, int64_t i, int64_t d) {
-    return type.getDimSize(i) == 1 && resultType.getDimSize(d) != 1;
-  };
-  SmallVector<int64_t> known(resultType.getShape());
-  for (Value operand : op->getOperands()) {
-    RankedTensorType type = typeOf(operand);
-    int64_t offset = rank - type.getRank();
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      if (known[offset + i] == kDynamic && !stretches(type, i, offset + i))
-        known[offset + i] = type.getDimSize(i);
-  }
+  SmallVector<ArrayRef<int64_t>> declared;
+  for (Value operand : op->getOperands())
+    declared.push_back(typeOf(operand).getShape());
+  SmallVector<int64_t> known =
+      knownBroadcastShape(resultType.getShape(), declared);
   SmallVector<int64_t> shape(known);
   SmallVector<bool> sized(rank, false);
   SmallVector<SmallVector<int64_t>> strides;
@@ -126,7 +110,7 @@ FailureOr<ConcreteTensor> evalElementwise(Operation *op,
     SmallVector<int64_t> dense = stridesOf(actual);
     for (int64_t i = 0; i < type.getRank(); ++i) {
       int64_t d = offset + i;
-      if (stretches(type, i, d))
+      if (stretches(type.getDimSize(i), resultType.getDimSize(d)))
         continue;
       operandStrides[d] = operands[index].isSplat() ? 0 : dense[i];
       if (known[d] != kDynamic) {
@@ -183,22 +167,11 @@ FailureOr<ConcreteTensor> evalMatmul(Operation *op, ConcreteTensor lhs,
   RankedTensorType lhsType = typeOf(op->getOperand(0));
   RankedTensorType rhsType = typeOf(op->getOperand(1));
   int64_t rank = resultType.getRank();
-  ArrayRef<int64_t> l = lhsType.getShape(), r = rhsType.getShape(),
-                    out = resultType.getShape();
-  int64_t nHint = bias ? typeOf(op->getOperand(2)).getDimSize(0) : kDynamic;
-  int64_t m = firstStatic({out[rank - 2], l[rank - 2]});
-  int64_t n = firstStatic({out[rank - 1], nHint, r[rank - 1]});
-  int64_t k = firstStatic({l[rank - 1], r[rank - 2]});
-  SmallVector<int64_t> lhsKnown, rhsKnown;
-  if (rank == 3) {
-    int64_t batch = firstStatic({out[0], l[0], r[0]});
-    lhsKnown.push_back(batch);
-    rhsKnown.push_back(batch);
-  }
-  lhsKnown.append({m, k});
-  rhsKnown.append({k, n});
-  if (failed(checkKnown(op, "lhs", lhsKnown, lhs.getShape(), error)) ||
-      failed(checkKnown(op, "rhs", rhsKnown, rhs.getShape(), error)))
+  MatmulShapes known = knownMatmulShapes(
+      lhsType.getShape(), rhsType.getShape(), resultType.getShape(),
+      bias ? typeOf(op->getOperand(2)).getDimSize(0) : kDynamic);
+  if (failed(checkKnown(op, "lhs", known.lhs, lhs.getShape(), error)) ||
+      failed(checkKnown(op, "rhs", known.rhs, rhs.getShape(), error)))
     return failure();
   StringRef name = op->getName().getStringRef();
   ArrayRef<int64_t> ls = lhs.getShape(), rs = rhs.getShape();
@@ -254,9 +227,8 @@ FailureOr<ConcreteTensor> evalTranspose(TransposeOp op, ConcreteTensor input,
                                         std::string &error) {
   RankedTensorType resultType = op.getResult().getType();
   ArrayRef<int64_t> perm = op.getPerm();
-  SmallVector<int64_t> known(perm.size());
-  for (auto [i, p] : llvm::enumerate(perm))
-    known[p] = resultType.getDimSize(i);
+  SmallVector<int64_t> known = knownTransposeInput(
+      op.getInput().getType().getShape(), resultType.getShape(), perm);
   if (failed(checkKnown(op, "the input", known, input.getShape(), error)))
     return failure();
   SmallVector<int64_t> shape = permutedShape(input.getShape(), perm);
@@ -318,15 +290,9 @@ FailureOr<ConcreteTensor> evalReduce(Operation *op, ConcreteTensor input,
                                      std::string &error) {
   RankedTensorType resultType = typeOf(op->getResult(0));
   ArrayRef<int64_t> inShape = input.getShape();
-  SmallVector<int64_t> known(inShape.size(), kDynamic);
-  for (int64_t d = 0, r = 0, e = inShape.size(); d < e; ++d) {
-    bool reduced = llvm::is_contained(axes, d);
-    if (!reduced || keepDims) {
-      if (!reduced)
-        known[d] = resultType.getDimSize(r);
-      ++r;
-    }
-  }
+  SmallVector<int64_t> known =
+      knownReduceInput(typeOf(op->getOperand(0)).getShape(),
+                       resultType.getShape(), axes, keepDims);
   if (failed(checkKnown(op, "the input", known, inShape, error)))
     return failure();
   input.materialize();

@@ -23,10 +23,8 @@ struct TransposeToLinalg : public OpConversionPattern<TransposeOp> {
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getResult().getType();
     ArrayRef<int64_t> perm = op.getPerm();
-    // Input dimension perm[i] is result dimension i.
-    SmallVector<int64_t> known(perm.size());
-    for (auto [i, p] : llvm::enumerate(perm))
-      known[p] = resultType.getDimSize(i);
+    SmallVector<int64_t> known = knownTransposeInput(
+        op.getInput().getType().getShape(), resultType.getShape(), perm);
     Value input = refineShape(rewriter, loc, adaptor.getInput(), known,
                               [&](int64_t d) {
                                 return extentMessage(

@@ -5,45 +5,30 @@
 
 #include "Dialect/Google/IR/GoogleOps.h"
 #include "Dialect/Google/IR/ScalarSemantics.h"
+#include "Dialect/Google/IR/ShapeRules.h"
 
 using namespace mlir;
 using namespace mlir::google;
 
 namespace {
 
-int64_t firstStatic(std::initializer_list<int64_t> dims) {
-  for (int64_t dim : dims)
-    if (!ShapedType::isDynamic(dim))
-      return dim;
-  return ShapedType::kDynamic;
-}
-
 /// A zero-filled accumulator and the named matmul into it. Operands are
-/// refined to every extent known statically (from the other operand or
-/// the declared result) and checked at run time where that is not enough.
-/// Returns the product, with static extents where known.
+/// refined to every extent known statically (from the other operand, the
+/// declared result or a bias of `biasLength`) and checked at run time where
+/// that is not enough. Returns the product, with static extents where
+/// known.
 Value createMatmul(OpBuilder &b, Location loc, StringRef opName,
-                   RankedTensorType resultType, Value lhs, Value rhs) {
-  auto lhsType = cast<RankedTensorType>(lhs.getType());
-  auto rhsType = cast<RankedTensorType>(rhs.getType());
+                   RankedTensorType resultType, Value lhs, Value rhs,
+                   int64_t biasLength = ShapedType::kDynamic) {
   int64_t rank = resultType.getRank();
-  ArrayRef<int64_t> l = lhsType.getShape(), r = rhsType.getShape(),
-                    out = resultType.getShape();
-  int64_t m = firstStatic({out[rank - 2], l[rank - 2]});
-  int64_t n = firstStatic({out[rank - 1], r[rank - 1]});
-  int64_t k = firstStatic({l[rank - 1], r[rank - 2]});
-  SmallVector<int64_t> lhsShape, rhsShape;
-  if (rank == 3) {
-    int64_t batch = firstStatic({out[0], l[0], r[0]});
-    lhsShape.push_back(batch);
-    rhsShape.push_back(batch);
-  }
-  lhsShape.append({m, k});
-  rhsShape.append({k, n});
-  lhs = refineShape(b, loc, lhs, lhsShape, [&](int64_t d) {
+  MatmulShapes known = knownMatmulShapes(
+      cast<RankedTensorType>(lhs.getType()).getShape(),
+      cast<RankedTensorType>(rhs.getType()).getShape(),
+      resultType.getShape(), biasLength);
+  lhs = refineShape(b, loc, lhs, known.lhs, [&](int64_t d) {
     return extentMessage(opName, "lhs", d);
   });
-  rhs = refineShape(b, loc, rhs, rhsShape, [&](int64_t d) {
+  rhs = refineShape(b, loc, rhs, known.rhs, [&](int64_t d) {
     return extentMessage(opName, "rhs", d);
   });
   emitExtentCheck(b, loc, getDimSize(b, loc, rhs, rank - 2),
@@ -56,15 +41,11 @@ Value createMatmul(OpBuilder &b, Location loc, StringRef opName,
                     opName + ": the batch dimension of rhs is {0}, expected "
                              "{1} like lhs's");
   SmallVector<OpFoldResult> sizes;
-  SmallVector<int64_t> shape;
-  if (rank == 3) {
+  if (rank == 3)
     sizes.push_back(getDimSize(b, loc, lhs, 0));
-    shape.push_back(lhsShape[0]);
-  }
   sizes.push_back(getDimSize(b, loc, lhs, rank - 2));
   sizes.push_back(getDimSize(b, loc, rhs, rank - 1));
-  shape.append({m, n});
-  auto productType = resultType.clone(shape);
+  auto productType = resultType.clone(known.product);
   ArithAlgebra algebra(b, loc, resultType.getElementType());
   Value acc = createFilledTensor(b, loc, productType, sizes,
                                  algebra.constant(0));
@@ -103,13 +84,9 @@ struct MatmulBiasReluToLinalg : public OpConversionPattern<MatmulBiasReluOp> {
     RankedTensorType resultType = op.getResult().getType();
     StringRef name = op->getName().getStringRef();
     // A static bias length is N too.
-    SmallVector<int64_t> knownShape(resultType.getShape());
-    knownShape[1] = firstStatic(
-        {knownShape[1],
-         cast<RankedTensorType>(adaptor.getBias().getType()).getDimSize(0)});
-    Value product = createMatmul(rewriter, loc, name,
-                                 resultType.clone(knownShape),
-                                 adaptor.getLhs(), adaptor.getRhs());
+    Value product = createMatmul(
+        rewriter, loc, name, resultType, adaptor.getLhs(), adaptor.getRhs(),
+        cast<RankedTensorType>(adaptor.getBias().getType()).getDimSize(0));
     auto productType = cast<RankedTensorType>(product.getType());
     std::string biasMessage =
         (name + ": the bias has {0} elements, expected N = {1}").str();

@@ -96,17 +96,9 @@ struct ReduceToLinalg : public OpConversionPattern<ReduceOp> {
     Location loc = op.getLoc();
     SmallVector<int64_t> axes = op.getNormalizedAxes();
     RankedTensorType resultType = op.getResult().getType();
-    // The kept input dimensions take the result's static extents.
-    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
-    SmallVector<int64_t> known(inputType.getShape());
-    for (int64_t d = 0, r = 0; d < inputType.getRank(); ++d) {
-      bool reduced = llvm::is_contained(axes, d);
-      if (!reduced || op.getKeepDims()) {
-        if (!reduced && !resultType.isDynamicDim(r))
-          known[d] = resultType.getDimSize(r);
-        ++r;
-      }
-    }
+    SmallVector<int64_t> known =
+        knownReduceInput(op.getInput().getType().getShape(),
+                         resultType.getShape(), axes, op.getKeepDims());
     Value input = refineShape(rewriter, loc, adaptor.getInput(), known,
                               [&](int64_t d) {
                                 return extentMessage(

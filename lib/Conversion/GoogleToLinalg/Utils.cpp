@@ -2,6 +2,8 @@
 
 #include "Utils.h"
 
+#include "Dialect/Google/IR/ShapeRules.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -120,21 +122,11 @@ Value google::createBroadcastingGeneric(OpBuilder &b, Location loc,
   int64_t rank = resultType.getRank();
   MLIRContext *context = b.getContext();
   auto typeOf = [](Value v) { return cast<RankedTensorType>(v.getType()); };
-  // A static 1 stretches over a result dimension that is not 1; a dynamic
-  // dimension never stretches.
-  auto stretches = [&](RankedTensorType type, int64_t i, int64_t d) {
-    return type.getDimSize(i) == 1 && resultType.getDimSize(d) != 1;
-  };
-  // The static extent of each result dimension where one is known.
-  SmallVector<int64_t> shape(resultType.getShape());
-  for (Value input : inputs) {
-    RankedTensorType type = typeOf(input);
-    int64_t offset = rank - type.getRank();
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      if (ShapedType::isDynamic(shape[offset + i]) &&
-          !stretches(type, i, offset + i))
-        shape[offset + i] = type.getDimSize(i);
-  }
+  SmallVector<ArrayRef<int64_t>> operandShapes;
+  for (Value input : inputs)
+    operandShapes.push_back(typeOf(input).getShape());
+  SmallVector<int64_t> shape =
+      knownBroadcastShape(resultType.getShape(), operandShapes);
 
   // Operands refined to the known extents; the first operand that does not
   // stretch along a still-dynamic dimension gives its extent, and the
@@ -152,7 +144,8 @@ Value google::createBroadcastingGeneric(OpBuilder &b, Location loc,
     SmallVector<int64_t> target;
     SmallVector<AffineExpr> exprs;
     for (int64_t i = 0; i < type.getRank(); ++i) {
-      bool stretch = stretches(type, i, offset + i);
+      bool stretch = stretches(type.getDimSize(i),
+                               resultType.getDimSize(offset + i));
       target.push_back(stretch ? 1 : shape[offset + i]);
       exprs.push_back(stretch ? getAffineConstantExpr(0, context)
                               : getAffineDimExpr(offset + i, context));

@@ -74,6 +74,43 @@ ReshapeError checkReshape(ArrayRef<int64_t> input, ArrayRef<int64_t> result);
 bool reshapeNeedsRuntimeCheck(ArrayRef<int64_t> input,
                               ArrayRef<int64_t> result);
 
+//===----------------------------------------------------------------------===//
+// Run-time shape rules: the static extents each operand must have, given
+// everything the op's types say. The lowering checks and refines operands
+// to them, the interpreter checks concrete shapes against them.
+//===----------------------------------------------------------------------===//
+
+/// True when operand dimension `operandDim` stretches over result dimension
+/// `resultDim`: only a static 1 does, over a result that is not 1.
+bool stretches(int64_t operandDim, int64_t resultDim);
+
+/// The static extent of each result dimension of a broadcasting op, where
+/// the result type or an operand that does not stretch knows it (dynamic
+/// otherwise).
+SmallVector<int64_t> knownBroadcastShape(ArrayRef<int64_t> result,
+                                         ArrayRef<ArrayRef<int64_t>> operands);
+
+/// The extents a (batched) matrix product's operands must have: M from the
+/// result or lhs, N from the result, a bias or rhs, K and the batch from
+/// whichever operand has them static. `biasLength` is dynamic when there is
+/// no bias.
+struct MatmulShapes {
+  SmallVector<int64_t> lhs, rhs, product;
+};
+MatmulShapes knownMatmulShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
+                               ArrayRef<int64_t> result, int64_t biasLength);
+
+/// The extents a transpose's input must have for its result type.
+SmallVector<int64_t> knownTransposeInput(ArrayRef<int64_t> input,
+                                         ArrayRef<int64_t> result,
+                                         ArrayRef<int64_t> perm);
+
+/// The extents a reduction's input must have for its result type (the kept
+/// dimensions take the result's static extents).
+SmallVector<int64_t> knownReduceInput(ArrayRef<int64_t> input,
+                                      ArrayRef<int64_t> result,
+                                      ArrayRef<int64_t> axes, bool keepDims);
+
 } // namespace mlir::google
 
 #endif // GOOGLE_DIALECT_GOOGLE_IR_SHAPERULES_H

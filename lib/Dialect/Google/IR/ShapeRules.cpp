@@ -170,3 +170,77 @@ bool google::reshapeNeedsRuntimeCheck(ArrayRef<int64_t> input,
   int64_t known = knownProduct(result);
   return known == 0 || knownProduct(input) % known != 0;
 }
+
+bool google::stretches(int64_t operandDim, int64_t resultDim) {
+  return operandDim == 1 && resultDim != 1;
+}
+
+SmallVector<int64_t>
+google::knownBroadcastShape(ArrayRef<int64_t> result,
+                            ArrayRef<ArrayRef<int64_t>> operands) {
+  SmallVector<int64_t> known(result);
+  int64_t rank = result.size();
+  for (ArrayRef<int64_t> operand : operands) {
+    int64_t offset = rank - operand.size();
+    for (auto [i, dim] : llvm::enumerate(operand)) {
+      int64_t d = offset + i;
+      if (isDynamic(known[d]) && !stretches(dim, result[d]))
+        known[d] = dim;
+    }
+  }
+  return known;
+}
+
+static int64_t firstStatic(std::initializer_list<int64_t> dims) {
+  for (int64_t dim : dims)
+    if (!isDynamic(dim))
+      return dim;
+  return ShapedType::kDynamic;
+}
+
+google::MatmulShapes google::knownMatmulShapes(ArrayRef<int64_t> lhs,
+                                               ArrayRef<int64_t> rhs,
+                                               ArrayRef<int64_t> result,
+                                               int64_t biasLength) {
+  size_t rank = result.size();
+  int64_t m = firstStatic({result[rank - 2], lhs[rank - 2]});
+  int64_t n = firstStatic({result[rank - 1], biasLength, rhs[rank - 1]});
+  int64_t k = firstStatic({lhs[rank - 1], rhs[rank - 2]});
+  MatmulShapes shapes;
+  if (rank == 3) {
+    int64_t batch = firstStatic({result[0], lhs[0], rhs[0]});
+    shapes.lhs.push_back(batch);
+    shapes.rhs.push_back(batch);
+    shapes.product.push_back(batch);
+  }
+  shapes.lhs.append({m, k});
+  shapes.rhs.append({k, n});
+  shapes.product.append({m, n});
+  return shapes;
+}
+
+SmallVector<int64_t> google::knownTransposeInput(ArrayRef<int64_t> input,
+                                                 ArrayRef<int64_t> result,
+                                                 ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> known(input);
+  for (auto [i, p] : llvm::enumerate(perm))
+    if (!isDynamic(result[i]))
+      known[p] = result[i];
+  return known;
+}
+
+SmallVector<int64_t> google::knownReduceInput(ArrayRef<int64_t> input,
+                                              ArrayRef<int64_t> result,
+                                              ArrayRef<int64_t> axes,
+                                              bool keepDims) {
+  SmallVector<int64_t> known(input);
+  for (int64_t d = 0, r = 0, e = input.size(); d < e; ++d) {
+    bool reduced = llvm::is_contained(axes, d);
+    if (reduced && !keepDims)
+      continue;
+    if (!reduced && !isDynamic(result[r]))
+      known[d] = result[r];
+    ++r;
+  }
+  return known;
+}
