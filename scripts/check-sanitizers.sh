@@ -22,7 +22,9 @@ cmake --build "$BUILD_DIR"
 # files are checked at the end.
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
-export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:log_path=$reports/asan
+# allocator_may_return_null: a huge allocation fails as malloc does (tests
+# check that google-run reports it).
+export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:allocator_may_return_null=1:log_path=$reports/asan
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan
 export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp:print_suppressions=0
 

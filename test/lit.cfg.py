@@ -45,6 +45,11 @@ if lit_config.params.get("memcheck"):
     config.environment["GOOGLE_MLIR_CACHE_DIR"] = os.path.join(
         config.test_exec_root, "compile-cache-memcheck")
 
+# A sanitizer build (scripts/check-sanitizers.sh): its runtime catches
+# signals, so tests of upstream crashes do not apply.
+if "address" in config.google_sanitize:
+    config.available_features.add("asan")
+
 tools = [
     "google-opt",
     "google-run",
