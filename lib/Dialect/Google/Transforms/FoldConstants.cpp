@@ -27,14 +27,17 @@ bool isElementwise(Operation *op) {
              TransposeOp>(op);
 }
 
-int64_t effectiveSize(DenseElementsAttr attr) {
-  return attr.isSplat() ? 1 : attr.getNumElements();
+/// True when a constant's size is what evaluating `op` costs: elementwise
+/// ops, reshapes and transposes read a splat as its one element; matrix
+/// products, reductions and softmax expand it.
+int64_t evaluationSize(Operation *op, DenseElementsAttr attr) {
+  return attr.isSplat() && isElementwise(op) ? 1 : attr.getNumElements();
 }
 
 /// True when evaluating `op` on `operands` costs more than `maxElements`
-/// allows: an operand or the result is larger (splats count as one
-/// element, and elementwise ops of splats give splats), or a matrix
-/// product needs more than 16x that many multiply-adds.
+/// allows: an operand (as evaluated) or the result is larger (elementwise
+/// ops of splats give splats), or a matrix product needs more than 16x that
+/// many multiply-adds.
 bool isTooLarge(Operation *op, ArrayRef<DenseElementsAttr> operands,
                 RankedTensorType type, int64_t maxElements) {
   bool allSplat = llvm::all_of(
@@ -43,7 +46,7 @@ bool isTooLarge(Operation *op, ArrayRef<DenseElementsAttr> operands,
       isElementwise(op) && allSplat ? 1 : type.getNumElements();
   if (resultSize > maxElements ||
       llvm::any_of(operands, [&](DenseElementsAttr a) {
-        return effectiveSize(a) > maxElements;
+        return evaluationSize(op, a) > maxElements;
       }))
     return true;
   if (!isa<MatmulOp, MatmulBiasReluOp>(op))

@@ -42,3 +42,28 @@ func.func @identity_on_large(%x: tensor<64xf32>) -> tensor<64xf32> {
   %0 = google.add %x, %zero : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }
+
+// -----
+
+// A reduction expands a splat operand: its real size counts (2^32 elements
+// once ran out of memory here).
+// CHECK-LABEL: func @negative_reduce_huge_splat
+// CHECK: google.reduce_sum
+func.func @negative_reduce_huge_splat() -> tensor<65536xf32> {
+  %a = google.constant dense<1.0> : tensor<65536x65536xf32>
+  %0 = google.reduce_sum %a {axes = array<i64: 1>, keep_dims = false} : tensor<65536x65536xf32> -> tensor<65536xf32>
+  return %0 : tensor<65536xf32>
+}
+
+// -----
+
+// An elementwise op reads a splat as one element: a small splat operand of a
+// big result folds while the result fits.
+// CHECK-LABEL: func @splat_operand_of_small_result
+// CHECK-NEXT: google.constant dense<[2.000000e+00, 3.000000e+00]> : tensor<2xf32>
+func.func @splat_operand_of_small_result() -> tensor<2xf32> {
+  %a = google.constant dense<1.0> : tensor<2xf32>
+  %b = google.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %0 = google.add %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
