@@ -47,7 +47,7 @@ if lit_config.params.get("memcheck"):
 
 # A sanitizer build (scripts/check-sanitizers.sh): its runtime catches
 # signals, so tests of upstream crashes do not apply.
-if "address" in config.google_sanitize:
+if "address" in getattr(config, "google_sanitize", ""):
     config.available_features.add("asan")
 
 tools = [
