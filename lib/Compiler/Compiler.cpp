@@ -71,9 +71,15 @@ private:
   static std::string format(Diagnostic &diag) {
     std::string text;
     llvm::raw_string_ostream os(text);
-    if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
-      os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
-         << loc.getColumn() << ": ";
+    // The file position, also inside the name the lowering gives locations.
+    FileLineColLoc position;
+    diag.getLocation()->walk([&](Location loc) {
+      position = dyn_cast<FileLineColLoc>(loc);
+      return position ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (position)
+      os << position.getFilename().getValue() << ":" << position.getLine()
+         << ":" << position.getColumn() << ": ";
     os << diag.str();
     // One line: notes and multi-line messages are dropped.
     return text.substr(0, text.find('\n'));
