@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Runs the end-to-end tests and the runtime's C tests under valgrind
 # (memcheck): no invalid access and no definite or indirect leak may be
-# reported. Needs a build (scripts/build.sh) and valgrind.
+# reported in google-run, the runtime or compiled code (the compiler is
+# checked by scripts/check-sanitizers.sh). Needs a build
+# (scripts/build.sh) and valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 VALGRIND="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect -q"
 
+# Compile into the cache first (without valgrind), then run under it.
+/usr/lib/llvm-22/bin/lit -s -Dmemcheck=warm "$BUILD_DIR/test/e2e"
 /usr/lib/llvm-22/bin/lit -sv -Dmemcheck=1 "$BUILD_DIR/test/e2e"
 
 tmp=$(mktemp -d)

@@ -34,14 +34,20 @@ config.environment.pop("GOOGLE_MLIR_LOG_COMPILES", None)
 config.environment.pop("GOOGLE_E2E_OPT_LEVELS", None)
 
 # lit -Dmemcheck=1: the e2e tests run google-run under valgrind, with code
-# for a CPU valgrind can emulate (no AVX-512).
-if lit_config.params.get("memcheck"):
-    config.environment["GOOGLE_RUN_PREFIX"] = (
-        "valgrind --error-exitcode=99 --leak-check=full "
-        "--errors-for-leak-kinds=definite,indirect -q")
+# for a CPU valgrind can emulate (no AVX-512). -Dmemcheck=warm runs them
+# without valgrind into the same cache first, so that valgrind runs the
+# runtime and the compiled code, not the compiler (the sanitizer build
+# covers that).
+memcheck = lit_config.params.get("memcheck")
+if memcheck:
+    if memcheck != "warm":
+        config.environment["GOOGLE_RUN_PREFIX"] = (
+            "valgrind --error-exitcode=99 --leak-check=full "
+            "--errors-for-leak-kinds=definite,indirect -q")
     config.environment["GOOGLE_E2E_PIPELINE_OPTIONS"] = "chip=haswell"
-    # The lowest and the default level: valgrind is slow.
-    config.environment["GOOGLE_E2E_OPT_LEVELS"] = "0 3"
+    # The default level only: valgrind is slow (the sanitizer build and the
+    # plain suite cover every level).
+    config.environment["GOOGLE_E2E_OPT_LEVELS"] = "3"
     config.environment["GOOGLE_MLIR_CACHE_DIR"] = os.path.join(
         config.test_exec_root, "compile-cache-memcheck")
 

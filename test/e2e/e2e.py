@@ -26,6 +26,7 @@ failing case. GOOGLE_RUN_PREFIX (e.g. a valgrind command) is put before
 google-run and GOOGLE_E2E_PIPELINE_OPTIONS added to its pipeline options.
 """
 
+import concurrent.futures
 import os
 import re
 import shlex
@@ -167,9 +168,12 @@ def with_pipeline_options(args, opt_level):
 
 def run_case(case, results, path, google_run, extra_args, directory,
              opt_level):
+    """Runs one case; returns None or the failure as one line."""
     inputs = case.inputs()
     command = (shlex.split(os.environ.get("GOOGLE_RUN_PREFIX", "")) +
                [google_run, path, f"--function={case.name}"])
+    directory = os.path.join(directory, f"o{opt_level}")
+    os.makedirs(directory, exist_ok=True)
     for i, value in enumerate(inputs):
         file = os.path.join(directory, f"{case.index}-input{i}.npy")
         np.save(file, value)
@@ -187,14 +191,15 @@ def run_case(case, results, path, google_run, extra_args, directory,
     where = f"case {case.index} (@{case.name}) at opt-level={opt_level}"
     if case.expects_error:
         if done.returncode == 0:
-            sys.exit(f"error: {where}: expected an error containing "
-                     f"'{case.expr}', got success: {done.stdout.strip()}")
+            return (f"error: {where}: expected an error containing "
+                    f"'{case.expr}', got success: {done.stdout.strip()}")
         if case.expr not in done.stderr or "result[" in done.stdout:
-            sys.exit(f"error: {where}: expected an error containing "
-                     f"'{case.expr}', got: {done.stderr.strip()}")
+            return (f"error: {where}: expected an error containing "
+                    f"'{case.expr}', got: {done.stderr.strip()}")
     elif done.returncode != 0:
-        sys.exit(f"error: {where}: google-run exited with "
-                 f"{done.returncode}: {done.stderr.strip()}")
+        return (f"error: {where}: google-run exited with "
+                f"{done.returncode}: {done.stderr.strip()}")
+    return None
 
 
 def run(path, google_run, extra_args):
@@ -203,13 +208,22 @@ def run(path, google_run, extra_args):
         sys.exit(f"error: {path} has no E2E directives")
     opt_levels = os.environ.get("GOOGLE_E2E_OPT_LEVELS", "0 1 2 3").split()
     directory = tempfile.mkdtemp(prefix="google-e2e-")
+    def task(opt_level, case):
+        return run_case(case, signatures[case.name][1], path, google_run,
+                        extra_args, directory, opt_level)
     try:
-        for opt_level in opt_levels:
-            for case in cases:
-                run_case(case, signatures[case.name][1], path, google_run,
-                         extra_args, directory, opt_level)
+        # The first case of each opt-level compiles the file into the cache;
+        # the others then run in parallel.
+        failures = [task(level, cases[0]) for level in opt_levels]
+        with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
+            failures += list(pool.map(lambda args: task(*args),
+                                      [(level, case) for level in opt_levels
+                                       for case in cases[1:]]))
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+    failures = [f for f in failures if f]
+    if failures:
+        sys.exit(failures[0])
     errors = sum(case.expects_error for case in cases)
     matched = len(cases) - errors
     print(f"e2e: {matched} cases match numpy" +
