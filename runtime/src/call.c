@@ -10,6 +10,7 @@
 /* Where a failed check in the compiled code returns to, per thread. */
 static _Thread_local jmp_buf *active_call;
 static _Thread_local char check_message[512];
+static _Thread_local google_rt_code failure_code;
 
 /* Copies `message` into `buffer`, writing `actual` for "{0}" and
  * `expected` for "{1}"; truncates to `size`. */
@@ -33,14 +34,31 @@ static void format_check_message(const char *message, int64_t actual,
   buffer[used] = '\0';
 }
 
+/* Ends the running call with `check_message` as its error (outside a call:
+ * prints it and aborts, as an assertion would). */
+static _Noreturn void fail_call(google_rt_code code,
+                                const char *what) {
+  failure_code = code;
+  if (active_call)
+    longjmp(*active_call, 1);
+  fprintf(stderr, "google-mlir: %s%s\n", what, check_message);
+  abort();
+}
+
 void google_rt_check_failed(const char *message, int64_t actual,
                             int64_t expected) {
   format_check_message(message, actual, expected, check_message,
                        sizeof(check_message));
-  if (active_call)
-    longjmp(*active_call, 1);
-  fprintf(stderr, "google-mlir: run-time check failed: %s\n", check_message);
-  abort();
+  fail_call(GOOGLE_RT_INVALID_ARGUMENT, "run-time check failed: ");
+}
+
+void google_rt_fail_call(google_rt_code code, const char *format,
+                         ...) {
+  va_list args;
+  va_start(args, format);
+  vsnprintf(check_message, sizeof(check_message), format, args);
+  va_end(args);
+  fail_call(code, "");
 }
 
 /* Runs the compiled entry; false with `*message` set when a check failed,
@@ -186,9 +204,17 @@ static google_rt_status copy_to_contiguous(call_frame *frame,
 }
 
 /* Takes the returned descriptor of result `index` into `result`. */
+/* Per result of a call: whether the caller provided its buffer (never
+ * freed here), whether the call allocated one for it, and the compiled
+ * code's block behind it (to spot a block returned twice). */
+typedef struct result_state {
+  bool provided, allocated;
+  const void *block;
+} result_state;
+
 static google_rt_status take_returned(const google_rt_function *function,
                                       size_t index, const int64_t *descriptor,
-                                      const void *earlier_buffers[],
+                                      result_state *states,
                                       google_rt_tensor *result) {
   const google_rt_tensor_type *type = &function->result_types[index];
   const google_rt_memref_head *head = (const google_rt_memref_head *)descriptor;
@@ -206,22 +232,22 @@ static google_rt_status take_returned(const google_rt_function *function,
    * aliasing an argument, a constant or an earlier result is copied. */
   bool owned = google_rt_pool_owns(head->allocated);
   for (size_t i = 0; owned && i < index; ++i)
-    owned = earlier_buffers[i] != head->allocated;
+    owned = states[i].block != head->allocated;
   google_rt_status status = check_tensor(function, "result", index, type,
                                          &returned);
   if (status) {
-    earlier_buffers[index] = NULL;
+    states[index].block = NULL;
     if (owned)
       google_rt_pool_free(head->allocated);
     return status;
   }
   if (owned && is_contiguous(&returned) && !result->data) {
     returned.buffer = head->allocated;
-    earlier_buffers[index] = head->allocated;
+    states[index].block = head->allocated;
     *result = returned;
     return NULL;
   }
-  earlier_buffers[index] = owned ? head->allocated : NULL;
+  states[index].block = owned ? head->allocated : NULL;
   if (result->data) {
     status = check_tensor(function, "result", index, type, result);
     if (!status) {
@@ -319,15 +345,25 @@ google_rt_status google_rt_call(const google_rt_function *function,
     frame.packed[packed++] = next;
     next += 3 + 2 * args[i].rank;
   }
-  bool allocated[num_results ? num_results : 1];
-  memset(allocated, 0, sizeof(allocated));
+  result_state stack_states[16];
+  result_state *states =
+      num_results <= 16 ? stack_states
+                        : calloc(num_results, sizeof(result_state));
+  if (!states) {
+    release_frame(&frame);
+    return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY, "out of memory");
+  }
+  memset(states, 0, (num_results <= 16 ? 16 : num_results) *
+                        sizeof(result_state));
+  for (size_t i = 0; i < num_results; ++i)
+    states[i].provided = results[i].data != NULL;
   if (function->results_out) {
     for (size_t i = 0; i < num_results && !status; ++i) {
       const google_rt_tensor_type *type = &function->result_types[i];
       if (!results[i].data) {
         status = google_rt_tensor_alloc(type->dtype, type->rank, type->shape,
                                         &results[i]);
-        allocated[i] = status == NULL;
+        states[i].allocated = status == NULL;
       }
       fill_descriptor(next, results[i].data, type->rank, type->shape);
       frame.packed[packed++] = next;
@@ -336,31 +372,30 @@ google_rt_status google_rt_call(const google_rt_function *function,
   }
   const char *check = NULL;
   if (!status && !invoke(function->entry, frame.packed, &check)) {
-    status = google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT, "@%s: %s",
-                                   function->name, check);
+    status = google_rt_make_status(failure_code, "@%s: %s", function->name,
+                                   check);
     returned = NULL; /* nothing valid was returned */
   }
 
   if (!status && returned) {
-    const void *buffers[num_results];
     const int64_t *descriptor = returned;
     size_t taken = 0;
     for (; taken < num_results && !status; ++taken) {
-      status = take_returned(function, taken, descriptor, buffers,
-                             &results[taken]);
+      status = take_returned(function, taken, descriptor, states, &results[taken]);
       descriptor += 3 + 2 * function->result_types[taken].rank;
     }
     if (status) {
-      /* Release what was handed over, and what was not looked at yet. */
+      /* Release what this call handed over, and the compiled code's blocks
+       * not looked at yet; the caller's own buffers stay. */
       for (size_t i = 0; i + 1 < taken; ++i)
-        if (results[i].buffer && !allocated[i])
+        if (!states[i].provided)
           google_rt_tensor_release(&results[i]);
       for (size_t i = taken; i < num_results; ++i) {
         const google_rt_memref_head *head =
             (const google_rt_memref_head *)descriptor;
         bool shared = false;
         for (size_t j = 0; j < taken; ++j)
-          shared |= buffers[j] == head->allocated;
+          shared |= states[j].block == head->allocated;
         if (!shared && google_rt_pool_owns(head->allocated))
           google_rt_pool_free(head->allocated);
         descriptor += 3 + 2 * function->result_types[i].rank;
@@ -369,8 +404,10 @@ google_rt_status google_rt_call(const google_rt_function *function,
   }
   if (status)
     for (size_t i = 0; i < num_results; ++i)
-      if (allocated[i])
+      if (states[i].allocated)
         google_rt_tensor_release(&results[i]);
+  if (states != stack_states)
+    free(states);
   release_frame(&frame);
   return status;
 }

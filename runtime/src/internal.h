@@ -19,6 +19,12 @@ void google_rt_pool_free(void *pointer);
 /* True when `pointer` is a live block returned by google_rt_pool_alloc. */
 bool google_rt_pool_owns(const void *pointer);
 
+/* Ends the compiled function running on this thread with an error of its
+ * call (printf-formatted); outside a call, prints it and aborts. */
+_Noreturn void google_rt_fail_call(google_rt_code code,
+                                   const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* While a compiled function runs, the blocks it allocates are recorded on
  * this thread, so that a failed check can free them. */
 void google_rt_pool_begin_tracking(void);

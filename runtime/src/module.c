@@ -11,9 +11,12 @@
  *
  *===----------------------------------------------------------------------===*/
 
+#define _GNU_SOURCE /* asprintf, dladdr1 */
+
 #include "module.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +35,13 @@ static const char *next_token(const char **cursor, const char *end,
   return *length ? start : NULL;
 }
 
+/* Arguments or results of one function, at most. */
+enum { MAX_VALUES = 4096 };
+/* Functions of one module, and bytes of one name, at most. */
+enum { MAX_FUNCTIONS = 1 << 16, MAX_NAME = 1024 };
+
 static bool parse_count(const char *token, size_t length, size_t *count) {
-  if (!token || length == 0 || length > 6)
+  if (!token || length == 0 || length > 4)
     return false;
   size_t value = 0;
   for (size_t i = 0; i < length; ++i) {
@@ -42,7 +50,7 @@ static bool parse_count(const char *token, size_t length, size_t *count) {
     value = value * 10 + (size_t)(token[i] - '0');
   }
   *count = value;
-  return true;
+  return value <= MAX_VALUES;
 }
 
 static bool parse_types(const char **cursor, const char *end,
@@ -71,7 +79,7 @@ static bool parse_function(const char *line, const char *end,
   if (!token || length != 4 || strncmp(token, "func", 4) != 0)
     return false;
   token = next_token(&cursor, end, &length);
-  if (!token)
+  if (!token || length > MAX_NAME)
     return false;
   function->name = strndup(token, length);
   token = next_token(&cursor, end, &length);
@@ -88,34 +96,52 @@ static bool parse_function(const char *line, const char *end,
   return next_token(&cursor, end, &length) == NULL;
 }
 
+/* Parses the manifest, `size` bytes at most (the object is untrusted: it
+ * need not end with a newline, or even a NUL). */
 static google_rt_status parse_manifest(google_rt_module *module,
-                                       const char *manifest) {
+                                       const char *manifest, size_t size) {
   static const char header[] = "google-mlir-manifest 1\n";
-  if (strncmp(manifest, header, sizeof(header) - 1) != 0)
+  const char *limit = memchr(manifest, '\0', size);
+  if (!limit)
+    return google_rt_make_status(GOOGLE_RT_IO_ERROR,
+                                 "%s: the manifest is not terminated",
+                                 module->path);
+  if ((size_t)(limit - manifest) < sizeof(header) - 1 ||
+      strncmp(manifest, header, sizeof(header) - 1) != 0)
     return google_rt_make_status(
         GOOGLE_RT_IO_ERROR,
         "%s: unsupported manifest version (expected 'google-mlir-manifest 1')",
         module->path);
   const char *p = manifest + sizeof(header) - 1;
+  /* One function per line; the last line may lack its newline. */
   size_t lines = 0;
-  for (const char *q = p; *q; ++q)
-    lines += *q == '\n';
+  for (const char *q = p; q < limit; ++q)
+    lines += *q == '\n' || q + 1 == limit;
+  if (lines > MAX_FUNCTIONS)
+    return google_rt_make_status(GOOGLE_RT_IO_ERROR,
+                                 "%s: the manifest lists more than %d "
+                                 "functions",
+                                 module->path, MAX_FUNCTIONS);
   module->functions = calloc(lines ? lines : 1, sizeof(google_rt_function));
   if (!module->functions)
     return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY, "out of memory");
-  while (*p) {
-    const char *end = strchr(p, '\n');
+  while (p < limit) {
+    const char *end = memchr(p, '\n', (size_t)(limit - p));
     if (!end)
-      end = p + strlen(p);
+      end = limit;
     if (end > p) {
+      if (module->num_functions == lines)
+        return google_rt_make_status(GOOGLE_RT_IO_ERROR,
+                                     "%s: malformed manifest", module->path);
       google_rt_function *function = &module->functions[module->num_functions++];
       function->module = module;
       if (!parse_function(p, end, function))
         return google_rt_make_status(GOOGLE_RT_IO_ERROR,
                                      "%s: malformed manifest line '%.*s'",
-                                     module->path, (int)(end - p), p);
+                                     module->path,
+                                     (int)(end - p > 200 ? 200 : end - p), p);
     }
-    p = *end ? end + 1 : end;
+    p = end < limit ? end + 1 : end;
   }
   return NULL;
 }
@@ -199,7 +225,12 @@ google_rt_status google_rt_module_load(const char *path,
   if (!module)
     return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY, "out of memory");
   module->path = strdup(path);
-  module->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  /* A name without a slash would make dlopen search library paths. */
+  char *relative = NULL;
+  if (!strchr(path, '/') && asprintf(&relative, "./%s", path) < 0)
+    relative = NULL;
+  module->handle = dlopen(relative ? relative : path, RTLD_NOW | RTLD_LOCAL);
+  free(relative);
   if (!module->handle) {
     const char *reason = dlerror();
     google_rt_status status = google_rt_make_status(
@@ -209,12 +240,21 @@ google_rt_status google_rt_module_load(const char *path,
     return status;
   }
   const char *manifest = dlsym(module->handle, GOOGLE_RT_MANIFEST_SYMBOL);
-  google_rt_status status =
-      manifest ? parse_manifest(module, manifest)
-               : google_rt_make_status(
-                     GOOGLE_RT_IO_ERROR,
-                     "'%s' is not a google-mlir module (no %s symbol)", path,
-                     GOOGLE_RT_MANIFEST_SYMBOL);
+  /* The symbol's size bounds the text. */
+  Dl_info info;
+  void *entry = NULL;
+  google_rt_status status;
+  if (!manifest)
+    status = google_rt_make_status(
+        GOOGLE_RT_IO_ERROR, "'%s' is not a google-mlir module (no %s symbol)",
+        path, GOOGLE_RT_MANIFEST_SYMBOL);
+  else if (!dladdr1(manifest, &info, &entry, RTLD_DL_SYMENT) || !entry ||
+           ((const ElfW(Sym) *)entry)->st_size == 0)
+    status = google_rt_make_status(GOOGLE_RT_IO_ERROR,
+                                   "%s: the manifest has no size", path);
+  else
+    status = parse_manifest(module, manifest,
+                            ((const ElfW(Sym) *)entry)->st_size);
   if (!status)
     status = resolve_entries(module);
   if (status) {

@@ -41,18 +41,38 @@ static size_t table_capacity; /* power of two */
 static size_t table_used;     /* live + tombstones */
 static google_rt_pool_stats stats;
 
-/* Blocks allocated by the compiled function running on this thread (the
- * first 256; past that a failed check leaks the rest). */
-enum { MAX_TRACKED = 256 };
+/* Blocks allocated by the compiled function running on this thread: the
+ * first ones inline, the rest in a heap array that grows (and is freed when
+ * the call ends). */
+enum { INLINE_TRACKED = 64 };
 static _Thread_local struct {
   bool active;
-  size_t count;
-  void *blocks[MAX_TRACKED];
+  size_t count, capacity;
+  void *inline_blocks[INLINE_TRACKED];
+  void **blocks;
 } tracked;
 
-static void track(void *pointer) {
-  if (tracked.active && pointer && tracked.count < MAX_TRACKED)
-    tracked.blocks[tracked.count++] = pointer;
+/* Records `pointer`; false when there is no memory to record it. */
+static bool track(void *pointer) {
+  if (!tracked.active || !pointer)
+    return true;
+  if (!tracked.blocks) {
+    tracked.blocks = tracked.inline_blocks;
+    tracked.capacity = INLINE_TRACKED;
+  }
+  if (tracked.count == tracked.capacity) {
+    size_t capacity = tracked.capacity * 2;
+    void **grown = malloc(capacity * sizeof(void *));
+    if (!grown)
+      return false;
+    memcpy(grown, tracked.blocks, tracked.count * sizeof(void *));
+    if (tracked.blocks != tracked.inline_blocks)
+      free(tracked.blocks);
+    tracked.blocks = grown;
+    tracked.capacity = capacity;
+  }
+  tracked.blocks[tracked.count++] = pointer;
+  return true;
 }
 
 static void untrack(void *pointer) {
@@ -270,18 +290,35 @@ void google_rt_pool_end_tracking(bool release) {
     for (size_t i = 0; i < tracked.count; ++i)
       google_rt_pool_free(tracked.blocks[i]);
   tracked.count = 0;
+  if (tracked.blocks != tracked.inline_blocks)
+    free(tracked.blocks);
+  tracked.blocks = NULL;
+  tracked.capacity = 0;
+}
+
+/* A block for the compiled code, or the end of its call: compiled code
+ * does not check for NULL. */
+static void *allocate_for_compiled_code(size_t size, size_t alignment) {
+  void *pointer = google_rt_pool_alloc(size, alignment);
+  if (!pointer)
+    google_rt_fail_call(GOOGLE_RT_OUT_OF_MEMORY,
+                        "cannot allocate %zu bytes for a buffer of the "
+                        "compiled code",
+                        size);
+  if (!track(pointer)) {
+    google_rt_pool_free(pointer);
+    google_rt_fail_call(GOOGLE_RT_OUT_OF_MEMORY,
+                        "out of memory (recording the call's buffers)");
+  }
+  return pointer;
 }
 
 void *_mlir_memref_to_llvm_alloc(size_t size) {
-  void *pointer = google_rt_pool_alloc(size, BASE_ALIGNMENT);
-  track(pointer);
-  return pointer;
+  return allocate_for_compiled_code(size, BASE_ALIGNMENT);
 }
 
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
-  void *pointer = google_rt_pool_alloc(size, alignment);
-  track(pointer);
-  return pointer;
+  return allocate_for_compiled_code(size, alignment);
 }
 
 void _mlir_memref_to_llvm_free(void *pointer) {

@@ -254,6 +254,32 @@ static void test_checks(const char *path) {
   google_rt_pool_get_stats(&after);
   EXPECT(after.bytes_in_use == before.bytes_in_use, "no block left in use");
   pass("nothing leaks from a failed check");
+
+  /* A failed call leaves the caller's own result buffers alone, even those
+   * the runtime allocated for the caller earlier. */
+  const google_rt_function *pair = lookup(module, "pair");
+  int64_t shape_2x8[2] = {2, 8}, shape_3x8[2] = {3, 8};
+  google_rt_tensor_view(GOOGLE_RT_F32, 2, shape_2x8, a, &args[0]);
+  google_rt_tensor results[2];
+  EXPECT(google_rt_tensor_alloc(GOOGLE_RT_F32, 2, shape_2x8, &results[0]) ==
+             NULL,
+         "allocate the first result");
+  float wrong[24];
+  google_rt_tensor_view(GOOGLE_RT_F32, 2, shape_3x8, wrong, &results[1]);
+  void *first_buffer = results[0].buffer, *first_data = results[0].data;
+  google_rt_pool_get_stats(&before);
+  expect_error(google_rt_call(pair, args, 1, results, 2),
+               GOOGLE_RT_INVALID_ARGUMENT,
+               "@pair result 1: the provided buffer is tensor<3x8xf32>, the "
+               "result is tensor<2x8xf32>",
+               "a provided result of the wrong shape");
+  google_rt_pool_get_stats(&after);
+  EXPECT(results[0].buffer == first_buffer && results[0].data == first_data,
+         "the caller's descriptor is kept");
+  EXPECT(after.bytes_in_use == before.bytes_in_use,
+         "the caller's block stays in use");
+  google_rt_tensor_release(&results[0]);
+  pass("a failed call keeps the caller's result buffers");
   google_rt_module_free(module);
 }
 

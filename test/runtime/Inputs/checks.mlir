@@ -17,3 +17,9 @@ func.func @exp_add(%a: tensor<?x8xf32>, %b: tensor<?x8xf32>) -> tensor<?x8xf32> 
   %0 = google.add %s, %b : tensor<?x8xf32>, tensor<?x8xf32> -> tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }
+// Two results whose extents are known only after the call.
+func.func @pair(%a: tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>) {
+  %e = google.exp %a : tensor<?x8xf32>
+  %n = google.neg %a : tensor<?x8xf32>
+  return %e, %n : tensor<?x8xf32>, tensor<?x8xf32>
+}
