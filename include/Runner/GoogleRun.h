@@ -31,6 +31,8 @@ struct RunOptions {
   /// Run the function with the reference interpreter instead of compiling
   /// it (the module must be in the google dialect).
   bool interpret = false;
+  /// Print large results in full instead of NumPy's summary.
+  bool printAll = false;
 };
 
 /// Runs google-run and returns its exit status. Results go to `out`; any

@@ -84,12 +84,16 @@ LogicalResult writeNpy(StringRef path, const HostTensor &tensor,
                        std::string &error);
 
 /// Parses `2x3xf32=1 2 3 4 5 6`, `2x3xf32=0.5` (a splat), `f32=1`,
-/// `2x3xf32` (zeros) or `@file.npy`.
+/// `0x3xf32` (empty) or `@file.npy`. Values are read as the element type
+/// reads them: integers exactly and in range, floats rounded once.
 LogicalResult parseTensorSpec(StringRef spec, HostTensor &tensor,
                               std::string &error);
 
-/// iree-run-module style: `2x3xf32=[1 2 3][4 5 6]` (bf16 printed as f32).
-std::string formatTensor(const HostTensor &tensor);
+/// iree-run-module style: `2x3xf32=[1 2 3][4 5 6]` (bf16 printed as f32),
+/// each value in its shortest form that reads back exactly. With
+/// `summarize`, tensors of more than 1000 elements show 3 items at each
+/// edge of every dimension and `...` between, as NumPy prints them.
+std::string formatTensor(const HostTensor &tensor, bool summarize = false);
 
 /// Compares `actual` with `expected` using tolerances suited to the type
 /// (f32: 1e-4 absolute + 1e-5 relative; f16/bf16 looser; integers exact).

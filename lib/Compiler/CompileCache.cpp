@@ -225,7 +225,9 @@ LogicalResult google::exportSharedObject(StringRef cachedPath, StringRef path,
     os.close();
   }
   if (ec || os.has_error()) {
-    error = "cannot write '" + path.str() + "'";
+    error = "cannot write '" + path.str() +
+            "': " + (ec ? ec : os.error()).message();
+    os.clear_error();
     return failure();
   }
   return success();

@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <random>
 #include <cstring>
 
 using namespace mlir;
@@ -67,15 +69,15 @@ std::string typeText(const google_rt_tensor_type *type) {
   return buffer;
 }
 
-bool isSharedObject(StringRef data) { return data.starts_with("\x7f" "ELF"); }
+bool isSharedObject(StringRef data) { return data.starts_with("\177ELF"); }
 
 /// Compiles (through the cache) or takes the shared object; returns its
 /// path, and the module's text when it is MLIR. `--emit-object` is handled
 /// here too.
 std::optional<RunError> obtainObject(const RunOptions &options,
                                      std::string &objectPath,
-                                     std::string &moduleText,
-                                     bool &emittedOnly, bool &temporary) {
+                                     std::string &moduleText, bool &emittedOnly,
+                                     bool &temporary) {
   emittedOnly = false;
   temporary = false;
   bool fromStdin = options.module == "-";
@@ -110,9 +112,8 @@ std::optional<RunError> obtainObject(const RunOptions &options,
     moduleText = data.str();
     CompileOptions compileOptions = getDefaultCompileOptions();
     compileOptions.pipeline = options.pipeline;
-    FailureOr<CachedObject> cached =
-        getOrCompile(data, name, compileOptions, getDefaultCacheDirectory(),
-                     error);
+    FailureOr<CachedObject> cached = getOrCompile(
+        data, name, compileOptions, getDefaultCacheDirectory(), error);
     if (failed(cached))
       return RunError{error};
     objectPath = cached->path;
@@ -126,10 +127,17 @@ std::optional<RunError> obtainObject(const RunOptions &options,
   return std::nullopt;
 }
 
+/// `@a, @b`, or `(none)`.
+std::string publicList(ArrayRef<std::string> publicFunctions) {
+  std::string names;
+  for (auto [i, function] : llvm::enumerate(publicFunctions))
+    names += (i ? ", @" : "@") + function;
+  return publicFunctions.empty() ? "(none)" : names;
+}
+
 /// SPEC: the requested function, else the only public one, else @main.
 std::optional<RunError> selectFunction(ArrayRef<std::string> publicFunctions,
-                                       StringRef requested,
-                                       std::string &name) {
+                                       StringRef requested, std::string &name) {
   if (!requested.empty()) {
     name = requested.str();
     return std::nullopt;
@@ -142,12 +150,9 @@ std::optional<RunError> selectFunction(ArrayRef<std::string> publicFunctions,
     name = "main";
     return std::nullopt;
   }
-  std::string names;
-  for (auto [i, function] : llvm::enumerate(publicFunctions))
-    names += (i ? ", @" : "@") + function;
   return RunError{"no --function given and the module has no @main; its "
                   "public functions are: " +
-                  (publicFunctions.empty() ? "(none)" : names)};
+                  publicList(publicFunctions)};
 }
 
 /// The function google-run calls, as the compiled object or the reference
@@ -157,46 +162,72 @@ struct Signature {
   std::vector<google_rt_tensor_type> arguments, results;
 };
 
+/// Whether `tensor` can stand for a value of `type` (a bf16 value may be
+/// given as f32).
+bool matchesType(const google_rt_tensor_type *type, const HostTensor &tensor) {
+  bool matches =
+      (tensor.dtype() == type->dtype ||
+       (type->dtype == GOOGLE_RT_BF16 && tensor.dtype() == GOOGLE_RT_F32)) &&
+      static_cast<int32_t>(tensor.shape().size()) == type->rank;
+  for (int32_t d = 0; matches && d < type->rank; ++d)
+    matches = type->shape[d] == GOOGLE_RT_DYNAMIC ||
+              type->shape[d] == tensor.shape()[d];
+  return matches;
+}
+
 /// Parses input `index` and checks it against the argument's type. A bf16
 /// argument takes f32 values.
-std::optional<RunError> prepareInput(const Signature &signature,
-                                     size_t index, StringRef spec,
-                                     HostTensor &tensor) {
+std::optional<RunError> prepareInput(const Signature &signature, size_t index,
+                                     StringRef spec, HostTensor &tensor) {
   std::string where =
       "@" + signature.name + " argument " + std::to_string(index);
   std::string error;
   if (failed(parseTensorSpec(spec, tensor, error)))
     return RunError{where + ": " + error};
   const google_rt_tensor_type *type = &signature.arguments[index];
-  if (type->dtype == GOOGLE_RT_BF16 && tensor.dtype() == GOOGLE_RT_F32)
-    tensor = tensor.convertTo(GOOGLE_RT_BF16);
-  bool matches = tensor.dtype() == type->dtype &&
-                 static_cast<int32_t>(tensor.shape().size()) == type->rank;
-  for (int32_t d = 0; matches && d < type->rank; ++d)
-    matches = type->shape[d] == GOOGLE_RT_DYNAMIC ||
-              type->shape[d] == tensor.shape()[d];
-  if (!matches)
+  if (!matchesType(type, tensor))
     return RunError{where + ": expected " + typeText(type) + ", got " +
                     formatTensorType(tensor.shape(), tensor.dtype())};
+  if (type->dtype == GOOGLE_RT_BF16 && tensor.dtype() == GOOGLE_RT_F32)
+    tensor = tensor.convertTo(GOOGLE_RT_BF16);
   return std::nullopt;
 }
 
+/// Parses expected result `index`, checked against the result's type as
+/// strictly as an input (bf16 results compare with f32 values).
 std::optional<RunError> prepareExpected(const Signature &signature,
                                         size_t index, StringRef spec,
                                         HostTensor &tensor) {
+  std::string where = "@" + signature.name + " result " + std::to_string(index);
   std::string error;
   if (failed(parseTensorSpec(spec, tensor, error)))
-    return RunError{"@" + signature.name + " result " +
-                    std::to_string(index) + ": " + error};
+    return RunError{where + ": " + error};
+  const google_rt_tensor_type *type = &signature.results[index];
+  if (!matchesType(type, tensor))
+    return RunError{where + ": --expected_output is " +
+                    formatTensorType(tensor.shape(), tensor.dtype()) +
+                    ", the result is " + typeText(type)};
   return std::nullopt;
+}
+
+/// Whether `text` (a module in MLIR) defines a private function `name`.
+bool definesPrivateFunction(StringRef text, StringRef name) {
+  for (StringRef quote : {"", "\""}) {
+    std::string needle =
+        ("func.func private @" + quote + name + quote + "(").str();
+    if (text.contains(needle))
+      return true;
+  }
+  return false;
 }
 
 /// The module's text, or std::nullopt (and `error`) when it cannot be read.
 std::optional<std::string> readModule(StringRef path, std::string &error) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      path == "-" ? llvm::MemoryBuffer::getSTDIN()
-                  : llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                                /*RequiresNullTerminator=*/false);
+      path == "-"
+          ? llvm::MemoryBuffer::getSTDIN()
+          : llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                        /*RequiresNullTerminator=*/false);
   if (!buffer) {
     error = "cannot open module '" + path.str() +
             "': " + buffer.getError().message();
@@ -222,10 +253,9 @@ openReference(const RunOptions &options,
   reference = ReferenceModule::parse(*text, options.module, error);
   if (!reference)
     return RunError{error};
-  if (std::optional<RunError> notFound =
-          selectFunction(reference->getPublicFunctions(),
-                         StringRef(options.function).ltrim('@'),
-                         signature.name))
+  if (std::optional<RunError> notFound = selectFunction(
+          reference->getPublicFunctions(),
+          StringRef(options.function).ltrim('@'), signature.name))
     return notFound;
   if (failed(reference->getSignature(signature.name, signature.arguments,
                                      signature.results, error)))
@@ -263,8 +293,8 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
   } else {
     std::string objectPath;
     bool emittedOnly, temporary;
-    std::optional<RunError> obtained = obtainObject(
-        options, objectPath, moduleText, emittedOnly, temporary);
+    std::optional<RunError> obtained =
+        obtainObject(options, objectPath, moduleText, emittedOnly, temporary);
     // A temporary object is not needed once loaded (or emitted).
     llvm::scope_exit removeTemporary([&] {
       if (temporary)
@@ -283,24 +313,28 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
       return RunError{"--check needs the module as MLIR in the google "
                       "dialect, not a compiled object"};
     std::vector<std::string> publicFunctions;
-    for (size_t i = 0, e = google_rt_module_num_functions(module.get());
-         i < e; ++i)
-      publicFunctions.push_back(google_rt_function_name(
-          google_rt_module_function(module.get(), i)));
+    for (size_t i = 0, e = google_rt_module_num_functions(module.get()); i < e;
+         ++i)
+      publicFunctions.push_back(
+          google_rt_function_name(google_rt_module_function(module.get(), i)));
     std::string name;
     if (std::optional<RunError> error =
             selectFunction(publicFunctions, options.function, name))
       return error;
-    if (std::optional<RunError> error = check(google_rt_module_lookup(
-            module.get(), name.c_str(), &function)))
+    if (std::optional<RunError> error = check(
+            google_rt_module_lookup(module.get(), name.c_str(), &function))) {
+      if (definesPrivateFunction(moduleText, name))
+        error->message = "@" + name +
+                         " is private: only public functions can be run "
+                         "(remove `private`); the public functions are: " +
+                         publicList(publicFunctions);
       return error;
+    }
     signature.name = google_rt_function_name(function);
     for (size_t i = 0, e = google_rt_function_num_args(function); i < e; ++i)
       signature.arguments.push_back(*google_rt_function_arg_type(function, i));
-    for (size_t i = 0, e = google_rt_function_num_results(function); i < e;
-         ++i)
-      signature.results.push_back(
-          *google_rt_function_result_type(function, i));
+    for (size_t i = 0, e = google_rt_function_num_results(function); i < e; ++i)
+      signature.results.push_back(*google_rt_function_result_type(function, i));
   }
   const std::string &name = signature.name;
   size_t numArgs = signature.arguments.size();
@@ -321,12 +355,12 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
                     " result" + (numResults == 1 ? "" : "s") + ", got " +
                     std::to_string(std::max(options.outputs.size(),
                                             options.expectedOutputs.size())) +
-                    (options.outputs.size() > numResults ? " --output"
-                                                         : " --expected_output")};
+                    (options.outputs.size() > numResults
+                         ? " --output"
+                         : " --expected_output")};
   for (StringRef output : options.outputs)
     if (!output.starts_with("@") || output.size() == 1)
-      return RunError{"--output='" + output.str() +
-                      "': expected @FILE.npy"};
+      return RunError{"--output='" + output.str() + "': expected @FILE.npy"};
 
   std::vector<HostTensor> inputs(numArgs);
   std::vector<google_rt_tensor> args(numArgs);
@@ -379,12 +413,13 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
     results.reset();
     if (options.check) {
       if (!referenceValues)
-        return RunError{"@" + name + ": the compiled code returned results "
+        return RunError{"@" + name +
+                        ": the compiled code returned results "
                         "where the reference interpreter reports: " +
                         referenceError};
       std::string mismatch;
-      if (failed(compareWithReference(name, values, *referenceValues,
-                                      mismatch)))
+      if (failed(
+              compareWithReference(name, values, *referenceValues, mismatch)))
         return RunError{mismatch};
     }
   }
@@ -403,33 +438,52 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
                       error};
   }
   for (size_t i = options.outputs.size(); i < numResults; ++i)
-    out << "result[" << i << "]: " << formatTensor(values[i]) << "\n";
+    out << "result[" << i << "]: " << formatTensor(values[i], !options.printAll)
+        << "\n";
   if (options.check)
     out << "check: @" << name << ": " << numResults
         << (numResults == 1 ? " result matches" : " results match")
         << " the reference interpreter\n";
 
   if (options.benchmark > 0) {
-    std::vector<double> times;
+    // Exact min, mean and standard deviation (Welford); the median from a
+    // uniform sample of at most kSamples calls, so memory stays flat.
+    constexpr size_t kSamples = 1 << 16;
+    std::vector<double> sample;
+    std::mt19937_64 random(0);
+    double minimum = INFINITY, mean = 0, squares = 0;
     for (int64_t n = 0; n < options.benchmark; ++n) {
       auto start = std::chrono::steady_clock::now();
       google_rt_status status = google_rt_call(
           function, args.data(), numArgs, results.tensors.data(), numResults);
       results.reset();
-      times.push_back(std::chrono::duration<double, std::micro>(
-                          std::chrono::steady_clock::now() - start)
-                          .count());
+      double time = std::chrono::duration<double, std::micro>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
       if (std::optional<RunError> error = check(status))
         return error;
+      minimum = std::min(minimum, time);
+      double delta = time - mean;
+      mean += delta / static_cast<double>(n + 1);
+      squares += delta * (time - mean);
+      if (sample.size() < kSamples) {
+        sample.push_back(time);
+      } else {
+        uint64_t slot = random() % static_cast<uint64_t>(n + 1);
+        if (slot < kSamples)
+          sample[slot] = time;
+      }
     }
-    std::sort(times.begin(), times.end());
-    double mean = 0;
-    for (double t : times)
-      mean += t / times.size();
+    std::nth_element(sample.begin(), sample.begin() + sample.size() / 2,
+                     sample.end());
+    double deviation =
+        options.benchmark > 1
+            ? std::sqrt(squares / static_cast<double>(options.benchmark - 1))
+            : 0;
     out << llvm::format("benchmark: @%s, %lld calls: min %.3f us, median "
-                        "%.3f us, mean %.3f us per call\n",
-                        name.c_str(), (long long)options.benchmark, times[0],
-                        times[times.size() / 2], mean);
+                        "%.3f us, mean %.3f us, stddev %.3f us per call\n",
+                        name.c_str(), (long long)options.benchmark, minimum,
+                        sample[sample.size() / 2], mean, deviation);
   }
   return std::nullopt;
 }

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -13,6 +14,7 @@
 
 using namespace mlir;
 using namespace mlir::google;
+using llvm::APFloat;
 
 HostTensor::HostTensor(google_rt_dtype dtype, ArrayRef<int64_t> shape)
     : type(dtype), dims(shape.begin(), shape.end()) {
@@ -215,19 +217,96 @@ std::string google::formatTensorType(ArrayRef<int64_t> shape,
 // Inline specs: `2x3xf32=1 2 3 4 5 6`
 //===----------------------------------------------------------------------===//
 
-static bool parseNumber(StringRef text, double &value) {
-  if (text == "true" || text == "True") {
-    value = 1;
-    return true;
+/// A decimal number (optional sign, digits, fraction, exponent) rounded
+/// to `semantics`; std::nullopt for anything else (hex floats, words).
+static std::optional<APFloat> parseDecimal(StringRef text,
+                                           const llvm::fltSemantics &semantics,
+                                           APFloat::roundingMode rounding) {
+  StringRef body = text;
+  if (!body.consume_front("-"))
+    body.consume_front("+");
+  if (body.empty() || !(llvm::isDigit(body[0]) || body[0] == '.'))
+    return std::nullopt;
+  APFloat value(semantics);
+  llvm::Expected<APFloat::opStatus> status =
+      value.convertFromString(text, rounding);
+  if (!status) {
+    llvm::consumeError(status.takeError());
+    return std::nullopt;
   }
-  if (text == "false" || text == "False") {
-    value = 0;
-    return true;
+  return value;
+}
+
+/// Parses one inline value into element `i` of `tensor`, as its element
+/// type reads it: integers as integers (in range, no fraction), floats
+/// rounded once to the element type.
+static LogicalResult parseElement(StringRef text, HostTensor &tensor, int64_t i,
+                                  std::string &error) {
+  google_rt_dtype dtype = tensor.dtype();
+  std::string typeName = google_rt_dtype_name(dtype);
+  if (text == "true" || text == "True" || text == "false" || text == "False") {
+    tensor.setInt(i, text[0] == 't' || text[0] == 'T');
+    return success();
   }
-  std::string copy = text.str();
-  char *end = nullptr;
-  value = std::strtod(copy.c_str(), &end);
-  return end && *end == '\0' && !copy.empty();
+  if (isInteger(dtype)) {
+    int64_t value;
+    StringRef digits = text;
+    if (digits.consume_front("+") && digits.starts_with("-"))
+      return error = "bad value '" + text.str() + "'", failure();
+    if (digits.getAsInteger(10, value)) {
+      bool integerLiteral =
+          !digits.empty() &&
+          llvm::all_of(digits.drop_front(digits[0] == '-'), llvm::isDigit);
+      if (integerLiteral && digits != "-")
+        return error = text.str() + " is out of range for " + typeName,
+               failure();
+      if (parseDecimal(text, APFloat::IEEEdouble(), APFloat::rmTowardZero))
+        return error = "'" + text.str() +
+                       "' is not an integer (the tensor "
+                       "holds " +
+                       typeName + ")",
+               failure();
+      return error = "bad value '" + text.str() + "'", failure();
+    }
+    int64_t low = INT64_MIN, high = INT64_MAX;
+    if (dtype == GOOGLE_RT_I32)
+      low = INT32_MIN, high = INT32_MAX;
+    else if (dtype == GOOGLE_RT_I8)
+      low = INT8_MIN, high = INT8_MAX;
+    else if (dtype == GOOGLE_RT_I1)
+      low = 0, high = 1;
+    if (value < low || value > high)
+      return error = text.str() + " is out of range for " + typeName, failure();
+    tensor.setInt(i, value);
+    return success();
+  }
+  const llvm::fltSemantics &semantics =
+      dtype == GOOGLE_RT_F64   ? APFloat::IEEEdouble()
+      : dtype == GOOGLE_RT_F32 ? APFloat::IEEEsingle()
+                               : halfSemantics(dtype);
+  APFloat value(semantics);
+  std::string lower = text.lower();
+  StringRef special = lower;
+  bool negative = special.consume_front("-");
+  if (!negative)
+    special.consume_front("+");
+  if (special == "inf" || special == "infinity") {
+    value = APFloat::getInf(semantics, negative);
+  } else if (special == "nan") {
+    value = APFloat::getNaN(semantics, negative);
+  } else {
+    std::optional<APFloat> parsed =
+        parseDecimal(text, semantics, APFloat::rmNearestTiesToEven);
+    if (!parsed)
+      return error = "bad value '" + text.str() + "'", failure();
+    value = *parsed;
+  }
+  bool losesInfo;
+  value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  // Already rounded to the element type: storing it is exact.
+  tensor.setDouble(i, value.convertToDouble());
+  return success();
 }
 
 LogicalResult google::parseTensorSpec(StringRef spec, HostTensor &tensor,
@@ -251,8 +330,8 @@ LogicalResult google::parseTensorSpec(StringRef spec, HostTensor &tensor,
   for (StringRef dim : ArrayRef<StringRef>(parts).drop_back()) {
     int64_t value;
     if (dim.getAsInteger(10, value) || value < 0 || value > (1LL << 40)) {
-      error = "cannot parse '" + spec.str() + "': bad dimension '" +
-              dim.str() + "'";
+      error = "cannot parse '" + spec.str() + "': bad dimension '" + dim.str() +
+              "'";
       return failure();
     }
     shape.push_back(value);
@@ -266,25 +345,22 @@ LogicalResult google::parseTensorSpec(StringRef spec, HostTensor &tensor,
     }
     count *= dim;
   }
-  SmallVector<double> values;
-  for (StringRef token : llvm::split(valuesText, ' ')) {
-    SmallVector<StringRef> pieces;
-    token.split(pieces, ',', -1, /*KeepEmpty=*/false);
-    for (StringRef piece : pieces) {
-      piece = piece.trim(" []\t\n");
-      if (piece.empty())
-        continue;
-      double value;
-      if (!parseNumber(piece, value)) {
-        error = "cannot parse '" + spec.str() + "': bad value '" +
-                piece.str() + "'";
-        return failure();
-      }
-      values.push_back(value);
-    }
+  SmallVector<StringRef> values;
+  // Values are separated by spaces, commas or brackets (the printed form,
+  // `[1 2][3 4]`, reads back).
+  StringRef separators = " ,[]\t\n";
+  for (StringRef rest = valuesText; !rest.empty();) {
+    size_t end = std::min(rest.find_first_of(separators), rest.size());
+    if (end)
+      values.push_back(rest.take_front(end));
+    rest = rest.drop_front(std::min(end + 1, rest.size()));
   }
-  if (hasValues && values.size() != 1 &&
-      static_cast<int64_t>(values.size()) != count) {
+  if (!hasValues && count != 0) {
+    error = "'" + spec.str() + "' has no values: expected " +
+            typeText.trim().str() + "=VALUES (one value fills the tensor)";
+    return failure();
+  }
+  if (values.size() != 1 && static_cast<int64_t>(values.size()) != count) {
     error = "'" + spec.str() + "' has " + std::to_string(values.size()) +
             " values; " + formatTensorType(shape, dtype) + " needs " +
             std::to_string(count) + " (or one to fill it)";
@@ -295,8 +371,20 @@ LogicalResult google::parseTensorSpec(StringRef spec, HostTensor &tensor,
     error = "cannot allocate " + formatTensorType(shape, dtype);
     return failure();
   }
-  for (int64_t i = 0; i < count && !values.empty(); ++i)
-    tensor.setDouble(i, values.size() == 1 ? values[0] : values[i]);
+  // An empty tensor still has its (one) value checked.
+  HostTensor probe(dtype, {1});
+  HostTensor &target = count ? tensor : probe;
+  for (auto [i, value] : llvm::enumerate(values)) {
+    if (failed(parseElement(value, target, i, error))) {
+      error = "cannot parse '" + spec.str() + "': " + error;
+      return failure();
+    }
+  }
+  if (values.size() == 1 && count > 1) {
+    size_t size = google_rt_dtype_size(dtype);
+    for (int64_t i = 1; i < count; ++i)
+      std::memcpy(tensor.data() + i * size, tensor.data(), size);
+  }
   return success();
 }
 
@@ -304,65 +392,123 @@ LogicalResult google::parseTensorSpec(StringRef spec, HostTensor &tensor,
 // Printing
 //===----------------------------------------------------------------------===//
 
-/// The shortest decimal text that reads back to the same element value.
+/// `digits` (no point) times 10^`exponent` relative to the first digit, as
+/// Python's repr writes it: positional for 1e-4 <= |x| < 1e16 (integers
+/// without a point), else d.ddde+XX.
+static std::string layoutDecimal(bool negative, StringRef digits,
+                                 int exponent) {
+  std::string text = negative ? "-" : "";
+  int count = static_cast<int>(digits.size());
+  if (exponent < -4 || exponent >= 16) {
+    text += digits.take_front(1).str();
+    if (count > 1)
+      text += "." + digits.drop_front().str();
+    char suffix[16];
+    std::snprintf(suffix, sizeof(suffix), "e%c%02d", exponent < 0 ? '-' : '+',
+                  std::abs(exponent));
+    return text + suffix;
+  }
+  if (exponent < 0)
+    return text + "0." + std::string(-exponent - 1, '0') + digits.str();
+  if (exponent + 1 >= count)
+    return text + digits.str() + std::string(exponent + 1 - count, '0');
+  return text + digits.take_front(exponent + 1).str() + "." +
+         digits.drop_front(exponent + 1).str();
+}
+
+/// The shortest decimal text that reads back (as parseTensorSpec reads it)
+/// to the same element value.
 static std::string formatElement(const HostTensor &tensor, int64_t i) {
   google_rt_dtype dtype = tensor.dtype();
-  double value = tensor.getDouble(i);
   if (isInteger(dtype))
     return std::to_string(tensor.getInt(i));
+  double value = tensor.getDouble(i);
   if (std::isnan(value))
     return "nan";
   if (std::isinf(value))
     return value > 0 ? "inf" : "-inf";
-  HostTensor probe(dtype, {1});
+  if (value == 0)
+    return std::signbit(value) ? "-0" : "0";
+  const llvm::fltSemantics &semantics =
+      dtype == GOOGLE_RT_F64   ? APFloat::IEEEdouble()
+      : dtype == GOOGLE_RT_F32 ? APFloat::IEEEsingle()
+                               : halfSemantics(dtype);
   char buffer[64];
   for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
-    probe.setDouble(0, std::strtod(buffer, nullptr));
-    if (probe.getDouble(0) == value)
+    std::snprintf(buffer, sizeof(buffer), "%.*e", precision - 1, value);
+    std::optional<APFloat> back =
+        parseDecimal(buffer, semantics, APFloat::rmNearestTiesToEven);
+    bool losesInfo;
+    if (back)
+      back->convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+    if (back && back->convertToDouble() == value)
       break;
   }
-  return buffer;
+  // buffer: [-]d[.ddd]e[+-]XX
+  StringRef text = buffer;
+  bool negative = text.consume_front("-");
+  auto [mantissa, exponentText] = text.split('e');
+  int exponent = 0;
+  exponentText.consume_front("+");
+  exponentText.getAsInteger(10, exponent);
+  std::string digits = mantissa.str();
+  llvm::erase(digits, '.');
+  StringRef trimmed = StringRef(digits).rtrim('0');
+  return layoutDecimal(negative, trimmed.empty() ? "0" : trimmed, exponent);
 }
 
-std::string google::formatTensor(const HostTensor &input) {
+namespace {
+/// Prints a tensor iree-run-module style, NumPy-like summarized when large.
+struct TensorPrinter {
+  const HostTensor &tensor;
+  bool summarize;
+  llvm::raw_ostream &os;
+  /// NumPy's print options: summarize past 1000 elements, 3 at each edge.
+  static constexpr int64_t threshold = 1000, edgeItems = 3;
+
+  void print(size_t dim, int64_t offset) {
+    ArrayRef<int64_t> shape = tensor.shape();
+    int64_t stride = 1;
+    for (int64_t extent : shape.drop_front(dim + 1))
+      stride *= extent;
+    bool last = dim + 1 == shape.size();
+    bool elide = summarize && shape[dim] > 2 * edgeItems;
+    for (int64_t i = 0; i < shape[dim]; ++i) {
+      if (elide && i == edgeItems) {
+        os << (last ? " ..." : "...");
+        i = shape[dim] - edgeItems;
+      }
+      if (last) {
+        os << (i ? " " : "") << formatElement(tensor, offset + i);
+        continue;
+      }
+      os << "[";
+      print(dim + 1, offset + i * stride);
+      os << "]";
+    }
+  }
+};
+} // namespace
+
+std::string google::formatTensor(const HostTensor &input, bool summarize) {
   // bf16 values are shown as the f32 values they are.
   if (input.dtype() == GOOGLE_RT_BF16)
-    return formatTensor(input.convertTo(GOOGLE_RT_F32));
-  const HostTensor &tensor = input;
+    return formatTensor(input.convertTo(GOOGLE_RT_F32), summarize);
   std::string text;
   llvm::raw_string_ostream os(text);
-  for (int64_t dim : tensor.shape())
+  for (int64_t dim : input.shape())
     os << dim << "x";
-  os << google_rt_dtype_name(tensor.dtype()) << "=";
-  ArrayRef<int64_t> shape = tensor.shape();
-  int64_t count = tensor.numElements();
-  if (count == 0)
+  os << google_rt_dtype_name(input.dtype()) << "=";
+  if (input.numElements() == 0)
     return text;
-  if (shape.empty())
-    return text + formatElement(tensor, 0);
+  if (input.shape().empty())
+    return text + formatElement(input, 0);
   // Rows of the last dimension in brackets, one bracket level per outer dim
   // except the outermost: [[1 2][3 4]][[5 6][7 8]].
-  int64_t rank = shape.size();
-  SmallVector<int64_t> index(rank, 0);
-  for (int64_t n = 0; n < count; ++n) {
-    int64_t opening = 0;
-    for (int64_t d = rank - 1; d >= 1 && index[d] == 0; --d)
-      ++opening;
-    os << std::string(opening, '[');
-    if (index[rank - 1] != 0)
-      os << " ";
-    os << formatElement(tensor, n);
-    int64_t closing = 0;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < shape[d])
-        break;
-      index[d] = 0;
-      if (d >= 1)
-        ++closing;
-    }
-    os << std::string(closing, ']');
-  }
+  TensorPrinter printer{
+      input, summarize && input.numElements() > TensorPrinter::threshold, os};
+  printer.print(0, 0);
   return text;
 }
 
@@ -399,21 +545,22 @@ LogicalResult google::compareTensors(const HostTensor &actual,
   default:
     break;
   }
-  bool isFloat = actual.dtype() == GOOGLE_RT_F32 ||
-                 actual.dtype() == GOOGLE_RT_F16 ||
-                 actual.dtype() == GOOGLE_RT_BF16 ||
-                 actual.dtype() == GOOGLE_RT_F64;
+  bool isFloat =
+      actual.dtype() == GOOGLE_RT_F32 || actual.dtype() == GOOGLE_RT_F16 ||
+      actual.dtype() == GOOGLE_RT_BF16 || actual.dtype() == GOOGLE_RT_F64;
   if (!isFloat && actual.dtype() != expected.dtype() &&
-      !(expected.dtype() == GOOGLE_RT_I64 || expected.dtype() == GOOGLE_RT_I32)) {
+      !(expected.dtype() == GOOGLE_RT_I64 ||
+        expected.dtype() == GOOGLE_RT_I32)) {
     error = "expected " + formatTensorType(expected.shape(), expected.dtype()) +
             ", got " + formatTensorType(actual.shape(), actual.dtype());
     return failure();
   }
   for (int64_t i = 0, e = actual.numElements(); i < e; ++i) {
     double a = actual.getDouble(i), b = expected.getDouble(i);
-    bool same = std::isnan(a) ? std::isnan(b)
-                              : (a == b || std::fabs(a - b) <=
-                                               atol + rtol * std::fabs(b));
+    bool same =
+        std::isnan(a)
+            ? std::isnan(b)
+            : (a == b || std::fabs(a - b) <= atol + rtol * std::fabs(b));
     if (same)
       continue;
     std::string where = "[";

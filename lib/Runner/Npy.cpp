@@ -241,7 +241,8 @@ LogicalResult google::writeNpy(StringRef path, const HostTensor &input,
   os.write(tensor.data(), tensor.numBytes());
   os.close();
   if (os.has_error()) {
-    error = "cannot write '" + path.str() + "'";
+    error = "cannot write '" + path.str() + "': " + os.error().message();
+    os.clear_error();
     return failure();
   }
   return success();

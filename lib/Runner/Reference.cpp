@@ -120,7 +120,18 @@ ReferenceModule::getSignature(StringRef name,
                               std::string &error) const {
   auto func = impl->module->lookupSymbol<func::FuncOp>(name);
   if (!func || !func.isPublic() || func.isExternal()) {
-    error = "no public function @" + name.str();
+    std::string names;
+    for (const std::string &publicName : getPublicFunctions())
+      names += (names.empty() ? "@" : ", @") + publicName;
+    if (names.empty())
+      names = "(none)";
+    error = func && func.isPrivate()
+                ? "@" + name.str() +
+                      " is private: only public functions can be run "
+                      "(remove `private`); the public functions are: " +
+                      names
+                : "no function @" + name.str() +
+                      " in the module; its public functions are: " + names;
     return failure();
   }
   arguments.clear();

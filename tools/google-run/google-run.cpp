@@ -2,55 +2,92 @@
 
 #include "Runner/GoogleRun.h"
 
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 
 using namespace llvm;
 
+static cl::OptionCategory category("google-run options");
+
 static cl::opt<std::string> module(cl::Positional, cl::Required,
-                                   cl::desc("<module.mlir | - | module.so>"));
+                                   cl::desc("<module.mlir | - | module.so>"),
+                                   cl::cat(category));
 static cl::opt<std::string>
-    function("function",
+    function("function", cl::value_desc("NAME"),
              cl::desc("Function to run (default: the only public function, "
-                      "else @main)"));
+                      "else @main)"),
+             cl::cat(category));
 static cl::list<std::string>
-    inputs("input", cl::desc("One per argument: @file.npy, 2x3xf32=1 2 3 4 "
-                             "5 6, or 2x3xf32=0.5"));
+    inputs("input", cl::value_desc("SPEC"),
+           cl::desc("One per argument: @file.npy, 2x3xf32=1 2 3 4 "
+                    "5 6, or 2x3xf32=0.5"),
+           cl::cat(category));
 static cl::list<std::string>
-    outputs("output", cl::desc("One per result, in order: @file.npy"));
+    outputs("output", cl::value_desc("@FILE.npy"),
+            cl::desc("One per result, in order: @file.npy"), cl::cat(category));
 static cl::list<std::string>
-    expectedOutputs("expected_output",
+    expectedOutputs("expected_output", cl::value_desc("SPEC"),
                     cl::desc("One per result: the expected value, same forms "
-                             "as --input"));
+                             "as --input"),
+                    cl::cat(category));
 static cl::opt<std::string> target("target", cl::init("cpu"),
-                                   cl::desc("cpu, cuda or rocm"));
-static cl::opt<int> benchmark("benchmark", cl::init(0),
-                              cl::desc("Time N calls after one warm-up"));
+                                   cl::value_desc("cpu|cuda|rocm"),
+                                   cl::desc("Where the function runs"),
+                                   cl::cat(category));
+// Read as text: a bad number is one of our own error lines.
 static cl::opt<std::string>
-    emitObject("emit-object",
-               cl::desc("Write the compiled shared object and exit"));
+    benchmark("benchmark", cl::desc("Time N calls after one warm-up"),
+              cl::value_desc("N"), cl::cat(category));
+static cl::opt<bool>
+    printAll("print-all",
+             cl::desc("Print every element of large results (default: "
+                      "NumPy-style summary past 1000 elements)"),
+             cl::cat(category));
+static cl::opt<std::string>
+    emitObject("emit-object", cl::value_desc("FILE.so"),
+               cl::desc("Write the compiled shared object and exit"),
+               cl::cat(category));
 static cl::opt<bool>
     check("check",
           cl::desc("Also run the function with the reference interpreter and "
-                   "compare every result with it"));
+                   "compare every result with it"),
+          cl::cat(category));
 static cl::opt<bool> interpret(
     "interpret",
     cl::desc("Run the function with the reference interpreter instead of "
-             "compiled code"));
+             "compiled code"),
+    cl::cat(category));
 static cl::opt<std::string> pipelineOptions(
-    "pipeline-options",
-    cl::desc("Extra --google-extreme-pipeline options, e.g. \"fuse=false\""));
+    "pipeline-options", cl::value_desc("OPTIONS"),
+    cl::desc("Extra --google-extreme-pipeline options, e.g. \"fuse=false\""),
+    cl::cat(category));
+
+static void printVersion(raw_ostream &os) {
+  os << "google-run (google-mlir) " GOOGLE_MLIR_VERSION "\n"
+     << "  built with LLVM/MLIR " LLVM_VERSION_STRING "\n";
+}
 
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter(printVersion);
   std::string parseErrors;
   raw_string_ostream errors(parseErrors);
   if (!cl::ParseCommandLineOptions(
-          argc, argv, "google-run: compile or load a module and run a function\n",
+          argc, argv,
+          "google-run: compile or load a module and run a function\n",
           &errors)) {
-    StringRef first = StringRef(parseErrors).split('\n').first;
+    StringRef first = StringRef(parseErrors).trim().split('\n').first;
     first.consume_front("google-run: ");
     errs() << "error: " << first << "\n";
+    return 2;
+  }
+  int64_t calls = 0;
+  if (!benchmark.empty() &&
+      (StringRef(benchmark).getAsInteger(10, calls) || calls <= 0)) {
+    errs() << "error: --benchmark='" << benchmark
+           << "': expected a positive number of calls\n";
     return 2;
   }
   mlir::google::RunOptions options;
@@ -60,7 +97,8 @@ int main(int argc, char **argv) {
   options.outputs = outputs;
   options.expectedOutputs = expectedOutputs;
   options.target = target;
-  options.benchmark = benchmark;
+  options.benchmark = calls;
+  options.printAll = printAll;
   options.emitObject = emitObject;
   options.pipeline = pipelineOptions;
   options.check = check;
