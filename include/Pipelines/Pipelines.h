@@ -59,6 +59,10 @@ struct ExtremePipelineOptions
 LogicalResult verifyOptions(const ExtremePipelineOptions &options,
                             std::string &error);
 
+/// Fails, with `error` saying how to list valid names, unless `chip` is
+/// `host` or a CPU of the host's target that can run 64-bit code.
+LogicalResult verifyCpuChip(StringRef chip, std::string &error);
+
 /// Stage 1: the google-level optimizations the options switch on.
 void addGoogleOptimizationPasses(OpPassManager &pm,
                                  const ExtremePipelineOptions &options);

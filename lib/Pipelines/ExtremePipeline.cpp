@@ -16,6 +16,12 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
 using namespace mlir;
 using namespace mlir::google;
 
@@ -46,7 +52,36 @@ LogicalResult google::verifyOptions(const ExtremePipelineOptions &options,
             "' is not supported yet; only target=cpu is";
     return failure();
   }
-  return success();
+  return verifyCpuChip(options.getChip(), error);
+}
+
+LogicalResult google::verifyCpuChip(StringRef chip, std::string &error) {
+  if (chip == "host")
+    return success();
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    return true;
+  }();
+  (void)initialized;
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  std::string lookupError;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, lookupError);
+  // Asking about an unknown name first: a subtarget made for one warns.
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      target ? target->createMCSubtargetInfo(triple, "", "") : nullptr);
+  if (generic && generic->isCPUStringValid(chip)) {
+    // A CPU of the target's family that cannot run this (64-bit) code, like
+    // i386 for x86-64, is as wrong as an unknown name.
+    std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+        target->createMCSubtargetInfo(triple, chip, ""));
+    if (!triple.isX86() || subtarget->checkFeatures("+64bit"))
+      return success();
+  }
+  error = "unknown chip '" + chip.str() + "' for " + triple.getArchName().str() +
+          ": expected host or a CPU name that `llc -mtriple=" +
+          triple.str() + " -mcpu=help` lists";
+  return failure();
 }
 
 void google::addGoogleOptimizationPasses(OpPassManager &pm,

@@ -4,6 +4,9 @@
 // RUN: not google-opt %s --google-extreme-pipeline="opt-level=7" 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not google-opt %s --google-extreme-pipeline="target=tpu" 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not google-opt %s --google-extreme-pipeline="fusion=true" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not google-opt %s --google-extreme-pipeline="chip=notacpu" 2>&1 | FileCheck %s --check-prefix=CHIP --implicit-check-not=warning --implicit-check-not=recognized
+// RUN: not google-opt %s --google-extreme-pipeline="chip=cortex-a53" 2>&1 | FileCheck %s --check-prefix=ARM
+// RUN: not google-opt %s --google-extreme-pipeline="chip=i386" 2>&1 | FileCheck %s --check-prefix=I386
 
 // NVVM: error: google-extreme-pipeline: target 'nvvm' is not supported yet; only target=cpu is
 // ROCDL: error: google-extreme-pipeline: target 'rocdl' is not supported yet; only target=cpu is
@@ -12,6 +15,9 @@
 // TARGET: error: google-extreme-pipeline: invalid options 'target=tpu'
 // UNKNOWN: no such option fusion
 // UNKNOWN: error: google-extreme-pipeline: invalid options 'fusion=true'
+// CHIP: error: google-extreme-pipeline: unknown chip 'notacpu' for x86_64: expected host or a CPU name that `llc -mtriple={{.*}} -mcpu=help` lists
+// ARM: error: google-extreme-pipeline: unknown chip 'cortex-a53' for x86_64
+// I386: error: google-extreme-pipeline: unknown chip 'i386' for x86_64
 
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
