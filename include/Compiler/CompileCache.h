@@ -2,10 +2,13 @@
 //
 // Entries live in GOOGLE_MLIR_CACHE_DIR (default $XDG_CACHE_HOME/google-mlir
 // or ~/.cache/google-mlir) as `<key>.so`, the key hashing the module text,
-// the pipeline options, target and chip, and the compiler's fingerprint.
-// Each entry ends with a trailer (magic, payload size, checksum) that is
-// checked before the entry is used; entries are written to a temporary file
-// and renamed, so concurrent processes never see half an object.
+// the pipeline options, target and chip (the host's CPU features too), and
+// the compiler's fingerprint. Each entry ends with a trailer (magic, payload
+// size, checksum, key) that is checked before the entry is used; entries
+// are written to a temporary file and renamed, so concurrent processes
+// never see half an object, and temporary files an hour old (left by a
+// crashed writer) are removed. A directory that cannot be used is a warning
+// naming it, and the module is compiled without the cache.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +35,7 @@ struct CachedObject {
 /// Returns a shared object for `source`, loading it from `cacheDirectory`
 /// or compiling and storing it. `name` labels log lines. With
 /// GOOGLE_MLIR_LOG_COMPILES=1 prints one line per compile or hit to stderr.
-/// When the directory cannot be created, warns and compiles to a temporary
+/// When the directory cannot be used, warns and compiles to a temporary
 /// file instead.
 FailureOr<CachedObject> getOrCompile(StringRef source, StringRef name,
                                      const CompileOptions &options,

@@ -26,17 +26,21 @@ struct Trailer {
   char magic[8];
   uint64_t payloadSize;
   uint64_t checksum; // xxh3 of the payload
-  uint64_t reserved;
+  char key[32];      // the entry's key: a copied entry is not a hit
 };
-static_assert(sizeof(Trailer) == 32, "cache entry trailer");
-constexpr char kMagic[8] = {'G', 'M', 'L', 'I', 'R', 'C', '0', '1'};
+static_assert(sizeof(Trailer) == 56, "cache entry trailer");
+constexpr char kMagic[8] = {'G', 'M', 'L', 'I', 'R', 'C', '0', '2'};
+
+/// Temporary files older than this are left from a crashed writer.
+constexpr auto kStaleTemporaryAge = std::chrono::hours(1);
 
 uint64_t checksum(StringRef payload) {
   return llvm::xxh3_64bits(llvm::arrayRefFromStringRef(payload));
 }
 
-/// Why the entry at `path` cannot be used, or "" when it can.
-std::string checkEntry(StringRef path) {
+/// Why the entry at `path` cannot be used, or "" when it can. With a `key`,
+/// the entry must have been stored under it.
+std::string checkEntry(StringRef path, StringRef key = {}) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -53,11 +57,13 @@ std::string checkEntry(StringRef path) {
     return "size mismatch";
   if (trailer.checksum != checksum(data.drop_back(sizeof(Trailer))))
     return "checksum mismatch";
+  if (!key.empty() && StringRef(trailer.key, sizeof(trailer.key)) != key)
+    return "stored under another key";
   return "";
 }
 
-/// Appends the trailer to the shared object at `path`.
-LogicalResult sealEntry(StringRef path, std::string &error) {
+/// Appends the trailer, with `key`, to the shared object at `path`.
+LogicalResult sealEntry(StringRef path, StringRef key, std::string &error) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -70,7 +76,8 @@ LogicalResult sealEntry(StringRef path, std::string &error) {
   std::memcpy(trailer.magic, kMagic, sizeof(kMagic));
   trailer.payloadSize = payload.size();
   trailer.checksum = checksum(payload);
-  trailer.reserved = 0;
+  assert(key.size() == sizeof(trailer.key) && "a 128-bit hex key");
+  std::memcpy(trailer.key, key.data(), sizeof(trailer.key));
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Append);
   if (!ec) {
@@ -78,10 +85,26 @@ LogicalResult sealEntry(StringRef path, std::string &error) {
     os.close();
   }
   if (ec || os.has_error()) {
-    error = "cannot write " + path.str();
+    error = "cannot write " + path.str() + ": " +
+            (ec ? ec : os.error()).message();
+    os.clear_error();
     return failure();
   }
   return success();
+}
+
+/// Removes `*.tmp` files that a writer which crashed left in `directory`.
+void removeStaleTemporaries(StringRef directory) {
+  std::error_code ec;
+  auto now = std::chrono::system_clock::now();
+  for (llvm::sys::fs::directory_iterator it(directory, ec), end;
+       it != end && !ec; it.increment(ec)) {
+    if (!StringRef(it->path()).ends_with(".tmp"))
+      continue;
+    llvm::ErrorOr<llvm::sys::fs::basic_file_status> status = it->status();
+    if (status && now - status->getLastModificationTime() > kStaleTemporaryAge)
+      llvm::sys::fs::remove(it->path());
+  }
 }
 
 std::string hexDigest(StringRef fingerprint, StringRef source) {
@@ -134,15 +157,19 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
   if (failed(getCompilerFingerprint(options, fingerprint, error)))
     return failure();
   std::string key = hexDigest(fingerprint, source);
-  if (std::error_code ec = llvm::sys::fs::create_directories(cacheDirectory)) {
+
+  // Any problem with the directory: warn, naming it, and compile into a
+  // temporary file instead.
+  auto compileUncached = [&](const Twine &problem) -> FailureOr<CachedObject> {
     llvm::errs() << "google-mlir: warning: cannot use the cache directory '"
-                 << cacheDirectory << "': " << ec.message()
+                 << cacheDirectory << "': " << problem
                  << "; compiling without the cache\n";
     CachedObject result;
     result.temporary = true;
     SmallString<128> path;
-    if (llvm::sys::fs::createTemporaryFile("google-mlir", "so", path)) {
-      error = "cannot create a temporary file";
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("google-mlir", "so", path)) {
+      error = "cannot create a temporary file: " + ec.message();
       return failure();
     }
     result.path = path.str().str();
@@ -155,7 +182,9 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
                                    "(cache unusable)\n",
                                    name.str().c_str(), millisecondsSince(start));
     return result;
-  }
+  };
+  if (std::error_code ec = llvm::sys::fs::create_directories(cacheDirectory))
+    return compileUncached(ec.message());
   SmallString<128> path(cacheDirectory);
   llvm::sys::path::append(path, key + ".so");
 
@@ -163,7 +192,7 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
   result.path = path.str().str();
   std::string reason = "no entry";
   if (llvm::sys::fs::exists(path)) {
-    std::string problem = checkEntry(path);
+    std::string problem = checkEntry(path, key);
     if (problem.empty()) {
       result.hit = true;
       if (log)
@@ -177,25 +206,27 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
     llvm::errs() << "google-mlir: warning: cache entry " << path
                  << " is corrupt (" << problem << "); rebuilding\n";
   }
+  removeStaleTemporaries(cacheDirectory);
 
   // Build under a unique name, then rename: readers see all or nothing.
   SmallString<128> temporary;
   if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-          path + ".%%%%%%%%.tmp", temporary)) {
-    error = "cannot create a file in the cache directory: " + ec.message();
-    return failure();
-  }
+          path + ".%%%%%%%%.tmp", temporary))
+    return compileUncached(ec.message());
   CompileStats stats;
   if (failed(compileToSharedObject(source, name, options, temporary, error,
                                    &stats)) ||
-      failed(sealEntry(temporary, error))) {
+      failed(sealEntry(temporary, key, error))) {
     llvm::sys::fs::remove(temporary);
     return failure();
   }
   if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
-    llvm::sys::fs::remove(temporary);
-    error = "cannot store the cache entry: " + ec.message();
-    return failure();
+    llvm::errs() << "google-mlir: warning: cannot use the cache directory '"
+                 << cacheDirectory << "': " << ec.message()
+                 << "; running without the cache\n";
+    result.path = temporary.str().str();
+    result.temporary = true;
+    return result;
   }
   if (log)
     llvm::errs() << llvm::format(

@@ -18,6 +18,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -341,9 +342,17 @@ LogicalResult google::getCompilerFingerprint(const CompileOptions &options,
       info.dli_fname && stat(info.dli_fname, &st) == 0)
     os << info.dli_fname << " " << st.st_size << " " << st.st_mtim.tv_sec << "."
        << st.st_mtim.tv_nsec << "; ";
+  // The host's CPU name and its features: machines sharing a cache (and a
+  // CPU name) may still differ in features.
   std::string chip = pipeline->getChip();
-  if (chip == "host")
+  if (chip == "host") {
     chip += "=" + llvm::sys::getHostCPUName().str();
+    std::vector<std::string> features;
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      features.push_back((feature.second ? "+" : "-") + feature.first().str());
+    llvm::sort(features);
+    chip += " " + llvm::join(features, ",");
+  }
   os << "chip " << chip << "; runtime " << options.runtimeLibraryDir
      << "; options ";
   pipeline->print(os);

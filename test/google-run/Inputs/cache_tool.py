@@ -2,6 +2,8 @@
 
   cache_tool.py corrupt DIR truncate|flip   damage the one entry in DIR
   cache_tool.py list DIR                    print entries and leftovers
+  cache_tool.py swap DIR                    copy one of DIR's two entries
+                                            over the other
   cache_tool.py concurrent N CMD...         run CMD N times at once; print
                                             each exit status and stdout
 """
@@ -26,6 +28,11 @@ def main():
         else:
             data[len(data) // 3] ^= 0xFF
         open(path, "wb").write(bytes(data))
+    elif action == "swap":
+        directory = sys.argv[2]
+        first, second = [n for n in entries(directory) if n.endswith(".so")]
+        data = open(os.path.join(directory, first), "rb").read()
+        open(os.path.join(directory, second), "wb").write(data)
     elif action == "list":
         for name in entries(sys.argv[2]):
             print("tmp" if name.endswith(".tmp") else "entry", name)
