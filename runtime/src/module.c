@@ -5,6 +5,7 @@
  *   google-mlir-manifest 1
  *   func <name> <out|ret> <#args> <type>... <#results> <type>...
  *
+ * (`%XX` in a name stands for the byte 0xXX: spaces, controls, `%`)
  * with one line per public function, and `_google_packed_<name>(void **)`.
  * `out`: results are out-parameters after the arguments; `ret`: the first
  * packed pointer receives the returned descriptors.
@@ -70,6 +71,41 @@ static bool parse_types(const char **cursor, const char *end,
   return true;
 }
 
+static int hex_digit(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/* The function name of a manifest token: `%XX` stands for the byte 0xXX
+ * (names may hold spaces or any other byte but NUL). NULL when malformed. */
+static char *decode_name(const char *token, size_t length) {
+  char *name = malloc(length + 1);
+  if (!name)
+    return NULL;
+  size_t used = 0;
+  for (size_t i = 0; i < length; ++i) {
+    if (token[i] != '%') {
+      name[used++] = token[i];
+      continue;
+    }
+    int high = i + 2 < length ? hex_digit(token[i + 1]) : -1;
+    int low = i + 2 < length ? hex_digit(token[i + 2]) : -1;
+    if (high < 0 || low < 0 || (high == 0 && low == 0)) {
+      free(name);
+      return NULL;
+    }
+    name[used++] = (char)(high * 16 + low);
+    i += 2;
+  }
+  name[used] = '\0';
+  return name;
+}
+
 /* Parses one `func` line into `function`. */
 static bool parse_function(const char *line, const char *end,
                            google_rt_function *function) {
@@ -81,7 +117,7 @@ static bool parse_function(const char *line, const char *end,
   token = next_token(&cursor, end, &length);
   if (!token || length > MAX_NAME)
     return false;
-  function->name = strndup(token, length);
+  function->name = decode_name(token, length);
   token = next_token(&cursor, end, &length);
   if (!function->name || !token || length != 3)
     return false;

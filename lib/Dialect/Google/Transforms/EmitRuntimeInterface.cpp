@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::google {
 #define GEN_PASS_DEF_EMITRUNTIMEINTERFACEPASS
@@ -24,6 +25,19 @@ bool isRuntimeElementType(Type type) {
   return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
          type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
          type.isSignlessInteger(32) || type.isSignlessInteger(64);
+}
+
+/// `name` as one manifest token: bytes that would split or end it (spaces,
+/// controls, non-ASCII) and `%` itself become `%XX`.
+std::string encodeManifestName(StringRef name) {
+  std::string token;
+  for (unsigned char c : name) {
+    if (c > ' ' && c < 0x7f && c != '%')
+      token += static_cast<char>(c);
+    else
+      token += {'%', llvm::hexdigit(c >> 4), llvm::hexdigit(c & 15)};
+  }
+  return token;
 }
 
 /// Appends ` <count> <type>...` to `manifest`; fails on unsupported types.
@@ -160,7 +174,8 @@ struct EmitRuntimeInterfacePass
         return signalPassFailure();
       }
 
-      os << "func " << name << (resultsOut ? " out" : " ret");
+      os << "func " << encodeManifestName(name)
+         << (resultsOut ? " out" : " ret");
       if (failed(appendTypes(func, functionType.getInputs(), os)) ||
           failed(appendTypes(func, functionType.getResults(), os)))
         return signalPassFailure();

@@ -17,9 +17,10 @@ using namespace mlir;
 
 namespace {
 
-/// Symbols the lowering or code generation may call: libm, libc and the
-/// runtime hooks. A function with one of these names would capture those
-/// calls, so it is renamed.
+/// Symbols the lowering or code generation may call (libm, libc, the
+/// runtime hooks) or define (the manifest, entry points, C interfaces). A
+/// function with one of these names would capture or collide with them, so
+/// its symbol is renamed; callers still find it by its own name.
 bool isReservedSymbol(StringRef name) {
   static const llvm::StringSet<> reserved = [] {
     llvm::StringSet<> names;
@@ -42,7 +43,9 @@ bool isReservedSymbol(StringRef name) {
       names.insert(other);
     return names;
   }();
-  return reserved.contains(name);
+  // The compiled object's own symbols, and the C interface wrappers.
+  return reserved.contains(name) || name == "google_mlir_manifest" ||
+         name.starts_with("_mlir_") || name.starts_with("_google_");
 }
 
 struct ExportFunctionsPass
@@ -51,6 +54,14 @@ struct ExportFunctionsPass
     MLIRContext *context = &getContext();
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    for (auto func : module.getOps<func::FuncOp>()) {
+      StringRef name = func.getSymName();
+      if (func.isPublic() && (name.empty() || name.contains('\0'))) {
+        func.emitError("a public function name cannot be empty or contain a "
+                       "NUL byte");
+        return signalPassFailure();
+      }
+    }
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       if (func.isExternal() || !isReservedSymbol(func.getSymName()))
         continue;
@@ -58,9 +69,9 @@ struct ExportFunctionsPass
       StringAttr name = func.getSymNameAttr();
       if (func.isPublic())
         func->setAttr(google::GoogleDialect::kExportNameAttrName, name);
-      std::string renamed = (name.getValue() + ".google").str();
-      for (unsigned i = 0; symbols.lookup(renamed); ++i)
-        renamed = (name.getValue() + ".google" + Twine(i)).str();
+      // Reserved names all start with `_google_`, `_mlir_` or are not
+      // prefixed at all, so renamed symbols collide with nothing.
+      std::string renamed = ("_google_fn." + name.getValue()).str();
       if (failed(symbols.rename(func, StringAttr::get(context, renamed))))
         return signalPassFailure();
     }

@@ -7,7 +7,7 @@
 // CHECK: %[[A1:.*]] = llvm.load %[[P1]]
 // CHECK: llvm.call @_mlir_ciface_f(%[[A0]], %[[A1]]) : (!llvm.ptr, !llvm.ptr) -> ()
 // CHECK-LABEL: llvm.func @_google_packed_g
-// CHECK: llvm.call @_mlir_ciface_g.google
+// CHECK: llvm.call @_mlir_ciface__google_fn.g
 // CHECK: llvm.mlir.global external constant @google_mlir_manifest("google-mlir-manifest 1\0Afunc f out 1 tensor<?x4xf32> 1 tensor<4xf32>\0Afunc g ret 1 tensor<?xi32> 1 tensor<?xi32>\0A\00")
 llvm.func @f(%arg0: !llvm.ptr) attributes {google.results_out, google.signature = (tensor<?x4xf32>) -> tensor<4xf32>} {
   llvm.return
@@ -15,10 +15,10 @@ llvm.func @f(%arg0: !llvm.ptr) attributes {google.results_out, google.signature 
 llvm.func @_mlir_ciface_f(%arg0: !llvm.ptr, %arg1: !llvm.ptr) attributes {google.results_out, google.signature = (tensor<?x4xf32>) -> tensor<4xf32>} {
   llvm.return
 }
-llvm.func @g.google(%arg0: !llvm.ptr) attributes {google.export_name = "g", google.signature = (tensor<?xi32>) -> tensor<?xi32>} {
+llvm.func @_google_fn.g(%arg0: !llvm.ptr) attributes {google.export_name = "g", google.signature = (tensor<?xi32>) -> tensor<?xi32>} {
   llvm.return
 }
-llvm.func @_mlir_ciface_g.google(%arg0: !llvm.ptr, %arg1: !llvm.ptr) {
+llvm.func @_mlir_ciface__google_fn.g(%arg0: !llvm.ptr, %arg1: !llvm.ptr) {
   llvm.return
 }
 
