@@ -14,6 +14,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdlib>
 #include <memory>
@@ -78,6 +79,10 @@ std::string formatTensorType(ArrayRef<int64_t> shape, google_rt_dtype dtype);
 /// order; f16/f32/f64/i8/i32/i64/bool. The header is parsed defensively:
 /// lengths are bounded and the shape must account for the file size.
 LogicalResult readNpy(StringRef path, HostTensor &tensor, std::string &error);
+
+/// Parses the contents of a .npy file (`path` names it in errors).
+LogicalResult parseNpy(StringRef contents, StringRef path, HostTensor &tensor,
+                       std::string &error);
 
 /// Writes a version 1.0 .npy file (bf16 is written as f32).
 LogicalResult writeNpy(StringRef path, const HostTensor &tensor,

@@ -300,8 +300,8 @@ LogicalResult google::compileToSharedObject(StringRef source,
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(source, bufferName,
-                                       /*RequiresNullTerminator=*/false),
+      // The lexer reads up to a NUL: parse a terminated copy.
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
       llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module) {

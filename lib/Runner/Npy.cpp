@@ -68,16 +68,22 @@ bool parseDescr(StringRef descr, google_rt_dtype &dtype, bool &swap) {
 
 LogicalResult google::readNpy(StringRef path, HostTensor &tensor,
                               std::string &error) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    error = ("cannot read '" + path + "': " + buffer.getError().message()).str();
+    return failure();
+  }
+  return parseNpy((*buffer)->getBuffer(), path, tensor, error);
+}
+
+LogicalResult google::parseNpy(StringRef file, StringRef path,
+                               HostTensor &tensor, std::string &error) {
   auto fail = [&](const Twine &why) {
     error = ("cannot read '" + path + "': " + why).str();
     return failure();
   };
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return fail(buffer.getError().message());
-  StringRef file = (*buffer)->getBuffer();
   if (file.size() < 10 || !file.starts_with(StringRef(kMagic, 6)))
     return fail("not a .npy file (bad magic)");
   uint8_t major = file[6];

@@ -94,8 +94,8 @@ ReferenceModule::parse(StringRef source, StringRef bufferName,
   });
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(source, bufferName,
-                                       /*RequiresNullTerminator=*/false),
+      // The lexer reads up to a NUL: parse a terminated copy.
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
       llvm::SMLoc());
   result->impl->module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!result->impl->module) {

@@ -134,8 +134,8 @@ static bool parse_function(const char *line, const char *end,
 
 /* Parses the manifest, `size` bytes at most (the object is untrusted: it
  * need not end with a newline, or even a NUL). */
-static google_rt_status parse_manifest(google_rt_module *module,
-                                       const char *manifest, size_t size) {
+google_rt_status google_rt_parse_manifest(google_rt_module *module,
+                                          const char *manifest, size_t size) {
   static const char header[] = "google-mlir-manifest 1\n";
   const char *limit = memchr(manifest, '\0', size);
   if (!limit)
@@ -204,7 +204,7 @@ static google_rt_status resolve_entries(google_rt_module *module) {
 /* dlopen maps segments without checking them against the file size: a
  * truncated object would fault inside the loader. Check the ELF header and
  * every loaded segment first. */
-static google_rt_status check_elf(const char *path, FILE *file) {
+google_rt_status google_rt_check_elf(const char *path, FILE *file) {
   Elf64_Ehdr header;
   if (fseek(file, 0, SEEK_END) != 0)
     return google_rt_make_status(GOOGLE_RT_IO_ERROR, "cannot read '%s'", path);
@@ -253,7 +253,7 @@ google_rt_status google_rt_module_load(const char *path,
   if (!file)
     return google_rt_make_status(GOOGLE_RT_NOT_FOUND,
                                  "cannot open module '%s'", path);
-  google_rt_status invalid = check_elf(path, file);
+  google_rt_status invalid = google_rt_check_elf(path, file);
   fclose(file);
   if (invalid)
     return invalid;
@@ -289,7 +289,7 @@ google_rt_status google_rt_module_load(const char *path,
     status = google_rt_make_status(GOOGLE_RT_IO_ERROR,
                                    "%s: the manifest has no size", path);
   else
-    status = parse_manifest(module, manifest,
+    status = google_rt_parse_manifest(module, manifest,
                             ((const ElfW(Sym) *)entry)->st_size);
   if (!status)
     status = resolve_entries(module);

@@ -5,6 +5,8 @@
 
 #include "internal.h"
 
+#include <stdio.h>
+
 struct google_rt_function_s {
   char *name;
   bool results_out; /* results are out-parameters, else returned */
@@ -22,5 +24,12 @@ struct google_rt_module_s {
   size_t num_functions;
   google_rt_function *functions;
 };
+
+/* The checks of untrusted objects (also fuzzed on their own): the ELF
+ * header and loaded segments against the file's size, before dlopen maps
+ * it; and the manifest text, at most `size` bytes, into `module`. */
+google_rt_status google_rt_check_elf(const char *path, FILE *file);
+google_rt_status google_rt_parse_manifest(google_rt_module *module,
+                                          const char *manifest, size_t size);
 
 #endif /* GOOGLE_RUNTIME_MODULE_H */
