@@ -5,6 +5,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -35,9 +36,13 @@ HostTensor &HostTensor::operator=(const HostTensor &other) {
 }
 
 int64_t HostTensor::numElements() const {
+  // An empty tensor may have huge extents: look for a zero first.
+  if (llvm::is_contained(dims, 0))
+    return 0;
   int64_t count = 1;
   for (int64_t dim : dims)
-    count *= dim;
+    if (llvm::MulOverflow(count, dim, count))
+      return INT64_MAX;
   return count;
 }
 

@@ -160,8 +160,13 @@ void google_rt_tensor_view(google_rt_dtype dtype, int32_t rank,
 }
 
 int64_t google_rt_tensor_num_elements(const google_rt_tensor *tensor) {
+  /* An empty tensor may have huge extents: look for a zero first. */
+  for (int32_t i = 0; i < tensor->rank; ++i)
+    if (tensor->shape[i] == 0)
+      return 0;
   int64_t count = 1;
   for (int32_t i = 0; i < tensor->rank; ++i)
-    count *= tensor->shape[i];
+    if (__builtin_mul_overflow(count, tensor->shape[i], &count))
+      return INT64_MAX;
   return count;
 }

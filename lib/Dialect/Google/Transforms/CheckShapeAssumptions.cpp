@@ -145,6 +145,52 @@ void checkCopy(memref::CopyOp copy, int64_t &count) {
   count += checker.count;
 }
 
+/// Buffers above this size (2^62 bytes) cannot exist: the byte count of an
+/// allocation must not reach it, or its computation could wrap around.
+constexpr uint64_t kMaxAllocationBytes = uint64_t(1) << 62;
+
+/// A dynamically sized allocation gets a check that its byte count does not
+/// overflow (a wrapped count would allocate a small buffer for a huge loop).
+void checkAlloc(memref::AllocOp alloc, int64_t &count) {
+  MemRefType type = alloc.getType();
+  if (type.hasStaticShape() || !type.getLayout().isIdentity())
+    return;
+  Checker checker(alloc);
+  OpBuilder builder(alloc);
+  Location loc = alloc.getLoc();
+  auto constant = [&](uint64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc,
+                                          static_cast<int64_t>(value))
+        .getResult();
+  };
+  uint64_t elementBytes =
+      llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  Value zero = constant(0), one = constant(1), limit =
+      constant(kMaxAllocationBytes);
+  Value bytes = constant(elementBytes);
+  Value fits = arith::ConstantIntOp::create(builder, loc, 1, 1);
+  for (OpFoldResult size : alloc.getMixedSizes()) {
+    Value extent = checker.toValue(size);
+    // extent == 0 || bytes <= limit / extent, in unsigned arithmetic.
+    Value isZero = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, extent, zero);
+    Value divisor = arith::SelectOp::create(builder, loc, isZero, one, extent);
+    Value bound = arith::DivUIOp::create(builder, loc, limit, divisor);
+    Value small = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ule, bytes, bound);
+    fits = arith::AndIOp::create(
+        builder, loc, fits,
+        arith::OrIOp::create(builder, loc, isZero, small));
+    bytes = arith::MulIOp::create(builder, loc, bytes, extent);
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << describe(alloc) << ": a " << type
+     << " buffer is too large to allocate (2^62 bytes or more)";
+  cf::AssertOp::create(builder, loc, fits, text);
+  ++count;
+}
+
 /// Every operand extent indexed by a loop dimension equals the loop's
 /// range, which linalg takes from the first operand that indexes it.
 void checkLinalgOp(linalg::LinalgOp linalgOp, int64_t &count) {
@@ -185,6 +231,8 @@ struct CheckShapeAssumptionsPass
         checkCopy(copy, count);
       else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
         checkLinalgOp(linalgOp, count);
+      else if (auto alloc = dyn_cast<memref::AllocOp>(op))
+        checkAlloc(alloc, count);
     });
     LLVM_DEBUG(llvm::dbgs() << "added " << count << " shape checks\n");
   }
