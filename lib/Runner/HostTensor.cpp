@@ -51,6 +51,15 @@ static const llvm::fltSemantics &halfSemantics(google_rt_dtype dtype) {
                                 : llvm::APFloat::BFloat();
 }
 
+/// The format of a float element type.
+static const llvm::fltSemantics &floatSemantics(google_rt_dtype dtype) {
+  if (dtype == GOOGLE_RT_F64)
+    return llvm::APFloat::IEEEdouble();
+  if (dtype == GOOGLE_RT_F32)
+    return llvm::APFloat::IEEEsingle();
+  return halfSemantics(dtype);
+}
+
 double HostTensor::getDouble(int64_t i) const {
   const char *p = data() + i * google_rt_dtype_size(type);
   switch (type) {
@@ -266,10 +275,8 @@ static LogicalResult parseElement(StringRef text, HostTensor &tensor, int64_t i,
         return error = text.str() + " is out of range for " + typeName,
                failure();
       if (parseDecimal(text, APFloat::IEEEdouble(), APFloat::rmTowardZero))
-        return error = "'" + text.str() +
-                       "' is not an integer (the tensor "
-                       "holds " +
-                       typeName + ")",
+        return error = "'" + text.str() + "' is not an integer (the tensor "
+                       "holds " + typeName + ")",
                failure();
       return error = "bad value '" + text.str() + "'", failure();
     }
@@ -285,10 +292,7 @@ static LogicalResult parseElement(StringRef text, HostTensor &tensor, int64_t i,
     tensor.setInt(i, value);
     return success();
   }
-  const llvm::fltSemantics &semantics =
-      dtype == GOOGLE_RT_F64   ? APFloat::IEEEdouble()
-      : dtype == GOOGLE_RT_F32 ? APFloat::IEEEsingle()
-                               : halfSemantics(dtype);
+  const llvm::fltSemantics &semantics = floatSemantics(dtype);
   APFloat value(semantics);
   std::string lower = text.lower();
   StringRef special = lower;
@@ -434,10 +438,7 @@ static std::string formatElement(const HostTensor &tensor, int64_t i) {
     return value > 0 ? "inf" : "-inf";
   if (value == 0)
     return std::signbit(value) ? "-0" : "0";
-  const llvm::fltSemantics &semantics =
-      dtype == GOOGLE_RT_F64   ? APFloat::IEEEdouble()
-      : dtype == GOOGLE_RT_F32 ? APFloat::IEEEsingle()
-                               : halfSemantics(dtype);
+  const llvm::fltSemantics &semantics = floatSemantics(dtype);
   char buffer[64];
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buffer, sizeof(buffer), "%.*e", precision - 1, value);
