@@ -63,6 +63,10 @@ LogicalResult verifyOptions(const ExtremePipelineOptions &options,
 /// `host` or a CPU of the host's target that can run 64-bit code.
 LogicalResult verifyCpuChip(StringRef chip, std::string &error);
 
+/// The vector register width, in bits, of a CPU (`host` or an LLVM CPU
+/// name): 512 with AVX-512, 256 with AVX2 and FMA, else 128.
+unsigned getCpuVectorBits(StringRef chip);
+
 /// Stage 1: the google-level optimizations the options switch on.
 void addGoogleOptimizationPasses(OpPassManager &pm,
                                  const ExtremePipelineOptions &options);
@@ -71,6 +75,10 @@ void addExportPasses(OpPassManager &pm);
 /// Stage 3: google to linalg on tensors, with elementwise fusion.
 void addLinalgLoweringPasses(OpPassManager &pm,
                              const ExtremePipelineOptions &options);
+/// Stage 3b (CPU): register blocking and vectorization of matmuls, from
+/// opt-level 2.
+void addCpuTilingPasses(OpPassManager &pm,
+                        const ExtremePipelineOptions &options);
 /// Stage 4: one-shot bufferization, static results as out-parameters, and
 /// buffer deallocation.
 void addBufferizationPasses(OpPassManager &pm,

@@ -6,6 +6,7 @@
 #include "Dialect/Google/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -101,6 +102,28 @@ void google::addExportPasses(OpPassManager &pm) {
   pm.addPass(createExportFunctionsPass());
 }
 
+unsigned google::getCpuVectorBits(StringRef chip) {
+  auto has = [&](StringRef feature) {
+    if (chip == "host")
+      return llvm::sys::getHostCPUFeatures().lookup(feature);
+    llvm::InitializeNativeTarget();
+    llvm::Triple triple(llvm::sys::getProcessTriple());
+    std::string error;
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!target)
+      return false;
+    std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+        target->createMCSubtargetInfo(triple, chip, ""));
+    return subtarget && subtarget->checkFeatures(("+" + feature).str());
+  };
+  if (has("avx512f"))
+    return 512;
+  if (has("avx2") && has("fma"))
+    return 256;
+  return 128;
+}
+
 void google::addLinalgLoweringPasses(OpPassManager &pm,
                                      const ExtremePipelineOptions &options) {
   pm.addPass(createConvertGoogleToLinalgPass());
@@ -108,6 +131,15 @@ void google::addLinalgLoweringPasses(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+}
+
+void google::addCpuTilingPasses(OpPassManager &pm,
+                                const ExtremePipelineOptions &options) {
+  if (options.optLevel < 2)
+    return;
+  TileAndVectorizePassOptions tileOptions;
+  tileOptions.vectorBits = getCpuVectorBits(options.getChip());
+  pm.addNestedPass<func::FuncOp>(createTileAndVectorizePass(tileOptions));
 }
 
 void google::addBufferizationPasses(OpPassManager &pm,
@@ -133,6 +165,10 @@ void google::addBufferizationPasses(OpPassManager &pm,
 void google::addCpuLoweringPasses(OpPassManager &pm,
                                   const ExtremePipelineOptions &) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Vector transfers of rank 2 and more become rank-1 loads and stores.
+  VectorTransferToSCFOptions vectorToSCFOptions;
+  vectorToSCFOptions.enableFullUnroll();
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCFOptions));
   pm.addPass(createSCFToControlFlowPass());
   // Failed run-time checks become errors of the runtime call.
   pm.addPass(createLowerChecksToRuntimePass());
@@ -147,6 +183,13 @@ void google::addCpuLoweringPasses(OpPassManager &pm,
   arith::ArithExpandOpsPassOptions expandOptions;
   expandOptions.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expandOptions));
+  // Contractions become broadcasts and FMAs; reductions may reassociate
+  // (SPEC, numerics).
+  ConvertVectorToLLVMPassOptions vectorOptions;
+  vectorOptions.reassociateFPReductions = true;
+  vectorOptions.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   // Allocations go through the runtime's pooled allocator.
@@ -174,6 +217,7 @@ LogicalResult google::buildExtremePipeline(OpPassManager &pm,
   addGoogleOptimizationPasses(pm, options);
   addExportPasses(pm);
   addLinalgLoweringPasses(pm, options);
+  addCpuTilingPasses(pm, options);
   addBufferizationPasses(pm, options);
   addCpuLoweringPasses(pm, options);
   addRuntimeInterfacePasses(pm);

@@ -150,9 +150,9 @@ LogicalResult google::parseNpy(StringRef file, StringRef path,
   // The data must be exactly what the shape says.
   size_t elementSize = google_rt_dtype_size(dtype);
   uint64_t available = file.size() - headerStart - headerLength;
-  uint64_t count = 1;
+  uint64_t count = llvm::is_contained(shape, 0) ? 0 : 1;
   for (int64_t dim : shape) {
-    if (dim && count > available / uint64_t(dim))
+    if (count && count > available / uint64_t(dim))
       return fail("the shape needs more data than the file has");
     count *= uint64_t(dim);
   }

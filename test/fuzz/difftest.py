@@ -812,15 +812,23 @@ class Generator:
             return
         self.add(Node(kind, dtype, a.dims, [a]))
 
+    def block_extent(self):
+        """Sometimes an extent past the CPU's register blocks (8 x 32 or
+        6 x 16 for f32), with or without a remainder."""
+        if self.rng.random() < 0.25:
+            return self.choice([6, 9, 12, 16, 17, 31, 32, 33, 48, 70])
+        return self.extent()
+
     def matmul_operands(self, dtype, rank):
         a = self.pick(dtype, lambda n, v: len(n.dims) == rank)
         if a is None or self.rng.random() < 0.3:
             shape = [self.extent() for _ in range(rank)]
+            shape[-2] = self.block_extent()
             a = self.new_arg(dtype, shape=shape) if self.rng.random() < 0.7 \
                 else self.constant(dtype, shape)
         av = self.env[a]
         k = av.shape[-1]
-        n = self.extent()
+        n = self.block_extent()
         shape = ([av.shape[0]] if rank == 3 else []) + [k, n]
         b = self.pick(dtype, lambda node, v: list(v.shape) == shape and
                       node is not a)

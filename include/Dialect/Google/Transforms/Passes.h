@@ -28,11 +28,30 @@ class AffineDialect;
 namespace linalg {
 class LinalgDialect;
 } // namespace linalg
+namespace scf {
+class SCFDialect;
+} // namespace scf
+namespace tensor {
+class TensorDialect;
+} // namespace tensor
+namespace vector {
+class VectorDialect;
+} // namespace vector
+
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
 
 namespace google {
 
 #define GEN_PASS_DECL
 #include "Dialect/Google/Transforms/Passes.h.inc"
+
+/// Asserts, in front of `op`, that every operand extent indexed by a loop
+/// dimension equals that loop's range (which linalg takes from the first
+/// operand indexing it), for tensors and memrefs. Returns the number of
+/// checks added; equal or static extents need none.
+int64_t checkLinalgExtents(linalg::LinalgOp op);
 
 /// Rewrites google ops whose operands are all constants into constants,
 /// skipping tensors of more than `maxElements` elements.

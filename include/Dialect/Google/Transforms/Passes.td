@@ -199,6 +199,57 @@ def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
                            "::mlir::linalg::LinalgDialect"];
 }
 
+def TileAndVectorizePass : Pass<"google-tile-and-vectorize"> {
+  let summary = "Tile f32 matmuls into register blocks and vectorize them";
+  let description = [{
+    The CPU schedule for `linalg.matmul` and `linalg.batch_matmul` on f32
+    tensors, with their zero fill and an elementwise epilogue that only they
+    feed (the bias and relu of `google.matmul_bias_relu`):
+
+    1. tile the epilogue (or the matmul) into MR x NR register blocks, N
+       outer, fusing the fill and the matmul into each block; tile the
+       matmul's K by 1;
+    2. peel the block loops, so that full blocks have static shapes and
+       only the remainders (M or N not a multiple of the block) stay
+       scalar, dynamic sizes included;
+    3. vectorize the full blocks: the K step becomes a `vector.contract`
+       whose MR x NR accumulator is hoisted out of the K loop, so that it
+       lives in registers and the epilogue runs on it before one store.
+
+    NR is two vectors of `vector-bits` and MR fills the registers (8 x 32
+    for 512 bits, 6 x 16 for 256); a static M below MR gives a block of all
+    M rows and a wider NR.
+
+    ```mlir
+    %f = linalg.fill ins(%zero) outs(%e : tensor<64x64xf32>)
+    %m = linalg.matmul ins(%a, %b) outs(%f)
+    => scf.for %j = %c0 to %c64 step %c32 {
+         scf.for %i = %c0 to %c64 step %c8 {
+           %acc = scf.for %k ... iter_args(%c = %zeros) -> vector<8x32xf32> {
+             vector.contract ... %c
+    ```
+
+    Every linalg op it tiles first gets run-time checks that its operands'
+    extents agree (tiling takes each loop's range from one operand). Other
+    element types and ops are left alone.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"512",
+           "Width of the target's vector registers in bits (128, 256, 512)">,
+  ];
+  let statistics = [
+    Statistic<"numTiled", "num-tiled", "Matmuls tiled into register blocks">,
+    Statistic<"numVectorized", "num-vectorized", "Linalg ops vectorized">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def CheckShapeAssumptionsPass
     : Pass<"google-check-shape-assumptions", "::mlir::ModuleOp"> {
   let summary = "Check at run time every shape that memref code assumes";

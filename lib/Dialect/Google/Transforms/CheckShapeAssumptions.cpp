@@ -14,6 +14,8 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "google-check-shape-assumptions"
@@ -48,12 +50,20 @@ public:
                                      ": an extent is {0} at run time where "
                                      "{1} is assumed") {}
 
-  OpFoldResult extent(Value memref, int64_t dim) {
-    auto type = cast<MemRefType>(memref.getType());
+  /// The extent of a memref or tensor, folded where it can be (the size
+  /// operand of a subview, say).
+  OpFoldResult extent(Value shaped, int64_t dim) {
+    auto type = cast<ShapedType>(shaped.getType());
     if (!type.isDynamicDim(dim))
       return builder.getIndexAttr(type.getDimSize(dim));
-    return memref::DimOp::create(builder, op->getLoc(), memref, dim)
-        .getResult();
+    Value index = arith::ConstantIndexOp::create(builder, op->getLoc(), dim);
+    Value extent =
+        isa<MemRefType>(type)
+            ? builder.createOrFold<memref::DimOp>(op->getLoc(), shaped, index)
+            : builder.createOrFold<tensor::DimOp>(op->getLoc(), shaped, index);
+    if (std::optional<int64_t> constant = getConstantIntValue(extent))
+      return builder.getIndexAttr(*constant);
+    return extent;
   }
 
   Value toValue(OpFoldResult value) {
@@ -69,6 +79,9 @@ public:
     if (isa<Attribute>(actual) && isa<Attribute>(assumed))
       return;
     if (actual == assumed)
+      return;
+    std::optional<int64_t> actualValue = getConstantIntValue(actual);
+    if (actualValue && actualValue == getConstantIntValue(assumed))
       return;
     Location loc = op->getLoc();
     Value equal = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
@@ -191,15 +204,13 @@ void checkAlloc(memref::AllocOp alloc, int64_t &count) {
   ++count;
 }
 
-/// Every operand extent indexed by a loop dimension equals the loop's
-/// range, which linalg takes from the first operand that indexes it.
-void checkLinalgOp(linalg::LinalgOp linalgOp, int64_t &count) {
-  if (!linalgOp.hasPureBufferSemantics())
-    return;
+} // namespace
+
+int64_t google::checkLinalgExtents(linalg::LinalgOp linalgOp) {
   Checker checker(linalgOp);
   SmallVector<OpFoldResult> ranges(linalgOp.getNumLoops());
   for (OpOperand &operand : linalgOp->getOpOperands()) {
-    if (!isa<MemRefType>(operand.get().getType()))
+    if (!isa<MemRefType, RankedTensorType>(operand.get().getType()))
       continue;
     AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
     for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
@@ -214,8 +225,10 @@ void checkLinalgOp(linalg::LinalgOp linalgOp, int64_t &count) {
         checker.check(extent, range);
     }
   }
-  count += checker.count;
+  return checker.count;
 }
+
+namespace {
 
 struct CheckShapeAssumptionsPass
     : public google::impl::CheckShapeAssumptionsPassBase<
@@ -229,8 +242,9 @@ struct CheckShapeAssumptionsPass
         checkExpandShape(expand, count);
       else if (auto copy = dyn_cast<memref::CopyOp>(op))
         checkCopy(copy, count);
-      else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-        checkLinalgOp(linalgOp, count);
+      else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+               linalgOp && linalgOp.hasPureBufferSemantics())
+        count += google::checkLinalgExtents(linalgOp);
       else if (auto alloc = dyn_cast<memref::AllocOp>(op))
         checkAlloc(alloc, count);
     });

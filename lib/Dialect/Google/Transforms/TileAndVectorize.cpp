@@ -1,0 +1,296 @@
+//===- TileAndVectorize.cpp - --google-tile-and-vectorize -----------------===//
+//
+// Register blocking for f32 matmuls: MR x NR blocks whose accumulator stays
+// in vector registers across the K loop, full blocks vectorized, remainder
+// blocks left scalar (so any M, N and K, static or not, are handled).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Google/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "google-tile-and-vectorize"
+
+namespace mlir::google {
+#define GEN_PASS_DEF_TILEANDVECTORIZEPASS
+#include "Dialect/Google/Transforms/Passes.h.inc"
+} // namespace mlir::google
+
+using namespace mlir;
+
+namespace {
+
+/// Marks the block loops (to peel) and the ops of a full block (to
+/// vectorize) between the steps; removed at the end.
+constexpr StringLiteral kBlockLoopAttr = "google.block_loop";
+constexpr StringLiteral kVectorizeAttr = "google.vectorize";
+
+bool isF32(Value value) {
+  return getElementTypeOrSelf(value.getType()).isF32();
+}
+
+/// An elementwise consumer that only `matmul` feeds, through an identity
+/// map, with the matmul's shape: it can run on each block of the product.
+linalg::GenericOp getEpilogue(linalg::LinalgOp matmul) {
+  Value product = matmul->getResult(0);
+  if (!product.hasOneUse())
+    return nullptr;
+  auto generic = dyn_cast<linalg::GenericOp>(*product.getUsers().begin());
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      generic.getNumLoops() != cast<ShapedType>(product.getType()).getRank() ||
+      generic->getResult(0).getType() != product.getType() ||
+      !llvm::all_of(generic.getDpsInputs(), isF32) ||
+      !isF32(generic->getResult(0)))
+    return nullptr;
+  for (OpOperand &use : product.getUses())
+    if (!generic.isDpsInput(&use) ||
+        !generic.getMatchingIndexingMap(&use).isIdentity())
+      return nullptr;
+  if (!generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+           .isIdentity())
+    return nullptr;
+  return generic;
+}
+
+struct BlockShape {
+  int64_t rows;
+  int64_t columns;
+};
+
+/// MR x NR: two vectors wide and as many rows as keep the accumulators
+/// within the 16 (AVX-512: 32) vector registers, with room for the loads.
+/// A static M below MR makes the block all M rows and wider.
+BlockShape chooseBlock(int64_t m, int64_t n, unsigned vectorBits) {
+  int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
+  int64_t rows = vectorBits >= 512 ? 8 : vectorBits >= 256 ? 6 : 4;
+  int64_t accumulators = rows * 2;
+  int64_t columns = 2 * lanes;
+  if (!ShapedType::isDynamic(m) && m < rows) {
+    rows = m;
+    columns = std::max<int64_t>(accumulators / rows, 2) * lanes;
+  }
+  if (!ShapedType::isDynamic(n) && n < columns)
+    columns = n;
+  return {rows, columns};
+}
+
+struct TileAndVectorizePass
+    : public google::impl::TileAndVectorizePassBase<TileAndVectorizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> matmuls;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
+          op.hasPureTensorSemantics() &&
+          llvm::all_of(op->getOperands(), isF32) &&
+          // linalg's default indexing maps: no transposed operands.
+          !op.hasUserDefinedMaps())
+        matmuls.push_back(op);
+    });
+    if (matmuls.empty())
+      return;
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp matmul : matmuls)
+      if (failed(tileMatmul(rewriter, matmul)))
+        return signalPassFailure();
+    peelBlockLoops(rewriter);
+    if (failed(simplify()))
+      return signalPassFailure();
+    vectorizeFullBlocks(rewriter);
+    if (failed(hoistAccumulators(rewriter)))
+      return signalPassFailure();
+  }
+
+  /// Step 1: blocks of the epilogue (or the matmul) with the fill and the
+  /// matmul fused in, and K tiled by 1.
+  LogicalResult tileMatmul(IRRewriter &rewriter, linalg::LinalgOp matmul) {
+    linalg::GenericOp epilogue = getEpilogue(matmul);
+    auto root = epilogue ? cast<linalg::LinalgOp>(epilogue.getOperation())
+                         : matmul;
+    // The tiled code trusts the operands' extents: check them first.
+    rewriter.setInsertionPoint(matmul);
+    google::checkLinalgExtents(matmul);
+    if (epilogue)
+      google::checkLinalgExtents(epilogue);
+
+    auto type = cast<RankedTensorType>(matmul->getResult(0).getType());
+    bool batched = type.getRank() == 3;
+    BlockShape block = chooseBlock(type.getDimSize(type.getRank() - 2),
+                                   type.getDimSize(type.getRank() - 1),
+                                   vectorBits);
+    SmallVector<int64_t> sizes = {block.rows, block.columns};
+    SmallVector<int64_t> interchange = {1, 0};
+    if (batched) {
+      sizes.insert(sizes.begin(), 1);
+      interchange = {0, 2, 1};
+    }
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes))
+        .setInterchange(interchange)
+        .setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    Operation *matmulOp = matmul;
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer,
+            bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          Operation *op = producer.getOwner();
+          if (op == matmulOp || isa<linalg::FillOp>(op))
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    rewriter.setInsertionPoint(root);
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(root.getOperation()), options);
+    if (failed(tiled))
+      return root->emitError("cannot tile into register blocks");
+    for (OpResult result : root->getResults())
+      rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
+    for (LoopLikeOpInterface loop : tiled->loops)
+      loop->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
+
+    linalg::LinalgOp tiledMatmul;
+    for (Operation *op : tiled->tiledAndFusedOps) {
+      op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+        tiledMatmul = cast<linalg::LinalgOp>(op);
+    }
+    if (!tiledMatmul)
+      return root->emitError("the matmul was not fused into its blocks");
+
+    SmallVector<int64_t> kSizes(tiledMatmul.getNumLoops(), 0);
+    kSizes.back() = 1;
+    scf::SCFTilingOptions kTiling;
+    kTiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), kSizes))
+        .setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    rewriter.setInsertionPoint(tiledMatmul);
+    FailureOr<scf::SCFTilingResult> kTiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(tiledMatmul.getOperation()), kTiling);
+    if (failed(kTiled))
+      return tiledMatmul->emitError("cannot tile the K dimension");
+    rewriter.replaceOp(tiledMatmul, kTiled->replacements);
+    for (Operation *op : kTiled->tiledOps)
+      op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+    ++numTiled;
+    return success();
+  }
+
+  /// Step 2: every block loop splits into full blocks and one partial
+  /// block, outer loops first (so inner loops are peeled in both copies).
+  void peelBlockLoops(IRRewriter &rewriter) {
+    for (int depth = 0;; ++depth) {
+      SmallVector<scf::ForOp> loops;
+      getOperation()->walk([&](scf::ForOp loop) {
+        if (!loop->hasAttr(kBlockLoopAttr))
+          return;
+        int enclosing = 0;
+        for (Operation *parent = loop->getParentOp(); parent;
+             parent = parent->getParentOp())
+          enclosing += parent->hasAttr(kBlockLoopAttr);
+        if (enclosing == depth)
+          loops.push_back(loop);
+      });
+      if (loops.empty())
+        break;
+      for (scf::ForOp loop : loops) {
+        rewriter.setInsertionPoint(loop);
+        scf::ForOp partial;
+        // Fails when the step divides the range statically: nothing to do.
+        (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+      }
+    }
+    getOperation()->walk([](scf::ForOp loop) {
+      loop->removeAttr(kBlockLoopAttr);
+    });
+  }
+
+  /// Full blocks get static shapes once their sizes fold to constants.
+  LogicalResult simplify() {
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, context);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return getOperation()->emitError("canonicalization did not converge");
+    return success();
+  }
+
+  /// Step 3: the marked ops with static shapes (full blocks) become vector
+  /// ops; the others (partial blocks) stay linalg and become loops.
+  void vectorizeFullBlocks(IRRewriter &rewriter) {
+    SmallVector<linalg::LinalgOp> marked;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kVectorizeAttr))
+        marked.push_back(op);
+    });
+    for (linalg::LinalgOp op : marked) {
+      op->removeAttr(kVectorizeAttr);
+      if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
+        continue;
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> vectorized =
+          linalg::vectorize(rewriter, op);
+      if (failed(vectorized))
+        continue;
+      if (!vectorized->replacements.empty())
+        rewriter.replaceOp(op, vectorized->replacements);
+      else
+        rewriter.eraseOp(op);
+      ++numVectorized;
+    }
+  }
+
+  /// The K step's reads and writes of the accumulator move out of the K
+  /// loop: the accumulator becomes a loop-carried vector.
+  LogicalResult hoistAccumulators(IRRewriter &rewriter) {
+    MLIRContext *context = &getContext();
+    auto cleanUp = [&]() -> LogicalResult {
+      RewritePatternSet patterns(context);
+      vector::populateVectorReductionToContractPatterns(patterns);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+      for (Dialect *dialect : context->getLoadedDialects())
+        dialect->getCanonicalizationPatterns(patterns);
+      for (RegisteredOperationName op : context->getRegisteredOperations())
+        op.getCanonicalizationPatterns(patterns, context);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return getOperation()->emitError("vector cleanup did not converge");
+      DominanceInfo dominance(getOperation());
+      eliminateCommonSubExpressions(rewriter, dominance, getOperation());
+      return success();
+    };
+    if (failed(cleanUp()))
+      return failure();
+    SmallVector<scf::ForOp> loops;
+    // Innermost first.
+    getOperation()->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      (void)hoistLoopInvariantSubsets(rewriter, loop);
+    return cleanUp();
+  }
+};
+
+} // namespace

@@ -1,0 +1,127 @@
+// RUN: google-opt %s -split-input-file -google-tile-and-vectorize | FileCheck %s
+// RUN: google-opt %s -split-input-file -google-tile-and-vectorize=vector-bits=256 | FileCheck %s --check-prefix=AVX2
+
+// Full 8x32 blocks, N outer; the accumulator is a vector carried by the K
+// loop, and the bias and relu run on it before the one store.
+// CHECK-LABEL: func @static_fused
+// CHECK-DAG:   %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK-DAG:   %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:   %[[C32:.*]] = arith.constant 32 : index
+// CHECK:       scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C32]]
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[C8]]
+// CHECK:           %[[ACC:.*]] = scf.for {{.*}} iter_args(%[[C:.*]] = %[[ZEROS]]) -> (vector<8x32xf32>)
+// CHECK:             vector.transfer_read {{.*}} : tensor<16x8xf32>, vector<8x1xf32>
+// CHECK:             vector.transfer_read {{.*}} : tensor<8x64xf32>, vector<1x32xf32>
+// CHECK:             vector.contract {{.*}} %[[C]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK:           %[[SUM:.*]] = arith.addf %[[ACC]]
+// CHECK:           %[[RELU:.*]] = arith.maximumf %[[SUM]]
+// CHECK:           vector.transfer_write %[[RELU]], {{.*}}[%[[I]], %[[J]]]
+// CHECK-NOT:   linalg.
+// AVX2-LABEL:  func @static_fused
+// AVX2:        vector.contract {{.*}} into vector<6x16xf32>
+// AVX2:        vector.contract {{.*}} into vector<4x16xf32>
+func.func @static_fused(%a: tensor<16x8xf32>, %b: tensor<8x64xf32>, %bias: tensor<64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x64xf32>) outs(%f : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%m, %bias : tensor<16x64xf32>, tensor<64xf32>) outs(%e : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %z = arith.maximumf %s, %zero : f32
+    linalg.yield %z : f32
+  } -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+
+// -----
+
+// Dynamic M: the extents the tiles trust are checked first; full blocks
+// are vectorized, the last partial block of rows stays a scalar matmul. A
+// static N of 40 leaves a vectorized 8x8 column block.
+// CHECK-LABEL: func @dynamic_rows
+// CHECK:       %[[K:.*]] = tensor.dim %arg1, %c0
+// CHECK:       %[[EQ:.*]] = arith.cmpi eq, %[[K]], %c8
+// CHECK:       cf.assert %[[EQ]], "linalg.matmul: an extent is {0} at run time where {1} is assumed"
+// CHECK:       vector.contract {{.*}} into vector<8x32xf32>
+// CHECK:       linalg.matmul ins({{.*}} : tensor<?x1xf32>, tensor<1x32xf32>)
+// CHECK:       vector.contract {{.*}} into vector<8x8xf32>
+// CHECK:       linalg.matmul ins({{.*}} : tensor<?x1xf32>, tensor<1x8xf32>)
+func.func @dynamic_rows(%a: tensor<?x8xf32>, %b: tensor<?x40xf32>) -> tensor<?x40xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x8xf32>
+  %e = tensor.empty(%m) : tensor<?x40xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x40xf32>) -> tensor<?x40xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x8xf32>, tensor<?x40xf32>) outs(%f : tensor<?x40xf32>) -> tensor<?x40xf32>
+  return %r : tensor<?x40xf32>
+}
+
+// -----
+
+// Fewer rows than a block: one block of all 2 rows, wider (16 accumulators).
+// CHECK-LABEL: func @two_rows
+// CHECK:       vector.contract {{.*}} into vector<2x128xf32>
+func.func @two_rows(%a: tensor<2x16xf32>, %b: tensor<16x256xf32>) -> tensor<2x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x256xf32>) -> tensor<2x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<2x16xf32>, tensor<16x256xf32>) outs(%f : tensor<2x256xf32>) -> tensor<2x256xf32>
+  return %r : tensor<2x256xf32>
+}
+
+// -----
+
+// Batches: one batch per block.
+// CHECK-LABEL: func @batched
+// CHECK:       vector.contract {{.*}} into vector<1x8x32xf32>
+func.func @batched(%a: tensor<3x8x4xf32>, %b: tensor<3x4x32xf32>) -> tensor<3x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x8x32xf32>) -> tensor<3x8x32xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x8x4xf32>, tensor<3x4x32xf32>) outs(%f : tensor<3x8x32xf32>) -> tensor<3x8x32xf32>
+  return %r : tensor<3x8x32xf32>
+}
+
+// -----
+
+// Left alone: other element types, transposed operands, and the producers
+// of the operands (not recomputed per block).
+// CHECK-LABEL: func @untouched
+// CHECK:       linalg.matmul ins(%arg0, %arg1 : tensor<8x8xf64>, tensor<8x32xf64>)
+// CHECK:       linalg.matmul indexing_maps
+// CHECK-NOT:   vector.
+func.func @untouched(%a: tensor<8x8xf64>, %b: tensor<8x32xf64>, %c: tensor<8x8xf32>, %d: tensor<32x8xf32>) -> (tensor<8x32xf64>, tensor<8x32xf32>) {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<8x32xf64>
+  %f = linalg.fill ins(%zero : f64) outs(%e : tensor<8x32xf64>) -> tensor<8x32xf64>
+  %r = linalg.matmul ins(%a, %b : tensor<8x8xf64>, tensor<8x32xf64>) outs(%f : tensor<8x32xf64>) -> tensor<8x32xf64>
+  %zero32 = arith.constant 0.0 : f32
+  %e32 = tensor.empty() : tensor<8x32xf32>
+  %f32 = linalg.fill ins(%zero32 : f32) outs(%e32 : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %t = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%c, %d : tensor<8x8xf32>, tensor<32x8xf32>) outs(%f32 : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %r, %t : tensor<8x32xf64>, tensor<8x32xf32>
+}
+
+// -----
+
+// An operand computed by another op stays outside the blocks.
+// CHECK-LABEL: func @producer_outside
+// CHECK:       %[[EXP:.*]] = linalg.generic
+// CHECK:         math.exp
+// CHECK:       scf.for
+// CHECK:         vector.transfer_read %[[EXP]]
+func.func @producer_outside(%a: tensor<8x8xf32>, %b: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<8x8xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x8xf32>) outs(%ea : tensor<8x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.exp %v : f32
+    linalg.yield %y : f32
+  } -> tensor<8x8xf32>
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %r = linalg.matmul ins(%x, %b : tensor<8x8xf32>, tensor<8x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
