@@ -24,15 +24,19 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include "lld/Common/Driver.h"
+
 #include <chrono>
 #include <dlfcn.h>
+#include <mutex>
 #include <sys/stat.h>
+
+LLD_HAS_DRIVER(elf)
 
 using namespace mlir;
 using namespace mlir::google;
@@ -206,29 +210,28 @@ LogicalResult emitObject(ModuleOp module, const ExtremePipelineOptions &options,
   return success();
 }
 
-std::string findLinker() {
-  if (llvm::sys::fs::can_execute(GOOGLE_LLD_PATH))
-    return GOOGLE_LLD_PATH;
-  for (StringRef name : {"ld.lld-22", "ld.lld"})
-    if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(name))
-      return *path;
-  return "";
+/// lld keeps global state while it links: one link at a time, and none
+/// after a link that lld says cannot be followed by another.
+struct InProcessLinker {
+  std::mutex mutex;
+  bool usable = true;
+};
+
+InProcessLinker &getLinker() {
+  static InProcessLinker linker;
+  return linker;
 }
 
 LogicalResult linkSharedObject(ArrayRef<char> object,
                                const CompileOptions &options,
                                StringRef outputPath, std::string &error) {
-  SmallString<128> objectPath, logPath;
+  SmallString<128> objectPath;
   int fd;
-  if (llvm::sys::fs::createTemporaryFile("google-mlir", "o", fd, objectPath) ||
-      llvm::sys::fs::createTemporaryFile("google-mlir", "log", logPath)) {
+  if (llvm::sys::fs::createTemporaryFile("google-mlir", "o", fd, objectPath)) {
     error = "cannot create a temporary file";
     return failure();
   }
-  llvm::scope_exit cleanup([&] {
-    llvm::sys::fs::remove(objectPath);
-    llvm::sys::fs::remove(logPath);
-  });
+  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove(objectPath); });
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os.write(object.data(), object.size());
@@ -237,16 +240,11 @@ LogicalResult linkSharedObject(ArrayRef<char> object,
       return failure();
     }
   }
-  std::string linker = findLinker();
-  if (linker.empty()) {
-    error = "cannot find ld.lld (install lld-22)";
-    return failure();
-  }
   std::string runtimeDir = options.runtimeLibraryDir;
   SmallVector<std::string> args = {
       // -Bsymbolic: calls inside the object never bind to a same-named
       // symbol elsewhere in the process (a function called `div`, say).
-      linker, "-shared", "-Bsymbolic", "--hash-style=gnu", "-o",
+      "ld.lld", "-shared", "-Bsymbolic", "--hash-style=gnu", "-o",
       outputPath.str(),
       objectPath.str().str(),
       // Runtime hooks (allocation, memrefCopy) and libm for transcendental
@@ -254,18 +252,27 @@ LogicalResult linkSharedObject(ArrayRef<char> object,
       "-L" + runtimeDir, "-lgoogle_runtime", "-rpath", runtimeDir,
       "-L/lib/x86_64-linux-gnu", "-L/usr/lib/x86_64-linux-gnu",
       "-l:libm.so.6", "-l:libc.so.6", "-l:libgcc_s.so.1"};
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
-                                          logPath.str()};
-  std::string executeError;
-  int status = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt,
-                                         redirects, 0, 0, &executeError);
-  if (status != 0) {
-    std::string log;
-    if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
-      log = (*buffer)->getBuffer().str();
-    error = "linking failed: " +
-            (log.empty() ? executeError : log.substr(0, log.find('\n')));
+  SmallVector<const char *> argv;
+  for (const std::string &arg : args)
+    argv.push_back(arg.c_str());
+  std::string messages;
+  llvm::raw_string_ostream messageStream(messages);
+  InProcessLinker &linker = getLinker();
+  std::lock_guard<std::mutex> lock(linker.mutex);
+  if (!linker.usable) {
+    error = "linking failed: the in-process linker cannot run again after "
+            "an earlier failure in this process";
+    return failure();
+  }
+  lld::Result result = lld::lldMain(argv, messageStream, messageStream,
+                                    {{lld::Gnu, &lld::elf::link}});
+  linker.usable = result.canRunAgain;
+  if (result.retCode != 0) {
+    StringRef first = StringRef(messages).split('\n').first;
+    first.consume_front("ld.lld: ");
+    first.consume_front("error: ");
+    error = ("linking failed: " + (first.empty() ? "lld failed" : first))
+                .str();
     return failure();
   }
   return success();

@@ -93,9 +93,41 @@ BlockShape chooseBlock(int64_t m, int64_t n, unsigned vectorBits) {
   return {rows, columns};
 }
 
+/// Canonicalization patterns of the dialects the pass works with (all
+/// registered ops would cost more to collect than to run).
+void populateSimplifyPatterns(RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  for (StringRef name :
+       {"affine", "arith", "linalg", "scf", "tensor", "vector"}) {
+    Dialect *dialect = context->getLoadedDialect(name);
+    if (!dialect)
+      continue;
+    dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      if (&op.getDialect() == dialect)
+        op.getCanonicalizationPatterns(patterns, context);
+  }
+}
+
 struct TileAndVectorizePass
     : public google::impl::TileAndVectorizePassBase<TileAndVectorizePass> {
   using Base::Base;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet simplify(context);
+    populateSimplifyPatterns(simplify);
+    simplifyPatterns = FrozenRewritePatternSet(std::move(simplify));
+    RewritePatternSet cleanUp(context);
+    vector::populateVectorReductionToContractPatterns(cleanUp);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(cleanUp);
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(cleanUp);
+    populateSimplifyPatterns(cleanUp);
+    vectorCleanupPatterns = FrozenRewritePatternSet(std::move(cleanUp));
+    return success();
+  }
+
+  FrozenRewritePatternSet simplifyPatterns;
+  FrozenRewritePatternSet vectorCleanupPatterns;
 
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> matmuls;
@@ -227,13 +259,7 @@ struct TileAndVectorizePass
 
   /// Full blocks get static shapes once their sizes fold to constants.
   LogicalResult simplify() {
-    MLIRContext *context = &getContext();
-    RewritePatternSet patterns(context);
-    for (Dialect *dialect : context->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName op : context->getRegisteredOperations())
-      op.getCanonicalizationPatterns(patterns, context);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), simplifyPatterns)))
       return getOperation()->emitError("canonicalization did not converge");
     return success();
   }
@@ -266,17 +292,8 @@ struct TileAndVectorizePass
   /// The K step's reads and writes of the accumulator move out of the K
   /// loop: the accumulator becomes a loop-carried vector.
   LogicalResult hoistAccumulators(IRRewriter &rewriter) {
-    MLIRContext *context = &getContext();
     auto cleanUp = [&]() -> LogicalResult {
-      RewritePatternSet patterns(context);
-      vector::populateVectorReductionToContractPatterns(patterns);
-      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
-      tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
-      for (Dialect *dialect : context->getLoadedDialects())
-        dialect->getCanonicalizationPatterns(patterns);
-      for (RegisteredOperationName op : context->getRegisteredOperations())
-        op.getCanonicalizationPatterns(patterns, context);
-      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      if (failed(applyPatternsGreedily(getOperation(), vectorCleanupPatterns)))
         return getOperation()->emitError("vector cleanup did not converge");
       DominanceInfo dominance(getOperation());
       eliminateCommonSubExpressions(rewriter, dominance, getOperation());
