@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -169,6 +170,9 @@ void google::addCpuLoweringPasses(OpPassManager &pm,
   VectorTransferToSCFOptions vectorToSCFOptions;
   vectorToSCFOptions.enableFullUnroll();
   pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCFOptions));
+  // Row reductions become one horizontal reduction per row.
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass(
+      vector::VectorMultiReductionLowering::InnerReduction));
   pm.addPass(createSCFToControlFlowPass());
   // Failed run-time checks become errors of the runtime call.
   pm.addPass(createLowerChecksToRuntimePass());

@@ -199,8 +199,10 @@ def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
                            "::mlir::linalg::LinalgDialect"];
 }
 
-def TileAndVectorizePass : Pass<"google-tile-and-vectorize"> {
-  let summary = "Tile f32 matmuls into register blocks and vectorize them";
+def TileAndVectorizePass
+    : Pass<"google-tile-and-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tile matmuls into register blocks and rows into vector "
+                "pieces, and vectorize them";
   let description = [{
     The CPU schedule for `linalg.matmul` and `linalg.batch_matmul` on f32
     tensors, with their zero fill and an elementwise epilogue that only they
@@ -220,6 +222,13 @@ def TileAndVectorizePass : Pass<"google-tile-and-vectorize"> {
     for 512 bits, 6 x 16 for 256); a static M below MR gives a block of all
     M rows and a wider NR.
 
+    Elementwise ops and reductions left at the function's top level, on f32
+    or f64, whose innermost loop reads every operand contiguously (or not
+    at all) get the same treatment one row at a time: elementwise ops in
+    pieces of two vectors (the remainder of each row scalar), reductions of
+    a static innermost row of at most 1024 elements as one vector reduction
+    per row (reassociated, as SPEC allows).
+
     ```mlir
     %f = linalg.fill ins(%zero) outs(%e : tensor<64x64xf32>)
     %m = linalg.matmul ins(%a, %b) outs(%f)
@@ -231,7 +240,8 @@ def TileAndVectorizePass : Pass<"google-tile-and-vectorize"> {
 
     Every linalg op it tiles first gets run-time checks that its operands'
     extents agree (tiling takes each loop's range from one operand). Other
-    element types and ops are left alone.
+    element types (f16 and bf16 are emulated in f32 later, integers keep
+    their scalar loops) and ops are left alone.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"512",

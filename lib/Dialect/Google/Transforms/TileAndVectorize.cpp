@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -98,7 +99,7 @@ BlockShape chooseBlock(int64_t m, int64_t n, unsigned vectorBits) {
 void populateSimplifyPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   for (StringRef name :
-       {"affine", "arith", "linalg", "scf", "tensor", "vector"}) {
+       {"affine", "arith", "cf", "linalg", "scf", "tensor", "vector"}) {
     Dialect *dialect = context->getLoadedDialect(name);
     if (!dialect)
       continue;
@@ -139,12 +140,22 @@ struct TileAndVectorizePass
           !op.hasUserDefinedMaps())
         matmuls.push_back(op);
     });
-    if (matmuls.empty())
-      return;
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp matmul : matmuls)
       if (failed(tileMatmul(rewriter, matmul)))
         return signalPassFailure();
+    // Elementwise ops and row reductions left at the top level (epilogues
+    // already run inside the matmul blocks).
+    SmallVector<linalg::LinalgOp> rowOps;
+    for (Operation &op : getOperation().getBody().getOps())
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+          linalgOp && isRowVectorizable(linalgOp))
+        rowOps.push_back(linalgOp);
+    for (linalg::LinalgOp op : rowOps)
+      if (failed(tileRows(rewriter, op)))
+        return signalPassFailure();
+    if (matmuls.empty() && rowOps.empty())
+      return;
     peelBlockLoops(rewriter);
     if (failed(simplify()))
       return signalPassFailure();
@@ -225,6 +236,90 @@ struct TileAndVectorizePass
     for (Operation *op : kTiled->tiledOps)
       op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
     ++numTiled;
+    return success();
+  }
+
+  /// Rows longer than this are reduced by the scalar loops.
+  static constexpr int64_t kMaxVectorReduction = 1024;
+
+  /// A generic or reduce on f32/f64 tensors whose innermost loop walks
+  /// every operand contiguously (or not at all) and writes its result in
+  /// order: either all loops parallel, or only the innermost one a
+  /// reduction over a static row of at most kMaxVectorReduction elements.
+  bool isRowVectorizable(linalg::LinalgOp op) {
+    if (!isa<linalg::GenericOp, linalg::ReduceOp>(op) ||
+        !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+        op.getNumLoops() == 0 || op.hasIndexSemantics())
+      return false;
+    for (Value operand : op->getOperands()) {
+      Type element = getElementTypeOrSelf(operand.getType());
+      if (!element.isF32() && !element.isF64())
+        return false;
+    }
+    unsigned innermost = op.getNumLoops() - 1;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (unsigned d = 0; d < innermost; ++d)
+      if (iterators[d] != utils::IteratorType::parallel)
+        return false;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      if (!map.isProjectedPermutation())
+        return false;
+      for (unsigned r = 0; r < map.getNumResults(); ++r)
+        if (map.getDimPosition(r) == innermost &&
+            r + 1 != map.getNumResults())
+          return false;
+    }
+    if (iterators[innermost] == utils::IteratorType::parallel)
+      return op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    return !ShapedType::isDynamic(ranges[innermost]) &&
+           ranges[innermost] <= kMaxVectorReduction;
+  }
+
+  /// One row piece per tile: [1, ..., 1, V] for elementwise ops (V two
+  /// vectors, or the whole row when it is shorter), [1, ..., 1, whole row]
+  /// for reductions, with the fill of a reduction's init fused in.
+  LogicalResult tileRows(IRRewriter &rewriter, linalg::LinalgOp op) {
+    rewriter.setInsertionPoint(op);
+    google::checkLinalgExtents(op);
+    unsigned innermost = op.getNumLoops() - 1;
+    bool reduction = op.getIteratorTypesArray()[innermost] ==
+                     utils::IteratorType::reduction;
+    int64_t row = op.getStaticLoopRanges()[innermost];
+    unsigned elementBits =
+        getElementTypeOrSelf(op->getResult(0).getType()).getIntOrFloatBitWidth();
+    int64_t piece = 2 * std::max<int64_t>(vectorBits / elementBits, 1);
+    if (!ShapedType::isDynamic(row) && row < piece)
+      piece = row;
+    SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+    sizes[innermost] = reduction ? 0 : piece;
+    if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
+      return success();
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes))
+        .setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer,
+            bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (reduction && isa<linalg::FillOp>(producer.getOwner()))
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled))
+      return op->emitError("cannot tile into rows");
+    for (OpResult result : op->getResults())
+      rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
+    // Only the loop over row pieces has a remainder to peel.
+    if (!reduction && !tiled->loops.empty())
+      tiled->loops.back()->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
+    for (Operation *tiledOp : tiled->tiledAndFusedOps)
+      tiledOp->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
     return success();
   }
 

@@ -106,10 +106,11 @@ func.func @untouched(%a: tensor<8x8xf64>, %b: tensor<8x32xf64>, %c: tensor<8x8xf
 
 // -----
 
-// An operand computed by another op stays outside the blocks.
+// An operand computed by another op stays outside the blocks (and is
+// vectorized by rows on its own).
 // CHECK-LABEL: func @producer_outside
-// CHECK:       %[[EXP:.*]] = linalg.generic
-// CHECK:         math.exp
+// CHECK:       %[[EXP:.*]] = scf.for
+// CHECK:         math.exp {{.*}} : vector<1x8xf32>
 // CHECK:       scf.for
 // CHECK:         vector.transfer_read %[[EXP]]
 func.func @producer_outside(%a: tensor<8x8xf32>, %b: tensor<8x32xf32>) -> tensor<8x32xf32> {
@@ -124,4 +125,96 @@ func.func @producer_outside(%a: tensor<8x8xf32>, %b: tensor<8x32xf32>) -> tensor
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
   %r = linalg.matmul ins(%x, %b : tensor<8x8xf32>, tensor<8x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
   return %r : tensor<8x32xf32>
+}
+
+// -----
+
+// Elementwise: pieces of two vectors along the row, a static remainder of
+// each row (100 = 3 x 32 + 4) one shorter vector; a per-row operand is
+// broadcast, after a check that it has a value per row.
+// CHECK-LABEL: func @elementwise_rows
+// CHECK:       %[[ROWS:.*]] = tensor.dim %arg0
+// CHECK:       %[[Y:.*]] = tensor.dim %arg1
+// CHECK:       %[[EQ:.*]] = arith.cmpi eq, %[[Y]], %[[ROWS]]
+// CHECK:       cf.assert %[[EQ]]
+// CHECK-NOT:   cf.assert
+// CHECK:       scf.for %[[R:.*]] = %c0 to %{{.*}} step %c1
+// CHECK:         scf.for %[[P:.*]] = %c0 to %c96 step %c32
+// CHECK:           vector.transfer_read %arg0[%[[R]], %[[P]]]{{.*}} vector<1x32xf32>
+// CHECK:           vector.broadcast {{.*}} vector<1xf32> to vector<1x32xf32>
+// CHECK:           math.exp {{.*}} : vector<1x32xf32>
+// CHECK:         math.exp {{.*}} : vector<1x4xf32>
+func.func @elementwise_rows(%x: tensor<?x100xf32>, %y: tensor<?xf32>) -> tensor<?x100xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x100xf32>
+  %e = tensor.empty(%n) : tensor<?x100xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<?x100xf32>, tensor<?xf32>) outs(%e : tensor<?x100xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.subf %a, %b : f32
+    %t = math.exp %s : f32
+    linalg.yield %t : f32
+  } -> tensor<?x100xf32>
+  return %r : tensor<?x100xf32>
+}
+
+// A dynamic row: its remainder stays scalar.
+// CHECK-LABEL: func @dynamic_row
+// CHECK:       scf.for
+// CHECK:         vector.transfer_read {{.*}} vector<1x32xf32>
+// CHECK:       linalg.generic {{.*}} ins({{.*}} : tensor<1x?xf32>)
+func.func @dynamic_row(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c1 : tensor<4x?xf32>
+  %e = tensor.empty(%n) : tensor<4x?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x?xf32>) outs(%e : tensor<4x?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4x?xf32>
+  return %r : tensor<4x?xf32>
+}
+
+// -----
+
+// A reduction over a static row: one vector reduction per row, the fill of
+// its init fused. A dynamic row stays scalar.
+// CHECK-LABEL: func @row_reductions
+// CHECK:       scf.for
+// CHECK:         vector.transfer_read {{.*}} vector<1x24xf32>
+// CHECK:         vector.multi_reduction <maximumf>, {{.*}} [1] : vector<1x24xf32> to vector<1xf32>
+// CHECK:       linalg.reduce { arith.addf } ins(%arg1 : tensor<3x?xf32>)
+func.func @row_reductions(%x: tensor<?x24xf32>, %z: tensor<3x?xf32>) -> (tensor<?xf32>, tensor<3xf32>) {
+  %c0 = arith.constant 0 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x24xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %m = linalg.reduce { arith.maximumf } ins(%x : tensor<?x24xf32>) outs(%f : tensor<?xf32>) dimensions = [1]
+  %e3 = tensor.empty() : tensor<3xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<3xf32>) -> tensor<3xf32>
+  %s = linalg.reduce { arith.addf } ins(%z : tensor<3x?xf32>) outs(%f3 : tensor<3xf32>) dimensions = [1]
+  return %m, %s : tensor<?xf32>, tensor<3xf32>
+}
+
+// -----
+
+// Left alone: f16, and an operand read across rows (a transpose).
+// CHECK-LABEL: func @rows_untouched
+// CHECK-NOT:   vector.
+// CHECK-NOT:   scf.for
+func.func @rows_untouched(%x: tensor<8x8xf16>, %y: tensor<8x8xf32>) -> (tensor<8x8xf16>, tensor<8x8xf32>) {
+  %e = tensor.empty() : tensor<8x8xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x8xf16>) outs(%e : tensor<8x8xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %s = arith.addf %a, %a : f16
+    linalg.yield %s : f16
+  } -> tensor<8x8xf16>
+  %e2 = tensor.empty() : tensor<8x8xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<8x8xf32>) outs(%e2 : tensor<8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
+  return %r, %t : tensor<8x8xf16>, tensor<8x8xf32>
 }
