@@ -218,6 +218,10 @@ def TileAndVectorizePass
        whose MR x NR accumulator is hoisted out of the K loop, so that it
        lives in registers and the epilogue runs on it before one store.
 
+    When M, K and N are large enough (or dynamic) that B's rows are far
+    apart and every block column of B is read by several row blocks, the
+    block column is first copied into a contiguous K x NR panel.
+
     NR is two vectors of `vector-bits` and MR fills the registers (8 x 32
     for 512 bits, 6 x 16 for 256); a static M below MR gives a block of all
     M rows and a wider NR.

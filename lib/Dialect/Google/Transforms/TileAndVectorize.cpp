@@ -221,6 +221,10 @@ struct TileAndVectorizePass
     }
     if (!tiledMatmul)
       return root->emitError("the matmul was not fused into its blocks");
+    if (!batched && shouldPackRhs(type, cast<ShapedType>(
+                                            matmul.getDpsInputs()[1].getType()),
+                                  block))
+      packRhs(rewriter, tiledMatmul, tiled->loops);
 
     SmallVector<int64_t> kSizes(tiledMatmul.getNumLoops(), 0);
     kSizes.back() = 1;
@@ -321,6 +325,56 @@ struct TileAndVectorizePass
     for (Operation *tiledOp : tiled->tiledAndFusedOps)
       tiledOp->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
     return success();
+  }
+
+  /// B's rows are N elements apart: for more than a few row blocks over a
+  /// wide B, each block column of B is worth copying into a contiguous
+  /// panel once, so that the K loop streams through it.
+  static bool shouldPackRhs(ShapedType result, ShapedType rhs,
+                            BlockShape block) {
+    int64_t m = result.getDimSize(0), k = rhs.getDimSize(0),
+            n = rhs.getDimSize(1);
+    auto atLeast = [](int64_t extent, int64_t bound) {
+      return ShapedType::isDynamic(extent) || extent >= bound;
+    };
+    return atLeast(m, 4 * block.rows) && atLeast(k, 64) &&
+           atLeast(n, 4 * block.columns);
+  }
+
+  /// Copies the K x NR column block of B that every row block of a block
+  /// column reads into a contiguous panel, in the block column's loop,
+  /// row by row (vectorized).
+  void packRhs(IRRewriter &rewriter, linalg::LinalgOp tiledMatmul,
+               ArrayRef<LoopLikeOpInterface> loops) {
+    auto slice = tiledMatmul.getDpsInputOperand(1)
+                     ->get()
+                     .getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || loops.size() != 2)
+      return;
+    auto inner = dyn_cast<scf::ForOp>(*loops[1]);
+    if (!inner || !slice->hasOneUse() ||
+        !llvm::all_of(slice->getOperands(), [&](Value operand) {
+          return inner.isDefinedOutsideOfLoop(operand);
+        }))
+      return;
+    rewriter.moveOpBefore(slice, inner);
+    rewriter.setInsertionPoint(inner);
+    Location loc = slice.getLoc();
+    Value empty = tensor::EmptyOp::create(
+        rewriter, loc, slice.getMixedSizes(),
+        slice.getResultType().getElementType());
+    auto copy = linalg::CopyOp::create(rewriter, loc, slice.getResult(), empty);
+    rewriter.replaceAllUsesExcept(slice.getResult(), copy.getResult(0), copy);
+    scf::SCFTilingOptions rows;
+    rows.setTileSizes(getAsIndexOpFoldResult(&getContext(), {1, 0}))
+        .setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(copy.getOperation()), rows);
+    if (failed(tiled))
+      return;
+    rewriter.replaceOp(copy, tiled->replacements);
+    for (Operation *op : tiled->tiledOps)
+      op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
   }
 
   /// Step 2: every block loop splits into full blocks and one partial

@@ -218,3 +218,24 @@ func.func @rows_untouched(%x: tensor<8x8xf16>, %y: tensor<8x8xf32>) -> (tensor<8
   } -> tensor<8x8xf32>
   return %r, %t : tensor<8x8xf16>, tensor<8x8xf32>
 }
+
+// -----
+
+// A wide B: each block column of B is copied into a contiguous K x 32
+// panel (row by row, vectorized) before the row blocks read it.
+// CHECK-LABEL: func @packed_rhs
+// CHECK:       scf.for %[[J:.*]] = %c0 to %c256 step %c32
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<128x32xf32>
+// CHECK:         %[[PANEL:.*]] = scf.for %[[K:.*]] = %c0 to %c128 step %c1 iter_args(%[[P:.*]] = %[[EMPTY]])
+// CHECK:           %[[ROW:.*]] = vector.transfer_read %arg1[%[[K]], %[[J]]]{{.*}} vector<1x32xf32>
+// CHECK:           vector.transfer_write %[[ROW]], %[[P]][%[[K]], %c0]
+// CHECK:         scf.for {{.*}} step %c8
+// CHECK:           scf.for
+// CHECK:             vector.transfer_read %[[PANEL]]{{.*}} : tensor<128x32xf32>, vector<1x32xf32>
+func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
