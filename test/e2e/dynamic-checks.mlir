@@ -2,7 +2,7 @@
 // mismatched dynamic extents are an error of the call that names the op
 // and both extents, never an out-of-bounds access or a wrong result.
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 12 cases match numpy, 16 fail as expected at opt-level {{0, 1, 2, 3|3}}
+// CHECK: e2e: 13 cases match numpy, 17 fail as expected at opt-level {{0, 1, 2, 3|3}}
 
 // E2E: @add(a: 4x8xf32, b: 4x8xf32) -> a + b
 // E2E-ERROR: @add(a: 4x8xf32, b: 3x8xf32) -> @add: google.add: dimension 0 of operand #1 is 3, expected 4 like the other operand (dynamic dimensions are not broadcast)
@@ -133,4 +133,14 @@ func.func @stretch_static_one(%a: tensor<?x8xf32>, %b: tensor<1x8xf32>) -> tenso
 func.func @no_dynamic_stretch(%a: tensor<?x8xf32>, %b: tensor<?x8xf32>) -> tensor<?x8xf32> {
   %0 = google.add %a, %b : tensor<?x8xf32>, tensor<?x8xf32> -> tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
+}
+
+// x / 1 must not fold away the check that the dynamic extent is 5
+// (difftest seed 2814).
+// E2E: @div_one_checks(x: 2x5x5xf32) -> x
+// E2E-ERROR: @div_one_checks(x: 2x6x5xf32) -> @div_one_checks: google.div: dimension 1 of operand #0 is 6, expected 5
+func.func @div_one_checks(%x: tensor<2x?x5xf32>) -> tensor<2x?x5xf32> {
+  %one = google.constant dense<1.0> : tensor<2x5x1xf32>
+  %0 = google.div %x, %one : tensor<2x?x5xf32>, tensor<2x5x1xf32> -> tensor<2x?x5xf32>
+  return %0 : tensor<2x?x5xf32>
 }

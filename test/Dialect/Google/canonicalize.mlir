@@ -28,6 +28,24 @@ func.func @mul_one_sub_zero_div_one(%x: tensor<4xi32>, %y: tensor<4xf32>) -> (te
 
 // -----
 
+// A dynamic extent of x must equal the constant's 5 (a run-time check):
+// x / 1 and x * 1 stay. Against size-1 or static extents they fold.
+// CHECK-LABEL: func @negative_identity_checks_dynamic_extent
+// CHECK-SAME: (%[[X:.*]]: tensor<2x?x5xf16>)
+// CHECK: %[[D:.*]] = google.div %[[X]]
+// CHECK: %[[M:.*]] = google.mul
+// CHECK: return %[[D]], %[[M]], %[[X]]
+func.func @negative_identity_checks_dynamic_extent(%x: tensor<2x?x5xf16>) -> (tensor<2x?x5xf16>, tensor<2x?x5xf16>, tensor<2x?x5xf16>) {
+  %one = google.constant dense<1.0> : tensor<2x5x1xf16>
+  %0 = google.div %x, %one : tensor<2x?x5xf16>, tensor<2x5x1xf16> -> tensor<2x?x5xf16>
+  %1 = google.mul %one, %x : tensor<2x5x1xf16>, tensor<2x?x5xf16> -> tensor<2x?x5xf16>
+  %ones = google.constant dense<1.0> : tensor<2x1x5xf16>
+  %2 = google.mul %x, %ones : tensor<2x?x5xf16>, tensor<2x1x5xf16> -> tensor<2x?x5xf16>
+  return %0, %1, %2 : tensor<2x?x5xf16>, tensor<2x?x5xf16>, tensor<2x?x5xf16>
+}
+
+// -----
+
 // x + 0 broadcasts x to a bigger shape here, so it must stay.
 // CHECK-LABEL: func @negative_add_zero_broadcasts
 // CHECK: google.add

@@ -40,11 +40,30 @@ static bool isConstantEqualTo(Attribute attr, int64_t value) {
   return llvm::all_of(dense.getValues<llvm::APInt>(), matches);
 }
 
+/// True when broadcasting `constant` against `survivor` checks nothing at
+/// run time: every extent of the constant is 1 or meets a static extent
+/// (a dynamic extent must equal a constant extent other than 1, and the
+/// fold would drop that check).
+static bool broadcastChecksNothing(Value survivor, Attribute constant) {
+  auto constantType = cast<ShapedType>(cast<TypedAttr>(constant).getType());
+  auto survivorType = cast<ShapedType>(survivor.getType());
+  ArrayRef<int64_t> constantShape = constantType.getShape();
+  ArrayRef<int64_t> survivorShape = survivorType.getShape();
+  if (constantShape.size() > survivorShape.size())
+    return false;
+  size_t offset = survivorShape.size() - constantShape.size();
+  for (auto [i, extent] : llvm::enumerate(constantShape))
+    if (extent != 1 && ShapedType::isDynamic(survivorShape[offset + i]))
+      return false;
+  return true;
+}
+
 /// Returns `survivor` when `constant` is all `identity` and the types allow.
 static OpFoldResult foldIdentity(Value result, Value survivor,
                                  Attribute constant, int64_t identity) {
   if (survivor.getType() == result.getType() &&
-      isConstantEqualTo(constant, identity))
+      isConstantEqualTo(constant, identity) &&
+      broadcastChecksNothing(survivor, constant))
     return survivor;
   return {};
 }
