@@ -4,7 +4,7 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_E2E_OPT_LEVELS=3 GOOGLE_E2E_PIPELINE_OPTIONS=chip=haswell %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_E2E_OPT_LEVELS=3 GOOGLE_E2E_PIPELINE_OPTIONS=chip=x86-64 %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 17 cases match numpy
+// CHECK: e2e: 19 cases match numpy
 
 // E2E: @static(a: 24x20xf32, b: 20x96xf32) -> a @ b
 // E2E: @remainders(a: 19x5xf32, b: 5x70xf32) -> a @ b
@@ -23,6 +23,8 @@
 // E2E: @epilogue(x: 16x12xf32, w: 12x40xf32, b: 40xf32) -> np.tanh(x @ w + b) * 2
 // E2E: @shared_product(x: 16x12xf32, w: 12x40xf32) -> (x @ w, np.exp(x @ w))
 // E2E: @f64(a: 19x5xf64, b: 5x40xf64) -> a @ b
+// E2E: @long_k(a: 40x256xf32, b: 256x48xf32) -> a @ b
+// E2E: @long_k(a: 33x256xf32, b: 256x129xf32) -> a @ b
 
 func.func @static(%a: tensor<24x20xf32>, %b: tensor<20x96xf32>) -> tensor<24x96xf32> {
   %0 = google.matmul %a, %b : tensor<24x20xf32>, tensor<20x96xf32> -> tensor<24x96xf32>
@@ -68,4 +70,8 @@ func.func @shared_product(%x: tensor<16x12xf32>, %w: tensor<12x40xf32>) -> (tens
 func.func @f64(%a: tensor<19x5xf64>, %b: tensor<5x40xf64>) -> tensor<19x40xf64> {
   %0 = google.matmul %a, %b : tensor<19x5xf64>, tensor<5x40xf64> -> tensor<19x40xf64>
   return %0 : tensor<19x40xf64>
+}
+func.func @long_k(%a: tensor<?x256xf32>, %b: tensor<256x?xf32>) -> tensor<?x?xf32> {
+  %0 = google.matmul %a, %b : tensor<?x256xf32>, tensor<256x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
 }
