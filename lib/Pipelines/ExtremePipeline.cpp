@@ -151,6 +151,9 @@ void google::addBufferizationPasses(OpPassManager &pm,
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // Loops that carry a buffer they write in place return it directly, so
+  // that a static result is computed in the caller's buffer, not copied.
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createResultsToOutParamsPass());
   // Removes the self-copies bufferization can leave.
   pm.addPass(createCanonicalizerPass());

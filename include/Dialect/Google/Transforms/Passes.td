@@ -201,8 +201,8 @@ def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
 
 def TileAndVectorizePass
     : Pass<"google-tile-and-vectorize", "::mlir::func::FuncOp"> {
-  let summary = "Tile matmuls into register blocks and rows into vector "
-                "pieces, and vectorize them";
+  let summary = "Tile matmuls into register blocks and row reductions into "
+                "rows, and vectorize them";
   let description = [{
     The CPU schedule for `linalg.matmul` and `linalg.batch_matmul` on f32
     tensors, with their zero fill and an elementwise epilogue that only they
@@ -226,12 +226,10 @@ def TileAndVectorizePass
     for 512 bits, 6 x 16 for 256); a static M below MR gives a block of all
     M rows and a wider NR.
 
-    Elementwise ops and reductions left at the function's top level, on f32
-    or f64, whose innermost loop reads every operand contiguously (or not
-    at all) get the same treatment one row at a time: elementwise ops in
-    pieces of two vectors (the remainder of each row scalar), reductions of
-    a static innermost row of at most 1024 elements as one vector reduction
-    per row (reassociated, as SPEC allows).
+    Reductions over a static innermost row of at most 1024 elements (f32 or
+    f64, every operand read contiguously) become one vector reduction per
+    row, reassociated as SPEC allows. Elementwise loops are left to LLVM's
+    loop vectorizer, which does as well on them.
 
     ```mlir
     %f = linalg.fill ins(%zero) outs(%e : tensor<64x64xf32>)

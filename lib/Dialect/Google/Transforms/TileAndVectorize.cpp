@@ -144,15 +144,14 @@ struct TileAndVectorizePass
     for (linalg::LinalgOp matmul : matmuls)
       if (failed(tileMatmul(rewriter, matmul)))
         return signalPassFailure();
-    // Elementwise ops and row reductions left at the top level (epilogues
-    // already run inside the matmul blocks).
+    // Row reductions (softmax, layer norm, reduce_* over the last axis).
     SmallVector<linalg::LinalgOp> rowOps;
     for (Operation &op : getOperation().getBody().getOps())
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
-          linalgOp && isRowVectorizable(linalgOp))
+          linalgOp && isRowReduction(linalgOp))
         rowOps.push_back(linalgOp);
     for (linalg::LinalgOp op : rowOps)
-      if (failed(tileRows(rewriter, op)))
+      if (failed(tileRowReduction(rewriter, op)))
         return signalPassFailure();
     if (matmuls.empty() && rowOps.empty())
       return;
@@ -246,11 +245,12 @@ struct TileAndVectorizePass
   /// Rows longer than this are reduced by the scalar loops.
   static constexpr int64_t kMaxVectorReduction = 1024;
 
-  /// A generic or reduce on f32/f64 tensors whose innermost loop walks
-  /// every operand contiguously (or not at all) and writes its result in
-  /// order: either all loops parallel, or only the innermost one a
-  /// reduction over a static row of at most kMaxVectorReduction elements.
-  bool isRowVectorizable(linalg::LinalgOp op) {
+  /// A generic or reduce on f32/f64 tensors whose loops are all parallel
+  /// but the innermost, a reduction over a static row of at most
+  /// kMaxVectorReduction elements that every operand reads contiguously.
+  /// (LLVM vectorizes elementwise loops as well as tiling them here does,
+  /// but not float reductions, which it may not reassociate.)
+  bool isRowReduction(linalg::LinalgOp op) {
     if (!isa<linalg::GenericOp, linalg::ReduceOp>(op) ||
         !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
         op.getNumLoops() == 0 || op.hasIndexSemantics())
@@ -265,6 +265,8 @@ struct TileAndVectorizePass
     for (unsigned d = 0; d < innermost; ++d)
       if (iterators[d] != utils::IteratorType::parallel)
         return false;
+    if (iterators[innermost] != utils::IteratorType::reduction)
+      return false;
     for (OpOperand &operand : op->getOpOperands()) {
       AffineMap map = op.getMatchingIndexingMap(&operand);
       if (!map.isProjectedPermutation())
@@ -274,31 +276,18 @@ struct TileAndVectorizePass
             r + 1 != map.getNumResults())
           return false;
     }
-    if (iterators[innermost] == utils::IteratorType::parallel)
-      return op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     return !ShapedType::isDynamic(ranges[innermost]) &&
            ranges[innermost] <= kMaxVectorReduction;
   }
 
-  /// One row piece per tile: [1, ..., 1, V] for elementwise ops (V two
-  /// vectors, or the whole row when it is shorter), [1, ..., 1, whole row]
-  /// for reductions, with the fill of a reduction's init fused in.
-  LogicalResult tileRows(IRRewriter &rewriter, linalg::LinalgOp op) {
+  /// One row per tile, with the fill of the reduction's init fused in.
+  LogicalResult tileRowReduction(IRRewriter &rewriter, linalg::LinalgOp op) {
     rewriter.setInsertionPoint(op);
     google::checkLinalgExtents(op);
-    unsigned innermost = op.getNumLoops() - 1;
-    bool reduction = op.getIteratorTypesArray()[innermost] ==
-                     utils::IteratorType::reduction;
-    int64_t row = op.getStaticLoopRanges()[innermost];
-    unsigned elementBits =
-        getElementTypeOrSelf(op->getResult(0).getType()).getIntOrFloatBitWidth();
-    int64_t piece = 2 * std::max<int64_t>(vectorBits / elementBits, 1);
-    if (!ShapedType::isDynamic(row) && row < piece)
-      piece = row;
     SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-    sizes[innermost] = reduction ? 0 : piece;
-    if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
+    sizes.back() = 0;
+    if (sizes.size() == 1)
       return success();
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes))
@@ -308,7 +297,7 @@ struct TileAndVectorizePass
     options.setFusionControlFn(
         [&](tensor::ExtractSliceOp, OpResult producer,
             bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          if (reduction && isa<linalg::FillOp>(producer.getOwner()))
+          if (isa<linalg::FillOp>(producer.getOwner()))
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           return std::nullopt;
         });
@@ -319,9 +308,6 @@ struct TileAndVectorizePass
       return op->emitError("cannot tile into rows");
     for (OpResult result : op->getResults())
       rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
-    // Only the loop over row pieces has a remainder to peel.
-    if (!reduction && !tiled->loops.empty())
-      tiled->loops.back()->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
     for (Operation *tiledOp : tiled->tiledAndFusedOps)
       tiledOp->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
     return success();
