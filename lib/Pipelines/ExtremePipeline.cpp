@@ -12,8 +12,8 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -57,26 +57,36 @@ LogicalResult google::verifyOptions(const ExtremePipelineOptions &options,
   return verifyCpuChip(options.getChip(), error);
 }
 
-LogicalResult google::verifyCpuChip(StringRef chip, std::string &error) {
-  if (chip == "host")
-    return success();
+/// The subtarget of the host's target for CPU `name` ("" for the generic
+/// one); null when the target is not linked in.
+static std::unique_ptr<llvm::MCSubtargetInfo>
+createCpuSubtarget(const llvm::Triple &triple, StringRef name) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     return true;
   }();
   (void)initialized;
-  llvm::Triple triple(llvm::sys::getProcessTriple());
   std::string lookupError;
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(triple, lookupError);
+  if (!target)
+    return nullptr;
+  return std::unique_ptr<llvm::MCSubtargetInfo>(
+      target->createMCSubtargetInfo(triple, name, ""));
+}
+
+LogicalResult google::verifyCpuChip(StringRef chip, std::string &error) {
+  if (chip == "host")
+    return success();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
   // Asking about an unknown name first: a subtarget made for one warns.
-  std::unique_ptr<llvm::MCSubtargetInfo> generic(
-      target ? target->createMCSubtargetInfo(triple, "", "") : nullptr);
+  std::unique_ptr<llvm::MCSubtargetInfo> generic =
+      createCpuSubtarget(triple, "");
   if (generic && generic->isCPUStringValid(chip)) {
     // A CPU of the target's family that cannot run this (64-bit) code, like
     // i386 for x86-64, is as wrong as an unknown name.
-    std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-        target->createMCSubtargetInfo(triple, chip, ""));
+    std::unique_ptr<llvm::MCSubtargetInfo> subtarget =
+        createCpuSubtarget(triple, chip);
     if (!triple.isX86() || subtarget->checkFeatures("+64bit"))
       return success();
   }
@@ -84,6 +94,26 @@ LogicalResult google::verifyCpuChip(StringRef chip, std::string &error) {
           ": expected host or a CPU name that `llc -mtriple=" +
           triple.str() + " -mcpu=help` lists";
   return failure();
+}
+
+unsigned google::getCpuVectorBits(StringRef chip) {
+  llvm::StringMap<bool> hostFeatures;
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget;
+  if (chip == "host")
+    hostFeatures = llvm::sys::getHostCPUFeatures();
+  else
+    subtarget =
+        createCpuSubtarget(llvm::Triple(llvm::sys::getProcessTriple()), chip);
+  auto has = [&](StringRef feature) {
+    if (chip == "host")
+      return hostFeatures.lookup(feature);
+    return subtarget && subtarget->checkFeatures(("+" + feature).str());
+  };
+  if (has("avx512f"))
+    return 512;
+  if (has("avx2") && has("fma"))
+    return 256;
+  return 128;
 }
 
 void google::addGoogleOptimizationPasses(OpPassManager &pm,
@@ -101,28 +131,6 @@ void google::addGoogleOptimizationPasses(OpPassManager &pm,
 
 void google::addExportPasses(OpPassManager &pm) {
   pm.addPass(createExportFunctionsPass());
-}
-
-unsigned google::getCpuVectorBits(StringRef chip) {
-  auto has = [&](StringRef feature) {
-    if (chip == "host")
-      return llvm::sys::getHostCPUFeatures().lookup(feature);
-    llvm::InitializeNativeTarget();
-    llvm::Triple triple(llvm::sys::getProcessTriple());
-    std::string error;
-    const llvm::Target *target =
-        llvm::TargetRegistry::lookupTarget(triple, error);
-    if (!target)
-      return false;
-    std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-        target->createMCSubtargetInfo(triple, chip, ""));
-    return subtarget && subtarget->checkFeatures(("+" + feature).str());
-  };
-  if (has("avx512f"))
-    return 512;
-  if (has("avx2") && has("fma"))
-    return 256;
-  return 128;
 }
 
 void google::addLinalgLoweringPasses(OpPassManager &pm,

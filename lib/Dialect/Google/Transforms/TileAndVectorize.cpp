@@ -163,6 +163,37 @@ struct TileAndVectorizePass
       return signalPassFailure();
   }
 
+  /// Tiles `root` into scf.for loops (`interchange` orders them), fuses the
+  /// producers `fuse` accepts into the innermost loop, and replaces
+  /// `root`'s uses.
+  FailureOr<scf::SCFTileAndFuseResult>
+  tileAndFuse(IRRewriter &rewriter, linalg::LinalgOp root,
+              ArrayRef<int64_t> sizes, ArrayRef<int64_t> interchange,
+              function_ref<bool(Operation *)> fuse) {
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes))
+        .setInterchange(interchange)
+        .setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer,
+            bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (fuse(producer.getOwner()))
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    rewriter.setInsertionPoint(root);
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(root.getOperation()), options);
+    if (failed(tiled))
+      return failure();
+    for (OpResult result : root->getResults())
+      rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
+    return tiled;
+  }
+
   /// Step 1: blocks of the epilogue (or the matmul) with the fill and the
   /// matmul fused in, and K tiled by 1.
   LogicalResult tileMatmul(IRRewriter &rewriter, linalg::LinalgOp matmul) {
@@ -186,29 +217,13 @@ struct TileAndVectorizePass
       sizes.insert(sizes.begin(), 1);
       interchange = {0, 2, 1};
     }
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes))
-        .setInterchange(interchange)
-        .setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
-    scf::SCFTileAndFuseOptions options;
-    options.setTilingOptions(tiling);
     Operation *matmulOp = matmul;
-    options.setFusionControlFn(
-        [&](tensor::ExtractSliceOp, OpResult producer,
-            bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          Operation *op = producer.getOwner();
-          if (op == matmulOp || isa<linalg::FillOp>(op))
-            return scf::SCFTileAndFuseOptions::ControlFnResult{};
-          return std::nullopt;
-        });
-    rewriter.setInsertionPoint(root);
     FailureOr<scf::SCFTileAndFuseResult> tiled =
-        scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(root.getOperation()), options);
+        tileAndFuse(rewriter, root, sizes, interchange, [&](Operation *op) {
+          return op == matmulOp || isa<linalg::FillOp>(op);
+        });
     if (failed(tiled))
       return root->emitError("cannot tile into register blocks");
-    for (OpResult result : root->getResults())
-      rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
     for (LoopLikeOpInterface loop : tiled->loops)
       loop->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
 
@@ -289,25 +304,13 @@ struct TileAndVectorizePass
     sizes.back() = 0;
     if (sizes.size() == 1)
       return success();
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes))
-        .setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
-    scf::SCFTileAndFuseOptions options;
-    options.setTilingOptions(tiling);
-    options.setFusionControlFn(
-        [&](tensor::ExtractSliceOp, OpResult producer,
-            bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          if (isa<linalg::FillOp>(producer.getOwner()))
-            return scf::SCFTileAndFuseOptions::ControlFnResult{};
-          return std::nullopt;
-        });
     FailureOr<scf::SCFTileAndFuseResult> tiled =
-        scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(op.getOperation()), options);
+        tileAndFuse(rewriter, op, sizes, /*interchange=*/{},
+                    [](Operation *producer) {
+                      return isa<linalg::FillOp>(producer);
+                    });
     if (failed(tiled))
       return op->emitError("cannot tile into rows");
-    for (OpResult result : op->getResults())
-      rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
     for (Operation *tiledOp : tiled->tiledAndFusedOps)
       tiledOp->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
     return success();
