@@ -29,7 +29,7 @@ parser.add_argument("--build", default=os.path.join(root, "build"),
 parser.add_argument("--shapes",
                     default="128x512x256,512x512x512,1024x1024x1024,1x784x128")
 parser.add_argument("--threads", type=int, default=1,
-                    help="OpenBLAS threads (google-mlir code is single-threaded)")
+                    help="threads for OpenBLAS and google-mlir (GOOGLE_MLIR_NUM_THREADS)")
 parser.add_argument("--skip-untiled", action="store_true",
                     help="do not time opt-level=1 (slow at large shapes)")
 options = parser.parse_args()
@@ -124,7 +124,8 @@ def google_seconds(directory, m, k, n, calls, opt_level):
          f"--pipeline-options=opt-level={opt_level}",
          *args],
         capture_output=True, text=True,
-        env=dict(os.environ, GOOGLE_MLIR_CACHE_DIR=f"{directory}/cache"))
+        env=dict(os.environ, GOOGLE_MLIR_CACHE_DIR=f"{directory}/cache",
+                 GOOGLE_MLIR_NUM_THREADS=str(options.threads)))
     if done.returncode != 0:
         sys.exit(f"error: google-run failed: {done.stderr.strip()}")
     median = float(re.search(r"median ([0-9.]+) us", done.stdout).group(1))
@@ -146,12 +147,13 @@ def check(stdout, m, k, n):
     return bool(np.all(np.abs(got - expected) <= bound + 1e-30))
 
 
-print(f"{cpu_name()}, {os.cpu_count()} cores; OpenBLAS threads: "
-      f"{options.threads}; google-mlir: 1 thread")
+print(f"{cpu_name()}, {os.cpu_count()} cores; threads (OpenBLAS and "
+      f"google-mlir): {options.threads}")
 with tempfile.TemporaryDirectory() as directory:
     peak = fma_peak(directory)
     if peak:
-        print(f"FMA peak, 1 core: {peak:.0f} GFLOP/s")
+        peak *= options.threads
+        print(f"FMA peak, {options.threads} core(s): {peak:.0f} GFLOP/s")
     header = ["MxKxN", "google O3", "google O1", "OpenBLAS SkylakeX",
               "OpenBLAS default", "O3/SkylakeX", "O3/peak"]
     print(" | ".join(header))

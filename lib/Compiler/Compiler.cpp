@@ -250,6 +250,9 @@ LogicalResult linkSharedObject(ArrayRef<char> object,
       // Runtime hooks (allocation, memrefCopy) and libm for transcendental
       // functions.
       "-L" + runtimeDir, "-lgoogle_runtime", "-rpath", runtimeDir,
+      // Parallel loops, when the module has any.
+      "-L" GOOGLE_OPENMP_LIBRARY_DIR, "--as-needed", "-lomp", "--no-as-needed",
+      "-rpath", GOOGLE_OPENMP_LIBRARY_DIR,
       "-L/lib/x86_64-linux-gnu", "-L/usr/lib/x86_64-linux-gnu",
       "-l:libm.so.6", "-l:libc.so.6", "-l:libgcc_s.so.1"};
   SmallVector<const char *> argv;

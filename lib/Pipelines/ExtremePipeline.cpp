@@ -169,6 +169,8 @@ void google::addBufferizationPasses(OpPassManager &pm,
   bufferization::BufferDeallocationPipelineOptions deallocOptions;
   bufferization::buildBufferDeallocationPipeline(pm, deallocOptions);
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Large matmuls' block loops go to OpenMP threads.
+  pm.addPass(createParallelizeLoopsPass());
   // Whatever the tensor-level rewrites assumed about dynamic extents is
   // checked at run time.
   pm.addPass(createCheckShapeAssumptionsPass());
@@ -215,6 +217,7 @@ void google::addCpuLoweringPasses(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());

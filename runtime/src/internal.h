@@ -38,6 +38,10 @@ void google_rt_strided_copy(size_t element_size, int32_t rank,
                             const int64_t *source_strides, char *destination,
                             const int64_t *destination_strides);
 
+/* The thread count GOOGLE_MLIR_NUM_THREADS asks for (default: the cores
+ * this process may use); an error when it is not a valid count. */
+google_rt_status google_rt_read_num_threads(int32_t *count);
+
 /* Row-major strides for `shape`. */
 void google_rt_contiguous_strides(int32_t rank, const int64_t *shape,
                                   int64_t *strides);
@@ -56,6 +60,8 @@ GOOGLE_RT_ABI void _mlir_memref_to_llvm_free(void *pointer);
  * message says "{0}" and "{1}" where `actual` and `expected` belong. */
 GOOGLE_RT_ABI void google_rt_check_failed(const char *message, int64_t actual,
                                           int64_t expected);
+/* Threads for the compiled code's parallel loops (read once). */
+GOOGLE_RT_ABI int32_t google_rt_num_threads(void);
 GOOGLE_RT_ABI void memrefCopy(int64_t element_size,
                               google_rt_unranked_memref *source,
                               google_rt_unranked_memref *destination);

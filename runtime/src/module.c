@@ -249,6 +249,10 @@ google_rt_status google_rt_module_load(const char *path,
   *out = NULL;
   if (!path)
     return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT, "no module path");
+  int32_t threads;
+  google_rt_status bad_threads = google_rt_read_num_threads(&threads);
+  if (bad_threads)
+    return bad_threads;
   FILE *file = fopen(path, "rb");
   if (!file)
     return google_rt_make_status(GOOGLE_RT_NOT_FOUND,

@@ -16,6 +16,9 @@ class MemRefDialect;
 namespace LLVM {
 class LLVMDialect;
 } // namespace LLVM
+namespace omp {
+class OpenMPDialect;
+} // namespace omp
 namespace cf {
 class ControlFlowDialect;
 } // namespace cf
@@ -46,6 +49,11 @@ namespace google {
 
 #define GEN_PASS_DECL
 #include "Dialect/Google/Transforms/Passes.h.inc"
+
+/// Marks an scf.for whose iterations write disjoint data and are worth
+/// spreading over threads: set by --google-tile-and-vectorize, turned into
+/// an OpenMP loop by --google-parallelize-loops.
+inline constexpr llvm::StringLiteral kParallelLoopAttrName = "google.parallel";
 
 /// Asserts, in front of `op`, that every operand extent indexed by a loop
 /// dimension equals that loop's range (which linalg takes from the first

@@ -262,6 +262,50 @@ def TileAndVectorizePass
                            "::mlir::vector::VectorDialect"];
 }
 
+def ParallelizeLoopsPass
+    : Pass<"google-parallelize-loops", "::mlir::ModuleOp"> {
+  let summary = "Run the loops marked google.parallel on OpenMP threads";
+  let description = [{
+    Runs after bufferization and buffer deallocation, on the `scf.for` loops
+    that `--google-tile-and-vectorize` marked `google.parallel` (the outer
+    block loop of a large matmul: its iterations write disjoint blocks).
+    Each becomes an `omp.parallel` / `omp.wsloop` / `omp.loop_nest` nest:
+
+    ```mlir
+    scf.for %j = %c0 to %n step %c32 {
+      %panel = memref.alloc(%k) : memref<?x32xf32>
+      ...
+      memref.dealloc %panel : memref<?x32xf32>
+    } {google.parallel}
+    => %buffer = memref.alloc(%bytes) : memref<?xi8>
+       %threads = llvm.call @google_rt_num_threads() : () -> i32
+       omp.parallel if(%enough) num_threads(%threads : i32) {
+         omp.wsloop {
+           omp.loop_nest (%j) : index = (%c0) to (%n) step (%c32) {
+             %panel = memref.view %buffer[%offset][%k] : ...
+    ```
+
+    - Threads must not allocate or fail: every buffer the body allocates
+      (and frees in the same block) becomes one slot per iteration of a
+      buffer allocated in front of the loop (its largest size when the size
+      is computed in the body); a loop whose body still allocates, calls or
+      checks something stays an `scf.for`.
+    - The thread count comes from the runtime (`GOOGLE_MLIR_NUM_THREADS`,
+      default all cores). The `if` keeps the loop on the calling thread when
+      it has fewer than 2 iterations or fewer than 4096 innermost steps
+      (estimated from the trip counts known in front of the loop).
+  }];
+  let statistics = [
+    Statistic<"numParallelized", "num-parallelized",
+              "Loops turned into OpenMP loops">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::omp::OpenMPDialect"];
+}
+
 def CheckShapeAssumptionsPass
     : Pass<"google-check-shape-assumptions", "::mlir::ModuleOp"> {
   let summary = "Check at run time every shape that memref code assumes";

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/Debug.h"
@@ -235,7 +236,11 @@ struct CheckShapeAssumptionsPass
           CheckShapeAssumptionsPass> {
   void runOnOperation() override {
     int64_t count = 0;
-    getOperation()->walk([&](Operation *op) {
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      // Only the tiling makes OpenMP loops, and it checked the ops it tiled
+      // first (a thread other than the caller's cannot fail the call).
+      if (isa<omp::ParallelOp>(op))
+        return WalkResult::skip();
       if (auto cast = dyn_cast<memref::CastOp>(op))
         checkCast(cast, count);
       else if (auto expand = dyn_cast<memref::ExpandShapeOp>(op))
@@ -247,6 +252,7 @@ struct CheckShapeAssumptionsPass
         count += google::checkLinalgExtents(linalgOp);
       else if (auto alloc = dyn_cast<memref::AllocOp>(op))
         checkAlloc(alloc, count);
+      return WalkResult::advance();
     });
     LLVM_DEBUG(llvm::dbgs() << "added " << count << " shape checks\n");
   }

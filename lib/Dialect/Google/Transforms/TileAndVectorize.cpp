@@ -226,6 +226,11 @@ struct TileAndVectorizePass
       return root->emitError("cannot tile into register blocks");
     for (LoopLikeOpInterface loop : tiled->loops)
       loop->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
+    int64_t k = cast<ShapedType>(matmul.getDpsInputs()[0].getType())
+                    .getDimSize(batched ? 2 : 1);
+    if (isWorthThreads(type, k, block))
+      tiled->loops.front()->setAttr(google::kParallelLoopAttrName,
+                                    rewriter.getUnitAttr());
 
     linalg::LinalgOp tiledMatmul;
     for (Operation *op : tiled->tiledAndFusedOps) {
@@ -255,6 +260,26 @@ struct TileAndVectorizePass
       op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
     ++numTiled;
     return success();
+  }
+
+  /// Block steps (MR x NR FMAs each) below which a matmul stays on one
+  /// thread: starting the others costs about as much.
+  static constexpr int64_t kMinParallelSteps = 4096;
+
+  /// Whether the outer block loop goes to --google-parallelize-loops: more
+  /// than one outer block and, when the shape is static, enough work. (With
+  /// dynamic extents the loop decides at run time.)
+  static bool isWorthThreads(RankedTensorType result, int64_t k,
+                             BlockShape block) {
+    ArrayRef<int64_t> shape = result.getShape();
+    int64_t outer = shape.size() == 3 ? shape[0] : shape.back();
+    int64_t outerStep = shape.size() == 3 ? 1 : block.columns;
+    if (!ShapedType::isDynamic(outer) && outer <= outerStep)
+      return false;
+    if (!result.hasStaticShape() || ShapedType::isDynamic(k))
+      return true;
+    int64_t steps = result.getNumElements() / (block.rows * block.columns) * k;
+    return steps >= kMinParallelSteps;
   }
 
   /// Rows longer than this are reduced by the scalar loops.
@@ -388,6 +413,9 @@ struct TileAndVectorizePass
         scf::ForOp partial;
         // Fails when the step divides the range statically: nothing to do.
         (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+        // The one partial block is not worth threads.
+        if (partial)
+          partial->removeAttr(google::kParallelLoopAttrName);
       }
     }
     getOperation()->walk([](scf::ForOp loop) {

@@ -17,6 +17,7 @@
 // CHECK:           %[[RELU:.*]] = arith.maximumf %[[SUM]]
 // CHECK:           vector.transfer_write %[[RELU]], {{.*}}[%[[I]], %[[J]]]
 // CHECK-NOT:   linalg.
+// CHECK-NOT:   google.parallel
 // AVX2-LABEL:  func @static_fused
 // AVX2:        vector.contract {{.*}} into vector<6x16xf32>
 // AVX2:        vector.contract {{.*}} into vector<4x16xf32>
@@ -32,6 +33,23 @@ func.func @static_fused(%a: tensor<16x8xf32>, %b: tensor<8x64xf32>, %bias: tenso
     linalg.yield %z : f32
   } -> tensor<16x64xf32>
   return %r : tensor<16x64xf32>
+}
+
+// -----
+
+// Enough work for threads: the outer block loop is marked for
+// --google-parallelize-loops, not the loop of the one partial block column.
+// CHECK-LABEL: func @threads
+// CHECK:       scf.for {{.*}} step %c32
+// CHECK:       } {google.parallel}
+// CHECK:       scf.for
+// CHECK-NOT:   google.parallel
+func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<128x272xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x272xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x272xf32>) -> tensor<128x272xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<128x512xf32>, tensor<512x272xf32>) outs(%f : tensor<128x272xf32>) -> tensor<128x272xf32>
+  return %r : tensor<128x272xf32>
 }
 
 // -----

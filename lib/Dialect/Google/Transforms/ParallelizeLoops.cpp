@@ -1,0 +1,267 @@
+//===- ParallelizeLoops.cpp - --google-parallelize-loops ------------------===//
+//
+// The loops --google-tile-and-vectorize marked become OpenMP worksharing
+// loops. Their buffers become slices of one buffer allocated in front of the
+// loop, so that no thread allocates, and a loop whose body could still fail
+// (a call, a check, an allocation) stays on the calling thread, which is the
+// only one that can end a call with an error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Google/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::google {
+#define GEN_PASS_DEF_PARALLELIZELOOPSPASS
+#include "Dialect/Google/Transforms/Passes.h.inc"
+} // namespace mlir::google
+
+using namespace mlir;
+
+namespace {
+
+/// Returns the number of threads (GOOGLE_MLIR_NUM_THREADS, or all cores).
+constexpr StringLiteral kNumThreadsHook = "google_rt_num_threads";
+
+/// Innermost iterations below which a loop runs on the calling thread:
+/// waking the other threads costs about as much.
+constexpr int64_t kMinParallelSteps = 4096;
+
+/// The byte count of a buffer must stay below this (as in
+/// --google-check-shape-assumptions).
+constexpr int64_t kMaxAllocationBytes = int64_t(1) << 62;
+
+constexpr int64_t kSlotAlignment = 64;
+
+Value constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// max(0, ceil((ub - lb) / step)), computed in front of `loop`.
+Value tripCount(OpBuilder &b, scf::ForOp loop) {
+  Location loc = loop.getLoc();
+  Value zero = constant(b, loc, 0);
+  Value span = arith::SubIOp::create(b, loc, loop.getUpperBound(),
+                                     loop.getLowerBound());
+  Value trips = arith::CeilDivSIOp::create(b, loc, span, loop.getStep());
+  return arith::MaxSIOp::create(b, loc, trips, zero);
+}
+
+/// Innermost iterations one run of `block` makes, computed in front of
+/// `outer`; a loop whose bounds are only known inside `outer` counts once.
+Value estimateSteps(OpBuilder &b, Block &block, scf::ForOp outer) {
+  Location loc = outer.getLoc();
+  Value steps = constant(b, loc, 1);
+  block.walk<WalkOrder::PreOrder>([&](scf::ForOp nested) {
+    Value inner = estimateSteps(b, *nested.getBody(), outer);
+    if (llvm::all_of(ValueRange{nested.getLowerBound(),
+                                nested.getUpperBound(), nested.getStep()},
+                     [&](Value v) { return outer.isDefinedOutsideOfLoop(v); }))
+      inner = arith::MulIOp::create(b, loc, tripCount(b, nested), inner);
+    steps = arith::AddIOp::create(b, loc, steps, inner);
+    return WalkResult::skip();
+  });
+  return steps;
+}
+
+/// Operations a thread other than the calling one cannot run: they may end
+/// the call with an error, or allocate.
+bool mayFail(Operation *op) {
+  return isa<memref::AllocOp, memref::AllocaOp, memref::ReallocOp,
+             memref::DeallocOp, func::CallOp, LLVM::CallOp, cf::AssertOp>(
+      op);
+}
+
+struct ParallelizeLoopsPass
+    : public google::impl::ParallelizeLoopsPassBase<ParallelizeLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(google::kParallelLoopAttrName))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops) {
+      loop->removeAttr(google::kParallelLoopAttrName);
+      if (loop.getNumResults() != 0)
+        continue;
+      moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+      if (failed(hoistAllocations(loop)))
+        continue;
+      if (loop.getBody()->walk([](Operation *op) {
+            return mayFail(op) ? WalkResult::interrupt()
+                               : WalkResult::advance();
+          }).wasInterrupted())
+        continue;
+      convertToOpenMP(loop);
+      ++numParallelized;
+    }
+  }
+
+  /// Each allocation of the body (freed in the block that allocates it)
+  /// becomes a slice of one buffer allocated in front of the loop, one slot
+  /// per iteration; a slot holds the largest size the allocation can have.
+  LogicalResult hoistAllocations(scf::ForOp loop) {
+    struct Slot {
+      memref::AllocOp alloc;
+      memref::DeallocOp dealloc;
+      Value offset;
+    };
+    SmallVector<Slot> slots;
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value limit = constant(b, loc, kMaxAllocationBytes);
+    Value zero = constant(b, loc, 0), one = constant(b, loc, 1);
+    Value fits = arith::ConstantIntOp::create(b, loc, 1, 1);
+    // bytes * extent, with `fits` cleared when it would pass the limit.
+    auto multiply = [&](Value bytes, Value extent) {
+      Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           extent, zero);
+      Value divisor = arith::SelectOp::create(b, loc, isZero, one, extent);
+      Value bound = arith::DivUIOp::create(b, loc, limit, divisor);
+      Value small = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                          bytes, bound);
+      fits = arith::AndIOp::create(
+          b, loc, fits, arith::OrIOp::create(b, loc, isZero, small));
+      return arith::MulIOp::create(b, loc, bytes, extent).getResult();
+    };
+    Value iterationBytes = zero;
+    WalkResult walk = loop.getBody()->walk([&](memref::AllocOp alloc) {
+      MemRefType type = alloc.getType();
+      if (!type.getLayout().isIdentity() || type.getMemorySpace() ||
+          !type.getElementType().isIntOrFloat())
+        return WalkResult::interrupt();
+      memref::DeallocOp dealloc;
+      for (Operation *user : alloc->getUsers())
+        if (auto found = dyn_cast<memref::DeallocOp>(user)) {
+          if (dealloc || found->getBlock() != alloc->getBlock())
+            return WalkResult::interrupt();
+          dealloc = found;
+        }
+      if (!dealloc)
+        return WalkResult::interrupt();
+      int64_t elementBytes =
+          llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+      Value bytes = constant(b, loc, elementBytes);
+      for (OpFoldResult size : alloc.getMixedSizes()) {
+        Value extent;
+        if (auto attr = dyn_cast<Attribute>(size)) {
+          extent = constant(b, loc, cast<IntegerAttr>(attr).getInt());
+        } else if (loop.isDefinedOutsideOfLoop(cast<Value>(size))) {
+          extent = cast<Value>(size);
+        } else {
+          FailureOr<int64_t> bound =
+              ValueBoundsConstraintSet::computeConstantBound(
+                  presburger::BoundType::UB, cast<Value>(size),
+                  /*stopCondition=*/nullptr, /*closedUB=*/true);
+          if (failed(bound) || *bound < 0)
+            return WalkResult::interrupt();
+          extent = constant(b, loc, *bound);
+        }
+        bytes = multiply(bytes, extent);
+      }
+      // Rounded up so that every slot keeps the alignment.
+      Value rounded = arith::MulIOp::create(
+          b, loc,
+          arith::CeilDivUIOp::create(b, loc, bytes,
+                                     constant(b, loc, kSlotAlignment)),
+          constant(b, loc, kSlotAlignment));
+      slots.push_back({alloc, dealloc, iterationBytes});
+      iterationBytes = arith::AddIOp::create(b, loc, iterationBytes, rounded);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted() || slots.empty()) {
+      // Nothing hoisted: the values computed in front of the loop are dead.
+      return walk.wasInterrupted() ? failure() : success();
+    }
+    Value total = multiply(iterationBytes, tripCount(b, loop));
+    cf::AssertOp::create(b, loc, fits,
+                         "the per-thread buffers of a parallel loop are too "
+                         "large to allocate (2^62 bytes or more)");
+    auto bufferType =
+        MemRefType::get({ShapedType::kDynamic}, b.getIntegerType(8));
+    Value buffer = memref::AllocOp::create(
+        b, loc, bufferType, ValueRange{total},
+        b.getI64IntegerAttr(kSlotAlignment));
+    b.setInsertionPointAfter(loop);
+    memref::DeallocOp::create(b, loc, buffer);
+
+    b.setInsertionPointToStart(loop.getBody());
+    Value iteration = arith::DivUIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, loop.getInductionVar(),
+                              loop.getLowerBound()),
+        loop.getStep());
+    Value base = arith::MulIOp::create(b, loc, iteration, iterationBytes);
+    for (Slot &slot : slots) {
+      b.setInsertionPoint(slot.alloc);
+      Value offset = arith::AddIOp::create(b, loc, base, slot.offset);
+      Value view = memref::ViewOp::create(b, slot.alloc.getLoc(),
+                                          slot.alloc.getType(), buffer,
+                                          offset, slot.alloc.getDynamicSizes());
+      slot.alloc.replaceAllUsesWith(view);
+      slot.dealloc.erase();
+      slot.alloc.erase();
+    }
+    return success();
+  }
+
+  /// omp.parallel { omp.wsloop { omp.loop_nest { body } } }, with the
+  /// runtime's thread count, and on the calling thread alone when there is
+  /// too little work.
+  void convertToOpenMP(scf::ForOp loop) {
+    ModuleOp module = loop->getParentOfType<ModuleOp>();
+    MLIRContext *context = &getContext();
+    auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(kNumThreadsHook);
+    if (!hook) {
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      hook = LLVM::LLVMFuncOp::create(
+          b, module.getLoc(), kNumThreadsHook,
+          LLVM::LLVMFunctionType::get(IntegerType::get(context, 32), {}));
+    }
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value trips = tripCount(b, loop);
+    Value steps = arith::MulIOp::create(
+        b, loc, trips, estimateSteps(b, *loop.getBody(), loop));
+    Value enough = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, trips,
+                              constant(b, loc, 2)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, steps,
+                              constant(b, loc, kMinParallelSteps)));
+
+    omp::ParallelOperands parallelClauses;
+    parallelClauses.ifExpr = enough;
+    parallelClauses.numThreads =
+        LLVM::CallOp::create(b, loc, hook, ValueRange{}).getResult();
+    auto parallel = omp::ParallelOp::create(b, loc, parallelClauses);
+    b.createBlock(&parallel.getRegion());
+    auto wsloop = omp::WsloopOp::create(b, loc, omp::WsloopOperands());
+    omp::TerminatorOp::create(b, loc);
+    b.createBlock(&wsloop.getRegion());
+    omp::LoopNestOperands nestClauses;
+    nestClauses.loopLowerBounds = {loop.getLowerBound()};
+    nestClauses.loopUpperBounds = {loop.getUpperBound()};
+    nestClauses.loopSteps = {loop.getStep()};
+    auto nest = omp::LoopNestOp::create(b, loc, nestClauses);
+    nest.getRegion().takeBody(loop.getRegion());
+    Operation *yield = nest.getRegion().front().getTerminator();
+    b.setInsertionPoint(yield);
+    omp::YieldOp::create(b, loc);
+    yield->erase();
+    loop.erase();
+  }
+};
+
+} // namespace

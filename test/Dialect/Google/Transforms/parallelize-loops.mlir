@@ -1,0 +1,91 @@
+// RUN: google-opt %s -split-input-file -allow-unregistered-dialect -google-parallelize-loops | FileCheck %s
+
+// A marked loop becomes an OpenMP worksharing loop with the runtime's thread
+// count, on the calling thread alone below 2 iterations or 4096 steps. Its
+// buffer (sized outside the loop) becomes one slot per iteration of a
+// buffer allocated, checked and freed around the loop.
+// CHECK-LABEL: llvm.func @google_rt_num_threads() -> i32
+// CHECK-LABEL: func @panels
+// CHECK:       cf.assert %{{.*}}, "the per-thread buffers of a parallel loop are too large to allocate (2^62 bytes or more)"
+// CHECK:       %[[BUFFER:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi8>
+// CHECK:       %[[THREADS:.*]] = llvm.call @google_rt_num_threads() : () -> i32
+// CHECK:       omp.parallel if(%{{.*}}) num_threads(%[[THREADS]] : i32) {
+// CHECK-NEXT:    omp.wsloop {
+// CHECK-NEXT:      omp.loop_nest (%[[J:.*]]) : index = (%c0) to (%[[N:.*]]) step (%c32) {
+// CHECK:             %[[PANEL:.*]] = memref.view %[[BUFFER]][%{{.*}}][%[[K:.*]]] : memref<?xi8> to memref<?x32xf32>
+// CHECK:             "test.use"(%[[PANEL]], %[[J]])
+// CHECK-NOT:         memref.dealloc
+// CHECK:             omp.yield
+// CHECK:         omp.terminator
+// CHECK:       memref.dealloc %[[BUFFER]] : memref<?xi8>
+// CHECK-NOT:   scf.for
+func.func @panels(%k: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  scf.for %j = %c0 to %n step %c32 {
+    %panel = memref.alloc(%k) : memref<?x32xf32>
+    "test.use"(%panel, %j) : (memref<?x32xf32>, index) -> ()
+    memref.dealloc %panel : memref<?x32xf32>
+  } {google.parallel}
+  return
+}
+
+// -----
+
+// A buffer sized in the body gets a slot of its largest size (7 rows here).
+// CHECK-LABEL: func @bounded_size
+// CHECK:       arith.constant 7 : index
+// CHECK:       omp.parallel
+// CHECK:         memref.view %{{.*}}[%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?x32xf32>
+// CHECK-NOT:   memref.alloc(
+func.func @bounded_size(%m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %full = affine.apply affine_map<()[s0] -> ((s0 floordiv 8) * 8)>()[%m]
+  scf.for %j = %c0 to %n step %c32 {
+    scf.for %i = %full to %m step %c8 {
+      %rows = affine.apply affine_map<(d0)[s0] -> (-d0 + s0)>(%i)[%m]
+      %block = memref.alloc(%rows) : memref<?x32xf32>
+      "test.use"(%block) : (memref<?x32xf32>) -> ()
+      memref.dealloc %block : memref<?x32xf32>
+    }
+  } {google.parallel}
+  return
+}
+
+// -----
+
+// Bodies that could end the call stay on the calling thread: a call, a
+// check, a buffer of no known bound. So does a loop that carries values.
+// CHECK-LABEL: func @stays_serial
+// CHECK-NOT:   omp.
+// CHECK:       scf.for
+// CHECK:         func.call @callee
+// CHECK:       scf.for
+// CHECK:         cf.assert
+// CHECK:       scf.for
+// CHECK:         memref.alloc(%
+// CHECK:       scf.for {{.*}} iter_args
+// CHECK-NOT:   google.parallel
+func.func private @callee()
+func.func @stays_serial(%n: index, %b: i1) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %j = %c0 to %n step %c1 {
+    func.call @callee() : () -> ()
+  } {google.parallel}
+  scf.for %j = %c0 to %n step %c1 {
+    cf.assert %b, "no"
+  } {google.parallel}
+  scf.for %j = %c0 to %n step %c1 {
+    %buffer = memref.alloc(%j) : memref<?xf32>
+    "test.use"(%buffer) : (memref<?xf32>) -> ()
+    memref.dealloc %buffer : memref<?xf32>
+  } {google.parallel}
+  %sum = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %c0) -> index {
+    %next = arith.addi %acc, %j : index
+    scf.yield %next : index
+  } {google.parallel}
+  return %sum : index
+}
