@@ -821,14 +821,19 @@ class Generator:
 
     def matmul_operands(self, dtype, rank):
         a = self.pick(dtype, lambda n, v: len(n.dims) == rank)
-        if a is None or self.rng.random() < 0.3:
+        # Sometimes enough work that the block loops run on threads.
+        large = rank == 2 and self.rng.random() < 0.15
+        if a is None or large or self.rng.random() < 0.3:
             shape = [self.extent() for _ in range(rank)]
             shape[-2] = self.block_extent()
-            a = self.new_arg(dtype, shape=shape) if self.rng.random() < 0.7 \
+            if large:
+                shape = [self.choice([64, 100, 131]), self.choice([200, 300])]
+            a = self.new_arg(dtype, shape=shape) \
+                if large or self.rng.random() < 0.7 \
                 else self.constant(dtype, shape)
         av = self.env[a]
         k = av.shape[-1]
-        n = self.block_extent()
+        n = self.choice([96, 130, 200]) if large else self.block_extent()
         shape = ([av.shape[0]] if rank == 3 else []) + [k, n]
         b = self.pick(dtype, lambda node, v: list(v.shape) == shape and
                       node is not a)

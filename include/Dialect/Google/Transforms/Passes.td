@@ -222,6 +222,12 @@ def TileAndVectorizePass
     apart and every block column of B is read by several row blocks, the
     block column is first copied into a contiguous K x NR panel.
 
+    The outer block loop (N, or the batch) of a matmul with more than one
+    outer block and enough work (at least 4096 MR x NR x 1 steps when the
+    shape is static) is marked `google.parallel`: its iterations write
+    disjoint blocks, and `--google-parallelize-loops` spreads them over
+    threads.
+
     NR is two vectors of `vector-bits` and MR fills the registers (8 x 32
     for 512 bits, 6 x 16 for 256); a static M below MR gives a block of all
     M rows and a wider NR.
