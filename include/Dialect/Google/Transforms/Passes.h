@@ -6,6 +6,7 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
+class OpBuilder;
 class RewritePatternSet;
 namespace func {
 class FuncDialect;
@@ -60,6 +61,16 @@ inline constexpr llvm::StringLiteral kParallelLoopAttrName = "google.parallel";
 /// operand indexing it), for tensors and memrefs. Returns the number of
 /// checks added; equal or static extents need none.
 int64_t checkLinalgExtents(linalg::LinalgOp op);
+
+/// bytes * extent (index values); clears `fits` (an i1) when the product
+/// would reach 2^62 bytes, more than any buffer can have.
+Value multiplyBufferBytes(OpBuilder &builder, Location loc, Value bytes,
+                          Value extent, Value &fits);
+
+/// Innermost steps (one MR x NR block, one k) below which a matmul's block
+/// loop stays on the calling thread: starting the others costs about as
+/// much.
+inline constexpr int64_t kMinParallelSteps = 4096;
 
 /// Rewrites google ops whose operands are all constants into constants,
 /// skipping tensors of more than `maxElements` elements.

@@ -159,10 +159,6 @@ void checkCopy(memref::CopyOp copy, int64_t &count) {
   count += checker.count;
 }
 
-/// Buffers above this size (2^62 bytes) cannot exist: the byte count of an
-/// allocation must not reach it, or its computation could wrap around.
-constexpr uint64_t kMaxAllocationBytes = uint64_t(1) << 62;
-
 /// A dynamically sized allocation gets a check that its byte count does not
 /// overflow (a wrapped count would allocate a small buffer for a huge loop).
 void checkAlloc(memref::AllocOp alloc, int64_t &count) {
@@ -172,31 +168,14 @@ void checkAlloc(memref::AllocOp alloc, int64_t &count) {
   Checker checker(alloc);
   OpBuilder builder(alloc);
   Location loc = alloc.getLoc();
-  auto constant = [&](uint64_t value) {
-    return arith::ConstantIndexOp::create(builder, loc,
-                                          static_cast<int64_t>(value))
-        .getResult();
-  };
   uint64_t elementBytes =
       llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  Value zero = constant(0), one = constant(1), limit =
-      constant(kMaxAllocationBytes);
-  Value bytes = constant(elementBytes);
+  Value bytes = arith::ConstantIndexOp::create(
+      builder, loc, static_cast<int64_t>(elementBytes));
   Value fits = arith::ConstantIntOp::create(builder, loc, 1, 1);
-  for (OpFoldResult size : alloc.getMixedSizes()) {
-    Value extent = checker.toValue(size);
-    // extent == 0 || bytes <= limit / extent, in unsigned arithmetic.
-    Value isZero = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq, extent, zero);
-    Value divisor = arith::SelectOp::create(builder, loc, isZero, one, extent);
-    Value bound = arith::DivUIOp::create(builder, loc, limit, divisor);
-    Value small = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::ule, bytes, bound);
-    fits = arith::AndIOp::create(
-        builder, loc, fits,
-        arith::OrIOp::create(builder, loc, isZero, small));
-    bytes = arith::MulIOp::create(builder, loc, bytes, extent);
-  }
+  for (OpFoldResult size : alloc.getMixedSizes())
+    bytes = google::multiplyBufferBytes(builder, loc, bytes,
+                                        checker.toValue(size), fits);
   std::string text;
   llvm::raw_string_ostream os(text);
   os << describe(alloc) << ": a " << type
@@ -206,6 +185,28 @@ void checkAlloc(memref::AllocOp alloc, int64_t &count) {
 }
 
 } // namespace
+
+Value google::multiplyBufferBytes(OpBuilder &builder, Location loc,
+                                  Value bytes, Value extent, Value &fits) {
+  // Buffers of 2^62 bytes or more cannot exist: the byte count of an
+  // allocation must not reach it, or its computation could wrap around.
+  constexpr int64_t kMaxAllocationBytes = int64_t(1) << 62;
+  auto constant = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value).getResult();
+  };
+  // extent == 0 || bytes <= limit / extent, in unsigned arithmetic.
+  Value isZero = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                       extent, constant(0));
+  Value divisor =
+      arith::SelectOp::create(builder, loc, isZero, constant(1), extent);
+  Value bound = arith::DivUIOp::create(builder, loc,
+                                       constant(kMaxAllocationBytes), divisor);
+  Value small = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                                      bytes, bound);
+  fits = arith::AndIOp::create(
+      builder, loc, fits, arith::OrIOp::create(builder, loc, isZero, small));
+  return arith::MulIOp::create(builder, loc, bytes, extent);
+}
 
 int64_t google::checkLinalgExtents(linalg::LinalgOp linalgOp) {
   Checker checker(linalgOp);

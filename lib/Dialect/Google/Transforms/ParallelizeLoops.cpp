@@ -32,14 +32,6 @@ namespace {
 /// Returns the number of threads (GOOGLE_MLIR_NUM_THREADS, or all cores).
 constexpr StringLiteral kNumThreadsHook = "google_rt_num_threads";
 
-/// Innermost iterations below which a loop runs on the calling thread:
-/// waking the other threads costs about as much.
-constexpr int64_t kMinParallelSteps = 4096;
-
-/// The byte count of a buffer must stay below this (as in
-/// --google-check-shape-assumptions).
-constexpr int64_t kMaxAllocationBytes = int64_t(1) << 62;
-
 constexpr int64_t kSlotAlignment = 64;
 
 Value constant(OpBuilder &b, Location loc, int64_t value) {
@@ -120,20 +112,10 @@ struct ParallelizeLoopsPass
     SmallVector<Slot> slots;
     OpBuilder b(loop);
     Location loc = loop.getLoc();
-    Value limit = constant(b, loc, kMaxAllocationBytes);
-    Value zero = constant(b, loc, 0), one = constant(b, loc, 1);
+    Value zero = constant(b, loc, 0);
     Value fits = arith::ConstantIntOp::create(b, loc, 1, 1);
-    // bytes * extent, with `fits` cleared when it would pass the limit.
     auto multiply = [&](Value bytes, Value extent) {
-      Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           extent, zero);
-      Value divisor = arith::SelectOp::create(b, loc, isZero, one, extent);
-      Value bound = arith::DivUIOp::create(b, loc, limit, divisor);
-      Value small = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                          bytes, bound);
-      fits = arith::AndIOp::create(
-          b, loc, fits, arith::OrIOp::create(b, loc, isZero, small));
-      return arith::MulIOp::create(b, loc, bytes, extent).getResult();
+      return google::multiplyBufferBytes(b, loc, bytes, extent, fits);
     };
     Value iterationBytes = zero;
     WalkResult walk = loop.getBody()->walk([&](memref::AllocOp alloc) {
@@ -239,7 +221,7 @@ struct ParallelizeLoopsPass
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, trips,
                               constant(b, loc, 2)),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, steps,
-                              constant(b, loc, kMinParallelSteps)));
+                              constant(b, loc, google::kMinParallelSteps)));
 
     omp::ParallelOperands parallelClauses;
     parallelClauses.ifExpr = enough;

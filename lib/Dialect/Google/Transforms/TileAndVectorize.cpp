@@ -262,10 +262,6 @@ struct TileAndVectorizePass
     return success();
   }
 
-  /// Block steps (MR x NR FMAs each) below which a matmul stays on one
-  /// thread: starting the others costs about as much.
-  static constexpr int64_t kMinParallelSteps = 4096;
-
   /// Whether the outer block loop goes to --google-parallelize-loops: more
   /// than one outer block and, when the shape is static, enough work. (With
   /// dynamic extents the loop decides at run time.)
@@ -279,7 +275,7 @@ struct TileAndVectorizePass
     if (!result.hasStaticShape() || ShapedType::isDynamic(k))
       return true;
     int64_t steps = result.getNumElements() / (block.rows * block.columns) * k;
-    return steps >= kMinParallelSteps;
+    return steps >= google::kMinParallelSteps;
   }
 
   /// Rows longer than this are reduced by the scalar loops.
