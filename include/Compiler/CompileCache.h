@@ -17,6 +17,8 @@
 
 #include "Compiler/Compiler.h"
 
+#include <optional>
+
 namespace mlir::google {
 
 /// GOOGLE_MLIR_CACHE_DIR, else $XDG_CACHE_HOME/google-mlir, else
@@ -30,17 +32,28 @@ struct CachedObject {
   /// The cache directory was unusable: `path` is a temporary file the
   /// caller removes once it has loaded it.
   bool temporary = false;
+  /// What a miss cost, and why it missed ("no entry", "corrupt entry ...").
+  CompileStats stats;
+  std::string missReason;
+  /// The entry's key, and the whole call's time in milliseconds.
+  std::string key;
+  double milliseconds = 0;
 };
 
 /// Returns a shared object for `source`, loading it from `cacheDirectory`
 /// or compiling and storing it. `name` labels log lines. With
-/// GOOGLE_MLIR_LOG_COMPILES=1 prints one line per compile or hit to stderr.
+/// GOOGLE_MLIR_LOG_COMPILES=1 prints one line per compile or hit to stderr
+/// (`log` overrides the variable: Python prints its own lines).
 /// When the directory cannot be used, warns and compiles to a temporary
 /// file instead.
 FailureOr<CachedObject> getOrCompile(StringRef source, StringRef name,
                                      const CompileOptions &options,
                                      StringRef cacheDirectory,
-                                     std::string &error);
+                                     std::string &error,
+                                     std::optional<bool> log = std::nullopt);
+
+/// Whether GOOGLE_MLIR_LOG_COMPILES=1 is set.
+bool isCompileLogEnabled();
 
 /// Writes the payload of a cache entry (or any shared object) to `path`,
 /// without the cache trailer.

@@ -11,6 +11,8 @@
 #define GOOGLE_COMPILER_COMPILER_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <string>
 
@@ -50,6 +52,18 @@ LogicalResult compileToSharedObject(StringRef source, StringRef bufferName,
                                     const CompileOptions &options,
                                     StringRef outputPath, std::string &error,
                                     CompileStats *stats = nullptr);
+
+/// Prints `source` at one stage of the pipeline into `output`:
+/// "google" (parsed and verified), "optimized" (after the google-level
+/// optimizations), "linalg" (lowered to linalg on tensors), "llvm" (the
+/// LLVM dialect, as google-opt --google-extreme-pipeline prints it) or
+/// "llvm-ir" (LLVM IR after LLVM's optimizations).
+LogicalResult printStage(StringRef source, StringRef bufferName,
+                         const CompileOptions &options, StringRef stage,
+                         std::string &output, std::string &error);
+
+/// The stages printStage knows, in pipeline order.
+ArrayRef<StringRef> getStageNames();
 
 /// A string that changes whenever the compiler or its options change the
 /// code it would produce: version, LLVM version, this binary's identity and

@@ -144,14 +144,19 @@ std::string google::getDefaultCacheDirectory() {
   return path.str().str();
 }
 
+bool google::isCompileLogEnabled() {
+  std::optional<std::string> value =
+      llvm::sys::Process::GetEnv("GOOGLE_MLIR_LOG_COMPILES");
+  return value && *value == "1";
+}
+
 FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
                                              const CompileOptions &options,
                                              StringRef cacheDirectory,
-                                             std::string &error) {
+                                             std::string &error,
+                                             std::optional<bool> logSwitch) {
   auto start = std::chrono::steady_clock::now();
-  std::optional<std::string> logEnv =
-      llvm::sys::Process::GetEnv("GOOGLE_MLIR_LOG_COMPILES");
-  bool log = logEnv && *logEnv == "1";
+  bool log = logSwitch.value_or(isCompileLogEnabled());
 
   std::string fingerprint;
   if (failed(getCompilerFingerprint(options, fingerprint, error)))
@@ -173,10 +178,13 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
       return failure();
     }
     result.path = path.str().str();
-    if (failed(compileToSharedObject(source, name, options, path, error))) {
+    result.missReason = "cache unusable";
+    if (failed(compileToSharedObject(source, name, options, path, error,
+                                     &result.stats))) {
       llvm::sys::fs::remove(path);
       return failure();
     }
+    result.milliseconds = millisecondsSince(start);
     if (log)
       llvm::errs() << llvm::format("google-mlir: compiled %s in %.1f ms "
                                    "(cache unusable)\n",
@@ -190,11 +198,15 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
 
   CachedObject result;
   result.path = path.str().str();
-  std::string reason = "no entry";
+  result.key = key;
+  std::string &reason = result.missReason;
+  reason = "no entry";
   if (llvm::sys::fs::exists(path)) {
     std::string problem = checkEntry(path, key);
     if (problem.empty()) {
       result.hit = true;
+      result.missReason.clear();
+      result.milliseconds = millisecondsSince(start);
       if (log)
         llvm::errs() << llvm::format("google-mlir: cache hit for %s (%s) in "
                                      "%.2f ms\n",
@@ -213,7 +225,7 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
   if (std::error_code ec = llvm::sys::fs::createUniqueFile(
           path + ".%%%%%%%%.tmp", temporary))
     return compileUncached(ec.message());
-  CompileStats stats;
+  CompileStats &stats = result.stats;
   if (failed(compileToSharedObject(source, name, options, temporary, error,
                                    &stats)) ||
       failed(sealEntry(temporary, key, error))) {
@@ -226,8 +238,10 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
                  << "; running without the cache\n";
     result.path = temporary.str().str();
     result.temporary = true;
+    result.milliseconds = millisecondsSince(start);
     return result;
   }
+  result.milliseconds = millisecondsSince(start);
   if (log)
     llvm::errs() << llvm::format(
         "google-mlir: compiled %s in %.1f ms (cache miss: %s; %s) [parse "

@@ -178,6 +178,28 @@ createTargetMachine(const ExtremePipelineOptions &options, std::string &error) {
   return machine;
 }
 
+/// The module as optimized LLVM IR for `machine`.
+std::unique_ptr<llvm::Module> translateAndOptimize(
+    ModuleOp module, const ExtremePipelineOptions &options,
+    llvm::TargetMachine &machine, llvm::LLVMContext &llvmContext,
+    std::string &error) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule) {
+    error = "cannot translate the module to LLVM IR";
+    return nullptr;
+  }
+  llvmModule->setDataLayout(machine.createDataLayout());
+  llvmModule->setTargetTriple(machine.getTargetTriple());
+  auto optimize = makeOptimizingTransformer(options.optLevel,
+                                            /*sizeLevel=*/0, &machine);
+  if (llvm::Error err = optimize(llvmModule.get())) {
+    error = "LLVM optimization failed: " + llvm::toString(std::move(err));
+    return nullptr;
+  }
+  return llvmModule;
+}
+
 LogicalResult emitObject(ModuleOp module, const ExtremePipelineOptions &options,
                          SmallVectorImpl<char> &object, std::string &error) {
   std::unique_ptr<llvm::TargetMachine> machine =
@@ -186,19 +208,9 @@ LogicalResult emitObject(ModuleOp module, const ExtremePipelineOptions &options,
     return failure();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext);
-  if (!llvmModule) {
-    error = "cannot translate the module to LLVM IR";
+      translateAndOptimize(module, options, *machine, llvmContext, error);
+  if (!llvmModule)
     return failure();
-  }
-  llvmModule->setDataLayout(machine->createDataLayout());
-  llvmModule->setTargetTriple(machine->getTargetTriple());
-  auto optimize = makeOptimizingTransformer(options.optLevel,
-                                            /*sizeLevel=*/0, machine.get());
-  if (llvm::Error err = optimize(llvmModule.get())) {
-    error = "LLVM optimization failed: " + llvm::toString(std::move(err));
-    return failure();
-  }
   llvm::raw_svector_ostream os(object);
   llvm::legacy::PassManager codegen;
   if (machine->addPassesToEmitFile(codegen, os, nullptr,
@@ -281,6 +293,16 @@ LogicalResult linkSharedObject(ArrayRef<char> object,
   return success();
 }
 
+OwningOpRef<ModuleOp> parseModule(StringRef source, StringRef bufferName,
+                                  MLIRContext &context) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      // The lexer reads up to a NUL: parse a terminated copy.
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
+      llvm::SMLoc());
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
+
 } // namespace
 
 LogicalResult google::compileToSharedObject(StringRef source,
@@ -307,13 +329,7 @@ LogicalResult google::compileToSharedObject(StringRef source,
   registerCompilerDialects(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   FirstErrorHandler errors(context);
-
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      // The lexer reads up to a NUL: parse a terminated copy.
-      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
-      llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseModule(source, bufferName, context);
   if (!module) {
     error = errors.take("cannot parse the module");
     return failure();
@@ -372,4 +388,67 @@ LogicalResult google::getCompilerFingerprint(const CompileOptions &options,
      << "; options ";
   pipeline->print(os);
   return success();
+}
+
+LogicalResult google::printStage(StringRef source, StringRef bufferName,
+                                 const CompileOptions &options,
+                                 StringRef stage, std::string &output,
+                                 std::string &error) {
+  std::unique_ptr<ExtremePipelineOptions> pipeline =
+      parseOptions(options.pipeline, error);
+  if (!pipeline)
+    return failure();
+  if (!llvm::is_contained(getStageNames(), stage)) {
+    error = ("unknown stage '" + stage + "'; expected one of " +
+             llvm::join(getStageNames(), ", "))
+                .str();
+    return failure();
+  }
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  FirstErrorHandler errors(context);
+  OwningOpRef<ModuleOp> module = parseModule(source, bufferName, context);
+  if (!module) {
+    error = errors.take("cannot parse the module");
+    return failure();
+  }
+  auto fail = [&](StringRef fallback) {
+    if (error.empty())
+      error = errors.take(fallback);
+    return failure();
+  };
+  llvm::raw_string_ostream os(output);
+  if (stage == "optimized" || stage == "linalg") {
+    PassManager pm(&context);
+    addGoogleOptimizationPasses(pm, *pipeline);
+    if (stage == "linalg")
+      addLinalgLoweringPasses(pm, *pipeline);
+    if (failed(pm.run(*module)))
+      return fail("the pipeline failed");
+  } else if (stage == "llvm" || stage == "llvm-ir") {
+    if (failed(lowerToLLVMDialect(*module, *pipeline, error)))
+      return fail("the pipeline failed");
+  }
+  if (stage != "llvm-ir") {
+    module->print(os);
+    return success();
+  }
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(*pipeline, error);
+  if (!machine)
+    return failure();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateAndOptimize(*module, *pipeline, *machine, llvmContext, error);
+  if (!llvmModule)
+    return failure();
+  llvmModule->print(os, nullptr);
+  return success();
+}
+
+ArrayRef<StringRef> google::getStageNames() {
+  static const StringRef names[] = {"google", "optimized", "linalg", "llvm",
+                                    "llvm-ir"};
+  return names;
 }

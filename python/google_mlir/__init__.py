@@ -1,0 +1,25 @@
+"""google-mlir from Python: @jit traces numpy-style code into the google
+dialect, compiles it once per signature (cached in memory and on disk) and
+calls the compiled code on numpy arrays without copying.
+
+    import google_mlir as gm
+
+    @gm.jit
+    def mlp(x, w, b):
+        return gm.relu(x @ w + b)
+"""
+
+from ._native import CompileError, Error
+from ._jit import JitFunction, disable_jit, jit, set_debug_nans
+from ._ops import (abs, cast, exp, log, matmul, maximum, minimum, relu,
+                   sigmoid, softmax, sqrt, tanh, transpose)
+from ._trace import Tracer
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CompileError", "Error", "JitFunction", "Tracer", "abs", "cast",
+    "disable_jit", "exp", "jit", "log", "matmul", "maximum", "minimum",
+    "relu", "set_debug_nans", "sigmoid", "softmax", "sqrt", "tanh",
+    "transpose",
+]

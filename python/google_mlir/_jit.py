@@ -1,0 +1,372 @@
+"""@jit: trace once per signature, compile through the disk cache, call the
+compiled code zero-copy."""
+
+import concurrent.futures
+import contextlib
+import functools
+import inspect
+import os
+import sys
+import threading
+import time
+
+import numpy as np
+
+from . import _eager, _native
+from ._trace import (SUPPORTED_DTYPES, Graph, Tracer, dtype_name,
+                     format_shape)
+
+_SignatureMismatch = _native.SignatureMismatch
+
+
+class _Flags:
+    disabled = 0  # depth of gm.disable_jit() blocks
+    debug_nans = os.environ.get("GOOGLE_MLIR_DEBUG_NANS") == "1"
+
+
+_flags = _Flags()
+
+
+@contextlib.contextmanager
+def disable_jit():
+    """Runs jitted functions as plain Python on numpy arrays inside the
+    block (for comparing with the compiled code, or debugging)."""
+    _flags.disabled += 1
+    try:
+        yield
+    finally:
+        _flags.disabled -= 1
+
+
+def set_debug_nans(enabled=True):
+    """Like GOOGLE_MLIR_DEBUG_NANS=1: check results for NaN and name the
+    first op that produced one."""
+    _flags.debug_nans = bool(enabled)
+
+
+_executor = None
+_executor_lock = threading.Lock()
+
+
+def _get_executor():
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = concurrent.futures.ThreadPoolExecutor(
+                max_workers=max(2, os.cpu_count() or 2),
+                thread_name_prefix="google_mlir")
+        return _executor
+
+
+def jit(fn=None, *, static_argnames=(), static_argnums=(), dynamic_dims=None,
+        target="cpu", options="", cache_dir=None):
+    """Compiles `fn` once per signature of its array arguments.
+
+    static_argnames / static_argnums: parameters passed as Python values
+      (hashable); each value is part of the signature.
+    dynamic_dims: {"x": [0]} compiles dimension 0 of `x` as `?`, so one
+      compile serves every size.
+    options: --google-extreme-pipeline options, e.g. "opt-level=2", or a
+      dict of them.
+    cache_dir: the disk cache (default GOOGLE_MLIR_CACHE_DIR or
+      ~/.cache/google-mlir).
+    """
+    if fn is None:
+        return functools.partial(
+            jit, static_argnames=static_argnames,
+            static_argnums=static_argnums, dynamic_dims=dynamic_dims,
+            target=target, options=options, cache_dir=cache_dir)
+    return JitFunction(fn, static_argnames, static_argnums, dynamic_dims,
+                       target, options, cache_dir)
+
+
+class _Entry:
+    """One compiled signature."""
+
+    __slots__ = ("function", "graph", "key", "module")
+
+    def __init__(self, function, graph, key, module):
+        self.function = function
+        self.graph = graph
+        self.key = key
+        self.module = module
+
+
+def _as_tuple(names):
+    return (names,) if isinstance(names, (str, int)) else tuple(names)
+
+
+class JitFunction:
+    """A function compiled per signature; call it like the original."""
+
+    def __init__(self, fn, static_argnames, static_argnums, dynamic_dims,
+                 target, options, cache_dir):
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._name = getattr(fn, "__name__", "function")
+        self._signature = inspect.signature(fn)
+        params = list(self._signature.parameters.values())
+        for p in params:
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise TypeError(f"gm.jit: {self._name}() takes "
+                                f"{'*' if p.kind == p.VAR_POSITIONAL else '**'}"
+                                f"{p.name}; name each array parameter")
+        self._names = [p.name for p in params]
+        static = set()
+        for name in _as_tuple(static_argnames):
+            if name not in self._names:
+                raise ValueError(f"gm.jit: static_argnames names '{name}', "
+                                 f"which is not a parameter of "
+                                 f"{self._name}{self._signature}")
+            static.add(name)
+        for index in _as_tuple(static_argnums):
+            if not -len(params) <= index < len(params):
+                raise ValueError(f"gm.jit: static_argnums {index} is out of "
+                                 f"range for {self._name}{self._signature}")
+            static.add(self._names[index])
+        self._static = frozenset(static)
+        self._dynamic = {}
+        for name, dims in (dynamic_dims or {}).items():
+            if name not in self._names or name in static:
+                raise ValueError(f"gm.jit: dynamic_dims names '{name}', which "
+                                 f"is not an array parameter of "
+                                 f"{self._name}{self._signature}")
+            self._dynamic[name] = tuple(sorted(set(_as_tuple(dims))))
+        if target != "cpu":
+            raise ValueError(f"gm.jit: target '{target}' is not available "
+                             "from Python yet; use 'cpu'")
+        if isinstance(options, dict):
+            options = " ".join(f"{k}={v}" for k, v in options.items())
+        self._pipeline = f"target={target} {options}".strip()
+        self._cache_dir = cache_dir
+        self._mlir_name = "".join(c if c.isalnum() or c == "_" else "_"
+                                  for c in self._name) or "function"
+        if self._mlir_name[0].isdigit():
+            self._mlir_name = "_" + self._mlir_name
+        self._entries = {}
+        self._history = []  # keys in compile order
+        self._fast = None  # the entry a plain positional call tries first
+        self._lock = threading.RLock()
+
+    def __repr__(self):
+        return f"<google_mlir.jit {self._name}{self._signature}>"
+
+    # Calls.
+    def __call__(self, *args, **kwargs):
+        entry = self._fast
+        if entry is not None and not kwargs and not _flags.disabled:
+            try:
+                results = entry.function(*args)
+            except _SignatureMismatch:
+                pass
+            else:
+                if _flags.debug_nans:
+                    self._check_nans(entry, args, results)
+                return results
+        return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
+        if _flags.disabled or any(
+                isinstance(a, Tracer)
+                for a in (*args, *kwargs.values())):
+            # Eager, or inside another trace (inlined there).
+            return self._fn(*args, **kwargs)
+        bound, arrays, key = self._bind(args, kwargs)
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = self._compile(bound, key)
+        if not self._static:
+            self._fast = entry
+        try:
+            results = entry.function(*arrays)
+        except _SignatureMismatch:
+            # Strides that are not whole elements: one contiguous copy.
+            arrays = [np.ascontiguousarray(a) for a in arrays]
+            results = entry.function(*arrays)
+        if _flags.debug_nans:
+            self._check_nans(entry, arrays, results)
+        return results
+
+    def submit(self, *args, **kwargs):
+        """Runs the call on a worker thread: a concurrent.futures.Future.
+        The GIL is released while compiled code runs."""
+        return _get_executor().submit(self, *args, **kwargs)
+
+    def lower(self, *args, stage="google", **kwargs):
+        """The module the call with these arguments compiles, as MLIR text
+        at `stage`: "google" (the trace), "optimized", "linalg", "llvm"
+        (the LLVM dialect) or "llvm-ir"."""
+        bound, _, key = self._bind(args, kwargs)
+        graph = self._trace(bound, key)
+        text = graph.to_mlir(self._mlir_name)
+        return _native.print_stage(text, self._name, self._pipeline, stage)
+
+    def clear_cache(self):
+        """Forgets the compiled signatures (the disk cache stays)."""
+        with self._lock:
+            self._entries.clear()
+            self._fast = None
+
+    @property
+    def num_compiled(self):
+        """How many signatures this function has compiled or loaded."""
+        return len(self._entries)
+
+    # Signatures.
+    def _bind(self, args, kwargs):
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{self._name}(): {error}") from None
+        bound.apply_defaults()
+        arrays, specs, statics = [], [], []
+        for name in self._names:
+            value = bound.arguments[name]
+            if name in self._static:
+                try:
+                    hash(value)
+                except TypeError:
+                    raise TypeError(
+                        f"{self._name}() static argument '{name}' must be "
+                        f"hashable, got {type(value).__name__}") from None
+                statics.append((name, type(value).__name__, value))
+                continue
+            if not isinstance(value, np.ndarray):
+                hint = " (or mark it static with static_argnames)" if \
+                    isinstance(value, (int, float, str, bool)) else ""
+                raise TypeError(f"{self._name}() argument '{name}' must be a "
+                                f"numpy array, got {type(value).__name__}"
+                                f"{hint}")
+            if value.dtype not in SUPPORTED_DTYPES:
+                raise TypeError(
+                    f"{self._name}() argument '{name}' has dtype "
+                    f"{value.dtype}; supported: "
+                    f"{', '.join(str(d) for d in SUPPORTED_DTYPES)}")
+            shape = value.shape
+            dynamic = self._dynamic.get(name)
+            if dynamic:
+                if any(not -len(shape) <= d < len(shape) for d in dynamic):
+                    raise ValueError(
+                        f"{self._name}() argument '{name}' has shape "
+                        f"{shape}, but dynamic_dims names dimensions "
+                        f"{list(dynamic)}")
+                dims = {d % len(shape) for d in dynamic}
+                shape = tuple(None if i in dims else d
+                              for i, d in enumerate(shape))
+            specs.append((name, shape, value.dtype.str))
+            arrays.append(value)
+        return bound, arrays, (tuple(specs), tuple(statics))
+
+    def _describe(self, key):
+        specs, statics = key
+        parts = [f"{name}: {dtype_name(dtype)}"
+                 f"[{','.join('?' if d is None else str(d) for d in shape)}]"
+                 for name, shape, dtype in specs]
+        parts += [f"{name}={value!r}" for name, _, value in statics]
+        return f"{self._name}({', '.join(parts)})"
+
+    def _explain(self, key):
+        """Why `key` missed the in-memory cache."""
+        if not self._history:
+            return "first call"
+        previous = self._history[-1]
+        reasons = []
+        for (name, shape, dtype), (_, old_shape, old_dtype) in zip(
+                key[0], previous[0]):
+            if dtype != old_dtype:
+                reasons.append(f"{name}: dtype {np.dtype(old_dtype)} -> "
+                               f"{np.dtype(dtype)}")
+            if shape != old_shape:
+                reasons.append(f"{name}: shape {format_shape(old_shape)} -> "
+                               f"{format_shape(shape)}")
+        for (name, _, value), (_, _, old_value) in zip(key[1], previous[1]):
+            if value != old_value or type(value) is not type(old_value):
+                reasons.append(f"static {name}: {old_value!r} -> {value!r}")
+        count = len(self._history)
+        return "; ".join(reasons) + (f" (other than the last of {count} "
+                                     "compiled signatures)" if count > 1
+                                     else "")
+
+    # Tracing and compiling.
+    def _trace(self, bound, key):
+        graph = Graph(self._name)
+        specs = iter(key[0])
+        traced = bound.arguments.copy()
+        for name in self._names:
+            if name in self._static:
+                continue
+            _, shape, dtype = next(specs)
+            traced[name] = graph.argument(name, shape, np.dtype(dtype))
+        call = inspect.BoundArguments(self._signature, traced)
+        graph.set_outputs(self._fn(*call.args, **call.kwargs))
+        return graph
+
+    def _compile(self, bound, key):
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                return entry
+            start = time.perf_counter()
+            graph = self._trace(bound, key)
+            text = graph.to_mlir(self._mlir_name, locations=True)
+            trace_ms = (time.perf_counter() - start) * 1e3
+            info = _native.compile(text, self._name, self._pipeline,
+                                   self._cache_dir, 0)
+            try:
+                module = _native.Module(info["path"])
+            finally:
+                if info["temporary"]:
+                    os.unlink(info["path"])
+            function = module.function(self._mlir_name,
+                                       unpack_single=graph.single_output)
+            entry = _Entry(function, graph, key, module)
+            if os.environ.get("GOOGLE_MLIR_LOG_COMPILES") == "1":
+                self._log(key, info, trace_ms, start)
+            self._entries[key] = entry
+            self._history.append(key)
+            return entry
+
+    def _log(self, key, info, trace_ms, start):
+        total = (time.perf_counter() - start) * 1e3
+        why = self._explain(key)
+        if info["hit"]:
+            line = (f"google-mlir: cache hit for {self._describe(key)} on "
+                    f"disk in {total:.1f} ms [trace {trace_ms:.1f} ms] "
+                    f"(in-memory miss: {why})")
+        else:
+            line = (f"google-mlir: compiled {self._describe(key)} in "
+                    f"{total:.1f} ms [trace {trace_ms:.1f}, parse "
+                    f"{info['parse_ms']:.1f}, pipeline "
+                    f"{info['pipeline_ms']:.1f}, codegen "
+                    f"{info['codegen_ms']:.1f}, link {info['link_ms']:.1f} "
+                    f"ms] (cache miss: {why}; on disk: "
+                    f"{info['miss_reason']})")
+        print(line, file=sys.stderr, flush=True)
+
+    # GOOGLE_MLIR_DEBUG_NANS.
+    def _check_nans(self, entry, arrays, results):
+        outputs = results if isinstance(results, tuple) else (results,)
+        bad = [i for i, r in enumerate(outputs)
+               if r.dtype.kind == "f" and np.isnan(r).any()]
+        if not bad:
+            return
+        graph = entry.graph
+        names = {id(a): a.attrs["name"] for a in graph.arguments}
+        for node, value in _eager.replay(graph, arrays):
+            if node.dtype.kind != "f" or not np.isnan(value).any():
+                continue
+            file, line, _ = node.location
+            for operand in node.operands:
+                if id(operand) in names and operand.dtype.kind == "f" and \
+                        np.isnan(arrays[graph.arguments.index(
+                            operand)]).any():
+                    raise FloatingPointError(
+                        f"{self._name}(): argument '{names[id(operand)]}' "
+                        f"contains NaN; first used by google.{node.op} at "
+                        f"{file}:{line}")
+            raise FloatingPointError(
+                f"{self._name}(): google.{node.op} at {file}:{line} produced "
+                f"NaN (the first op to do so; GOOGLE_MLIR_DEBUG_NANS)")
+        raise FloatingPointError(
+            f"{self._name}(): result {bad[0]} contains NaN, but replaying "
+            "the trace op by op with numpy produced none")

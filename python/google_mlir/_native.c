@@ -1,0 +1,523 @@
+/*===- _native.c - CPython bindings: compile, load and call ---------------===*
+ *
+ * google_mlir._native: the compiler's C API (compile through the disk cache,
+ * print a stage) and the runtime's (load an object, call a function on numpy
+ * arrays). A call passes each array's memory as a memref descriptor without
+ * copying, releases the GIL while the compiled code runs, and wraps each
+ * result's runtime buffer in a numpy array without copying; the buffer goes
+ * back to the pool when the array dies.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include "Compiler/google_compiler.h"
+#include "google_runtime.h"
+
+#include <string.h>
+
+/* google_mlir.Error: a call or compile failed. */
+static PyObject *Error;
+static PyObject *CompileError;
+/* An argument does not fit the function's signature: the Python side looks
+ * for (or compiles) the right function. */
+static PyObject *SignatureMismatch;
+
+#define MAX_CALL_TENSORS 64
+
+/*===----------------------------------------------------------------------===*
+ * dtypes
+ *===----------------------------------------------------------------------===*/
+
+/* The runtime dtype of a numpy array, -1 when none; a uint16 array passes
+ * for bf16 (its bits). */
+static int runtime_dtype_of(PyArrayObject *array, google_rt_dtype expected) {
+  switch (PyArray_TYPE(array)) {
+  case NPY_FLOAT32: return GOOGLE_RT_F32;
+  case NPY_FLOAT16: return GOOGLE_RT_F16;
+  case NPY_FLOAT64: return GOOGLE_RT_F64;
+  case NPY_INT32: return GOOGLE_RT_I32;
+  case NPY_LONG:
+  case NPY_LONGLONG: return GOOGLE_RT_I64;
+  case NPY_BOOL: return GOOGLE_RT_I1;
+  case NPY_INT8: return GOOGLE_RT_I8;
+  case NPY_UINT16: return expected == GOOGLE_RT_BF16 ? GOOGLE_RT_BF16 : -1;
+  default: return -1;
+  }
+}
+
+static int numpy_type_of(google_rt_dtype dtype) {
+  switch (dtype) {
+  case GOOGLE_RT_F32: return NPY_FLOAT32;
+  case GOOGLE_RT_F16: return NPY_FLOAT16;
+  case GOOGLE_RT_BF16: return NPY_UINT16;
+  case GOOGLE_RT_F64: return NPY_FLOAT64;
+  case GOOGLE_RT_I32: return NPY_INT32;
+  case GOOGLE_RT_I64: return NPY_INT64;
+  case GOOGLE_RT_I1: return NPY_BOOL;
+  case GOOGLE_RT_I8: return NPY_INT8;
+  }
+  return NPY_NOTYPE;
+}
+
+/* ("f32", (None, 784)) for tensor<?x784xf32>. */
+static PyObject *tensor_type_tuple(const google_rt_tensor_type *type) {
+  PyObject *shape = PyTuple_New(type->rank);
+  if (!shape)
+    return NULL;
+  for (int32_t i = 0; i < type->rank; ++i) {
+    PyObject *dim;
+    if (type->shape[i] == GOOGLE_RT_DYNAMIC) {
+      Py_INCREF(Py_None);
+      dim = Py_None;
+    } else {
+      dim = PyLong_FromLongLong(type->shape[i]);
+    }
+    if (!dim) {
+      Py_DECREF(shape);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(shape, i, dim);
+  }
+  return Py_BuildValue("(sN)", google_rt_dtype_name(type->dtype), shape);
+}
+
+/* Raises `Error` with the status's message and frees the status. */
+static PyObject *raise_status(google_rt_status status) {
+  PyErr_SetString(Error, google_rt_status_message(status));
+  google_rt_status_free(status);
+  return NULL;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Buffer: owns a runtime tensor behind numpy results
+ *===----------------------------------------------------------------------===*/
+
+typedef struct {
+  PyObject_HEAD
+  google_rt_tensor tensor;
+} BufferObject;
+
+static void Buffer_dealloc(BufferObject *self) {
+  google_rt_tensor_release(&self->tensor);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject BufferType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "google_mlir._native.Buffer",
+    .tp_basicsize = sizeof(BufferObject),
+    .tp_dealloc = (destructor)Buffer_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A runtime buffer behind a result array.",
+};
+
+/* A numpy array over `tensor`'s memory, owning it; releases it on failure. */
+static PyObject *wrap_result(google_rt_tensor *tensor) {
+  npy_intp dims[GOOGLE_RT_MAX_RANK];
+  for (int32_t i = 0; i < tensor->rank; ++i)
+    dims[i] = (npy_intp)tensor->shape[i];
+  BufferObject *owner = PyObject_New(BufferObject, &BufferType);
+  if (!owner) {
+    google_rt_tensor_release(tensor);
+    return NULL;
+  }
+  owner->tensor = *tensor;
+  PyArray_Descr *descr = PyArray_DescrFromType(numpy_type_of(tensor->dtype));
+  /* Empty results have no memory: numpy allocates its own. */
+  void *data = google_rt_tensor_num_elements(tensor) ? tensor->data : NULL;
+  PyObject *array = PyArray_NewFromDescr(&PyArray_Type, descr, tensor->rank,
+                                         dims, NULL, data, NPY_ARRAY_CARRAY,
+                                         NULL);
+  if (!array || !data) {
+    Py_DECREF(owner);
+    return array;
+  }
+  if (PyArray_SetBaseObject((PyArrayObject *)array, (PyObject *)owner) < 0) {
+    Py_DECREF(array);
+    return NULL;
+  }
+  return array;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Module and Function
+ *===----------------------------------------------------------------------===*/
+
+typedef struct {
+  PyObject_HEAD
+  google_rt_module *module;
+} ModuleObject;
+
+typedef struct {
+  PyObject_HEAD
+  ModuleObject *owner;
+  const google_rt_function *function;
+  int unpack_single; /* one result: return it, not a 1-tuple */
+} FunctionObject;
+
+static PyTypeObject FunctionType;
+
+static int Module_init(ModuleObject *self, PyObject *args, PyObject *kwargs) {
+  static char *keywords[] = {"path", NULL};
+  const char *path;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s", keywords, &path))
+    return -1;
+  if (self->module) {
+    PyErr_SetString(PyExc_RuntimeError, "module already loaded");
+    return -1;
+  }
+  google_rt_status status;
+  Py_BEGIN_ALLOW_THREADS
+  status = google_rt_module_load(path, &self->module);
+  Py_END_ALLOW_THREADS
+  if (status) {
+    raise_status(status);
+    return -1;
+  }
+  return 0;
+}
+
+static void Module_dealloc(ModuleObject *self) {
+  if (self->module)
+    google_rt_module_free(self->module);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Module_function_names(ModuleObject *self,
+                                       PyObject *Py_UNUSED(ignored)) {
+  size_t count = google_rt_module_num_functions(self->module);
+  PyObject *names = PyList_New((Py_ssize_t)count);
+  for (size_t i = 0; names && i < count; ++i) {
+    PyObject *name = PyUnicode_FromString(
+        google_rt_function_name(google_rt_module_function(self->module, i)));
+    if (!name) {
+      Py_CLEAR(names);
+      break;
+    }
+    PyList_SET_ITEM(names, (Py_ssize_t)i, name);
+  }
+  return names;
+}
+
+static PyObject *Module_function(ModuleObject *self, PyObject *args,
+                                 PyObject *kwargs) {
+  static char *keywords[] = {"name", "unpack_single", NULL};
+  const char *name;
+  int unpack_single = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|p", keywords, &name,
+                                   &unpack_single))
+    return NULL;
+  const google_rt_function *function;
+  google_rt_status status =
+      google_rt_module_lookup(self->module, name, &function);
+  if (status)
+    return raise_status(status);
+  FunctionObject *result = PyObject_New(FunctionObject, &FunctionType);
+  if (!result)
+    return NULL;
+  Py_INCREF(self);
+  result->owner = self;
+  result->function = function;
+  result->unpack_single = unpack_single;
+  return (PyObject *)result;
+}
+
+static PyMethodDef Module_methods[] = {
+    {"function_names", (PyCFunction)Module_function_names, METH_NOARGS,
+     "The public functions, in module order."},
+    {"function", (PyCFunction)(void (*)(void))Module_function,
+     METH_VARARGS | METH_KEYWORDS,
+     "function(name, unpack_single=True): the callable function `name`."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject ModuleType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "google_mlir._native.Module",
+    .tp_basicsize = sizeof(ModuleObject),
+    .tp_dealloc = (destructor)Module_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Module(path): a compiled shared object, loaded.",
+    .tp_methods = Module_methods,
+    .tp_init = (initproc)Module_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static void Function_dealloc(FunctionObject *self) {
+  Py_XDECREF(self->owner);
+  PyObject_Free(self);
+}
+
+/* Raises SignatureMismatch(index, reason) and returns -1. */
+static int mismatch(size_t index, const char *reason) {
+  PyObject *value = Py_BuildValue("(ns)", (Py_ssize_t)index, reason);
+  if (value) {
+    PyErr_SetObject(SignatureMismatch, value);
+    Py_DECREF(value);
+  }
+  return -1;
+}
+
+/* Fills `tensor` with a view of `object` when it fits `type`. */
+static int view_argument(PyObject *object, const google_rt_tensor_type *type,
+                         size_t index, google_rt_tensor *tensor) {
+  if (!PyArray_Check(object))
+    return mismatch(index, "not a numpy array");
+  PyArrayObject *array = (PyArrayObject *)object;
+  int dtype = runtime_dtype_of(array, type->dtype);
+  if (dtype != (int)type->dtype)
+    return mismatch(index, "dtype");
+  int rank = PyArray_NDIM(array);
+  if (rank != type->rank)
+    return mismatch(index, "rank");
+  const npy_intp *dims = PyArray_DIMS(array);
+  const npy_intp *strides = PyArray_STRIDES(array);
+  npy_intp itemsize = PyArray_ITEMSIZE(array);
+  tensor->dtype = (google_rt_dtype)dtype;
+  tensor->rank = rank;
+  tensor->data = PyArray_DATA(array);
+  tensor->buffer = NULL;
+  for (int i = 0; i < rank; ++i) {
+    if (type->shape[i] != GOOGLE_RT_DYNAMIC && type->shape[i] != dims[i])
+      return mismatch(index, "shape");
+    if (strides[i] % itemsize)
+      return mismatch(index, "strides");
+    tensor->shape[i] = dims[i];
+    tensor->strides[i] = strides[i] / itemsize;
+  }
+  return 0;
+}
+
+static PyObject *Function_call(FunctionObject *self, PyObject *args,
+                               PyObject *kwargs) {
+  const google_rt_function *function = self->function;
+  size_t num_args = google_rt_function_num_args(function);
+  size_t num_results = google_rt_function_num_results(function);
+  if (kwargs && PyDict_GET_SIZE(kwargs)) {
+    mismatch(0, "keyword arguments");
+    return NULL;
+  }
+  if ((size_t)PyTuple_GET_SIZE(args) != num_args) {
+    mismatch(0, "number of arguments");
+    return NULL;
+  }
+  if (num_args > MAX_CALL_TENSORS || num_results > MAX_CALL_TENSORS) {
+    PyErr_SetString(Error, "too many arguments or results (at most 64)");
+    return NULL;
+  }
+  google_rt_tensor tensors[MAX_CALL_TENSORS];
+  google_rt_tensor results[MAX_CALL_TENSORS];
+  for (size_t i = 0; i < num_args; ++i)
+    if (view_argument(PyTuple_GET_ITEM(args, i),
+                      google_rt_function_arg_type(function, i), i,
+                      &tensors[i]) < 0)
+      return NULL;
+  memset(results, 0, num_results * sizeof(results[0]));
+  google_rt_status status;
+  Py_BEGIN_ALLOW_THREADS
+  status = google_rt_call(function, tensors, num_args, results, num_results);
+  Py_END_ALLOW_THREADS
+  if (status)
+    return raise_status(status);
+  if (num_results == 1 && self->unpack_single)
+    return wrap_result(&results[0]);
+  PyObject *tuple = PyTuple_New((Py_ssize_t)num_results);
+  if (!tuple) {
+    for (size_t i = 0; i < num_results; ++i)
+      google_rt_tensor_release(&results[i]);
+    return NULL;
+  }
+  for (size_t i = 0; i < num_results; ++i) {
+    PyObject *array = wrap_result(&results[i]);
+    if (!array) {
+      for (size_t j = i + 1; j < num_results; ++j)
+        google_rt_tensor_release(&results[j]);
+      Py_DECREF(tuple);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(tuple, (Py_ssize_t)i, array);
+  }
+  return tuple;
+}
+
+static PyObject *Function_get_name(FunctionObject *self, void *closure) {
+  return PyUnicode_FromString(google_rt_function_name(self->function));
+}
+
+static PyObject *types_list(FunctionObject *self, int results) {
+  const google_rt_function *function = self->function;
+  size_t count = results ? google_rt_function_num_results(function)
+                         : google_rt_function_num_args(function);
+  PyObject *list = PyList_New((Py_ssize_t)count);
+  for (size_t i = 0; list && i < count; ++i) {
+    PyObject *type = tensor_type_tuple(
+        results ? google_rt_function_result_type(function, i)
+                : google_rt_function_arg_type(function, i));
+    if (!type) {
+      Py_CLEAR(list);
+      break;
+    }
+    PyList_SET_ITEM(list, (Py_ssize_t)i, type);
+  }
+  return list;
+}
+
+static PyObject *Function_get_arg_types(FunctionObject *self, void *closure) {
+  return types_list(self, 0);
+}
+
+static PyObject *Function_get_result_types(FunctionObject *self,
+                                           void *closure) {
+  return types_list(self, 1);
+}
+
+static PyGetSetDef Function_getset[] = {
+    {"name", (getter)Function_get_name, NULL, "The function's name.", NULL},
+    {"arg_types", (getter)Function_get_arg_types, NULL,
+     "[(dtype, shape)] per argument; None for a dynamic dimension.", NULL},
+    {"result_types", (getter)Function_get_result_types, NULL,
+     "[(dtype, shape)] per result.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject FunctionType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "google_mlir._native.Function",
+    .tp_basicsize = sizeof(FunctionObject),
+    .tp_dealloc = (destructor)Function_dealloc,
+    .tp_call = (ternaryfunc)Function_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A compiled function: call it with numpy arrays.",
+    .tp_getset = Function_getset,
+};
+
+/*===----------------------------------------------------------------------===*
+ * Compiler
+ *===----------------------------------------------------------------------===*/
+
+static PyObject *raise_compile_error(char *message) {
+  PyErr_SetString(CompileError, message);
+  google_compiler_free(message);
+  return NULL;
+}
+
+static PyObject *native_compile(PyObject *module, PyObject *args,
+                                PyObject *kwargs) {
+  static char *keywords[] = {"source", "name", "pipeline", "cache_dir", "log",
+                             NULL};
+  const char *source, *name, *pipeline, *cache_dir = NULL;
+  Py_ssize_t length;
+  int log = -1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#ss|zi", keywords, &source,
+                                   &length, &name, &pipeline, &cache_dir, &log))
+    return NULL;
+  google_compiler_result result;
+  char *error;
+  Py_BEGIN_ALLOW_THREADS
+  error = google_compiler_compile(source, (size_t)length, name, pipeline,
+                                  cache_dir, log, &result);
+  Py_END_ALLOW_THREADS
+  if (error)
+    return raise_compile_error(error);
+  PyObject *dict = Py_BuildValue(
+      "{s:s,s:s,s:s,s:O,s:O,s:d,s:d,s:d,s:d,s:d}", "path", result.object_path,
+      "key", result.key, "miss_reason", result.miss_reason, "hit",
+      result.cache_hit ? Py_True : Py_False, "temporary",
+      result.temporary ? Py_True : Py_False, "ms", result.milliseconds,
+      "parse_ms", result.parse_ms, "pipeline_ms", result.pipeline_ms,
+      "codegen_ms", result.codegen_ms, "link_ms", result.link_ms);
+  google_compiler_result_free(&result);
+  return dict;
+}
+
+static PyObject *native_print_stage(PyObject *module, PyObject *args,
+                                    PyObject *kwargs) {
+  static char *keywords[] = {"source", "name", "pipeline", "stage", NULL};
+  const char *source, *name, *pipeline, *stage;
+  Py_ssize_t length;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#sss", keywords, &source,
+                                   &length, &name, &pipeline, &stage))
+    return NULL;
+  char *output, *error;
+  Py_BEGIN_ALLOW_THREADS
+  error = google_compiler_print_stage(source, (size_t)length, name, pipeline,
+                                      stage, &output);
+  Py_END_ALLOW_THREADS
+  if (error)
+    return raise_compile_error(error);
+  PyObject *text = PyUnicode_FromString(output);
+  google_compiler_free(output);
+  return text;
+}
+
+static PyObject *native_default_cache_dir(PyObject *module,
+                                          PyObject *Py_UNUSED(ignored)) {
+  char *path = google_compiler_default_cache_directory();
+  PyObject *text = PyUnicode_FromString(path ? path : "");
+  google_compiler_free(path);
+  return text;
+}
+
+static PyObject *native_pool_stats(PyObject *module,
+                                   PyObject *Py_UNUSED(ignored)) {
+  google_rt_pool_stats stats;
+  google_rt_pool_get_stats(&stats);
+  return Py_BuildValue("{s:K,s:K,s:K,s:K}", "system_allocations",
+                       (unsigned long long)stats.system_allocations,
+                       "reused_allocations",
+                       (unsigned long long)stats.reused_allocations,
+                       "bytes_in_use", (unsigned long long)stats.bytes_in_use,
+                       "bytes_cached", (unsigned long long)stats.bytes_cached);
+}
+
+static PyMethodDef native_methods[] = {
+    {"compile", (PyCFunction)(void (*)(void))native_compile,
+     METH_VARARGS | METH_KEYWORDS,
+     "compile(source, name, pipeline, cache_dir=None, log=-1) -> dict: the "
+     "shared object for `source`, from the disk cache or compiled."},
+    {"print_stage", (PyCFunction)(void (*)(void))native_print_stage,
+     METH_VARARGS | METH_KEYWORDS,
+     "print_stage(source, name, pipeline, stage) -> str"},
+    {"default_cache_dir", native_default_cache_dir, METH_NOARGS,
+     "The cache directory used when none is given."},
+    {"pool_stats", native_pool_stats, METH_NOARGS,
+     "The runtime buffer pool's counters."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef native_module = {
+    PyModuleDef_HEAD_INIT, "_native",
+    "google-mlir's compiler and runtime, for google_mlir.", -1, native_methods,
+    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__native(void) {
+  import_array();
+  if (PyType_Ready(&BufferType) < 0 || PyType_Ready(&ModuleType) < 0 ||
+      PyType_Ready(&FunctionType) < 0)
+    return NULL;
+  PyObject *module = PyModule_Create(&native_module);
+  if (!module)
+    return NULL;
+  Error = PyErr_NewExceptionWithDoc(
+      "google_mlir.Error", "A compiled call or a compile failed.",
+      PyExc_RuntimeError, NULL);
+  CompileError = PyErr_NewExceptionWithDoc(
+      "google_mlir.CompileError", "The compiler rejected a module.", Error,
+      NULL);
+  SignatureMismatch = PyErr_NewException(
+      "google_mlir._native.SignatureMismatch", PyExc_TypeError, NULL);
+  if (!Error || !CompileError || !SignatureMismatch ||
+      PyModule_AddObjectRef(module, "Error", Error) < 0 ||
+      PyModule_AddObjectRef(module, "CompileError", CompileError) < 0 ||
+      PyModule_AddObjectRef(module, "SignatureMismatch", SignatureMismatch) <
+          0 ||
+      PyModule_AddObjectRef(module, "Buffer", (PyObject *)&BufferType) < 0 ||
+      PyModule_AddObjectRef(module, "Module", (PyObject *)&ModuleType) < 0 ||
+      PyModule_AddObjectRef(module, "Function", (PyObject *)&FunctionType) <
+          0) {
+    Py_DECREF(module);
+    return NULL;
+  }
+  return module;
+}

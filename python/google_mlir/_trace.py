@@ -1,0 +1,641 @@
+"""Tracing numpy-style code into the google dialect.
+
+A traced function receives `Tracer`s in place of its array arguments. Each
+operation on them records one google op (with NumPy's broadcasting and dtype
+rules, and the user's file:line as its location) in the `Graph`, which
+prints itself as an MLIR module. Shape and dtype mistakes are reported when
+the op is recorded, naming the user's line.
+"""
+
+import itertools
+import os
+import sys
+import threading
+
+import numpy as np
+
+# Element types the google dialect takes from numpy arrays.
+_MLIR_TYPES = {
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float16): "f16",
+    np.dtype(np.float64): "f64",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
+}
+SUPPORTED_DTYPES = tuple(_MLIR_TYPES)
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def dtype_name(dtype):
+    return _MLIR_TYPES.get(np.dtype(dtype), str(dtype))
+
+
+def format_shape(shape):
+    return "(" + ", ".join("?" if d is None else str(d) for d in shape) + (
+        ",)" if len(shape) == 1 else ")")
+
+
+def tensor_type(shape, dtype):
+    dims = "".join(("?" if d is None else str(d)) + "x" for d in shape)
+    return f"tensor<{dims}{_MLIR_TYPES[np.dtype(dtype)]}>"
+
+
+def user_location():
+    """(file, line, column) of the innermost frame outside this package."""
+    frame = sys._getframe(1)
+    while frame is not None and os.path.dirname(
+            os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame = frame.f_back
+    if frame is None:
+        return ("<unknown>", 0, 0)
+    line, column = frame.f_lineno, 0
+    try:
+        positions = list(frame.f_code.co_positions())[frame.f_lasti // 2]
+        if positions[0] is not None:
+            line = positions[0]
+        if positions[2] is not None:
+            column = positions[2] + 1
+    except (AttributeError, IndexError):
+        pass
+    return (frame.f_code.co_filename, line, column)
+
+
+def trace_error(kind, message):
+    """An exception of `kind` whose message starts with the user's line."""
+    file, line, _ = user_location()
+    return kind(f"{file}:{line}: {message}")
+
+
+class Graph:
+    """The ops one trace recorded, in order."""
+
+    _active = threading.local()
+
+    def __init__(self, name):
+        self.name = name
+        self.arguments = []  # Tracers, in parameter order
+        self.nodes = []  # every Tracer, in creation order
+        self.outputs = None  # tuple of Tracers
+        self.single_output = True
+        self._constants = {}
+
+    def argument(self, name, shape, dtype):
+        tracer = Tracer(self, "arg", (), {"name": name}, shape, dtype)
+        self.arguments.append(tracer)
+        return tracer
+
+    def constant(self, value):
+        """A google.constant holding the numpy array `value`."""
+        value = np.array(value, order="C")  # (keeps rank 0)
+        if value.dtype not in _MLIR_TYPES:
+            raise trace_error(TypeError,
+                              f"constants of dtype {value.dtype} are not "
+                              f"supported ({_supported_names()})")
+        key = (value.dtype.str, value.shape, value.tobytes())
+        if key not in self._constants:
+            self._constants[key] = Tracer(self, "constant", (),
+                                          {"value": value}, value.shape,
+                                          value.dtype)
+        return self._constants[key]
+
+    def set_outputs(self, result):
+        if isinstance(result, (tuple, list)):
+            self.single_output = False
+            items = list(result)
+        else:
+            items = [result]
+        outputs = []
+        for index, item in enumerate(items):
+            if isinstance(item, np.ndarray):
+                item = self.constant(item)
+            if not isinstance(item, Tracer):
+                raise TypeError(
+                    f"{self.name}() must return arrays computed from its "
+                    f"arguments (or a tuple of them); result {index} is "
+                    f"{type(item).__name__}")
+            self._check_owner(item)
+            outputs.append(item)
+        self.outputs = tuple(outputs)
+
+    def _check_owner(self, tracer):
+        if tracer.graph is not self:
+            raise trace_error(
+                ValueError, "a traced value from another trace is used here "
+                "(did a traced array escape a jitted function?)")
+
+    def live_nodes(self):
+        """The nodes the outputs depend on, in creation order."""
+        live = set()
+        stack = list(self.outputs)
+        while stack:
+            node = stack.pop()
+            if id(node) in live:
+                continue
+            live.add(id(node))
+            stack.extend(node.operands)
+        return [n for n in self.nodes if id(n) in live and n.op != "arg"]
+
+    def to_mlir(self, function_name, locations=False):
+        """The module: one public function `function_name`."""
+        names = {}
+        for index, arg in enumerate(self.arguments):
+            names[id(arg)] = "%" + _ssa_name(arg.attrs["name"], index)
+        params = ", ".join(f"{names[id(a)]}: {a.mlir_type}"
+                           for a in self.arguments)
+        results = ", ".join(o.mlir_type for o in self.outputs)
+        lines = [f"func.func @{function_name}({params}) -> ({results}) {{"]
+        for index, node in enumerate(self.live_nodes()):
+            names[id(node)] = f"%{index}"
+            text = _format_op(node, names)
+            if locations:
+                file, line, column = node.location
+                text += f' loc("{_escape(file)}":{line}:{column})'
+            lines.append(f"  {names[id(node)]} = {text}")
+        returned = ", ".join(names[id(o)] for o in self.outputs)
+        lines.append(f"  func.return {returned} : {results}")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+def _ssa_name(name, index):
+    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    if not cleaned or cleaned[0].isdigit():
+        cleaned = f"arg{index}"
+    return cleaned
+
+
+def _escape(text):
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _i64_array(values):
+    return "array<i64: " + ", ".join(str(v) for v in values) + ">"
+
+
+def _dense(value):
+    """The dense attribute of a numpy array, exact (hex bytes)."""
+    if value.size == 1 and value.dtype.kind == "f":
+        bits = value.view(f"u{value.dtype.itemsize}").reshape(-1)[0]
+        return f"dense<0x{int(bits):0{2 * value.dtype.itemsize}X}>"
+    if value.size == 1:
+        return f"dense<{int(value.reshape(-1)[0])}>"
+    data = value.astype(value.dtype.newbyteorder("<"), copy=False).tobytes()
+    return f'dense<"0x{data.hex().upper()}">'
+
+
+def _format_op(node, names):
+    op, attrs = node.op, node.attrs
+    operands = ", ".join(names[id(o)] for o in node.operands)
+    operand_types = ", ".join(o.mlir_type for o in node.operands)
+    result_type = node.mlir_type
+    if op == "constant":
+        return f"google.constant {_dense(attrs['value'])} : {result_type}"
+    if op in _UNARY_OPS or op == "softmax":
+        extra = f" {{axis = {attrs['axis']} : i64}}" if op == "softmax" else ""
+        return f"google.{op} {operands}{extra} : {result_type}"
+    if op == "transpose":
+        extra = f" {{perm = {_i64_array(attrs['perm'])}}}"
+    elif op.startswith("reduce_"):
+        keep = "true" if attrs["keep_dims"] else "false"
+        extra = (f" {{axes = {_i64_array(attrs['axes'])}, "
+                 f"keep_dims = {keep}}}")
+    else:
+        extra = ""
+    return (f"google.{op} {operands}{extra} : {operand_types} -> "
+            f"{result_type}")
+
+
+_UNARY_OPS = ("relu", "neg", "abs", "exp", "log", "tanh", "sigmoid", "sqrt")
+_FLOAT_ONLY = ("exp", "log", "tanh", "sigmoid", "sqrt", "softmax",
+               "reduce_mean", "div")
+
+
+def _supported_names():
+    return ", ".join(str(d) for d in SUPPORTED_DTYPES)
+
+
+def _is_scalar(value):
+    return isinstance(value, (int, float, np.integer, np.floating)) and \
+        not isinstance(value, (bool, np.bool_))
+
+
+def _scalar_dtype(value, other):
+    """The dtype a Python scalar takes next to an array of dtype `other`."""
+    if isinstance(value, (float, np.floating)):
+        return other if other.kind == "f" else np.dtype(np.float64)
+    info = np.iinfo(other) if other.kind == "i" else None
+    if info is not None and not info.min <= int(value) <= info.max:
+        return np.dtype(np.int64)
+    return other
+
+
+def broadcast_shapes(a, b, what):
+    result = []
+    for da, db in itertools.zip_longest(reversed(a), reversed(b),
+                                        fillvalue=1):
+        if da == db or db == 1:
+            result.append(da)
+        elif da == 1:
+            result.append(db)
+        elif da is None or db is None:
+            # A dynamic extent must equal the other at run time.
+            result.append(db if da is None else da)
+        else:
+            raise trace_error(
+                ValueError, f"{what}: shapes {format_shape(a)} and "
+                f"{format_shape(b)} do not broadcast ({da} vs {db})")
+    return tuple(reversed(result))
+
+
+def _normalize_axes(axis, rank, what):
+    if axis is None:
+        return tuple(range(rank))
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    normalized = []
+    for a in axes:
+        if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
+            raise trace_error(TypeError, f"{what}: axis must be an int or a "
+                              f"tuple of ints, got {axis!r}")
+        if not -rank <= a < rank:
+            raise trace_error(ValueError, f"{what}: axis {a} is out of range "
+                              f"for an array of rank {rank}")
+        normalized.append(int(a) % rank)
+    if len(set(normalized)) != len(normalized):
+        raise trace_error(ValueError, f"{what}: repeated axis in {axis!r}")
+    return tuple(sorted(normalized))
+
+
+class Tracer:
+    """An array inside a traced function: records google ops."""
+
+    # numpy defers to these methods for mixed expressions (ndarray + Tracer).
+    __array_priority__ = 1000
+
+    def __init__(self, graph, op, operands, attrs, shape, dtype):
+        self.graph = graph
+        self.op = op
+        self.operands = operands
+        self.attrs = attrs
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.location = user_location()
+        graph.nodes.append(self)
+
+    # Properties numpy users reach for.
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        if None in self.shape:
+            return None
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def mlir_type(self):
+        return tensor_type(self.shape, self.dtype)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def __repr__(self):
+        return (f"Tracer(shape={format_shape(self.shape)}, "
+                f"dtype={self.dtype})")
+
+    # Values the trace cannot know.
+    def __bool__(self):
+        raise trace_error(
+            TypeError, "the truth value of a traced array is not known while "
+            "tracing: Python control flow on array values cannot be "
+            "compiled (use gm.maximum/gm.minimum, or a static argument)")
+
+    def __array__(self, dtype=None):
+        raise trace_error(
+            TypeError, "a traced array cannot become a numpy array while "
+            "tracing (use google_mlir functions, or gm.disable_jit() to run "
+            "eagerly)")
+
+    def _compare(self, other):
+        raise trace_error(
+            TypeError, "comparing traced arrays is not supported (the google "
+            "dialect has no boolean ops; use gm.maximum/gm.minimum)")
+
+    __lt__ = __le__ = __gt__ = __ge__ = _compare
+
+    def __getitem__(self, index):
+        raise trace_error(TypeError, "indexing a traced array is not "
+                          "supported by google_mlir.jit")
+
+    def __len__(self):
+        if not self.shape or self.shape[0] is None:
+            raise trace_error(TypeError, "len() of a traced array needs a "
+                              "static leading dimension")
+        return self.shape[0]
+
+    def __iter__(self):
+        raise trace_error(TypeError, "iterating over a traced array is not "
+                          "supported by google_mlir.jit")
+
+    # Recording.
+    def _new(self, op, operands, attrs, shape, dtype):
+        for operand in operands:
+            self.graph._check_owner(operand)
+        return Tracer(self.graph, op, tuple(operands), attrs, shape, dtype)
+
+    def _as_tracer(self, value, like, what):
+        if isinstance(value, Tracer):
+            return value
+        if _is_scalar(value):
+            dtype = _scalar_dtype(value, like.dtype)
+            return self.graph.constant(np.array(value, dtype=dtype))
+        if isinstance(value, np.ndarray):
+            if value.dtype not in _MLIR_TYPES:
+                raise trace_error(TypeError, f"{what}: arrays of dtype "
+                                  f"{value.dtype} are not supported "
+                                  f"({_supported_names()})")
+            return self.graph.constant(value)
+        raise trace_error(TypeError, f"{what}: unsupported operand of type "
+                          f"{type(value).__name__}")
+
+    def astype(self, dtype):
+        dtype = np.dtype(dtype)
+        if dtype not in _MLIR_TYPES:
+            raise trace_error(TypeError, f"cast: unsupported dtype {dtype} "
+                              f"({_supported_names()})")
+        if dtype == self.dtype:
+            return self
+        return self._new("cast", (self,), {}, self.shape, dtype)
+
+    def _float(self):
+        """This array as floats, as numpy computes float ops on integers."""
+        return self if self.dtype.kind == "f" else self.astype(np.float64)
+
+    def _binary(self, op, other, reverse=False):
+        what = "google." + op
+        other = self._as_tracer(other, self, what)
+        lhs, rhs = (other, self) if reverse else (self, other)
+        dtype = np.promote_types(lhs.dtype, rhs.dtype)
+        if op == "div" and dtype.kind != "f":
+            dtype = np.dtype(np.float64)
+        if dtype not in _MLIR_TYPES:
+            raise trace_error(TypeError, f"{what}: unsupported dtype {dtype}")
+        shape = broadcast_shapes(lhs.shape, rhs.shape, what)
+        return self._new(op, (lhs.astype(dtype), rhs.astype(dtype)), {},
+                         shape, dtype)
+
+    def _unary(self, op):
+        operand = self._float() if op in _FLOAT_ONLY else self
+        return self._new(op, (operand,), {}, operand.shape, operand.dtype)
+
+    def __add__(self, other):
+        return self._binary("add", other)
+
+    def __radd__(self, other):
+        return self._binary("add", other, reverse=True)
+
+    def __sub__(self, other):
+        return self._binary("sub", other)
+
+    def __rsub__(self, other):
+        return self._binary("sub", other, reverse=True)
+
+    def __mul__(self, other):
+        return self._binary("mul", other)
+
+    def __rmul__(self, other):
+        return self._binary("mul", other, reverse=True)
+
+    def __truediv__(self, other):
+        return self._binary("div", other)
+
+    def __rtruediv__(self, other):
+        return self._binary("div", other, reverse=True)
+
+    def __matmul__(self, other):
+        return matmul(self, self._as_tracer(other, self, "matmul"))
+
+    def __rmatmul__(self, other):
+        return matmul(self._as_tracer(other, self, "matmul"), self)
+
+    def __neg__(self):
+        if self.dtype.kind != "f":
+            return self._binary("sub", 0, reverse=True)
+        return self._unary("neg")
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return self._unary("abs")
+
+    def __pow__(self, exponent):
+        if exponent == 2:
+            return self * self
+        if exponent == 1:
+            return self
+        if exponent == 0.5:
+            return self._unary("sqrt")
+        raise trace_error(TypeError, "x ** p is supported for p in "
+                          f"(0.5, 1, 2), got {exponent!r}")
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = tuple(axes[0])
+        if not axes:
+            axes = tuple(reversed(range(self.ndim)))
+        if sorted(int(a) % max(self.ndim, 1) for a in axes) != list(
+                range(self.ndim)) or len(axes) != self.ndim:
+            raise trace_error(ValueError, f"transpose: axes {axes!r} are not "
+                              f"a permutation of {self.ndim} dimensions")
+        perm = tuple(int(a) % self.ndim for a in axes)
+        if perm == tuple(range(self.ndim)):
+            return self
+        shape = tuple(self.shape[p] for p in perm)
+        return self._new("transpose", (self,), {"perm": perm}, shape,
+                         self.dtype)
+
+    def reshape(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        try:
+            shape = tuple(int(d) for d in shape)
+        except TypeError:
+            raise trace_error(TypeError, f"reshape: the new shape must be "
+                              f"ints, got {shape!r}") from None
+        if shape.count(-1) > 1 or any(d < -1 for d in shape):
+            raise trace_error(ValueError, f"reshape: invalid shape {shape!r}")
+        known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+        size = self.size
+        if -1 in shape:
+            if size is None or known == 0:
+                inferred = None
+            elif size % known:
+                raise trace_error(
+                    ValueError, f"reshape: cannot reshape "
+                    f"{format_shape(self.shape)} into {shape!r}")
+            else:
+                inferred = size // known
+            shape = tuple(inferred if d == -1 else d for d in shape)
+        elif size is not None and size != known:
+            raise trace_error(
+                ValueError, f"reshape: cannot reshape {size} elements "
+                f"{format_shape(self.shape)} into {format_shape(shape)}")
+        if shape == self.shape:
+            return self
+        return self._new("reshape", (self,), {}, shape, self.dtype)
+
+    def _reduce(self, op, axis, keepdims):
+        what = "google." + op
+        axes = _normalize_axes(axis, self.ndim, what)
+        operand = self._float() if op in _FLOAT_ONLY else self
+        if op == "reduce_sum" and operand.dtype == np.int32:
+            operand = operand.astype(np.int64)  # as numpy sums integers
+        if not axes:
+            return operand
+        if keepdims:
+            shape = tuple(1 if i in axes else d
+                          for i, d in enumerate(self.shape))
+        else:
+            shape = tuple(d for i, d in enumerate(self.shape)
+                          if i not in axes)
+        return self._new(op, (operand,), {"axes": axes,
+                                          "keep_dims": bool(keepdims)},
+                         shape, operand.dtype)
+
+    def sum(self, axis=None, keepdims=False):
+        return self._reduce("reduce_sum", axis, keepdims)
+
+    def max(self, axis=None, keepdims=False):
+        return self._reduce("reduce_max", axis, keepdims)
+
+    def mean(self, axis=None, keepdims=False):
+        return self._reduce("reduce_mean", axis, keepdims)
+
+    # numpy functions and ufuncs applied to tracers.
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        handler = _UFUNCS.get(ufunc)
+        if method != "__call__" or kwargs or handler is None:
+            raise trace_error(
+                TypeError, f"numpy.{ufunc.__name__}"
+                f"{'' if method == '__call__' else '.' + method}"
+                f"{' with ' + ', '.join(kwargs) if kwargs else ''} is not "
+                "supported on traced arrays (supported ufuncs: "
+                f"{', '.join(sorted(u.__name__ for u in _UFUNCS))})")
+        return handler(*inputs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        handler = _FUNCTIONS.get(func)
+        if handler is None:
+            raise trace_error(
+                TypeError, f"numpy.{func.__name__} is not supported on traced "
+                "arrays (supported: "
+                f"{', '.join(sorted({f.__name__ for f in _FUNCTIONS}))})")
+        return handler(*args, **kwargs)
+
+
+def _first_tracer(*values):
+    for value in values:
+        if isinstance(value, Tracer):
+            return value
+    return None
+
+
+def binary(op, a, b):
+    """google.<op>(a, b) with broadcasting; one of them is a Tracer."""
+    tracer = _first_tracer(a, b)
+    if tracer is a:
+        return a._binary(op, b)
+    return b._binary(op, a, reverse=True)
+
+
+def matmul(a, b):
+    tracer = _first_tracer(a, b)
+    a = tracer._as_tracer(a, tracer, "matmul")
+    b = tracer._as_tracer(b, tracer, "matmul")
+    dtype = np.promote_types(a.dtype, b.dtype)
+    a, b = a.astype(dtype), b.astype(dtype)
+
+    def mismatch(detail):
+        return trace_error(
+            ValueError, f"matmul: shapes {format_shape(a.shape)} and "
+            f"{format_shape(b.shape)} are not aligned{detail}")
+
+    # Vectors, as numpy treats them: a row or a column, dropped again.
+    if a.ndim == 1 or b.ndim == 1:
+        if a.ndim == 0 or b.ndim == 0 or max(a.ndim, b.ndim) > 2:
+            raise mismatch(" (google_mlir supports vectors with matrices)")
+        lhs = a.reshape(1, -1) if a.ndim == 1 else a
+        rhs = b.reshape(-1, 1) if b.ndim == 1 else b
+        product = matmul(lhs, rhs)
+        if a.ndim == 1 and b.ndim == 1:
+            return product.reshape(())
+        return product.reshape(-1)
+    if (a.ndim, b.ndim) == (3, 2):
+        # Every batch's rows times one matrix, as one matmul.
+        batch, rows, depth = a.shape
+        if None in (rows, depth, b.shape[1]):
+            raise mismatch(" ((B,M,K)@(K,N) needs static M, K and N)")
+        product = matmul(a.reshape(-1, depth), b)
+        return product.reshape(-1 if batch is None else batch, rows,
+                               b.shape[1])
+    if (a.ndim, b.ndim) not in ((2, 2), (3, 3)):
+        raise mismatch(" (google_mlir supports (M,K)@(K,N), (B,M,K)@(B,K,N) "
+                       "and (B,M,K)@(K,N))")
+    k_a, k_b = a.shape[-1], b.shape[-2]
+    if k_a is not None and k_b is not None and k_a != k_b:
+        raise mismatch(f": {k_a} (dim {a.ndim - 1}) != {k_b} "
+                       f"(dim {b.ndim - 2})")
+    shape = (a.shape[-2], b.shape[-1])
+    if a.ndim == 3:
+        batch_a, batch_b = a.shape[0], b.shape[0]
+        if batch_a is not None and batch_b is not None and \
+                batch_a != batch_b:
+            raise mismatch(f": batch {batch_a} != {batch_b}")
+        shape = (batch_a if batch_a is not None else batch_b,) + shape
+    return tracer._new("matmul", (a, b), {}, shape, dtype)
+
+
+def softmax(x, axis=-1):
+    (axis,) = _normalize_axes(axis, x.ndim, "google.softmax")
+    operand = x._float()
+    return x._new("softmax", (operand,), {"axis": axis}, operand.shape,
+                  operand.dtype)
+
+
+def _reduce_function(method):
+    def reduce(a, axis=None, keepdims=False, **kwargs):
+        if kwargs:
+            raise trace_error(TypeError, f"numpy.{method}: {', '.join(kwargs)}"
+                              " not supported on traced arrays")
+        return getattr(a, method)(axis=axis, keepdims=keepdims)
+    return reduce
+
+
+_UFUNCS = {
+    np.add: lambda a, b: binary("add", a, b),
+    np.subtract: lambda a, b: binary("sub", a, b),
+    np.multiply: lambda a, b: binary("mul", a, b),
+    np.true_divide: lambda a, b: binary("div", a, b),
+    np.maximum: lambda a, b: binary("max", a, b),
+    np.minimum: lambda a, b: binary("min", a, b),
+    np.matmul: matmul,
+    np.negative: lambda a: -a,
+    np.positive: lambda a: a,
+    np.absolute: lambda a: a._unary("abs"),
+    np.exp: lambda a: a._unary("exp"),
+    np.log: lambda a: a._unary("log"),
+    np.tanh: lambda a: a._unary("tanh"),
+    np.sqrt: lambda a: a._unary("sqrt"),
+}
+
+_FUNCTIONS = {
+    np.transpose: lambda a, axes=None: a.transpose(*(axes or ())),
+    np.reshape: lambda a, newshape: a.reshape(newshape),
+    np.sum: _reduce_function("sum"),
+    np.max: _reduce_function("max"),
+    np.amax: _reduce_function("max"),
+    np.mean: _reduce_function("mean"),
+    np.matmul: matmul,
+}

@@ -1,0 +1,249 @@
+# RUN: %python -m pytest -q -p no:cacheprovider %s
+"""Calls: zero-copy arguments and results, strided and read-only inputs,
+inputs never modified, futures and threads, NaN debugging, eager mode and
+the printed stages."""
+
+import concurrent.futures
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import google_mlir as gm
+from google_mlir import _native
+
+
+def allocations():
+    stats = _native.pool_stats()
+    return stats["system_allocations"] + stats["reused_allocations"]
+
+
+def test_contiguous_arguments_are_not_copied(rng):
+    f = gm.jit(lambda x: x * 2.0)
+    x = rng.standard_normal((64, 64)).astype(np.float32)
+    view = np.asfortranarray(x).T.T  # same values, column-major
+    f(x), f(view)  # compile, warm the pool
+    before = allocations()
+    f(x)
+    contiguous = allocations() - before
+    before = allocations()
+    f(view)
+    strided = allocations() - before
+    # Only the result for a contiguous argument, one copy more otherwise.
+    assert contiguous == 1
+    assert strided == contiguous + 1
+
+
+def test_results_wrap_runtime_buffers(rng):
+    f = gm.jit(lambda x: gm.exp(x))
+    x = rng.standard_normal(1000).astype(np.float32)
+    y = f(x)
+    assert isinstance(y.base, _native.Buffer)
+    assert not y.flags.owndata and y.flags.writeable and y.flags.c_contiguous
+    assert y.ctypes.data % 64 == 0
+    in_use = _native.pool_stats()["bytes_in_use"]
+    del y
+    assert _native.pool_stats()["bytes_in_use"] <= in_use - 4000
+
+
+@pytest.mark.parametrize("make_view", [
+    lambda a: a[:, ::2],
+    lambda a: a.T,
+    lambda a: a[::-1, 1:],
+    lambda a: a[::2, ::-3],
+])
+def test_strided_inputs(rng, make_view):
+    base = rng.standard_normal((12, 12)).astype(np.float32)
+    view = make_view(base)
+    f = gm.jit(lambda x, y: x @ y.T + 1.0)
+    np.testing.assert_allclose(f(view, view), view @ view.T + 1, rtol=1e-5,
+                               atol=1e-5)
+
+
+def test_unaligned_strides_are_copied_once():
+    record = np.zeros(6, dtype=[("a", np.int8), ("b", np.float32)])
+    record["b"] = np.arange(6)
+    unaligned = record["b"]  # stride 5 bytes: not a whole element
+    f = gm.jit(lambda x: x + 1.0)
+    np.testing.assert_array_equal(f(unaligned), np.arange(6) + 1)
+
+
+def test_inputs_are_never_modified(rng):
+    @gm.jit
+    def many(x, w, b):
+        h = gm.relu(x @ w + b)
+        return h, x * 2.0, gm.softmax(x), x
+
+    x = rng.standard_normal((8, 8)).astype(np.float32)
+    w = rng.standard_normal((8, 8)).astype(np.float32)
+    b = rng.standard_normal(8).astype(np.float32)
+    copies = [a.copy() for a in (x, w, b)]
+    for a in (x, w, b):
+        a.flags.writeable = False  # read-only arrays are accepted too
+    results = many(x, w, b)
+    for a, c in zip((x, w, b), copies):
+        np.testing.assert_array_equal(a, c)
+    results[3][...] = 0  # a result never aliases an input
+    np.testing.assert_array_equal(x, copies[0])
+
+
+def test_keyword_arguments_and_defaults(rng):
+    @gm.jit
+    def affine(x, w, b=np.float32(0)):
+        return x @ w + b
+
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    w = rng.standard_normal((4, 2)).astype(np.float32)
+    b = np.ones(2, np.float32)
+    np.testing.assert_allclose(affine(w=w, x=x, b=b), x @ w + b, rtol=1e-5)
+    np.testing.assert_allclose(affine(x, w, b), x @ w + b, rtol=1e-5)
+
+
+def test_submit_returns_futures(rng):
+    f = gm.jit(lambda x, y: x @ y)
+    pairs = [(rng.standard_normal((16, 16)).astype(np.float32),
+              rng.standard_normal((16, 16)).astype(np.float32))
+             for _ in range(20)]
+    futures = [f.submit(a, b) for a, b in pairs]
+    assert all(isinstance(fut, concurrent.futures.Future) for fut in futures)
+    for fut, (a, b) in zip(futures, pairs):
+        np.testing.assert_allclose(fut.result(timeout=120), a @ b,
+                                   rtol=1e-4, atol=1e-4)
+    with pytest.raises(TypeError, match=r"argument 'y'"):
+        f.submit(pairs[0][0], "no").result(timeout=120)
+
+
+def test_two_threads_call_compiled_code(rng):
+    @gm.jit
+    def work(x, w):
+        return gm.tanh(x @ w) @ w
+
+    inputs = [(rng.standard_normal((64, 128)).astype(np.float32),
+               rng.standard_normal((128, 128)).astype(np.float32) * 0.1)
+              for _ in range(2)]
+    expected = [np.tanh(x @ w) @ w for x, w in inputs]
+    errors = []
+
+    def worker(index):
+        try:
+            x, w = inputs[index]
+            for _ in range(200):
+                np.testing.assert_allclose(work(x, w), expected[index],
+                                           rtol=1e-4, atol=1e-4)
+        except BaseException as error:  # reported by the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert work.num_compiled == 1
+
+
+def test_the_gil_is_released_while_compiled_code_runs(rng):
+    f = gm.jit(lambda a, b: (a @ b) @ b)
+    a = rng.standard_normal((2048, 2048)).astype(np.float32) * 0.02
+    start = time.perf_counter()
+    f(a, a)  # compile and run once
+    start = time.perf_counter()
+    f(a, a)
+    call = time.perf_counter() - start
+    last, longest = time.perf_counter(), 0.0
+    future = f.submit(a, a)
+    while not future.done():
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    longest = max(longest, time.perf_counter() - last)
+    future.result()
+    # Holding the GIL would stop this thread for the whole call.
+    assert longest < call / 2, (longest, call)
+
+
+def test_debug_nans_names_the_op_and_line(rng):
+    @gm.jit
+    def f(x):
+        y = x * 2.0
+        z = gm.log(y)  # NaN for negative x
+        return z + 1.0
+
+    x = np.array([1.0, -1.0], np.float32)
+    assert np.isnan(f(x)[1])  # unchecked by default
+    gm.set_debug_nans(True)
+    try:
+        line = f.__wrapped__.__code__.co_firstlineno + 3
+        with pytest.raises(FloatingPointError,
+                           match=rf"google\.log at .*test_calls.py:{line} "
+                           r"produced NaN"):
+            f(x)
+        with pytest.raises(FloatingPointError,
+                           match=r"argument 'x' contains NaN; first used by "
+                           r"google\.mul"):
+            f(np.array([np.nan], np.float32))
+        np.testing.assert_allclose(f(np.ones(2, np.float32)),
+                                   np.log(2.0) + 1, rtol=1e-6)
+    finally:
+        gm.set_debug_nans(False)
+
+
+def test_debug_nans_environment_variable(tmp_path, cache_dir):
+    script = tmp_path / "nan.py"
+    script.write_text(textwrap.dedent("""
+        import numpy as np
+        import google_mlir as gm
+
+        @gm.jit
+        def f(x):
+            return gm.sqrt(x - 1.0)
+
+        f(np.zeros(3, np.float32))
+    """))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True,
+                          text=True,
+                          env={**__import__("os").environ,
+                               "GOOGLE_MLIR_DEBUG_NANS": "1"})
+    assert done.returncode != 0
+    assert "FloatingPointError: f(): google.sqrt at" in done.stderr
+    assert "nan.py:7 produced NaN" in done.stderr
+
+
+def test_disable_jit_runs_numpy(rng):
+    @gm.jit
+    def f(x, w):
+        return gm.softmax(gm.relu(x @ w) * 0.5, axis=0), x.mean(axis=1)
+
+    x = rng.standard_normal((5, 6)).astype(np.float32)
+    w = rng.standard_normal((6, 3)).astype(np.float32)
+    with gm.disable_jit():
+        eager = f(x, w)
+    assert f.num_compiled == 0
+    compiled = f(x, w)
+    for e, c in zip(eager, compiled):
+        assert e.dtype == c.dtype and e.shape == c.shape
+        np.testing.assert_allclose(e, c, rtol=1e-5, atol=1e-6)
+
+
+def test_lower_prints_every_stage(rng):
+    @gm.jit
+    def mlp(x, w, b):
+        return gm.relu(x @ w + b)
+
+    args = (np.ones((4, 8), np.float32), np.ones((8, 2), np.float32),
+            np.ones(2, np.float32))
+    google = mlp.lower(*args)
+    assert "google.matmul %arg0, %arg1 : tensor<4x8xf32>, tensor<8x2xf32> " \
+        "-> tensor<4x2xf32>" in google
+    assert "google.relu" in google
+    assert "google.matmul_bias_relu" in mlp.lower(*args, stage="optimized")
+    assert "linalg." in mlp.lower(*args, stage="linalg")
+    assert "llvm.func @mlp" in mlp.lower(*args, stage="llvm")
+    assert "define " in mlp.lower(*args, stage="llvm-ir")
+    with pytest.raises(gm.CompileError, match=r"unknown stage 'asm'; expected "
+                       r"one of google, optimized, linalg, llvm, llvm-ir"):
+        mlp.lower(*args, stage="asm")
+    assert mlp.num_compiled == 0
