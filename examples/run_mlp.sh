@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: optimize the example MLP (the two dense layers fuse into
 # google.matmul_bias_relu), compile it to native code with the extreme
-# pipeline, run it with google-run, and check it against NumPy.
+# pipeline, run it with google-run, and check it against NumPy; then the
+# same model from Python with @gm.jit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
@@ -18,3 +19,7 @@ GOOGLE_MLIR_LOG_COMPILES=1 "$BIN/google-run" examples/mlp.mlir --check \
 
 echo "== random inputs, batch of 8, checked against NumPy =="
 /usr/bin/python3 test/e2e/e2e.py run examples/mlp.mlir "$BIN/google-run"
+
+echo "== Python: @gm.jit traces the same MLP, compiles it once, runs three batch sizes =="
+GOOGLE_MLIR_LOG_COMPILES=1 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 \
+  examples/mlp_jit.py
