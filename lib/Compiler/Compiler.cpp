@@ -24,6 +24,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -41,9 +42,30 @@ LLD_HAS_DRIVER(elf)
 using namespace mlir;
 using namespace mlir::google;
 
+/// The directory of libgoogle_runtime: next to the library holding this
+/// code when it has one there (an installed libgoogle_compiler), else the
+/// build tree's.
+static std::string findRuntimeLibraryDir() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&findRuntimeLibraryDir), &info) &&
+      info.dli_fname) {
+    SmallString<128> dir(info.dli_fname);
+    llvm::sys::path::remove_filename(dir);
+    SmallString<128> runtime(dir);
+    llvm::sys::path::append(runtime, "libgoogle_runtime.so");
+    if (!dir.empty() && llvm::sys::fs::exists(runtime)) {
+      llvm::sys::fs::make_absolute(dir);
+      llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+      return dir.str().str();
+    }
+  }
+  return GOOGLE_RUNTIME_LIBRARY_DIR;
+}
+
 CompileOptions google::getDefaultCompileOptions() {
+  static const std::string runtimeLibraryDir = findRuntimeLibraryDir();
   CompileOptions options;
-  options.runtimeLibraryDir = GOOGLE_RUNTIME_LIBRARY_DIR;
+  options.runtimeLibraryDir = runtimeLibraryDir;
   return options;
 }
 
