@@ -325,6 +325,30 @@ OwningOpRef<ModuleOp> parseModule(StringRef source, StringRef bufferName,
   return parseSourceFile<ModuleOp>(sourceMgr, &context);
 }
 
+/// A parsed input with its context, keeping the first error reported.
+class ParsedSource {
+public:
+  ParsedSource(StringRef source, StringRef bufferName)
+      : context(MLIRContext::Threading::DISABLED), errors(context) {
+    DialectRegistry registry;
+    registerCompilerDialects(registry);
+    context.appendDialectRegistry(registry);
+    module = parseModule(source, bufferName, context);
+  }
+
+  /// Sets `error` (unless already set) to the first error diagnostic, or
+  /// `fallback`.
+  LogicalResult fail(std::string &error, StringRef fallback) const {
+    if (error.empty())
+      error = errors.take(fallback);
+    return failure();
+  }
+
+  MLIRContext context;
+  FirstErrorHandler errors;
+  OwningOpRef<ModuleOp> module;
+};
+
 } // namespace
 
 LogicalResult google::compileToSharedObject(StringRef source,
@@ -347,24 +371,15 @@ LogicalResult google::compileToSharedObject(StringRef source,
   if (!pipeline)
     return failure();
 
-  DialectRegistry registry;
-  registerCompilerDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  FirstErrorHandler errors(context);
-  OwningOpRef<ModuleOp> module = parseModule(source, bufferName, context);
-  if (!module) {
-    error = errors.take("cannot parse the module");
-    return failure();
-  }
+  ParsedSource parsed(source, bufferName);
+  if (!parsed.module)
+    return parsed.fail(error, "cannot parse the module");
   lap(stats->parse);
-  if (failed(lowerToLLVMDialect(*module, *pipeline, error))) {
-    if (error.empty())
-      error = errors.take("the pipeline failed");
-    return failure();
-  }
+  if (failed(lowerToLLVMDialect(*parsed.module, *pipeline, error)))
+    return parsed.fail(error, "the pipeline failed");
   lap(stats->pipeline);
   SmallVector<char, 0> object;
-  if (failed(emitObject(*module, *pipeline, object, error)))
+  if (failed(emitObject(*parsed.module, *pipeline, object, error)))
     return failure();
   lap(stats->codegen);
   LogicalResult linked = linkSharedObject(object, options, outputPath, error);
@@ -426,31 +441,21 @@ LogicalResult google::printStage(StringRef source, StringRef bufferName,
                 .str();
     return failure();
   }
-  DialectRegistry registry;
-  registerCompilerDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  FirstErrorHandler errors(context);
-  OwningOpRef<ModuleOp> module = parseModule(source, bufferName, context);
-  if (!module) {
-    error = errors.take("cannot parse the module");
-    return failure();
-  }
-  auto fail = [&](StringRef fallback) {
-    if (error.empty())
-      error = errors.take(fallback);
-    return failure();
-  };
+  ParsedSource parsed(source, bufferName);
+  OwningOpRef<ModuleOp> &module = parsed.module;
+  if (!module)
+    return parsed.fail(error, "cannot parse the module");
   llvm::raw_string_ostream os(output);
   if (stage == "optimized" || stage == "linalg") {
-    PassManager pm(&context);
+    PassManager pm(&parsed.context);
     addGoogleOptimizationPasses(pm, *pipeline);
     if (stage == "linalg")
       addLinalgLoweringPasses(pm, *pipeline);
     if (failed(pm.run(*module)))
-      return fail("the pipeline failed");
+      return parsed.fail(error, "the pipeline failed");
   } else if (stage == "llvm" || stage == "llvm-ir") {
     if (failed(lowerToLLVMDialect(*module, *pipeline, error)))
-      return fail("the pipeline failed");
+      return parsed.fail(error, "the pipeline failed");
   }
   if (stage != "llvm-ir") {
     module->print(os);
