@@ -13,12 +13,16 @@ from ._native import CompileError, Error
 from ._jit import JitFunction, disable_jit, jit, set_debug_nans
 from ._ops import (abs, cast, exp, log, matmul, maximum, minimum, relu,
                    sigmoid, softmax, sqrt, tanh, transpose)
-from ._trace import Tracer
+from ._trace import Tracer, bfloat16, from_bfloat16, to_bfloat16
+from . import _native as _native_module
+
+_native_module.set_bfloat16_dtype(bfloat16)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "CompileError", "Error", "JitFunction", "Tracer", "abs", "cast",
+    "CompileError", "Error", "JitFunction", "Tracer", "abs", "bfloat16",
+    "cast", "from_bfloat16", "to_bfloat16",
     "disable_jit", "exp", "jit", "log", "matmul", "maximum", "minimum",
     "relu", "set_debug_nans", "sigmoid", "softmax", "sqrt", "tanh",
     "transpose",

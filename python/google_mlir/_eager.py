@@ -4,6 +4,8 @@ gm.disable_jit(), and when GOOGLE_MLIR_DEBUG_NANS replays a trace op by op.
 
 import numpy as np
 
+from ._trace import bfloat16, from_bfloat16, to_bfloat16
+
 
 def _scalar(x, value):
     return np.asarray(value, dtype=x.dtype)
@@ -55,8 +57,33 @@ _REDUCE = {
 }
 
 
+def has_nan(value):
+    if value.dtype == bfloat16:
+        value = from_bfloat16(value)
+    return value.dtype.kind == "f" and bool(np.isnan(value).any())
+
+
 def evaluate(node, operands):
-    """The value of one recorded op, given its operands' values."""
+    """The value of one recorded op, given its operands' values (bf16 is
+    computed in f32 and rounded)."""
+    if node.op == "cast" or node.dtype == bfloat16 or any(
+            o.dtype == bfloat16 for o in operands):
+        operands = [from_bfloat16(o) if o.dtype == bfloat16 else o
+                    for o in operands]
+        if node.op == "cast":
+            return _cast(operands[0], node.dtype)
+        value = _evaluate(node, operands, np.float32)
+        return to_bfloat16(value) if node.dtype == bfloat16 else value
+    return _evaluate(node, operands, node.dtype)
+
+
+def _cast(value, dtype):
+    if dtype == bfloat16:
+        return to_bfloat16(value)
+    return value.astype(dtype)
+
+
+def _evaluate(node, operands, dtype):
     op, attrs = node.op, node.attrs
     with np.errstate(all="ignore"):
         if op == "constant":
@@ -64,11 +91,11 @@ def evaluate(node, operands):
         if op in _UNARY:
             return _UNARY[op](operands[0])
         if op in _BINARY:
-            return _BINARY[op](*operands).astype(node.dtype, copy=False)
+            return _BINARY[op](*operands).astype(dtype, copy=False)
         if op in _REDUCE:
             return _REDUCE[op](operands[0], axis=attrs["axes"],
                                keepdims=attrs["keep_dims"]).astype(
-                                   node.dtype, copy=False)
+                                   dtype, copy=False)
         if op == "softmax":
             return softmax(operands[0], attrs["axis"])
         if op == "transpose":
@@ -76,8 +103,6 @@ def evaluate(node, operands):
         if op == "reshape":
             shape = tuple(-1 if d is None else d for d in node.shape)
             return operands[0].reshape(shape)
-        if op == "cast":
-            return operands[0].astype(node.dtype)
     raise NotImplementedError(op)
 
 
@@ -90,4 +115,4 @@ def replay(graph, arguments):
         yield node, value
 
 
-__all__ = ["relu", "sigmoid", "softmax", "evaluate", "replay", "_as_float"]
+__all__ = ["relu", "sigmoid", "softmax", "evaluate", "replay", "has_nan"]

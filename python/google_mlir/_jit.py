@@ -253,7 +253,7 @@ class JitFunction:
                 dims = {d % len(shape) for d in dynamic}
                 shape = tuple(None if i in dims else d
                               for i, d in enumerate(shape))
-            specs.append((name, shape, value.dtype.str))
+            specs.append((name, shape, value.dtype))
             arrays.append(value)
         return bound, arrays, (tuple(specs), tuple(statics))
 
@@ -274,8 +274,8 @@ class JitFunction:
         for (name, shape, dtype), (_, old_shape, old_dtype) in zip(
                 key[0], previous[0]):
             if dtype != old_dtype:
-                reasons.append(f"{name}: dtype {np.dtype(old_dtype)} -> "
-                               f"{np.dtype(dtype)}")
+                reasons.append(f"{name}: dtype {dtype_name(old_dtype)} -> "
+                               f"{dtype_name(dtype)}")
             if shape != old_shape:
                 reasons.append(f"{name}: shape {format_shape(old_shape)} -> "
                                f"{format_shape(shape)}")
@@ -296,7 +296,7 @@ class JitFunction:
             if name in self._static:
                 continue
             _, shape, dtype = next(specs)
-            traced[name] = graph.argument(name, shape, np.dtype(dtype))
+            traced[name] = graph.argument(name, shape, dtype)
         call = inspect.BoundArguments(self._signature, traced)
         graph.set_outputs(self._fn(*call.args, **call.kwargs))
         return graph
@@ -346,20 +346,18 @@ class JitFunction:
     # GOOGLE_MLIR_DEBUG_NANS.
     def _check_nans(self, entry, arrays, results):
         outputs = results if isinstance(results, tuple) else (results,)
-        bad = [i for i, r in enumerate(outputs)
-               if r.dtype.kind == "f" and np.isnan(r).any()]
+        bad = [i for i, r in enumerate(outputs) if _eager.has_nan(r)]
         if not bad:
             return
         graph = entry.graph
         names = {id(a): a.attrs["name"] for a in graph.arguments}
         for node, value in _eager.replay(graph, arrays):
-            if node.dtype.kind != "f" or not np.isnan(value).any():
+            if not _eager.has_nan(value):
                 continue
             file, line, _ = node.location
             for operand in node.operands:
-                if id(operand) in names and operand.dtype.kind == "f" and \
-                        np.isnan(arrays[graph.arguments.index(
-                            operand)]).any():
+                if id(operand) in names and _eager.has_nan(
+                        arrays[graph.arguments.index(operand)]):
                     raise FloatingPointError(
                         f"{self._name}(): argument '{names[id(operand)]}' "
                         f"contains NaN; first used by google.{node.op} at "

@@ -28,6 +28,9 @@ static PyObject *SignatureMismatch;
 
 #define MAX_CALL_TENSORS 64
 
+/* google_mlir.bfloat16: the dtype of bf16 arrays (uint16 bits). */
+static PyArray_Descr *bfloat16_descr;
+
 /*===----------------------------------------------------------------------===*
  * dtypes
  *===----------------------------------------------------------------------===*/
@@ -44,7 +47,11 @@ static int runtime_dtype_of(PyArrayObject *array, google_rt_dtype expected) {
   case NPY_LONGLONG: return GOOGLE_RT_I64;
   case NPY_BOOL: return GOOGLE_RT_I1;
   case NPY_INT8: return GOOGLE_RT_I8;
-  case NPY_UINT16: return expected == GOOGLE_RT_BF16 ? GOOGLE_RT_BF16 : -1;
+  case NPY_UINT16:
+  case NPY_VOID:
+    return expected == GOOGLE_RT_BF16 && PyArray_ITEMSIZE(array) == 2
+               ? GOOGLE_RT_BF16
+               : -1;
   default: return -1;
   }
 }
@@ -125,7 +132,13 @@ static PyObject *wrap_result(google_rt_tensor *tensor) {
     return NULL;
   }
   owner->tensor = *tensor;
-  PyArray_Descr *descr = PyArray_DescrFromType(numpy_type_of(tensor->dtype));
+  PyArray_Descr *descr;
+  if (tensor->dtype == GOOGLE_RT_BF16 && bfloat16_descr) {
+    Py_INCREF(bfloat16_descr);
+    descr = bfloat16_descr;
+  } else {
+    descr = PyArray_DescrFromType(numpy_type_of(tensor->dtype));
+  }
   /* Empty results have no memory: numpy allocates its own. */
   void *data = google_rt_tensor_num_elements(tensor) ? tensor->data : NULL;
   PyObject *array = PyArray_NewFromDescr(&PyArray_Type, descr, tensor->rank,
@@ -471,7 +484,23 @@ static PyObject *native_pool_stats(PyObject *module,
                        "bytes_cached", (unsigned long long)stats.bytes_cached);
 }
 
+static PyObject *native_set_bfloat16_dtype(PyObject *module,
+                                           PyObject *dtype) {
+  PyArray_Descr *descr;
+  if (!PyArray_DescrConverter(dtype, &descr))
+    return NULL;
+  if (descr->elsize != 2) {
+    Py_DECREF(descr);
+    PyErr_SetString(PyExc_ValueError, "a bf16 dtype has 2 bytes");
+    return NULL;
+  }
+  Py_XSETREF(bfloat16_descr, descr);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef native_methods[] = {
+    {"set_bfloat16_dtype", native_set_bfloat16_dtype, METH_O,
+     "The dtype that bf16 results get."},
     {"compile", (PyCFunction)(void (*)(void))native_compile,
      METH_VARARGS | METH_KEYWORDS,
      "compile(source, name, pipeline, cache_dir=None, log=-1) -> dict: the "

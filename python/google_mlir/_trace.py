@@ -14,8 +14,14 @@ import threading
 
 import numpy as np
 
+# bf16 has no numpy type (Debian has no ml_dtypes): its values are uint16
+# bits in this 2-byte dtype (`bits.view(gm.bfloat16)`; gm.to_bfloat16 and
+# gm.from_bfloat16 convert).
+bfloat16 = np.dtype([("bfloat16", "<u2")])
+
 # Element types the google dialect takes from numpy arrays.
 _MLIR_TYPES = {
+    bfloat16: "bf16",
     np.dtype(np.float32): "f32",
     np.dtype(np.float16): "f16",
     np.dtype(np.float64): "f64",
@@ -23,6 +29,42 @@ _MLIR_TYPES = {
     np.dtype(np.int64): "i64",
 }
 SUPPORTED_DTYPES = tuple(_MLIR_TYPES)
+
+
+def is_float(dtype):
+    return dtype.kind == "f" or dtype == bfloat16
+
+
+def promote(a, b):
+    """numpy's promotion, with bf16 below f32 (bf16 and f16 give f32) and
+    integers promoting it to f64 as they do f16."""
+    if a == b:
+        return a
+    if bfloat16 not in (a, b):
+        return np.promote_types(a, b)
+    other = b if a == bfloat16 else a
+    if other.kind == "f":
+        return np.promote_types(other, np.float32)
+    return np.dtype(np.float64)
+
+
+def to_bfloat16(values):
+    """float arrays -> bf16 (round to nearest even; NaN stays NaN)."""
+    floats = np.asarray(values, dtype=np.float32)
+    bits = floats.view(np.uint32)
+    rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) &
+                                           np.uint32(1))) >> np.uint32(16)
+    quiet_nan = (bits >> np.uint32(16)) | np.uint32(0x40)
+    rounded = np.where(np.isnan(floats), quiet_nan, rounded)
+    return np.asarray(rounded, dtype=np.uint16).view(bfloat16)
+
+
+def from_bfloat16(values):
+    """bf16 arrays -> float32 (exact)."""
+    bits = np.asarray(values).view(np.uint16).astype(np.uint32)
+    return np.asarray(bits << np.uint32(16), dtype=np.uint32).view(np.float32)
+
+
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -174,7 +216,7 @@ def _i64_array(values):
 
 def _dense(value):
     """The dense attribute of a numpy array, exact (hex bytes)."""
-    if value.size == 1 and value.dtype.kind == "f":
+    if value.size == 1 and is_float(value.dtype):
         bits = value.view(f"u{value.dtype.itemsize}").reshape(-1)[0]
         return f"dense<0x{int(bits):0{2 * value.dtype.itemsize}X}>"
     if value.size == 1:
@@ -222,7 +264,7 @@ def _is_scalar(value):
 def _scalar_dtype(value, other):
     """The dtype a Python scalar takes next to an array of dtype `other`."""
     if isinstance(value, (float, np.floating)):
-        return other if other.kind == "f" else np.dtype(np.float64)
+        return other if is_float(other) else np.dtype(np.float64)
     info = np.iinfo(other) if other.kind == "i" else None
     if info is not None and not info.min <= int(value) <= info.max:
         return np.dtype(np.int64)
@@ -349,7 +391,9 @@ class Tracer:
             return value
         if _is_scalar(value):
             dtype = _scalar_dtype(value, like.dtype)
-            return self.graph.constant(np.array(value, dtype=dtype))
+            return self.graph.constant(
+                to_bfloat16(value) if dtype == bfloat16 else
+                np.array(value, dtype=dtype))
         if isinstance(value, np.ndarray):
             if value.dtype not in _MLIR_TYPES:
                 raise trace_error(TypeError, f"{what}: arrays of dtype "
@@ -370,14 +414,14 @@ class Tracer:
 
     def _float(self):
         """This array as floats, as numpy computes float ops on integers."""
-        return self if self.dtype.kind == "f" else self.astype(np.float64)
+        return self if is_float(self.dtype) else self.astype(np.float64)
 
     def _binary(self, op, other, reverse=False):
         what = "google." + op
         other = self._as_tracer(other, self, what)
         lhs, rhs = (other, self) if reverse else (self, other)
-        dtype = np.promote_types(lhs.dtype, rhs.dtype)
-        if op == "div" and dtype.kind != "f":
+        dtype = promote(lhs.dtype, rhs.dtype)
+        if op == "div" and not is_float(dtype):
             dtype = np.dtype(np.float64)
         if dtype not in _MLIR_TYPES:
             raise trace_error(TypeError, f"{what}: unsupported dtype {dtype}")
@@ -554,7 +598,7 @@ def matmul(a, b):
     tracer = _first_tracer(a, b)
     a = tracer._as_tracer(a, tracer, "matmul")
     b = tracer._as_tracer(b, tracer, "matmul")
-    dtype = np.promote_types(a.dtype, b.dtype)
+    dtype = promote(a.dtype, b.dtype)
     a, b = a.astype(dtype), b.astype(dtype)
 
     def mismatch(detail):

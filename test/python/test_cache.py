@@ -46,7 +46,7 @@ def test_in_memory_cache_per_signature(cache_dir, log):
     assert scale.num_compiled == 3
     shape_line, dtype_line = log()
     assert "cache miss: x: shape (2, 3) -> (4, 3)" in shape_line
-    assert "cache miss: x: dtype float32 -> float64" in dtype_line
+    assert "cache miss: x: dtype f32 -> f64" in dtype_line
     assert "of 2 compiled signatures" in dtype_line
 
     # The first signature is still cached.

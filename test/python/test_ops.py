@@ -249,3 +249,46 @@ def test_empty_arrays(rng):
     x = np.zeros((0, 3), np.float32)
     got = gm.jit(lambda x: x + 1.0)(x)
     assert got.shape == (0, 3) and got.dtype == np.float32
+
+
+def test_bfloat16_conversions():
+    values = np.array([1.0, -2.5, 3.14159, 1e-3, np.inf, -np.inf, 65504.0,
+                       1.00390625, 1.01171875], np.float32)
+    bits = gm.to_bfloat16(values)
+    assert bits.dtype == gm.bfloat16
+    # Round to nearest even: 1 + 2^-8 is a tie that rounds down to 1, and
+    # 1 + 3 * 2^-8 one that rounds up to 1 + 2^-6.
+    np.testing.assert_array_equal(
+        gm.from_bfloat16(bits),
+        np.array([1.0, -2.5, 3.140625, 0.00099945068359375, np.inf, -np.inf,
+                  65536.0, 1.0, 1.015625], np.float32))
+    assert np.isnan(gm.from_bfloat16(gm.to_bfloat16(np.float32(np.nan))))
+
+
+def test_bfloat16_arguments_and_results(rng):
+    a = gm.to_bfloat16(rng.standard_normal((8, 16)))
+    b = gm.to_bfloat16(rng.standard_normal((16, 4)))
+    bias = gm.to_bfloat16(rng.standard_normal(4))
+
+    @gm.jit
+    def dense(a, b, bias):
+        return gm.relu(a @ b + bias) * 2.0, (a @ b).astype(np.float32)
+
+    y, y32 = dense(a, b, bias)
+    assert y.dtype == gm.bfloat16 and y32.dtype == np.float32
+    fa, fb, fbias = (gm.from_bfloat16(v) for v in (a, b, bias))
+    np.testing.assert_allclose(gm.from_bfloat16(y),
+                               np.maximum(fa @ fb + fbias, 0) * 2,
+                               rtol=2e-2, atol=2e-2)
+    np.testing.assert_allclose(y32, fa @ fb, rtol=2e-2, atol=2e-2)
+    assert "tensor<8x16xbf16>" in dense.lower(a, b, bias)
+
+
+def test_bfloat16_promotes_with_float32(rng):
+    x = gm.to_bfloat16(rng.standard_normal(5))
+    y = rng.standard_normal(5).astype(np.float32)
+    got = gm.jit(lambda x, y: x * y + gm.cast(y, gm.bfloat16))(x, y)
+    assert got.dtype == np.float32
+    fx = gm.from_bfloat16(x)
+    expected = fx * y + gm.from_bfloat16(gm.to_bfloat16(y))
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
