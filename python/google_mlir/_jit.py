@@ -6,6 +6,7 @@ import contextlib
 import functools
 import inspect
 import os
+import re
 import sys
 import threading
 import time
@@ -78,6 +79,21 @@ def jit(fn=None, *, static_argnames=(), static_argnums=(), dynamic_dims=None,
             target=target, options=options, cache_dir=cache_dir)
     return JitFunction(fn, static_argnames, static_argnums, dynamic_dims,
                        target, options, cache_dir)
+
+
+def _locate(entry, error):
+    """`error` from a call, with the user's lines of the op it names."""
+    message = str(error)
+    match = re.search(r"google\.(\w+)", message)
+    if not match:
+        return error
+    places = sorted({f"{n.location[0]}:{n.location[1]}"
+                     for n in entry.graph.live_nodes()
+                     if n.op == match.group(1)})
+    if not places:
+        return error
+    where = places[0] if len(places) == 1 else "one of " + ", ".join(places)
+    return type(error)(f"{message} (google.{match.group(1)} at {where})")
 
 
 class _Entry:
@@ -159,6 +175,8 @@ class JitFunction:
                 results = entry.function(*args)
             except _SignatureMismatch:
                 pass
+            except _native.Error as error:
+                raise _locate(entry, error) from None
             else:
                 if _flags.debug_nans:
                     self._check_nans(entry, args, results)
@@ -178,11 +196,14 @@ class JitFunction:
         if not self._static:
             self._fast = entry
         try:
-            results = entry.function(*arrays)
-        except _SignatureMismatch:
-            # Strides that are not whole elements: one contiguous copy.
-            arrays = [np.ascontiguousarray(a) for a in arrays]
-            results = entry.function(*arrays)
+            try:
+                results = entry.function(*arrays)
+            except _SignatureMismatch:
+                # Strides that are not whole elements: one contiguous copy.
+                arrays = [np.ascontiguousarray(a) for a in arrays]
+                results = entry.function(*arrays)
+        except _native.Error as error:
+            raise _locate(entry, error) from None
         if _flags.debug_nans:
             self._check_nans(entry, arrays, results)
         return results

@@ -119,9 +119,14 @@ def test_dynamic_extent_mismatch_fails_the_call():
         return x + y
 
     np.testing.assert_array_equal(add(f32(3, 2), f32(3, 2)), 2 * f32(3, 2))
-    with pytest.raises(gm.Error, match=r"google\.add: dimension 0 of operand "
-                       r"#1 is 4, expected 3"):
-        add(f32(3, 2), f32(4, 2))
+    line = add.__wrapped__.__code__.co_firstlineno + 2
+    for slow in (True, False):
+        if slow:
+            add.clear_cache()  # the call goes through the slow path
+        with pytest.raises(gm.Error, match=r"google\.add: dimension 0 of "
+                           r"operand #1 is 4, expected 3 .*\(google\.add at "
+                           f"{HERE}:{line}\\)$"):
+            add(f32(3, 2), f32(4, 2))
     # The function still works afterwards.
     np.testing.assert_array_equal(add(f32(4, 2), f32(4, 2)), 2 * f32(4, 2))
 
