@@ -149,20 +149,27 @@ def test_two_threads_call_compiled_code(rng):
 def test_the_gil_is_released_while_compiled_code_runs(rng):
     f = gm.jit(lambda a, b: (a @ b) @ b)
     a = rng.standard_normal((2048, 2048)).astype(np.float32) * 0.02
-    start = time.perf_counter()
     f(a, a)  # compile and run once
-    start = time.perf_counter()
-    f(a, a)
-    call = time.perf_counter() - start
-    last, longest = time.perf_counter(), 0.0
-    future = f.submit(a, a)
-    while not future.done():
-        now = time.perf_counter()
-        longest, last = max(longest, now - last), now
-    longest = max(longest, time.perf_counter() - last)
-    future.result()
-    # Holding the GIL would stop this thread for the whole call.
-    assert longest < call / 2, (longest, call)
+
+    def longest_pause():
+        """This thread's longest stall while another thread runs the call,
+        as a fraction of the call's time."""
+        start = time.perf_counter()
+        f(a, a)
+        call = time.perf_counter() - start
+        last, longest = time.perf_counter(), 0.0
+        future = f.submit(a, a)
+        while not future.done():
+            now = time.perf_counter()
+            longest, last = max(longest, now - last), now
+        longest = max(longest, time.perf_counter() - last)
+        future.result()
+        return longest / call
+
+    # Holding the GIL would stop this thread for the whole call, every time;
+    # the best of three rides out a busy machine.
+    pauses = [longest_pause() for _ in range(3)]
+    assert min(pauses) < 0.5, pauses
 
 
 def test_debug_nans_names_the_op_and_line(rng):
