@@ -21,27 +21,41 @@ _SignatureMismatch = _native.SignatureMismatch
 
 
 class _Flags:
-    disabled = 0  # depth of gm.disable_jit() blocks
+    # gm.disable_jit() blocks open in any thread: while there are some, calls
+    # look at their own thread's depth (a thread-local read costs more than
+    # the rest of a cached call).
+    disabled_anywhere = 0
     debug_nans = os.environ.get("GOOGLE_MLIR_DEBUG_NANS") == "1"
 
 
 _flags = _Flags()
+_thread_state = threading.local()
+_flags_lock = threading.Lock()
+
+
+def _jit_disabled_here():
+    return getattr(_thread_state, "disabled", 0) > 0
 
 
 @contextlib.contextmanager
 def disable_jit():
     """Runs jitted functions as plain Python on numpy arrays inside the
-    block (for comparing with the compiled code, or debugging)."""
-    _flags.disabled += 1
+    block, in this thread (for comparing with the compiled code, or
+    debugging)."""
+    with _flags_lock:
+        _flags.disabled_anywhere += 1
+    _thread_state.disabled = getattr(_thread_state, "disabled", 0) + 1
     try:
         yield
     finally:
-        _flags.disabled -= 1
+        _thread_state.disabled -= 1
+        with _flags_lock:
+            _flags.disabled_anywhere -= 1
 
 
 def set_debug_nans(enabled=True):
     """Like GOOGLE_MLIR_DEBUG_NANS=1: check results for NaN and name the
-    first op that produced one."""
+    first op that produced one (every thread)."""
     _flags.debug_nans = bool(enabled)
 
 
@@ -170,7 +184,7 @@ class JitFunction:
     # Calls.
     def __call__(self, *args, **kwargs):
         entry = self._fast
-        if entry is not None and not kwargs and not _flags.disabled:
+        if entry is not None and not kwargs and not _flags.disabled_anywhere:
             try:
                 results = entry.function(*args)
             except _SignatureMismatch:
@@ -184,7 +198,7 @@ class JitFunction:
         return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
-        if _flags.disabled or any(
+        if (_flags.disabled_anywhere and _jit_disabled_here()) or any(
                 isinstance(a, Tracer)
                 for a in (*args, *kwargs.values())):
             # Eager, or inside another trace (inlined there).

@@ -235,6 +235,16 @@ def test_disable_jit_runs_numpy(rng):
         np.testing.assert_allclose(e, c, rtol=1e-5, atol=1e-6)
 
 
+def test_disable_jit_is_per_thread():
+    f = gm.jit(lambda x: x + 1.0)
+    x = np.zeros(3, np.float32)
+    with gm.disable_jit():
+        other = f.submit(x).result(timeout=120)
+        assert f.num_compiled == 1  # the worker thread compiled it
+        np.testing.assert_array_equal(f(x), other)
+        assert f.num_compiled == 1
+
+
 def test_lower_prints_every_stage(rng):
     @gm.jit
     def mlp(x, w, b):
