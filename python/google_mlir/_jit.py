@@ -14,8 +14,8 @@ import time
 import numpy as np
 
 from . import _eager, _native
-from ._trace import (SUPPORTED_DTYPES, Graph, Tracer, dtype_name,
-                     format_shape)
+from ._trace import (MAX_RANK, SUPPORTED_DTYPES, Graph, Tracer, dtype_name,
+                     format_shape, numpy_name)
 
 _SignatureMismatch = _native.SignatureMismatch
 
@@ -276,7 +276,12 @@ class JitFunction:
                 raise TypeError(
                     f"{self._name}() argument '{name}' has dtype "
                     f"{value.dtype}; supported: "
-                    f"{', '.join(str(d) for d in SUPPORTED_DTYPES)}")
+                    f"{', '.join(numpy_name(d) for d in SUPPORTED_DTYPES)}")
+            if value.ndim > MAX_RANK:
+                raise TypeError(
+                    f"{self._name}() argument '{name}' has rank "
+                    f"{value.ndim}; compiled functions take at most "
+                    f"{MAX_RANK} dimensions")
             shape = value.shape
             dynamic = self._dynamic.get(name)
             if dynamic:

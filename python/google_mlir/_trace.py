@@ -29,6 +29,8 @@ _MLIR_TYPES = {
     np.dtype(np.int64): "i64",
 }
 SUPPORTED_DTYPES = tuple(_MLIR_TYPES)
+# GOOGLE_RT_MAX_RANK: the most dimensions an argument or result may have.
+MAX_RANK = 8
 
 
 def is_float(dtype):
@@ -156,6 +158,11 @@ class Graph:
                     f"arguments (or a tuple of them); result {index} is "
                     f"{type(item).__name__}")
             self._check_owner(item)
+            if item.ndim > MAX_RANK:
+                raise TypeError(
+                    f"{self.name}() result {index} has rank {item.ndim}; "
+                    f"compiled functions take and return at most {MAX_RANK} "
+                    "dimensions")
             outputs.append(item)
         self.outputs = tuple(outputs)
 
@@ -253,7 +260,11 @@ _FLOAT_ONLY = ("exp", "log", "tanh", "sigmoid", "sqrt", "softmax",
 
 
 def _supported_names():
-    return ", ".join(str(d) for d in SUPPORTED_DTYPES)
+    return ", ".join(numpy_name(d) for d in SUPPORTED_DTYPES)
+
+
+def numpy_name(dtype):
+    return "bfloat16" if dtype == bfloat16 else str(dtype)
 
 
 def _is_scalar(value):
@@ -404,9 +415,14 @@ class Tracer:
                           f"{type(value).__name__}")
 
     def astype(self, dtype):
-        dtype = np.dtype(dtype)
+        requested = dtype
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:
+            dtype = None
         if dtype not in _MLIR_TYPES:
-            raise trace_error(TypeError, f"cast: unsupported dtype {dtype} "
+            raise trace_error(TypeError, "cast: unsupported dtype "
+                              f"{requested if dtype is None else dtype!s} "
                               f"({_supported_names()})")
         if dtype == self.dtype:
             return self
@@ -505,7 +521,7 @@ class Tracer:
             shape = tuple(shape[0])
         try:
             shape = tuple(int(d) for d in shape)
-        except TypeError:
+        except (TypeError, ValueError):
             raise trace_error(TypeError, f"reshape: the new shape must be "
                               f"ints, got {shape!r}") from None
         if shape.count(-1) > 1 or any(d < -1 for d in shape):
@@ -642,6 +658,9 @@ def matmul(a, b):
 
 
 def softmax(x, axis=-1):
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise trace_error(TypeError, "google.softmax: axis must be an int, "
+                          f"got {axis!r}")
     (axis,) = _normalize_axes(axis, x.ndim, "google.softmax")
     operand = x._float()
     return x._new("softmax", (operand,), {"axis": axis}, operand.shape,

@@ -44,10 +44,25 @@ def test_matmul_shape_mismatch_names_shapes_and_line():
     (lambda x: np.asarray(x), TypeError, r"cannot become a numpy array"),
     (lambda x: x ** 3, TypeError, r"x \*\* p"),
     (lambda x: x.astype(np.uint8), TypeError, r"unsupported dtype uint8"),
+    (lambda x: gm.cast(x, "float8"), TypeError, r"unsupported dtype float8 \(bfloat16"),
+    (lambda x: x.reshape("a"), TypeError, r"the new shape must be ints"),
+    (lambda x: gm.softmax(x, axis=(0,)), TypeError, r"axis must be an int"),
+    (lambda x: x + np.ones(6, np.complex64), TypeError,
+     r"dtype complex64 are not supported \(bfloat16, float32"),
 ])
 def test_trace_errors_name_the_line(body, kind, pattern):
     with pytest.raises(kind, match=f"^{HERE}:[0-9]+: .*{pattern}"):
         gm.jit(body)(f32(6))
+
+
+def test_at_most_eight_dimensions():
+    f = gm.jit(lambda x: x * 2.0)
+    with pytest.raises(TypeError, match=r"argument 'x' has rank 9; compiled "
+                       r"functions take at most 8 dimensions"):
+        f(np.ones((1,) * 9, np.float32))
+    g = gm.jit(lambda x: x.reshape((1,) * 10))
+    with pytest.raises(TypeError, match=r"result 0 has rank 10"):
+        g(np.ones(1, np.float32))
 
 
 def test_result_must_be_arrays():
