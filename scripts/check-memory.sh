@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the end-to-end tests and the runtime's C tests under valgrind
 # (memcheck): no invalid access and no definite or indirect leak may be
-# reported in google-run, the runtime or compiled code (the compiler is
+# reported in google-run, the runtime or compiled code, and no invalid access
+# in calls through the Python extension (the compiler is
 # checked by scripts/check-sanitizers.sh). Needs a build
 # (scripts/build.sh) and valgrind.
 set -euo pipefail
@@ -21,4 +22,12 @@ trap 'rm -rf "$tmp"' EXIT
   --pipeline-options=chip=haswell --emit-object="$tmp/checks.so"
 $VALGRIND "$BUILD_DIR/bin/runtime_test" "$tmp/two.so"
 $VALGRIND "$BUILD_DIR/bin/runtime_test" --checks "$tmp/checks.so"
+# The Python extension: compile first, then call under valgrind.
+PY_CACHE="$tmp/python-cache"
+GOOGLE_MLIR_CACHE_DIR="$PY_CACHE" PYTHONPATH="$BUILD_DIR/python" \
+  /usr/bin/python3 test/python/Inputs/memcheck_calls.py
+GOOGLE_MLIR_CACHE_DIR="$PY_CACHE" PYTHONPATH="$BUILD_DIR/python" \
+  PYTHONMALLOC=malloc valgrind --error-exitcode=99 -q \
+  --suppressions=scripts/valgrind-python.supp \
+  /usr/bin/python3 test/python/Inputs/memcheck_calls.py
 echo "memcheck: no errors"
