@@ -59,6 +59,10 @@ def set_debug_nans(enabled=True):
     _flags.debug_nans = bool(enabled)
 
 
+# One compile at a time per process (calls still run in parallel): the
+# in-process linker is serialized anyway, and compiles are rare.
+_compile_lock = threading.Lock()
+
 _executor = None
 _executor_lock = threading.Lock()
 
@@ -350,8 +354,9 @@ class JitFunction:
             graph = self._trace(bound, key)
             text = graph.to_mlir(self._mlir_name, locations=True)
             trace_ms = (time.perf_counter() - start) * 1e3
-            info = _native.compile(text, self._name, self._pipeline,
-                                   self._cache_dir, 0)
+            with _compile_lock:
+                info = _native.compile(text, self._name, self._pipeline,
+                                       self._cache_dir, 0)
             try:
                 module = _native.Module(info["path"])
             finally:
