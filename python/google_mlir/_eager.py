@@ -63,24 +63,38 @@ def has_nan(value):
     return value.dtype.kind == "f" and bool(np.isnan(value).any())
 
 
+def cast(x, dtype):
+    """Converts to `dtype` as google.cast does: floats round to nearest
+    even, floats to ints truncate toward zero and saturate (NaN gives 0)."""
+    x = np.asarray(x)
+    dtype = np.dtype(dtype)
+    if dtype == bfloat16:
+        return to_bfloat16(cast(x, np.float32))
+    if x.dtype == bfloat16:
+        return cast(from_bfloat16(x), dtype)
+    if x.dtype.kind == "f" and dtype.kind == "i":
+        info = np.iinfo(dtype)
+        with np.errstate(invalid="ignore"):
+            clipped = np.clip(np.nan_to_num(x, nan=0.0), info.min, info.max)
+            # Bounds that float rounds past the range saturate exactly.
+            result = np.trunc(clipped).astype(dtype)
+        result[x >= float(info.max)] = info.max
+        result[x <= float(info.min)] = info.min
+        return result
+    return x.astype(dtype)
+
+
 def evaluate(node, operands):
     """The value of one recorded op, given its operands' values (bf16 is
     computed in f32 and rounded)."""
-    if node.op == "cast" or node.dtype == bfloat16 or any(
-            o.dtype == bfloat16 for o in operands):
+    if node.op == "cast":
+        return cast(operands[0], node.dtype)
+    if node.dtype == bfloat16 or any(o.dtype == bfloat16 for o in operands):
         operands = [from_bfloat16(o) if o.dtype == bfloat16 else o
                     for o in operands]
-        if node.op == "cast":
-            return _cast(operands[0], node.dtype)
         value = _evaluate(node, operands, np.float32)
         return to_bfloat16(value) if node.dtype == bfloat16 else value
     return _evaluate(node, operands, node.dtype)
-
-
-def _cast(value, dtype):
-    if dtype == bfloat16:
-        return to_bfloat16(value)
-    return value.astype(dtype)
 
 
 def _evaluate(node, operands, dtype):
@@ -115,4 +129,5 @@ def replay(graph, arguments):
         yield node, value
 
 
-__all__ = ["relu", "sigmoid", "softmax", "evaluate", "replay", "has_nan"]
+__all__ = ["cast", "relu", "sigmoid", "softmax", "evaluate", "replay",
+           "has_nan"]

@@ -115,15 +115,14 @@ def _locate(entry, error):
 
 
 class _Entry:
-    """One compiled signature."""
+    """One compiled signature (the function keeps its module loaded)."""
 
-    __slots__ = ("function", "graph", "key", "module")
+    __slots__ = ("function", "graph", "key")
 
-    def __init__(self, function, graph, key, module):
+    def __init__(self, function, graph, key):
         self.function = function
         self.graph = graph
         self.key = key
-        self.module = module
 
 
 def _as_tuple(names):
@@ -364,7 +363,7 @@ class JitFunction:
                     os.unlink(info["path"])
             function = module.function(self._mlir_name,
                                        unpack_single=graph.single_output)
-            entry = _Entry(function, graph, key, module)
+            entry = _Entry(function, graph, key)
             if os.environ.get("GOOGLE_MLIR_LOG_COMPILES") == "1":
                 self._log(key, info, trace_ms, start)
             self._entries[key] = entry

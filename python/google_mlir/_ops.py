@@ -3,7 +3,7 @@
 import numpy as np
 
 from . import _eager
-from ._trace import Tracer, binary, bfloat16, from_bfloat16, to_bfloat16
+from ._trace import Tracer, binary
 from ._trace import matmul as _traced_matmul
 from ._trace import softmax as _traced_softmax
 
@@ -72,20 +72,4 @@ def cast(x, dtype):
     truncate toward zero and saturate (NaN gives 0)."""
     if isinstance(x, Tracer):
         return x.astype(dtype)
-    x = np.asarray(x)
-    dtype = np.dtype(dtype)
-    if dtype == bfloat16:
-        return to_bfloat16(cast(x, np.float32))
-    if x.dtype == bfloat16:
-        return cast(from_bfloat16(x), dtype)
-    if x.dtype.kind == "f" and dtype.kind == "i":
-        info = np.iinfo(dtype)
-        with np.errstate(invalid="ignore"):
-            clipped = np.clip(np.nan_to_num(x, nan=0.0), info.min, info.max)
-            # Bounds that float rounds past the range saturate exactly.
-            result = np.trunc(clipped).astype(dtype)
-        result[x >= float(info.max)] = info.max
-        result[x <= float(info.min)] = info.min
-        return result
-    return x.astype(dtype)
-
+    return _eager.cast(x, dtype)
