@@ -56,6 +56,45 @@ if memcheck:
 if "address" in getattr(config, "google_sanitize", ""):
     config.available_features.add("asan")
 
+# GPU features. `cuda-toolkit`: the CUDA toolkit (ptxas, fatbinary) that
+# NVVM kernels compile with, found as the compiler finds it. `cuda` and
+# `rocm`: a driver loads and a device answers, so GPU code can run.
+def find_cuda_toolkit():
+    for variable in ("CUDA_HOME", "CUDA_ROOT", "CUDA_PATH"):
+        if os.environ.get(variable):
+            return os.environ[variable]
+    return "/usr/local/cuda"
+
+
+cuda_toolkit = find_cuda_toolkit()
+if all(os.access(os.path.join(cuda_toolkit, "bin", tool), os.X_OK)
+       for tool in ("ptxas", "fatbinary")):
+    config.available_features.add("cuda-toolkit")
+config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
+config.substitutions.append(
+    ("%ptxas", os.path.join(cuda_toolkit, "bin", "ptxas")))
+
+
+def gpu_devices(library, init, count):
+    """Devices a GPU driver reports, 0 when it does not load or answer."""
+    import ctypes
+    try:
+        driver = ctypes.CDLL(library)
+        if init and getattr(driver, init)(0) != 0:
+            return 0
+        devices = ctypes.c_int(0)
+        if getattr(driver, count)(ctypes.byref(devices)) != 0:
+            return 0
+        return devices.value
+    except (OSError, AttributeError):
+        return 0
+
+
+if gpu_devices("libcuda.so.1", "cuInit", "cuDeviceGetCount") > 0:
+    config.available_features.add("cuda")
+if gpu_devices("libamdhip64.so", None, "hipGetDeviceCount") > 0:
+    config.available_features.add("rocm")
+
 tools = [
     "google-opt",
     "google-run",
@@ -64,6 +103,8 @@ tools = [
     "reference_test",
     "mlir-runner",
     "mlir-translate",
+    "llvm-readelf",
+    "llvm-objdump",
     ToolSubst("%python", config.python_executable, unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(

@@ -11,6 +11,7 @@
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -50,6 +51,13 @@ struct ExtremePipelineOptions
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("Optimization level, 0 to 3"),
       llvm::cl::init(3)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("GPU targets: the CUDA or ROCm directory to compile "
+                     "kernels with (default: CUDA_HOME, CUDA_ROOT, CUDA_PATH "
+                     "or /usr/local/cuda; ROCM_PATH, ROCM_ROOT, ROCM_HOME, "
+                     "/opt/rocm or the one google-mlir's build made)"),
+      llvm::cl::init("")};
 
   /// `chip`, or the target's default when it is empty.
   std::string getChip() const;
@@ -62,6 +70,10 @@ LogicalResult verifyOptions(const ExtremePipelineOptions &options,
 /// Fails, with `error` saying how to list valid names, unless `chip` is
 /// `host` or a CPU of the host's target that can run 64-bit code.
 LogicalResult verifyCpuChip(StringRef chip, std::string &error);
+
+/// Fails, with `error` naming valid chips, unless LLVM's NVPTX (for NVVM)
+/// or AMDGPU (for ROCDL) backend knows `chip`.
+LogicalResult verifyGpuChip(Target target, StringRef chip, std::string &error);
 
 /// The vector register width, in bits, of a CPU (`host` or an LLVM CPU
 /// name): 512 with AVX-512, 256 with AVX2 and FMA, else 128.
@@ -80,15 +92,23 @@ void addLinalgLoweringPasses(OpPassManager &pm,
 void addCpuTilingPasses(OpPassManager &pm,
                         const ExtremePipelineOptions &options);
 /// Stage 4: one-shot bufferization, static results as out-parameters, and
-/// buffer deallocation.
+/// buffer deallocation; for GPU targets, the buffers live on the device.
 void addBufferizationPasses(OpPassManager &pm,
                             const ExtremePipelineOptions &options);
-/// Stage 5 (CPU): loops and everything else to the LLVM dialect.
-void addCpuLoweringPasses(OpPassManager &pm,
-                          const ExtremePipelineOptions &options);
+/// Stage 4b (GPU): linalg ops to kernels, lowered to NVVM or ROCDL and
+/// serialized into device binaries.
+void addGpuKernelPasses(OpPassManager &pm,
+                        const ExtremePipelineOptions &options);
+/// Stage 5: host code (loops, or GPU launches and copies) to the LLVM
+/// dialect.
+void addHostLoweringPasses(OpPassManager &pm,
+                           const ExtremePipelineOptions &options);
 
 /// Stage 6: packed entry points and the manifest the runtime loads.
-void addRuntimeInterfacePasses(OpPassManager &pm);
+/// `target` says where the functions' tensors live (none: what the device
+/// binaries say).
+void addRuntimeInterfacePasses(OpPassManager &pm,
+                               std::optional<Target> target = std::nullopt);
 
 /// The whole pipeline for `options.target`; fails, with `error` set, on
 /// invalid or unsupported options.

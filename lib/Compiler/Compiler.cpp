@@ -5,6 +5,7 @@
 #include "Dialect/Google/IR/GoogleDialect.h"
 #include "Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -129,13 +130,16 @@ std::unique_ptr<ExtremePipelineOptions> parseOptions(StringRef text,
   return options;
 }
 
-/// True when only LLVM dialect ops are left (google-opt's pipeline output).
+/// True when only LLVM dialect ops are left, with device binaries and
+/// kernel launches for GPU targets (google-opt's pipeline output).
 bool isLoweredToLLVM(ModuleOp module) {
   auto *llvmDialect = module.getContext()->getLoadedDialect<LLVM::LLVMDialect>();
   return !module.getBody()
               ->walk([&](Operation *op) {
-                return op->getDialect() == llvmDialect ? WalkResult::advance()
-                                                       : WalkResult::interrupt();
+                return op->getDialect() == llvmDialect ||
+                               isa<gpu::BinaryOp, gpu::LaunchFuncOp>(op)
+                           ? WalkResult::advance()
+                           : WalkResult::interrupt();
               })
               .wasInterrupted();
 }

@@ -4,6 +4,7 @@
 
 #include "Conversion/Passes.h"
 #include "Dialect/Google/Transforms/Passes.h"
+#include "GPU/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -11,6 +12,7 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
@@ -48,12 +50,8 @@ LogicalResult google::verifyOptions(const ExtremePipelineOptions &options,
             std::to_string(options.optLevel);
     return failure();
   }
-  if (options.target != Target::CPU) {
-    error = std::string("target '") +
-            (options.target == Target::NVVM ? "nvvm" : "rocdl") +
-            "' is not supported yet; only target=cpu is";
-    return failure();
-  }
+  if (options.target != Target::CPU)
+    return verifyGpuChip(options.target, options.getChip(), error);
   return verifyCpuChip(options.getChip(), error);
 }
 
@@ -152,7 +150,7 @@ void google::addCpuTilingPasses(OpPassManager &pm,
 }
 
 void google::addBufferizationPasses(OpPassManager &pm,
-                                    const ExtremePipelineOptions &) {
+                                    const ExtremePipelineOptions &options) {
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
@@ -166,18 +164,29 @@ void google::addBufferizationPasses(OpPassManager &pm,
   // Removes the self-copies bufferization can leave.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  bool gpu = options.target != Target::CPU;
+  if (gpu)
+    pm.addNestedPass<func::FuncOp>(createGpuDeviceBuffersPass());
   bufferization::BufferDeallocationPipelineOptions deallocOptions;
   bufferization::buildBufferDeallocationPipeline(pm, deallocOptions);
-  pm.addPass(createConvertBufferizationToMemRefPass());
-  // Large matmuls' block loops go to OpenMP threads.
-  pm.addPass(createParallelizeLoopsPass());
+  // On GPUs, the copies that deallocation adds (bufferization.clone) are
+  // made on the device by the kernel stage.
+  if (!gpu) {
+    pm.addPass(createConvertBufferizationToMemRefPass());
+    // Large matmuls' block loops go to OpenMP threads.
+    pm.addPass(createParallelizeLoopsPass());
+  }
   // Whatever the tensor-level rewrites assumed about dynamic extents is
   // checked at run time.
   pm.addPass(createCheckShapeAssumptionsPass());
 }
 
-void google::addCpuLoweringPasses(OpPassManager &pm,
-                                  const ExtremePipelineOptions &) {
+void google::addHostLoweringPasses(OpPassManager &pm,
+                                   const ExtremePipelineOptions &options) {
+  bool gpu = options.target != Target::CPU;
+  // GPU work goes on streams; the host waits where it needs a result.
+  if (gpu)
+    pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Vector transfers of rank 2 and more become rank-1 loads and stores.
   VectorTransferToSCFOptions vectorToSCFOptions;
@@ -218,13 +227,23 @@ void google::addCpuLoweringPasses(OpPassManager &pm,
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertOpenMPToLLVMPass());
+  // Kernel launches, device buffers and streams call the runtime's mgpu*
+  // functions.
+  if (gpu)
+    pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }
 
-void google::addRuntimeInterfacePasses(OpPassManager &pm) {
-  pm.addPass(createEmitRuntimeInterfacePass());
+void google::addRuntimeInterfacePasses(OpPassManager &pm,
+                                       std::optional<Target> target) {
+  EmitRuntimeInterfacePassOptions interfaceOptions;
+  if (target)
+    interfaceOptions.device = *target == Target::NVVM    ? "cuda"
+                              : *target == Target::ROCDL ? "rocm"
+                                                         : "cpu";
+  pm.addPass(createEmitRuntimeInterfacePass(interfaceOptions));
 }
 
 LogicalResult google::buildExtremePipeline(OpPassManager &pm,
@@ -235,10 +254,13 @@ LogicalResult google::buildExtremePipeline(OpPassManager &pm,
   addGoogleOptimizationPasses(pm, options);
   addExportPasses(pm);
   addLinalgLoweringPasses(pm, options);
-  addCpuTilingPasses(pm, options);
+  if (options.target == Target::CPU)
+    addCpuTilingPasses(pm, options);
   addBufferizationPasses(pm, options);
-  addCpuLoweringPasses(pm, options);
-  addRuntimeInterfacePasses(pm);
+  if (options.target != Target::CPU)
+    addGpuKernelPasses(pm, options);
+  addHostLoweringPasses(pm, options);
+  addRuntimeInterfacePasses(pm, options.target);
   return success();
 }
 
@@ -246,7 +268,8 @@ void google::registerExtremePipeline() {
   registerPassPipeline(
       "google-extreme-pipeline",
       "The whole way down: google optimizations, linalg, bufferization and "
-      "the LLVM dialect",
+      "the LLVM dialect, with GPU kernels in device binaries for "
+      "target=nvvm and target=rocdl",
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
         ExtremePipelineOptions options;

@@ -1,6 +1,8 @@
 // Unsupported or malformed options fail cleanly, naming the problem.
-// RUN: not google-opt %s --google-extreme-pipeline="target=nvvm" 2>&1 | FileCheck %s --check-prefix=NVVM
-// RUN: not google-opt %s --google-extreme-pipeline="target=rocdl chip=gfx942" 2>&1 | FileCheck %s --check-prefix=ROCDL
+// RUN: not google-opt %s --google-extreme-pipeline="target=nvvm chip=sm_12" 2>&1 | FileCheck %s --check-prefix=NVVM
+// RUN: not google-opt %s --google-extreme-pipeline="target=nvvm chip=gfx942" 2>&1 | FileCheck %s --check-prefix=NVVM-AMD
+// RUN: not google-opt %s --google-extreme-pipeline="target=rocdl chip=sm_90" 2>&1 | FileCheck %s --check-prefix=ROCDL
+// RUN: not google-opt %s --google-extreme-pipeline="target=rocdl chip=gfx9999" 2>&1 | FileCheck %s --check-prefix=ROCDL-BAD
 // RUN: not google-opt %s --google-extreme-pipeline="opt-level=7" 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not google-opt %s --google-extreme-pipeline="target=tpu" 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not google-opt %s --google-extreme-pipeline="fusion=true" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
@@ -8,8 +10,10 @@
 // RUN: not google-opt %s --google-extreme-pipeline="chip=cortex-a53" 2>&1 | FileCheck %s --check-prefix=ARM
 // RUN: not google-opt %s --google-extreme-pipeline="chip=i386" 2>&1 | FileCheck %s --check-prefix=I386
 
-// NVVM: error: google-extreme-pipeline: target 'nvvm' is not supported yet; only target=cpu is
-// ROCDL: error: google-extreme-pipeline: target 'rocdl' is not supported yet; only target=cpu is
+// NVVM: error: google-extreme-pipeline: unknown chip 'sm_12' for target=nvvm: expected an NVIDIA GPU architecture that LLVM's NVPTX backend knows, like sm_80, sm_89, sm_90 or sm_100
+// NVVM-AMD: error: google-extreme-pipeline: unknown chip 'gfx942' for target=nvvm
+// ROCDL: error: google-extreme-pipeline: unknown chip 'sm_90' for target=rocdl: expected an AMD GPU that LLVM's AMDGPU backend knows, like gfx90a, gfx942 or gfx1100
+// ROCDL-BAD: error: google-extreme-pipeline: unknown chip 'gfx9999' for target=rocdl
 // OPT: error: google-extreme-pipeline: opt-level must be 0, 1, 2 or 3, got 7
 // TARGET: Cannot find option named 'tpu'
 // TARGET: error: google-extreme-pipeline: invalid options 'target=tpu'

@@ -158,12 +158,15 @@ def EmitRuntimeInterfacePass
 
     ```
     google-mlir-manifest 1
+    device <cuda|rocm>
     func <name> <out|ret> <#args> <arg types> <#results> <result types>
     ```
 
     `out` marks results passed as out-parameters, `ret` results returned
-    through the C interface's first pointer. A module that already has a
-    manifest is left alone.
+    through the C interface's first pointer. The `device` line, for code
+    whose tensors live on a GPU, comes from the `device` option, else from
+    the targets of the module's `gpu.binary` ops (which must agree with it).
+    A module that already has a manifest is left alone.
 
     The runtime hooks the module calls (`_mlir_memref_to_llvm_alloc`,
     `_mlir_memref_to_llvm_free`, `google_rt_check_failed`, ...) get weak
@@ -173,6 +176,11 @@ def EmitRuntimeInterfacePass
     them. Fails on a function without a C interface or
     with an element type the runtime does not know.
   }];
+  let options = [
+    Option<"device", "device", "std::string", /*default=*/"",
+           "Where the functions' tensors live: cpu, cuda or rocm (default: "
+           "what the device binaries are for, else cpu)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 

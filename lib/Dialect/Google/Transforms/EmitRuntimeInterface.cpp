@@ -3,7 +3,10 @@
 #include "Dialect/Google/IR/GoogleDialect.h"
 #include "Dialect/Google/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -119,9 +122,33 @@ void addRuntimeFallbacks(ModuleOp module) {
   }
 }
 
+/// "cuda" or "rocm" when the module's kernels are in device binaries for
+/// NVIDIA or AMD GPUs, "" when it has none; fails on a mix.
+FailureOr<StringRef> getBinariesDevice(ModuleOp module) {
+  StringRef device;
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    for (auto object : binary.getObjects().getAsRange<gpu::ObjectAttr>()) {
+      StringRef kind = isa<NVVM::NVVMTargetAttr>(object.getTarget())
+                           ? "cuda"
+                           : isa<ROCDL::ROCDLTargetAttr>(object.getTarget())
+                                 ? "rocm"
+                                 : "";
+      if (kind.empty() || (!device.empty() && device != kind))
+        return binary.emitError("google-emit-runtime-interface: the runtime "
+                                "runs device binaries for one NVVM or ROCDL "
+                                "target per module, got ")
+               << object.getTarget();
+      device = kind;
+    }
+  }
+  return device;
+}
+
 struct EmitRuntimeInterfacePass
     : public google::impl::EmitRuntimeInterfacePassBase<
           EmitRuntimeInterfacePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (module.lookupSymbol(kManifestSymbol))
@@ -131,6 +158,19 @@ struct EmitRuntimeInterfacePass
     auto voidType = LLVM::LLVMVoidType::get(context);
     std::string manifest = "google-mlir-manifest 1\n";
     llvm::raw_string_ostream os(manifest);
+    FailureOr<StringRef> binaries = getBinariesDevice(module);
+    if (failed(binaries))
+      return signalPassFailure();
+    StringRef where = device.empty() ? *binaries : StringRef(device);
+    if (!llvm::is_contained({"", "cpu", "cuda", "rocm"}, where) ||
+        (!binaries->empty() && where != *binaries)) {
+      module.emitError("google-emit-runtime-interface: device '")
+          << where << "' does not fit the module's device binaries (for '"
+          << *binaries << "'); expected cpu, cuda or rocm";
+      return signalPassFailure();
+    }
+    if (where == "cuda" || where == "rocm")
+      os << "device " << where << "\n";
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
 
     SmallVector<LLVM::LLVMFuncOp> exported;

@@ -1,0 +1,65 @@
+//===- Passes.h - GPU code generation passes --------------------*- C++ -*-===//
+
+#ifndef GOOGLE_GPU_PASSES_H
+#define GOOGLE_GPU_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace affine {
+class AffineDialect;
+} // namespace affine
+namespace arith {
+class ArithDialect;
+} // namespace arith
+namespace func {
+class FuncOp;
+} // namespace func
+namespace gpu {
+class GPUDialect;
+} // namespace gpu
+namespace linalg {
+class LinalgDialect;
+} // namespace linalg
+namespace scf {
+class SCFDialect;
+} // namespace scf
+
+namespace google {
+
+#define GEN_PASS_DECL
+#include "GPU/Passes.h.inc"
+
+/// The CUDA toolkit to compile kernels with: `option` when it is not
+/// empty, else CUDA_HOME, CUDA_ROOT or CUDA_PATH, else /usr/local/cuda.
+std::string findCudaToolkit(StringRef option);
+
+/// The ROCm directory whose llvm/bin/ld.lld links code objects and whose
+/// amdgcn/bitcode holds the device libraries: `option` when it is not
+/// empty, else ROCM_PATH, ROCM_ROOT or ROCM_HOME, else /opt/rocm when it
+/// exists, else the directory google-mlir's build made from Debian's
+/// lld-22 and rocm-device-libs.
+std::string findRocmToolkit(StringRef option);
+
+/// Whether `toolkit` has the ptxas and fatbinary that a cubin in a fatbin
+/// needs (else kernels are shipped as PTX).
+bool hasCudaCompilers(StringRef toolkit);
+
+/// The PTX ISA feature (e.g. "+ptx80") that an NVVM chip needs, or
+/// std::nullopt when `chip` is not an sm_XX name LLVM's NVPTX backend
+/// knows.
+std::optional<std::string> getPtxFeatures(StringRef chip);
+
+/// Whether LLVM's AMDGPU backend knows `chip` (gfx90a, gfx942, ...).
+bool isKnownAmdgpuChip(StringRef chip);
+
+#define GEN_PASS_REGISTRATION
+#include "GPU/Passes.h.inc"
+
+} // namespace google
+} // namespace mlir
+
+#endif // GOOGLE_GPU_PASSES_H

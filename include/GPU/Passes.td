@@ -1,0 +1,136 @@
+//===- Passes.td - GPU code generation passes --------------*- tablegen -*-===//
+//
+// What the extreme pipeline adds for target=nvvm and target=rocdl: device
+// buffers for the host function, linalg ops mapped onto blocks and threads,
+// and kernels serialized into device binaries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_GPU_PASSES_TD
+#define GOOGLE_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GpuDeviceBuffersPass
+    : Pass<"google-gpu-device-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Put the buffers of a bufferized host function on the GPU";
+  let description = [{
+    After bufferization, the memrefs of a host function hold tensor data,
+    which lives in device memory when the function runs on a GPU (its
+    arguments are device buffers too):
+
+    ```mlir
+    %a = memref.alloc(%n) : memref<?xf32>
+    => %a = gpu.alloc (%n) : memref<?xf32>
+
+    %c = memref.get_global @cst : memref<4xf32>
+    => %c = gpu.alloc () : memref<4xf32>
+       %h = memref.get_global @cst : memref<4xf32>
+       gpu.memcpy %c, %h : memref<4xf32>, memref<4xf32>
+
+    memref.copy %x, %y : memref<4xf32> to memref<4xf32>
+    => gpu.memcpy %y, %x : memref<4xf32>, memref<4xf32>
+    ```
+
+    A copy between strided views becomes a `linalg.copy`, which the mapping
+    pass turns into a kernel. Runs before buffer deallocation, which then
+    frees the device buffers as it frees any allocation. Functions inside
+    `gpu.module`s are left alone.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numAllocs", "num-allocs", "Allocations moved to the device">,
+    Statistic<"numConstants", "num-constants", "Constants copied to the device">,
+  ];
+}
+
+def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Turn every linalg op of a host function into a GPU launch";
+  let description = [{
+    Each linalg op on memrefs becomes a `gpu.launch` in which every thread
+    computes one element of the op's parallel iteration space (its
+    reductions run in the thread):
+
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "parallel"]} ...
+    => gpu.launch blocks(%bx, ...) in (ceildiv(M * N, 256), 1, 1)
+                  threads(%tx, ...) in (256, 1, 1) {
+         // i, j = delinearize(%bx * 256 + %tx); guarded against M * N
+       }
+    ```
+
+    The parallel dimensions are collapsed into one, so that consecutive
+    threads handle consecutive innermost elements (coalesced accesses), and
+    tiled by the block size. Ops whose reduction dimensions come first are
+    interchanged so that their parallel dimensions lead; ops without
+    parallel dimensions (full reductions, rank 0) run on one thread.
+    Afterwards no memory access is left outside a `gpu.launch`; the pass
+    fails, naming the op, if one is.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numKernels", "num-kernels", "GPU launches created">,
+  ];
+}
+
+def MergeKernelModulesPass
+    : Pass<"google-merge-kernel-modules", "::mlir::ModuleOp"> {
+  let summary = "Put all outlined kernels in one gpu.module, with device "
+                "symbol names";
+  let description = [{
+    Kernel outlining makes one `gpu.module` per kernel; compiling each costs
+    an LLVM and ptxas (or lld) run. This moves every kernel into the first
+    `gpu.module` (renamed apart when names clash) and points the launches at
+    it:
+
+    ```mlir
+    gpu.module @f_kernel { gpu.func @f_kernel ... }
+    gpu.module @f_kernel_0 { gpu.func @f_kernel ... }
+    gpu.launch_func @f_kernel_0::@f_kernel ...
+    => gpu.module @f_kernel { gpu.func @f_kernel ... gpu.func @f_kernel_0 ... }
+       gpu.launch_func @f_kernel::@f_kernel_0 ...
+    ```
+
+    Kernel names become PTX identifiers and ELF symbols: characters other
+    than letters, digits and `_` become `_` (a function `@"a.b"` gets the
+    kernel `@a_b_kernel`). Modules whose targets or attributes differ, or
+    that hold more than one kernel, are left apart.
+  }];
+}
+
+def SerializeKernelsPass
+    : Pass<"google-serialize-kernels", "::mlir::ModuleOp"> {
+  let summary = "Serialize every gpu.module into a device binary";
+  let description = [{
+    Replaces each `gpu.module` (lowered to NVVM or ROCDL, with a target
+    attribute) with a `gpu.binary`:
+
+    - `#nvvm.target`: a fatbin holding the cubin that ptxas compiled and the
+      PTX, so that newer drivers can compile the PTX for their GPU. Without
+      a CUDA toolkit (ptxas and fatbinary), the PTX alone, which the driver
+      compiles when the module loads; a warning says so once per process.
+    - `#rocdl.target`: an HSA code object, linked by `<rocm>/llvm/bin/ld.lld`
+      with the device libraries from `<rocm>/amdgcn/bitcode` that the kernels
+      call.
+
+    The toolkit is the `toolkit` option, else the environment (`CUDA_HOME`,
+    `CUDA_ROOT`, `CUDA_PATH`; `ROCM_PATH`, `ROCM_ROOT`, `ROCM_HOME`), else
+    `/usr/local/cuda`, or `/opt/rocm` when it exists and otherwise the
+    directory that google-mlir's build sets up from Debian's packages. Any
+    error diagnostic that serialization reports fails the pass.
+  }];
+  let options = [
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"",
+           "CUDA or ROCm toolkit directory">,
+  ];
+}
+
+#endif // GOOGLE_GPU_PASSES_TD

@@ -1,0 +1,83 @@
+//===- DeviceBuffers.cpp - --google-gpu-device-buffers --------------------===//
+
+#include "GPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::google {
+#define GEN_PASS_DEF_GPUDEVICEBUFFERSPASS
+#include "GPU/Passes.h.inc"
+} // namespace mlir::google
+
+using namespace mlir;
+using namespace mlir::google;
+
+namespace {
+
+gpu::AllocOp createDeviceAlloc(OpBuilder &builder, Location loc,
+                               MemRefType type, ValueRange dynamicSizes) {
+  return gpu::AllocOp::create(builder, loc, type, /*asyncToken=*/Type(),
+                              /*asyncDependencies=*/ValueRange(), dynamicSizes,
+                              /*symbolOperands=*/ValueRange(),
+                              /*hostShared=*/UnitAttr());
+}
+
+struct GpuDeviceBuffersPass
+    : public google::impl::GpuDeviceBuffersPassBase<GpuDeviceBuffersPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func->getParentOfType<gpu::GPUModuleOp>())
+      return;
+    IRRewriter rewriter(&getContext());
+
+    // Constants: a device copy of the host global, made where it is used.
+    SmallVector<memref::GetGlobalOp> globals;
+    func.walk([&](memref::GetGlobalOp op) { globals.push_back(op); });
+    for (memref::GetGlobalOp global : globals) {
+      rewriter.setInsertionPointAfter(global);
+      auto type = cast<MemRefType>(global.getType());
+      gpu::AllocOp device =
+          createDeviceAlloc(rewriter, global.getLoc(), type, ValueRange());
+      rewriter.replaceAllUsesWith(global.getResult(), device.getMemref());
+      gpu::MemcpyOp::create(rewriter, global.getLoc(), /*asyncToken=*/Type(),
+                            ValueRange(), device.getMemref(),
+                            global.getResult());
+      ++numConstants;
+    }
+
+    SmallVector<memref::AllocOp> allocs;
+    func.walk([&](memref::AllocOp op) { allocs.push_back(op); });
+    for (memref::AllocOp alloc : allocs) {
+      rewriter.setInsertionPoint(alloc);
+      rewriter.replaceOp(alloc, createDeviceAlloc(rewriter, alloc.getLoc(),
+                                                  alloc.getType(),
+                                                  alloc.getDynamicSizes()));
+      ++numAllocs;
+    }
+
+    // Contiguous copies are one memcpy on the device; strided ones a kernel.
+    SmallVector<memref::CopyOp> copies;
+    func.walk([&](memref::CopyOp op) { copies.push_back(op); });
+    for (memref::CopyOp copy : copies) {
+      rewriter.setInsertionPoint(copy);
+      auto sourceType = cast<MemRefType>(copy.getSource().getType());
+      auto targetType = cast<MemRefType>(copy.getTarget().getType());
+      if (sourceType.getLayout().isIdentity() &&
+          targetType.getLayout().isIdentity())
+        gpu::MemcpyOp::create(rewriter, copy.getLoc(), /*asyncToken=*/Type(),
+                              ValueRange(), copy.getTarget(), copy.getSource());
+      else
+        linalg::CopyOp::create(rewriter, copy.getLoc(), copy.getSource(),
+                               copy.getTarget());
+      rewriter.eraseOp(copy);
+    }
+  }
+};
+
+} // namespace

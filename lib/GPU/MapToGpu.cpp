@@ -1,0 +1,219 @@
+//===- MapToGpu.cpp - --google-map-to-gpu ---------------------------------===//
+//
+// Every linalg op of a host function becomes a gpu.launch: its parallel
+// dimensions are collapsed into one range that blocks of threads split, and
+// its reduction dimensions run inside each thread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPU/Passes.h"
+
+#include "mlir/Conversion/SCFToGPU/SCFToGPU.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include "llvm/Support/Debug.h"
+
+#include <numeric>
+
+#define DEBUG_TYPE "google-map-to-gpu"
+
+namespace mlir::google {
+#define GEN_PASS_DEF_MAPTOGPUPASS
+#include "GPU/Passes.h.inc"
+} // namespace mlir::google
+
+using namespace mlir;
+using namespace mlir::google;
+
+namespace {
+
+/// A fresh device buffer holding a copy of `clone`'s input: a memcpy when
+/// both are contiguous, else a linalg.copy that becomes a kernel.
+void lowerClone(RewriterBase &rewriter, bufferization::CloneOp clone) {
+  rewriter.setInsertionPoint(clone);
+  Location loc = clone.getLoc();
+  Value source = clone.getInput();
+  auto type = cast<MemRefType>(clone.getType());
+  SmallVector<Value> dynamicSizes;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    if (type.isDynamicDim(dim))
+      dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, source, dim));
+  Value copy = gpu::AllocOp::create(rewriter, loc, type, Type(), ValueRange(),
+                                    dynamicSizes, ValueRange(), UnitAttr())
+                   .getMemref();
+  if (cast<MemRefType>(source.getType()).getLayout().isIdentity() &&
+      type.getLayout().isIdentity())
+    gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange(), copy, source);
+  else
+    linalg::CopyOp::create(rewriter, loc, source, copy);
+  rewriter.replaceOp(clone, copy);
+}
+
+/// Lowers `op` to an scf.parallel over its parallel dimensions (outermost,
+/// after an interchange if needed) holding scf.for loops over its reduction
+/// dimensions; an op without parallel dimensions gets a one-iteration
+/// scf.parallel around its loops.
+FailureOr<scf::ParallelOp> lowerToParallelLoops(RewriterBase &rewriter,
+                                                linalg::LinalgOp op) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> order;
+  for (auto [dim, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::parallel)
+      order.push_back(dim);
+  for (auto [dim, iterator] : llvm::enumerate(iterators))
+    if (iterator != utils::IteratorType::parallel)
+      order.push_back(dim);
+  rewriter.setInsertionPoint(op);
+  if (!llvm::equal(order, llvm::seq<unsigned>(0, order.size()))) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic) {
+      FailureOr<linalg::GenericOp> generalized =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (failed(generalized))
+        return op->emitError("google-map-to-gpu: cannot generalize the op");
+      generic = *generalized;
+    }
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rewriter, generic, order);
+    if (failed(interchanged))
+      return op->emitError("google-map-to-gpu: cannot interchange the op's "
+                           "loops");
+    op = *interchanged;
+  }
+
+  Location loc = op.getLoc();
+  if (op.getNumParallelLoops() == 0) {
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto single = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                          ValueRange{one}, ValueRange{one});
+    rewriter.moveOpBefore(op, single.getBody()->getTerminator());
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::linalgOpToLoops(rewriter, op)))
+      return op->emitError("google-map-to-gpu: cannot lower the op to loops");
+    rewriter.eraseOp(op);
+    return single;
+  }
+  FailureOr<linalg::LinalgLoops> loops =
+      linalg::linalgOpToParallelLoops(rewriter, op);
+  if (failed(loops) || loops->empty() || !isa<scf::ParallelOp>(loops->front()))
+    return op->emitError("google-map-to-gpu: cannot lower the op to "
+                         "parallel loops");
+  rewriter.eraseOp(op);
+  return cast<scf::ParallelOp>(loops->front());
+}
+
+gpu::ParallelLoopDimMappingAttr mapTo(MLIRContext *context,
+                                      gpu::Processor processor) {
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
+  return gpu::ParallelLoopDimMappingAttr::get(context, processor, identity,
+                                              identity);
+}
+
+/// Collapses `loop` into one dimension, tiles it by the block size (fewer
+/// threads when the whole range is smaller) and maps tiles to blocks and
+/// the iterations of a tile to threads.
+void mapToBlocksAndThreads(RewriterBase &rewriter, scf::ParallelOp loop,
+                           int64_t blockSize) {
+  MLIRContext *context = rewriter.getContext();
+  if (loop.getNumLoops() > 1) {
+    // The collapsed loop takes the place of the old one.
+    Operation *next = loop->getNextNode();
+    std::vector<unsigned> all(loop.getNumLoops());
+    std::iota(all.begin(), all.end(), 0);
+    collapseParallelLoops(rewriter, loop, {all});
+    loop = cast<scf::ParallelOp>(next->getPrevNode());
+  }
+  int64_t tile = blockSize;
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound()[0]);
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound()[0]);
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep()[0]);
+  if (lower && upper && step && *step > 0)
+    tile = std::clamp<int64_t>(llvm::divideCeil(*upper - *lower, *step), 1,
+                               blockSize);
+  auto [blocks, threads] =
+      scf::tileParallelLoop(loop, {tile}, /*noMinMaxBounds=*/true);
+  (void)gpu::setMappingAttr(blocks, {mapTo(context, gpu::Processor::BlockX)});
+  (void)gpu::setMappingAttr(threads,
+                            {mapTo(context, gpu::Processor::ThreadX)});
+}
+
+bool isInKernel(Operation *op) {
+  return op->getParentOfType<gpu::LaunchOp>() != nullptr;
+}
+
+struct MapToGpuPass
+    : public google::impl::MapToGpuPassBase<MapToGpuPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func->getParentOfType<gpu::GPUModuleOp>())
+      return;
+    MLIRContext *context = &getContext();
+    IRRewriter rewriter(context);
+
+    SmallVector<bufferization::CloneOp> clones;
+    func.walk([&](bufferization::CloneOp op) { clones.push_back(op); });
+    for (bufferization::CloneOp clone : clones)
+      lowerClone(rewriter, clone);
+
+    SmallVector<linalg::LinalgOp> ops;
+    func.walk([&](linalg::LinalgOp op) {
+      if (!isInKernel(op))
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops) {
+      if (!op.hasPureBufferSemantics()) {
+        op->emitError("google-map-to-gpu: expected a linalg op on memrefs");
+        return signalPassFailure();
+      }
+      FailureOr<scf::ParallelOp> loop = lowerToParallelLoops(rewriter, op);
+      if (failed(loop))
+        return signalPassFailure();
+      mapToBlocksAndThreads(rewriter, *loop, blockSize);
+      ++numKernels;
+    }
+
+    ConversionTarget target(*context);
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    configureParallelLoopToGPULegality(target);
+    RewritePatternSet patterns(context);
+    populateParallelLoopToGPUPatterns(patterns);
+    if (failed(applyPartialConversion(func, target, std::move(patterns))))
+      return signalPassFailure();
+    finalizeParallelLoopToGPUConversion(func);
+    // The conversion marks the launches it made; nothing reads the mark.
+    func.walk([](gpu::LaunchOp launch) {
+      launch->removeAttr("SCFToGPU_visited");
+    });
+
+    // The host only handles buffers; their data is touched on the device.
+    WalkResult leftover = func.walk([&](Operation *op) {
+      if (isa<linalg::LinalgOp, memref::CopyOp, bufferization::CloneOp>(op) &&
+          !isInKernel(op)) {
+        op->emitError("google-map-to-gpu: this op would access device memory "
+                      "on the host");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (leftover.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

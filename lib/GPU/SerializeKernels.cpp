@@ -1,0 +1,256 @@
+//===- SerializeKernels.cpp - --google-serialize-kernels ------------------===//
+
+#include "GPU/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <atomic>
+
+namespace mlir::google {
+#define GEN_PASS_DEF_SERIALIZEKERNELSPASS
+#include "GPU/Passes.h.inc"
+} // namespace mlir::google
+
+using namespace mlir;
+using namespace mlir::google;
+
+namespace {
+
+/// Temporary files removed when this goes out of scope.
+class TemporaryFiles {
+public:
+  ~TemporaryFiles() {
+    for (const std::string &path : paths)
+      llvm::sys::fs::remove(path);
+  }
+
+  /// A new temporary file holding `contents` ("" to leave it empty).
+  FailureOr<std::string> create(StringRef suffix, StringRef contents) {
+    SmallString<128> path;
+    int fd;
+    if (llvm::sys::fs::createTemporaryFile("google-mlir-kernel", suffix, fd,
+                                           path))
+      return failure();
+    paths.push_back(path.str().str());
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << contents;
+    os.close();
+    if (os.has_error())
+      return failure();
+    return paths.back();
+  }
+
+private:
+  SmallVector<std::string> paths;
+};
+
+/// Runs `program` with `args`; on failure, `error` holds the first line it
+/// printed.
+LogicalResult runTool(StringRef program, ArrayRef<StringRef> args,
+                      TemporaryFiles &files, std::string &error) {
+  FailureOr<std::string> log = files.create("log", "");
+  if (failed(log)) {
+    error = "cannot create a temporary file";
+    return failure();
+  }
+  SmallVector<StringRef> argv = {program};
+  argv.append(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(*log),
+                                          StringRef(*log)};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(program, argv, std::nullopt,
+                                         redirects, 0, 0, &message);
+  if (status == 0)
+    return success();
+  auto output = llvm::MemoryBuffer::getFile(*log);
+  StringRef first =
+      output ? StringRef((*output)->getBuffer()).trim().split('\n').first : "";
+  error = (llvm::sys::path::filename(program) + " failed: " +
+           (first.empty() ? StringRef(message) : first))
+              .str();
+  return failure();
+}
+
+/// Warns once per process that kernels ship as PTX only.
+void warnPtxOnly(StringRef toolkit) {
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true))
+    llvm::errs() << "warning: no CUDA toolkit with ptxas and fatbinary in '"
+                 << toolkit
+                 << "' (set the pipeline's toolkit option or CUDA_HOME): GPU "
+                    "kernels are shipped as PTX, which the driver compiles "
+                    "when the module loads\n";
+}
+
+struct SerializeKernelsPass
+    : public google::impl::SerializeKernelsPassBase<SerializeKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Serialization may report an error and still return an object.
+    int errors = 0;
+    ScopedDiagnosticHandler counter(&getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        ++errors;
+      return failure(); // Let the next handler report it.
+    });
+    std::optional<SymbolTable> symbolTable;
+    auto getSymbolTable = [&]() -> SymbolTable * {
+      if (!symbolTable)
+        symbolTable.emplace(module);
+      return &*symbolTable;
+    };
+    for (auto gpuModule :
+         llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>())) {
+      ArrayAttr targets = gpuModule.getTargetsAttr();
+      if (!targets || targets.empty()) {
+        gpuModule.emitError("google-serialize-kernels: the gpu.module has no "
+                            "target attribute");
+        return signalPassFailure();
+      }
+      SmallVector<Attribute> objects;
+      for (Attribute target : targets) {
+        Attribute object = serialize(gpuModule, target, getSymbolTable);
+        if (!object || errors) {
+          if (!errors)
+            gpuModule.emitError("google-serialize-kernels: cannot serialize "
+                                "the kernels for ")
+                << target;
+          return signalPassFailure();
+        }
+        objects.push_back(object);
+      }
+      OpBuilder builder(gpuModule);
+      gpu::BinaryOp::create(builder, gpuModule.getLoc(), gpuModule.getName(),
+                            /*offloadingHandler=*/Attribute(), objects);
+      gpuModule.erase();
+    }
+  }
+
+  Attribute serialize(gpu::GPUModuleOp gpuModule, Attribute targetAttr,
+                      function_ref<SymbolTable *()> getSymbolTable) {
+    auto target = dyn_cast<gpu::TargetAttrInterface>(targetAttr);
+    if (!target) {
+      gpuModule.emitError("google-serialize-kernels: ")
+          << targetAttr << " is not a GPU target";
+      return {};
+    }
+    if (isa<NVVM::NVVMTargetAttr>(targetAttr))
+      return serializeNvvm(gpuModule, cast<NVVM::NVVMTargetAttr>(targetAttr),
+                           target, getSymbolTable);
+    if (isa<ROCDL::ROCDLTargetAttr>(targetAttr)) {
+      gpu::TargetOptions options(findRocmToolkit(toolkit), {}, "", "",
+                                 gpu::CompilationTarget::Binary,
+                                 getSymbolTable);
+      std::optional<SmallVector<char, 0>> object =
+          target.serializeToObject(gpuModule, options);
+      return object ? target.createObject(gpuModule, *object, options)
+                    : Attribute();
+    }
+    gpuModule.emitError("google-serialize-kernels: unsupported target ")
+        << targetAttr;
+    return {};
+  }
+
+  /// A fatbin with the cubin and the PTX, or the PTX alone without the
+  /// toolkit's compilers.
+  Attribute serializeNvvm(gpu::GPUModuleOp gpuModule,
+                          NVVM::NVVMTargetAttr nvvm,
+                          gpu::TargetAttrInterface target,
+                          function_ref<SymbolTable *()> getSymbolTable) {
+    std::string cuda = findCudaToolkit(toolkit);
+    if (!hasCudaCompilers(cuda)) {
+      warnPtxOnly(cuda);
+      // libdevice (the math functions), when the toolkit has it.
+      SmallString<128> libdevice(cuda);
+      llvm::sys::path::append(libdevice, "nvvm", "libdevice",
+                              "libdevice.10.bc");
+      gpu::TargetOptions options(
+          llvm::sys::fs::exists(libdevice) ? StringRef(cuda) : StringRef(),
+          {}, "", "", gpu::CompilationTarget::Assembly, getSymbolTable);
+      std::optional<SmallVector<char, 0>> ptx =
+          target.serializeToObject(gpuModule, options);
+      if (!ptx)
+        return {};
+      // The driver cannot link a call that libdevice would have defined.
+      StringRef text(ptx->data(), ptx->size());
+      size_t external = text.find(".extern .func");
+      if (external != StringRef::npos) {
+        StringRef declaration = text.substr(external).split('\n').first;
+        StringRef name = declaration.substr(declaration.find("__nv_"))
+                             .take_while([](char c) {
+                               return llvm::isAlnum(c) || c == '_';
+                             });
+        gpuModule.emitError("google-serialize-kernels: the kernels call ")
+            << (name.empty() ? declaration : name)
+            << " from CUDA's libdevice, which is not in '" << cuda
+            << "'; set the pipeline's toolkit option or CUDA_HOME to a CUDA "
+               "toolkit";
+        return {};
+      }
+      return target.createObject(gpuModule, *ptx, options);
+    }
+    std::string ptx;
+    gpu::TargetOptions binaryOptions(
+        cuda, {}, "", "", gpu::CompilationTarget::Binary, getSymbolTable, {},
+        {}, {}, [&](StringRef isa) { ptx = isa.str(); });
+    std::optional<SmallVector<char, 0>> cubin =
+        target.serializeToObject(gpuModule, binaryOptions);
+    if (!cubin)
+      return {};
+    if (ptx.empty()) {
+      gpuModule.emitError("google-serialize-kernels: the NVVM target did not "
+                          "report its PTX");
+      return {};
+    }
+    TemporaryFiles files;
+    FailureOr<std::string> cubinPath =
+        files.create("cubin", StringRef(cubin->data(), cubin->size()));
+    FailureOr<std::string> ptxPath = files.create("ptx", ptx);
+    FailureOr<std::string> fatbinPath = files.create("fatbin", "");
+    if (failed(cubinPath) || failed(ptxPath) || failed(fatbinPath)) {
+      gpuModule.emitError("google-serialize-kernels: cannot write temporary "
+                          "files");
+      return {};
+    }
+    std::string sm = nvvm.getChip().drop_front(3).str();
+    SmallString<128> fatbinary(cuda);
+    llvm::sys::path::append(fatbinary, "bin", "fatbinary");
+    std::string create = "--create=" + *fatbinPath;
+    std::string elf = "--image3=kind=elf,sm=" + sm + ",file=" + *cubinPath;
+    std::string ptxImage = "--image3=kind=ptx,sm=" + sm + ",file=" + *ptxPath;
+    std::string error;
+    if (failed(runTool(fatbinary, {"-64", create, elf, ptxImage}, files,
+                       error))) {
+      gpuModule.emitError("google-serialize-kernels: ") << error;
+      return {};
+    }
+    auto fatbin = llvm::MemoryBuffer::getFile(*fatbinPath);
+    if (!fatbin) {
+      gpuModule.emitError("google-serialize-kernels: cannot read the fatbin");
+      return {};
+    }
+    StringRef bytes = (*fatbin)->getBuffer();
+    gpu::TargetOptions fatbinOptions(cuda, {}, "", "",
+                                     gpu::CompilationTarget::Fatbin,
+                                     getSymbolTable);
+    return target.createObject(gpuModule,
+                               SmallVector<char, 0>(bytes.begin(), bytes.end()),
+                               fatbinOptions);
+  }
+};
+
+} // namespace

@@ -1,0 +1,95 @@
+//===- GpuPipeline.cpp - the extreme pipeline's NVVM and ROCDL stages -----===//
+
+#include "Pipelines/Pipelines.h"
+
+#include "GPU/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::google;
+
+LogicalResult google::verifyGpuChip(Target target, StringRef chip,
+                                    std::string &error) {
+  if (target == Target::NVVM) {
+    if (getPtxFeatures(chip))
+      return success();
+    error = "unknown chip '" + chip.str() +
+            "' for target=nvvm: expected an NVIDIA GPU architecture that "
+            "LLVM's NVPTX backend knows, like sm_80, sm_89, sm_90 or sm_100";
+    return failure();
+  }
+  if (isKnownAmdgpuChip(chip))
+    return success();
+  error = "unknown chip '" + chip.str() +
+          "' for target=rocdl: expected an AMD GPU that LLVM's AMDGPU "
+          "backend knows, like gfx90a, gfx942 or gfx1100";
+  return failure();
+}
+
+void google::addGpuKernelPasses(OpPassManager &pm,
+                                const ExtremePipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createMapToGpuPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createMergeKernelModulesPass());
+
+  std::string chip = options.getChip();
+  unsigned optLevel = options.optLevel;
+  if (options.target == Target::NVVM) {
+    GpuNVVMAttachTargetOptions attach;
+    attach.chip = chip;
+    attach.features = *getPtxFeatures(chip);
+    attach.optLevel = optLevel;
+    pm.addPass(createGpuNVVMAttachTarget(attach));
+  } else {
+    GpuROCDLAttachTargetOptions attach;
+    attach.chip = chip;
+    attach.optLevel = optLevel;
+    // RDNA (gfx10, gfx11, gfx12) runs 32-wide waves natively.
+    attach.wave64Flag = !StringRef(chip).starts_with("gfx1");
+    pm.addPass(createGpuROCDLAttachTarget(attach));
+  }
+
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createStripDebugInfoPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  // bf16 arithmetic in f32, rounded after each op, as on the CPU.
+  arith::ArithEmulateUnsupportedFloatsOptions emulateOptions;
+  emulateOptions.sourceTypeStrs = {"bf16"};
+  emulateOptions.targetTypeStr = "f32";
+  kernels.addPass(arith::createArithEmulateUnsupportedFloats(emulateOptions));
+  arith::ArithExpandOpsPassOptions expandOptions;
+  expandOptions.includeBf16 = true;
+  kernels.addPass(arith::createArithExpandOpsPass(expandOptions));
+  if (options.target == Target::NVVM) {
+    ConvertGpuOpsToNVVMOpsOptions lowering;
+    lowering.indexBitwidth = 64;
+    kernels.addPass(createConvertGpuOpsToNVVMOps(lowering));
+    // What libdevice does not cover (math.ctlz) has an LLVM intrinsic.
+    kernels.addPass(createConvertMathToLLVMPass());
+  } else {
+    ConvertGpuOpsToROCDLOpsOptions lowering;
+    lowering.chipset = chip;
+    lowering.indexBitwidth = 64;
+    lowering.runtime = gpu::amd::Runtime::HIP;
+    kernels.addPass(createConvertGpuOpsToROCDLOps(lowering));
+  }
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+
+  SerializeKernelsPassOptions serialize;
+  serialize.toolkit = options.toolkit;
+  pm.addPass(createSerializeKernelsPass(serialize));
+}

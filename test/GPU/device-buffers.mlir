@@ -1,0 +1,60 @@
+// RUN: google-opt %s -split-input-file --google-gpu-device-buffers | FileCheck %s
+
+// CHECK-LABEL: func.func @alloc_dynamic
+// CHECK-SAME: (%[[N:.*]]: index)
+// CHECK: %[[A:.*]] = gpu.alloc (%[[N]]) : memref<?xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: return %[[A]]
+func.func @alloc_dynamic(%n: index) -> memref<?xf32> {
+  %a = memref.alloc(%n) : memref<?xf32>
+  return %a : memref<?xf32>
+}
+
+// -----
+
+// A constant lives in host memory: each use gets a device copy.
+memref.global "private" constant @cst : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+// CHECK-LABEL: func.func @constant_copied_to_device
+// CHECK: %[[HOST:.*]] = memref.get_global @cst : memref<4xf32>
+// CHECK: %[[DEVICE:.*]] = gpu.alloc () : memref<4xf32>
+// CHECK: gpu.memcpy %[[DEVICE]], %[[HOST]] : memref<4xf32>, memref<4xf32>
+// CHECK: return %[[DEVICE]]
+func.func @constant_copied_to_device() -> memref<4xf32> {
+  %c = memref.get_global @cst : memref<4xf32>
+  return %c : memref<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @contiguous_copy_is_memcpy
+// CHECK-SAME: (%[[X:.*]]: memref<2x3xf32>, %[[Y:.*]]: memref<2x3xf32>)
+// CHECK: gpu.memcpy %[[Y]], %[[X]] : memref<2x3xf32>, memref<2x3xf32>
+// CHECK-NOT: memref.copy
+func.func @contiguous_copy_is_memcpy(%x: memref<2x3xf32>, %y: memref<2x3xf32>) {
+  memref.copy %x, %y : memref<2x3xf32> to memref<2x3xf32>
+  return
+}
+
+// -----
+
+// A strided view cannot be copied as one block of bytes: a kernel copies it.
+// CHECK-LABEL: func.func @strided_copy_is_linalg_copy
+// CHECK: linalg.copy ins(%{{.*}} : memref<2x3xf32, strided<[4, 1]>>) outs(%{{.*}} : memref<2x3xf32>)
+// CHECK-NOT: gpu.memcpy
+func.func @strided_copy_is_linalg_copy(%x: memref<2x3xf32, strided<[4, 1]>>, %y: memref<2x3xf32>) {
+  memref.copy %x, %y : memref<2x3xf32, strided<[4, 1]>> to memref<2x3xf32>
+  return
+}
+
+// -----
+
+// Device code keeps its own allocations.
+// CHECK-LABEL: gpu.module @negative_device_code
+// CHECK: memref.alloc()
+// CHECK-NOT: gpu.alloc
+gpu.module @negative_device_code {
+  func.func @helper() {
+    %a = memref.alloc() : memref<4xf32>
+    return
+  }
+}
