@@ -22,6 +22,20 @@ trap 'rm -rf "$tmp"' EXIT
   --pipeline-options=chip=haswell --emit-object="$tmp/checks.so"
 $VALGRIND "$BUILD_DIR/bin/runtime_test" "$tmp/two.so"
 $VALGRIND "$BUILD_DIR/bin/runtime_test" --checks "$tmp/checks.so"
+# The GPU path of the runtime, with the stand-in CUDA driver of the tests.
+"$BUILD_DIR/bin/google-run" test/google-run/Inputs/gpu_functions.mlir \
+  --target=cuda --emit-object="$tmp/gpu.so"
+LD_LIBRARY_PATH="$BUILD_DIR/test/fake-cuda" \
+  $VALGRIND "$BUILD_DIR/bin/runtime_gpu_test" fake "$tmp/gpu.so"
+LD_LIBRARY_PATH="$BUILD_DIR/test/fake-cuda" $VALGRIND "$BUILD_DIR/bin/google-run" \
+  "$tmp/gpu.so" --target=cuda --function=relu --input=5x3xf32=1 > /dev/null
+# A launch that fails ends the call (longjmp) and frees its device buffers.
+if LD_LIBRARY_PATH="$BUILD_DIR/test/fake-cuda" FAKE_CUDA_FAIL=cuLaunchKernel=719 \
+   $VALGRIND "$BUILD_DIR/bin/google-run" "$tmp/gpu.so" --target=cuda \
+   --function=relu --input=5x3xf32=1 2> "$tmp/launch.err"; then
+  echo "expected the failed launch to fail the call"; exit 1
+fi
+grep -q "CUDA_ERROR_LAUNCH_FAILED" "$tmp/launch.err"
 # The Python extension: compile first, then call under valgrind.
 PY_CACHE="$tmp/python-cache"
 GOOGLE_MLIR_CACHE_DIR="$PY_CACHE" PYTHONPATH="$BUILD_DIR/python" \

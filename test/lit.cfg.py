@@ -95,10 +95,16 @@ if gpu_devices("libcuda.so.1", "cuInit", "cuDeviceGetCount") > 0:
 if gpu_devices("libamdhip64.so", None, "hipGetDeviceCount") > 0:
     config.available_features.add("rocm")
 
+# The stand-in libcuda.so.1 (test/runtime/fake-cuda): `env
+# LD_LIBRARY_PATH=%fake_cuda ...` runs the runtime's CUDA path without a GPU.
+config.substitutions.append(
+    ("%fake_cuda", os.path.join(config.google_obj_root, "test", "fake-cuda")))
+
 tools = [
     "google-opt",
     "google-run",
     "runtime_test",
+    "runtime_gpu_test",
     "runtime_header_cpp",
     "reference_test",
     "mlir-runner",

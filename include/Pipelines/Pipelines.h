@@ -61,6 +61,10 @@ struct ExtremePipelineOptions
 
   /// `chip`, or the target's default when it is empty.
   std::string getChip() const;
+  /// The CPU that runs the host code: the chip for target=cpu; for GPU
+  /// targets, whose host code only launches kernels and copies buffers,
+  /// the target's baseline ("generic"), so that objects run on any host.
+  std::string getHostChip() const;
 };
 
 /// Checks option values and combinations; on failure `error` says why.

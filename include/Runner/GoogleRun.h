@@ -20,7 +20,13 @@ struct RunOptions {
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::vector<std::string> expectedOutputs;
+  /// cpu, cuda or rocm: where the function runs (GPU targets compile with
+  /// target=nvvm or target=rocdl).
   std::string target = "cpu";
+  /// The GPU to run on (default: 0).
+  int32_t device = -1;
+  /// List the host and the GPUs the drivers report, then exit.
+  bool listDevices = false;
   int64_t benchmark = 0;
   std::string emitObject;
   /// Extra --google-extreme-pipeline options (e.g. "fuse=false").

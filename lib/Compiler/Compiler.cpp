@@ -184,7 +184,7 @@ createTargetMachine(const ExtremePipelineOptions &options, std::string &error) {
       llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
-  std::string chip = options.getChip();
+  std::string chip = options.getHostChip();
   std::string features;
   if (chip == "host") {
     chip = llvm::sys::getHostCPUName().str();
@@ -194,6 +194,9 @@ createTargetMachine(const ExtremePipelineOptions &options, std::string &error) {
   llvm::TargetOptions targetOptions;
   // SPEC: fusing multiply-add is allowed, other fast-math rewrites are not.
   targetOptions.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // Constructors (GPU modules load their kernels from one) go in
+  // .init_array, which the dynamic loader runs; it ignores .ctors.
+  targetOptions.UseInitArray = true;
   auto level = static_cast<llvm::CodeGenOptLevel>(
       std::min<unsigned>(options.optLevel, 3));
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
@@ -411,7 +414,8 @@ LogicalResult google::getCompilerFingerprint(const CompileOptions &options,
        << st.st_mtim.tv_nsec << "; ";
   // The host's CPU name and its features: machines sharing a cache (and a
   // CPU name) may still differ in features.
-  std::string chip = pipeline->getChip();
+  // The device chip is in the options; the host code's CPU here.
+  std::string chip = pipeline->getHostChip();
   if (chip == "host") {
     // Asking the CPU takes ~0.2 ms: once per process.
     static const std::string host = [] {

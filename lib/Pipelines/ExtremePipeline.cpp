@@ -43,6 +43,10 @@ std::string ExtremePipelineOptions::getChip() const {
   llvm_unreachable("unknown target");
 }
 
+std::string ExtremePipelineOptions::getHostChip() const {
+  return target == Target::CPU ? getChip() : "generic";
+}
+
 LogicalResult google::verifyOptions(const ExtremePipelineOptions &options,
                                     std::string &error) {
   if (options.optLevel > 3) {

@@ -6,9 +6,13 @@
 #include "Runner/HostTensor.h"
 #include "Runner/Reference.h"
 
+#include "Pipelines/Pipelines.h"
+
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -75,6 +79,7 @@ bool isSharedObject(StringRef data) { return data.starts_with("\177ELF"); }
 /// path, and the module's text when it is MLIR. `--emit-object` is handled
 /// here too.
 std::optional<RunError> obtainObject(const RunOptions &options,
+                                     StringRef pipeline,
                                      std::string &objectPath,
                                      std::string &moduleText, bool &emittedOnly,
                                      bool &temporary) {
@@ -111,7 +116,7 @@ std::optional<RunError> obtainObject(const RunOptions &options,
       return RunError{"module '" + name + "' is empty"};
     moduleText = data.str();
     CompileOptions compileOptions = getDefaultCompileOptions();
-    compileOptions.pipeline = options.pipeline;
+    compileOptions.pipeline = pipeline;
     FailureOr<CachedObject> cached = getOrCompile(
         data, name, compileOptions, getDefaultCacheDirectory(), error);
     if (failed(cached))
@@ -263,13 +268,111 @@ openReference(const RunOptions &options,
   return std::nullopt;
 }
 
+/// The GPU kind a --target names (the host for cpu).
+google_rt_device_kind getDeviceKind(StringRef target) {
+  return target == "cuda"   ? GOOGLE_RT_DEVICE_CUDA
+         : target == "rocm" ? GOOGLE_RT_DEVICE_ROCM
+                            : GOOGLE_RT_DEVICE_HOST;
+}
+
+/// The --google-extreme-pipeline options for --target and
+/// --pipeline-options, which must not ask for another target.
+std::optional<RunError> getPipeline(const RunOptions &options,
+                                    std::string &pipeline) {
+  static const char *const pipelineTargets[] = {"cpu", "nvvm", "rocdl"};
+  google_rt_device_kind kind = getDeviceKind(options.target);
+  StringRef wanted = pipelineTargets[kind];
+  pipeline = ("target=" + wanted + " " + options.pipeline).str();
+  std::unique_ptr<ExtremePipelineOptions> parsed =
+      ExtremePipelineOptions::createFromString(options.pipeline);
+  if (parsed && pipelineTargets[static_cast<int>(parsed->target.getValue())] !=
+                    wanted &&
+      StringRef(options.pipeline).contains("target"))
+    return RunError{"--pipeline-options='" + options.pipeline +
+                    "' compiles for another target than --target=" +
+                    options.target + " (target=" + wanted.str() + ")"};
+  return std::nullopt;
+}
+
+/// --list-devices: the host, then each GPU or why there is none.
+void listDevices(llvm::raw_ostream &out) {
+  google_rt_device host = {GOOGLE_RT_DEVICE_HOST, 0};
+  google_rt_device_properties properties;
+  if (!check(google_rt_device_get_properties(host, &properties)))
+    out << "host: " << properties.name << " (" << properties.multiprocessors
+        << " threads)\n";
+  for (google_rt_device_kind kind :
+       {GOOGLE_RT_DEVICE_CUDA, GOOGLE_RT_DEVICE_ROCM}) {
+    StringRef name = google_rt_device_kind_name(kind);
+    int32_t count = 0;
+    if (std::optional<RunError> error =
+            check(google_rt_device_count(kind, &count))) {
+      out << name << ": unavailable: " << error->message << "\n";
+      continue;
+    }
+    if (count == 0)
+      out << name << ": no devices\n";
+    for (int32_t ordinal = 0; ordinal < count; ++ordinal) {
+      out << name << ":" << ordinal << ": ";
+      if (std::optional<RunError> error = check(
+              google_rt_device_get_properties({kind, ordinal}, &properties))) {
+        out << "unavailable: " << error->message << "\n";
+        continue;
+      }
+      out << properties.name;
+      SmallVector<std::string> details;
+      if (properties.arch[0])
+        details.push_back(properties.arch);
+      details.push_back(
+          llvm::formatv("{0:f1} GiB",
+                        static_cast<double>(properties.total_memory) /
+                            (1 << 30)));
+      if (properties.multiprocessors)
+        details.push_back(std::to_string(properties.multiprocessors) +
+                          " multiprocessors");
+      out << " (" << llvm::join(details, ", ") << ")\n";
+    }
+  }
+}
+
+/// Inputs copied to the function's GPU once, so that --benchmark times the
+/// calls and not the copies; released with the object.
+struct DeviceInputs {
+  std::vector<google_rt_tensor> tensors;
+  ~DeviceInputs() {
+    for (google_rt_tensor &tensor : tensors)
+      google_rt_tensor_release(&tensor);
+  }
+};
+
 std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
-  if (options.target == "cuda" || options.target == "rocm")
-    return RunError{"--target=" + options.target +
-                    " is not supported yet; only --target=cpu is"};
-  if (options.target != "cpu")
+  if (options.listDevices) {
+    listDevices(out);
+    return std::nullopt;
+  }
+  if (options.module.empty())
+    return RunError{"no module given: google-run MODULE [options] (see "
+                    "--help)"};
+  if (options.target != "cpu" && options.target != "cuda" &&
+      options.target != "rocm")
     return RunError{"unknown --target='" + options.target +
                     "'; expected cpu, cuda or rocm"};
+  google_rt_device_kind deviceKind = getDeviceKind(options.target);
+  if (options.device >= 0 && deviceKind == GOOGLE_RT_DEVICE_HOST)
+    return RunError{"--device selects a GPU; it goes with --target=cuda or "
+                    "--target=rocm"};
+  if (options.interpret && deviceKind != GOOGLE_RT_DEVICE_HOST)
+    return RunError{"--interpret runs the reference interpreter on the host; "
+                    "it does not go with --target=" +
+                    options.target};
+  std::string pipeline;
+  if (std::optional<RunError> error = getPipeline(options, pipeline))
+    return error;
+  // Running on a GPU needs its driver and the device, before compiling.
+  if (deviceKind != GOOGLE_RT_DEVICE_HOST && options.emitObject.empty())
+    if (std::optional<RunError> error = check(google_rt_device_select(
+            {deviceKind, options.device >= 0 ? options.device : 0})))
+      return error;
   if (options.benchmark < 0)
     return RunError{"--benchmark must be a positive number of calls"};
   if (options.interpret &&
@@ -293,8 +396,8 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
   } else {
     std::string objectPath;
     bool emittedOnly, temporary;
-    std::optional<RunError> obtained =
-        obtainObject(options, objectPath, moduleText, emittedOnly, temporary);
+    std::optional<RunError> obtained = obtainObject(
+        options, pipeline, objectPath, moduleText, emittedOnly, temporary);
     // A temporary object is not needed once loaded (or emitted).
     llvm::scope_exit removeTemporary([&] {
       if (temporary)
@@ -309,6 +412,19 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
             check(google_rt_module_load(objectPath.c_str(), &rawModule)))
       return loaded;
     module.reset(rawModule);
+    google_rt_device_kind moduleKind =
+        google_rt_module_device(module.get()).kind;
+    if (moduleKind != deviceKind)
+      return RunError{
+          "module '" + options.module + "' was compiled to run on " +
+          (moduleKind == GOOGLE_RT_DEVICE_HOST
+               ? std::string("the CPU")
+               : std::string(google_rt_device_kind_name(moduleKind))) +
+          "; run it with --target=" +
+          (moduleKind == GOOGLE_RT_DEVICE_HOST
+               ? std::string("cpu")
+               : google_rt_device_kind_name(moduleKind)) +
+          " (given: --target=" + options.target + ")"};
     if (options.check && moduleText.empty())
       return RunError{"--check needs the module as MLIR in the google "
                       "dialect, not a compiled object"};
@@ -446,6 +562,27 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
         << " the reference interpreter\n";
 
   if (options.benchmark > 0) {
+    // On a GPU, inputs stay on the device and results are left there.
+    google_rt_device device = google_rt_module_device(module.get());
+    DeviceInputs onDevice;
+    if (device.kind != GOOGLE_RT_DEVICE_HOST) {
+      for (const google_rt_tensor &arg : args) {
+        google_rt_tensor copy;
+        if (std::optional<RunError> error = check(google_rt_tensor_alloc_on(
+                device, arg.dtype, arg.rank, arg.shape, &copy)))
+          return error;
+        onDevice.tensors.push_back(copy);
+        if (std::optional<RunError> error =
+                check(google_rt_tensor_copy(&arg, &onDevice.tensors.back())))
+          return error;
+      }
+      args = onDevice.tensors;
+    }
+    auto prepareResults = [&] {
+      for (google_rt_tensor &tensor : results.tensors)
+        tensor.device = device;
+    };
+    prepareResults();
     // Exact min, mean and standard deviation (Welford); the median from a
     // uniform sample of at most kSamples calls, so memory stays flat.
     constexpr size_t kSamples = 1 << 16;
@@ -457,6 +594,7 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
       google_rt_status status = google_rt_call(
           function, args.data(), numArgs, results.tensors.data(), numResults);
       results.reset();
+      prepareResults();
       double time = std::chrono::duration<double, std::micro>(
                         std::chrono::steady_clock::now() - start)
                         .count();

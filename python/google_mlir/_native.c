@@ -292,6 +292,8 @@ static int view_argument(PyObject *object, const google_rt_tensor_type *type,
   tensor->rank = rank;
   tensor->data = PyArray_DATA(array);
   tensor->buffer = NULL;
+  tensor->device.kind = GOOGLE_RT_DEVICE_HOST;
+  tensor->device.ordinal = 0;
   for (int i = 0; i < rank; ++i) {
     if (type->shape[i] != GOOGLE_RT_DYNAMIC && type->shape[i] != dims[i])
       return mismatch(index, "shape");

@@ -5,6 +5,10 @@
  * checks arguments against the signature recorded in the object, and calls
  * functions on tensors passed as MLIR memref descriptors without copying.
  *
+ * Modules compiled for a GPU (target=nvvm or rocdl) run through the CUDA
+ * driver (libcuda.so.1) or HIP (libamdhip64.so), loaded on first use: the
+ * library builds and runs without them, and says so when one is needed.
+ *
  * Every fallible call returns a google_rt_status: NULL on success, otherwise
  * an error the caller releases with google_rt_status_free. The library never
  * aborts or exits. Modules and functions are immutable once loaded: calls on
@@ -84,12 +88,56 @@ size_t google_rt_tensor_type_format(const google_rt_tensor_type *type,
                                     char *buffer, size_t size);
 
 /*===----------------------------------------------------------------------===*
+ * Devices
+ *===----------------------------------------------------------------------===*/
+
+typedef enum google_rt_device_kind {
+  GOOGLE_RT_DEVICE_HOST = 0,
+  GOOGLE_RT_DEVICE_CUDA = 1, /* NVIDIA GPUs, through libcuda.so.1 */
+  GOOGLE_RT_DEVICE_ROCM = 2, /* AMD GPUs, through libamdhip64.so */
+} google_rt_device_kind;
+
+/* Where memory lives and code runs: the host (all zero) or GPU `ordinal`
+ * of a driver. */
+typedef struct google_rt_device {
+  google_rt_device_kind kind;
+  int32_t ordinal;
+} google_rt_device;
+
+/* "host", "cuda", "rocm". */
+const char *google_rt_device_kind_name(google_rt_device_kind kind);
+
+/* The GPUs a driver reports. Fails with GOOGLE_RT_UNAVAILABLE when the
+ * driver does not load ("no CUDA driver found (libcuda.so.1)") or does not
+ * initialize; 0 devices is a success. The host counts as one device. */
+google_rt_status google_rt_device_count(google_rt_device_kind kind,
+                                        int32_t *count);
+
+typedef struct google_rt_device_properties {
+  char name[256];
+  char arch[32];           /* "sm_90", "gfx942": the pipeline's `chip` */
+  uint64_t total_memory;   /* bytes */
+  int32_t multiprocessors; /* SMs or compute units */
+} google_rt_device_properties;
+
+google_rt_status
+google_rt_device_get_properties(google_rt_device device,
+                                google_rt_device_properties *properties);
+
+/* The GPU of its kind that modules loaded from now on run on (default:
+ * ordinal 0). Fails when there is no such device. */
+google_rt_status google_rt_device_select(google_rt_device device);
+/* The selected GPU of `kind` ({kind, 0} unless one was selected). */
+google_rt_device google_rt_device_selected(google_rt_device_kind kind);
+
+/*===----------------------------------------------------------------------===*
  * Tensors and buffers
  *===----------------------------------------------------------------------===*/
 
 /* A strided view of memory. `data` points at element [0, ..., 0]; `strides`
  * count elements. `buffer` is the runtime buffer that owns the memory, or
- * NULL when the memory belongs to the caller. */
+ * NULL when the memory belongs to the caller. `device` says where the
+ * memory is (zero: the host). */
 typedef struct google_rt_tensor {
   google_rt_dtype dtype;
   int32_t rank;
@@ -97,6 +145,7 @@ typedef struct google_rt_tensor {
   int64_t shape[GOOGLE_RT_MAX_RANK];
   int64_t strides[GOOGLE_RT_MAX_RANK];
   void *buffer;
+  google_rt_device device;
 } google_rt_tensor;
 
 /* Fills `tensor` as a contiguous row-major view of caller-owned `data`. */
@@ -110,7 +159,21 @@ google_rt_status google_rt_tensor_alloc(google_rt_dtype dtype, int32_t rank,
                                         const int64_t *shape,
                                         google_rt_tensor *tensor);
 
-/* Returns a runtime-owned tensor's memory to the pool; no-op for views. */
+/* Allocates a contiguous tensor on `device` from the runtime's pool of
+ * device memory (or the host pool for the host). Uninitialized. */
+google_rt_status google_rt_tensor_alloc_on(google_rt_device device,
+                                           google_rt_dtype dtype, int32_t rank,
+                                           const int64_t *shape,
+                                           google_rt_tensor *tensor);
+
+/* Copies `source` into `destination`, which must have its dtype and shape,
+ * between any two devices (host to GPU, GPU to host, within a GPU). Host
+ * tensors may be strided; GPU tensors must be contiguous. Returns when the
+ * copy is done. */
+google_rt_status google_rt_tensor_copy(const google_rt_tensor *source,
+                                       google_rt_tensor *destination);
+
+/* Returns a runtime-owned tensor's memory to its pool; no-op for views. */
 void google_rt_tensor_release(google_rt_tensor *tensor);
 
 /* Number of elements (product of the shape). */
@@ -135,11 +198,17 @@ void google_rt_pool_trim(void);
 typedef struct google_rt_module_s google_rt_module;
 typedef struct google_rt_function_s google_rt_function;
 
-/* Loads a shared object emitted by the compiler. */
+/* Loads a shared object emitted by the compiler. A module compiled for a
+ * GPU loads its device binaries onto the selected GPU of its kind; without
+ * the driver or a device this fails with GOOGLE_RT_UNAVAILABLE. */
 google_rt_status google_rt_module_load(const char *path,
                                        google_rt_module **module);
 /* Unloads the module; its functions become invalid. */
 void google_rt_module_free(google_rt_module *module);
+
+/* Where the module's functions run and their tensors live: the host, or
+ * the GPU the module was loaded onto. */
+google_rt_device google_rt_module_device(const google_rt_module *module);
 
 size_t google_rt_module_num_functions(const google_rt_module *module);
 /* The i-th public function in module order, NULL when out of range. */
@@ -174,6 +243,37 @@ google_rt_function_result_type(const google_rt_function *function,
 google_rt_status google_rt_call(const google_rt_function *function,
                                 const google_rt_tensor *args, size_t num_args,
                                 google_rt_tensor *results, size_t num_results);
+
+/* A function of a GPU module runs on the module's device. Arguments on
+ * that device are passed without copying (they must be contiguous); host
+ * arguments are copied to the device for the call. A result the caller
+ * provides may be on the host or the device; a result the runtime
+ * allocates goes where `results[i].device` says (zero: the host, copied
+ * back after the call). */
+
+/* A queue of work on one GPU. */
+typedef struct google_rt_stream_s google_rt_stream;
+
+google_rt_status google_rt_stream_create(google_rt_device device,
+                                         google_rt_stream **stream);
+/* Waits for everything enqueued on `stream`; returns the first error the
+ * work hit since the last wait (a kernel that faulted, say). */
+google_rt_status google_rt_stream_wait(google_rt_stream *stream);
+/* Waits for the stream, then frees it. */
+void google_rt_stream_free(google_rt_stream *stream);
+
+/* Like google_rt_call, but only enqueues the GPU work on `stream` and
+ * returns: argument checks and the compiled code's run-time size checks
+ * fail here, errors of the GPU work in google_rt_stream_wait. Results are
+ * filled (shapes, pointers) at once; their contents, and host arguments'
+ * copies, are ready after the wait: keep host arguments and results alive
+ * until then. For host modules, the call runs to completion. */
+google_rt_status google_rt_call_async(const google_rt_function *function,
+                                      const google_rt_tensor *args,
+                                      size_t num_args,
+                                      google_rt_tensor *results,
+                                      size_t num_results,
+                                      google_rt_stream *stream);
 
 /*===----------------------------------------------------------------------===*
  * ABI shared with the compiled code (not for direct use)

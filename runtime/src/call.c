@@ -1,5 +1,6 @@
 /*===- call.c - checking arguments and calling compiled functions ---------===*/
 
+#include "gpu.h"
 #include "module.h"
 
 #include <setjmp.h>
@@ -126,6 +127,41 @@ static bool is_contiguous(const google_rt_tensor *tensor) {
   return true;
 }
 
+/* Blocks and copies in the memory of `device` (the host or the GPU of the
+ * call running on this thread). */
+static bool owns_block(google_rt_device device, const void *pointer) {
+  return device.kind == GOOGLE_RT_DEVICE_HOST
+             ? google_rt_pool_owns(pointer)
+             : google_rt_device_pool_owns(pointer);
+}
+
+static void free_block(google_rt_device device, void *pointer) {
+  if (device.kind == GOOGLE_RT_DEVICE_HOST)
+    google_rt_pool_free(pointer);
+  else
+    google_rt_device_pool_free(pointer);
+}
+
+/* Copies between two tensors of one shape; on a GPU both must be
+ * contiguous (the compiled code's results and runtime buffers are). */
+static google_rt_status copy_within(google_rt_device device,
+                                    const google_rt_tensor *source,
+                                    google_rt_tensor *destination) {
+  size_t element_size = google_rt_dtype_size(source->dtype);
+  if (device.kind == GOOGLE_RT_DEVICE_HOST) {
+    google_rt_strided_copy(element_size, source->rank, source->shape,
+                           source->data, source->strides, destination->data,
+                           destination->strides);
+    return NULL;
+  }
+  if (!is_contiguous(source) || !is_contiguous(destination))
+    return google_rt_make_status(GOOGLE_RT_INTERNAL,
+                                 "a strided GPU tensor cannot be copied");
+  return google_rt_gpu_copy(destination->data, source->data,
+                            (size_t)google_rt_tensor_num_elements(source) *
+                                element_size);
+}
+
 /* Writes the descriptor of a contiguous view of `data` into `descriptor`. */
 static void fill_descriptor(int64_t *descriptor, void *data, int32_t rank,
                             const int64_t *shape) {
@@ -213,7 +249,8 @@ typedef struct result_state {
 } result_state;
 
 static google_rt_status take_returned(const google_rt_function *function,
-                                      size_t index, const int64_t *descriptor,
+                                      google_rt_device device, size_t index,
+                                      const int64_t *descriptor,
                                       result_state *states,
                                       google_rt_tensor *result) {
   const google_rt_tensor_type *type = &function->result_types[index];
@@ -228,9 +265,10 @@ static google_rt_status take_returned(const google_rt_function *function,
   returned.data = (char *)head->aligned + head->offset * (int64_t)element_size;
   memcpy(returned.shape, sizes, (size_t)type->rank * sizeof(int64_t));
   memcpy(returned.strides, strides, (size_t)type->rank * sizeof(int64_t));
+  returned.device = device;
   /* A block the compiled code allocated belongs to the caller now; a result
    * aliasing an argument, a constant or an earlier result is copied. */
-  bool owned = google_rt_pool_owns(head->allocated);
+  bool owned = owns_block(device, head->allocated);
   for (size_t i = 0; owned && i < index; ++i)
     owned = states[i].block != head->allocated;
   google_rt_status status = check_tensor(function, "result", index, type,
@@ -238,7 +276,7 @@ static google_rt_status take_returned(const google_rt_function *function,
   if (status) {
     states[index].block = NULL;
     if (owned)
-      google_rt_pool_free(head->allocated);
+      free_block(device, head->allocated);
     return status;
   }
   if (owned && is_contiguous(&returned) && !result->data) {
@@ -265,29 +303,31 @@ static google_rt_status take_returned(const google_rt_function *function,
       }
     }
     if (!status)
-      google_rt_strided_copy(element_size, returned.rank, returned.shape,
-                             returned.data, returned.strides, result->data,
-                             result->strides);
+      status = copy_within(device, &returned, result);
   } else {
     google_rt_tensor copy;
-    status = google_rt_tensor_alloc(returned.dtype, returned.rank,
-                                    returned.shape, &copy);
+    status = google_rt_tensor_alloc_on(device, returned.dtype, returned.rank,
+                                       returned.shape, &copy);
     if (!status) {
-      google_rt_strided_copy(element_size, returned.rank, returned.shape,
-                             returned.data, returned.strides, copy.data,
-                             copy.strides);
-      *result = copy;
+      status = copy_within(device, &returned, &copy);
+      if (status)
+        google_rt_tensor_release(&copy);
+      else
+        *result = copy;
     }
   }
   if (owned)
-    google_rt_pool_free(head->allocated);
+    free_block(device, head->allocated);
   return status;
 }
 
-google_rt_status google_rt_call(const google_rt_function *function,
-                                const google_rt_tensor *args, size_t num_args,
-                                google_rt_tensor *results,
-                                size_t num_results) {
+/* Checks the call's arguments and caller-provided results against the
+ * signature; on the host, whatever their memory. */
+static google_rt_status check_call(const google_rt_function *function,
+                                   const google_rt_tensor *args,
+                                   size_t num_args,
+                                   const google_rt_tensor *results,
+                                   size_t num_results) {
   if (!function)
     return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT, "no function");
   if (num_args != function->num_args)
@@ -323,7 +363,15 @@ google_rt_status google_rt_call(const google_rt_function *function,
           "@%s result %zu: the provided buffer must be contiguous",
           function->name, i);
   }
+  return NULL;
+}
 
+/* Runs `function` on tensors in the memory of `device`, where it runs. */
+static google_rt_status call_on(const google_rt_function *function,
+                                google_rt_device device,
+                                const google_rt_tensor *args, size_t num_args,
+                                google_rt_tensor *results,
+                                size_t num_results) {
   call_frame frame;
   google_rt_status status = init_frame(&frame, function);
   if (status)
@@ -339,6 +387,7 @@ google_rt_status google_rt_call(const google_rt_function *function,
   }
   for (size_t i = 0; i < num_args && !status; ++i) {
     void *data = args[i].data;
+    /* GPU arguments were made contiguous before. */
     if (!is_contiguous(&args[i]))
       status = copy_to_contiguous(&frame, &args[i], &data);
     fill_descriptor(next, data, args[i].rank, args[i].shape);
@@ -361,8 +410,8 @@ google_rt_status google_rt_call(const google_rt_function *function,
     for (size_t i = 0; i < num_results && !status; ++i) {
       const google_rt_tensor_type *type = &function->result_types[i];
       if (!results[i].data) {
-        status = google_rt_tensor_alloc(type->dtype, type->rank, type->shape,
-                                        &results[i]);
+        status = google_rt_tensor_alloc_on(device, type->dtype, type->rank,
+                                           type->shape, &results[i]);
         states[i].allocated = status == NULL;
       }
       fill_descriptor(next, results[i].data, type->rank, type->shape);
@@ -381,7 +430,8 @@ google_rt_status google_rt_call(const google_rt_function *function,
     const int64_t *descriptor = returned;
     size_t taken = 0;
     for (; taken < num_results && !status; ++taken) {
-      status = take_returned(function, taken, descriptor, states, &results[taken]);
+      status = take_returned(function, device, taken, descriptor, states,
+                             &results[taken]);
       descriptor += 3 + 2 * function->result_types[taken].rank;
     }
     if (status) {
@@ -396,8 +446,8 @@ google_rt_status google_rt_call(const google_rt_function *function,
         bool shared = false;
         for (size_t j = 0; j < taken; ++j)
           shared |= states[j].block == head->allocated;
-        if (!shared && google_rt_pool_owns(head->allocated))
-          google_rt_pool_free(head->allocated);
+        if (!shared && owns_block(device, head->allocated))
+          free_block(device, head->allocated);
         descriptor += 3 + 2 * function->result_types[i].rank;
       }
     }
@@ -410,4 +460,230 @@ google_rt_status google_rt_call(const google_rt_function *function,
     free(states);
   release_frame(&frame);
   return status;
+}
+
+/* The per-call state of a GPU function: what it is called with, and
+ * where its results go. */
+typedef struct staging {
+  google_rt_tensor *args;    /* on the device */
+  google_rt_tensor *results; /* on the device */
+  bool *arg_copied;          /* args[i] is a device copy of a host tensor */
+  bool *to_host;             /* results[i] is copied back to the host */
+  bool *provided;            /* the caller gave results[i]'s buffer */
+} staging;
+
+static void free_staging(staging *stage, size_t num_args) {
+  for (size_t i = 0; stage->arg_copied && i < num_args; ++i)
+    if (stage->arg_copied[i])
+      google_rt_tensor_release(&stage->args[i]);
+  free(stage->args);
+  free(stage->results);
+  free(stage->arg_copied);
+  free(stage->to_host);
+  free(stage->provided);
+}
+
+/* Copies host arguments to `device` on the call's stream; device ones must
+ * already be there, contiguous. */
+static google_rt_status stage_args(const google_rt_function *function,
+                                   google_rt_device device,
+                                   const google_rt_tensor *args,
+                                   size_t num_args, staging *stage) {
+  char where[32], need[32];
+  for (size_t i = 0; i < num_args; ++i) {
+    const google_rt_tensor *arg = &args[i];
+    if (arg->device.kind != GOOGLE_RT_DEVICE_HOST) {
+      if (arg->device.kind != device.kind ||
+          arg->device.ordinal != device.ordinal)
+        return google_rt_make_status(
+            GOOGLE_RT_INVALID_ARGUMENT,
+            "@%s argument %zu: the tensor is on %s; the function runs on %s",
+            function->name, i,
+            google_rt_device_format(arg->device, where, sizeof(where)),
+            google_rt_device_format(device, need, sizeof(need)));
+      if (!is_contiguous(arg))
+        return google_rt_make_status(
+            GOOGLE_RT_INVALID_ARGUMENT,
+            "@%s argument %zu: a tensor on %s must be contiguous",
+            function->name, i,
+            google_rt_device_format(device, need, sizeof(need)));
+      stage->args[i] = *arg;
+      continue;
+    }
+    google_rt_status status = google_rt_tensor_alloc_on(
+        device, arg->dtype, arg->rank, arg->shape, &stage->args[i]);
+    if (status) {
+      google_rt_status named = google_rt_make_status(
+          google_rt_status_code(status), "@%s argument %zu: %s",
+          function->name, i, google_rt_status_message(status));
+      google_rt_status_free(status);
+      return named;
+    }
+    stage->arg_copied[i] = true;
+    size_t bytes = (size_t)google_rt_tensor_num_elements(arg) *
+                   google_rt_dtype_size(arg->dtype);
+    if (is_contiguous(arg)) {
+      status = google_rt_gpu_copy(stage->args[i].data, arg->data, bytes);
+    } else {
+      /* The driver has copied pageable memory once the copy returns. */
+      google_rt_tensor packed;
+      status = google_rt_tensor_alloc(arg->dtype, arg->rank, arg->shape,
+                                      &packed);
+      if (status)
+        return status;
+      google_rt_strided_copy(google_rt_dtype_size(arg->dtype), arg->rank,
+                             arg->shape, arg->data, arg->strides, packed.data,
+                             packed.strides);
+      status = google_rt_gpu_copy(stage->args[i].data, packed.data, bytes);
+      google_rt_tensor_release(&packed);
+    }
+    if (status)
+      return status;
+  }
+  return NULL;
+}
+
+/* Copies the results wanted on the host there (into the caller's buffer,
+ * or a new one) and releases their device buffers. */
+static google_rt_status return_to_host(google_rt_tensor *results,
+                                       size_t num_results, staging *stage) {
+  google_rt_status status = NULL;
+  for (size_t i = 0; i < num_results; ++i) {
+    if (!stage->to_host[i])
+      continue;
+    google_rt_tensor *on_device = &stage->results[i];
+    if (!status && !stage->provided[i])
+      status = google_rt_tensor_alloc(on_device->dtype, on_device->rank,
+                                      on_device->shape, &results[i]);
+    if (!status)
+      status = google_rt_gpu_copy(
+          results[i].data, on_device->data,
+          (size_t)google_rt_tensor_num_elements(on_device) *
+              google_rt_dtype_size(on_device->dtype));
+    google_rt_tensor_release(on_device);
+  }
+  return status;
+}
+
+/* Runs a GPU function: host arguments go to the device first, results the
+ * caller wants on the host come back after. */
+static google_rt_status call_on_gpu(const google_rt_function *function,
+                                    google_rt_device device,
+                                    const google_rt_tensor *args,
+                                    size_t num_args, google_rt_tensor *results,
+                                    size_t num_results,
+                                    google_rt_stream *stream, bool async) {
+  char where[32], need[32];
+  for (size_t i = 0; i < num_results; ++i) {
+    google_rt_device at = results[i].device;
+    if (at.kind != GOOGLE_RT_DEVICE_HOST &&
+        (at.kind != device.kind || at.ordinal != device.ordinal))
+      return google_rt_make_status(
+          GOOGLE_RT_INVALID_ARGUMENT,
+          "@%s result %zu: the tensor is on %s; the function runs on %s",
+          function->name, i, google_rt_device_format(at, where, sizeof(where)),
+          google_rt_device_format(device, need, sizeof(need)));
+  }
+  size_t arg_slots = num_args ? num_args : 1;
+  size_t result_slots = num_results ? num_results : 1;
+  staging stage = {calloc(arg_slots, sizeof(google_rt_tensor)),
+                   calloc(result_slots, sizeof(google_rt_tensor)),
+                   calloc(arg_slots, sizeof(bool)),
+                   calloc(result_slots, sizeof(bool)),
+                   calloc(result_slots, sizeof(bool))};
+  if (!stage.args || !stage.results || !stage.arg_copied || !stage.to_host ||
+      !stage.provided) {
+    free_staging(&stage, 0);
+    return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY, "out of memory");
+  }
+  for (size_t i = 0; i < num_results; ++i) {
+    stage.provided[i] = results[i].data != NULL;
+    stage.to_host[i] = results[i].device.kind == GOOGLE_RT_DEVICE_HOST;
+    if (!stage.to_host[i])
+      stage.results[i] = results[i];
+    stage.results[i].device = device;
+  }
+  google_rt_status status = google_rt_gpu_call_begin(device, stream, async);
+  if (status) {
+    free_staging(&stage, 0);
+    return status;
+  }
+  status = stage_args(function, device, args, num_args, &stage);
+  if (!status)
+    status = call_on(function, device, stage.args, num_args, stage.results,
+                     num_results);
+  /* call_on leaves no runtime-owned result when it fails. */
+  bool have_results = status == NULL;
+  if (!status)
+    status = return_to_host(results, num_results, &stage);
+  google_rt_status ended = google_rt_gpu_call_end(status != NULL);
+  if (!status)
+    status = ended;
+  else
+    google_rt_status_free(ended);
+  for (size_t i = 0; i < num_results; ++i) {
+    if (stage.provided[i])
+      continue;
+    if (!status && !stage.to_host[i])
+      results[i] = stage.results[i];
+    else if (status && have_results)
+      google_rt_tensor_release(stage.to_host[i] ? &results[i]
+                                                : &stage.results[i]);
+  }
+  free_staging(&stage, num_args);
+  return status;
+}
+
+static google_rt_status call_function(const google_rt_function *function,
+                                      const google_rt_tensor *args,
+                                      size_t num_args,
+                                      google_rt_tensor *results,
+                                      size_t num_results,
+                                      google_rt_stream *stream, bool async) {
+  google_rt_status status =
+      check_call(function, args, num_args, results, num_results);
+  if (status)
+    return status;
+  google_rt_device device = function->module->device;
+  if (device.kind == GOOGLE_RT_DEVICE_HOST) {
+    for (size_t i = 0; i < num_args; ++i)
+      if (args[i].device.kind != GOOGLE_RT_DEVICE_HOST)
+        return google_rt_make_status(
+            GOOGLE_RT_INVALID_ARGUMENT,
+            "@%s argument %zu: the tensor is on a GPU; the function runs on "
+            "the host",
+            function->name, i);
+    for (size_t i = 0; i < num_results; ++i)
+      if (results[i].device.kind != GOOGLE_RT_DEVICE_HOST)
+        return google_rt_make_status(
+            GOOGLE_RT_INVALID_ARGUMENT,
+            "@%s result %zu: the function runs on the host, not a GPU",
+            function->name, i);
+    return call_on(function, device, args, num_args, results, num_results);
+  }
+  return call_on_gpu(function, device, args, num_args, results, num_results,
+                     stream, async);
+}
+
+google_rt_status google_rt_call(const google_rt_function *function,
+                                const google_rt_tensor *args, size_t num_args,
+                                google_rt_tensor *results,
+                                size_t num_results) {
+  return call_function(function, args, num_args, results, num_results, NULL,
+                       false);
+}
+
+google_rt_status google_rt_call_async(const google_rt_function *function,
+                                      const google_rt_tensor *args,
+                                      size_t num_args,
+                                      google_rt_tensor *results,
+                                      size_t num_results,
+                                      google_rt_stream *stream) {
+  if (!stream && function && function->module->device.kind !=
+                                 GOOGLE_RT_DEVICE_HOST)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                 "@%s: an asynchronous call needs a stream",
+                                 function->name);
+  return call_function(function, args, num_args, results, num_results, stream,
+                       true);
 }

@@ -15,7 +15,8 @@ google_rt_status google_rt_make_status(google_rt_code code, const char *format,
 
 /* Pooled allocation, 64-byte aligned (or `alignment` when larger). */
 void *google_rt_pool_alloc(size_t size, size_t alignment);
-void google_rt_pool_free(void *pointer);
+/* False when `pointer` is not a live block of the host pool. */
+bool google_rt_pool_free(void *pointer);
 /* True when `pointer` is a live block returned by google_rt_pool_alloc. */
 bool google_rt_pool_owns(const void *pointer);
 
@@ -28,8 +29,13 @@ _Noreturn void google_rt_fail_call(google_rt_code code,
 /* While a compiled function runs, the blocks it allocates are recorded on
  * this thread, so that a failed check can free them. */
 void google_rt_pool_begin_tracking(void);
-/* Stops recording; with `release`, frees the recorded blocks still live. */
+/* Stops recording; with `release`, frees the recorded blocks still live
+ * (host or device). */
 void google_rt_pool_end_tracking(bool release);
+/* Records a block (host or device) the running compiled function
+ * allocated; false when out of memory. No-op outside a call. */
+bool google_rt_pool_track(void *pointer);
+void google_rt_pool_untrack(void *pointer);
 
 /* Copies a strided tensor of `rank` dims into another with the same shape.
  * Strides count elements. */
@@ -41,6 +47,11 @@ void google_rt_strided_copy(size_t element_size, int32_t rank,
 /* The thread count GOOGLE_MLIR_NUM_THREADS asks for (default: the cores
  * this process may use); an error when it is not a valid count. */
 google_rt_status google_rt_read_num_threads(int32_t *count);
+
+/* Bytes of a contiguous tensor; fails on a bad rank, dtype or extent, or
+ * a size that overflows. */
+google_rt_status google_rt_tensor_bytes(google_rt_dtype dtype, int32_t rank,
+                                        const int64_t *shape, uint64_t *bytes);
 
 /* Row-major strides for `shape`. */
 void google_rt_contiguous_strides(int32_t rank, const int64_t *shape,

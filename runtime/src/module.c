@@ -3,6 +3,7 @@
  * A compiled module defines `google_mlir_manifest`, text of the form
  *
  *   google-mlir-manifest 1
+ *   device <cuda|rocm>          (only for modules that run on a GPU)
  *   func <name> <out|ret> <#args> <type>... <#results> <type>...
  *
  * (`%XX` in a name stands for the byte 0xXX: spaces, controls, `%`)
@@ -14,6 +15,7 @@
 
 #define _GNU_SOURCE /* asprintf, dladdr1 */
 
+#include "gpu.h"
 #include "module.h"
 
 #include <dlfcn.h>
@@ -149,6 +151,16 @@ google_rt_status google_rt_parse_manifest(google_rt_module *module,
         "%s: unsupported manifest version (expected 'google-mlir-manifest 1')",
         module->path);
   const char *p = manifest + sizeof(header) - 1;
+  static const char cuda[] = "device cuda\n", rocm[] = "device rocm\n";
+  if ((size_t)(limit - p) >= sizeof(cuda) - 1 &&
+      strncmp(p, cuda, sizeof(cuda) - 1) == 0) {
+    module->device.kind = GOOGLE_RT_DEVICE_CUDA;
+    p += sizeof(cuda) - 1;
+  } else if ((size_t)(limit - p) >= sizeof(rocm) - 1 &&
+             strncmp(p, rocm, sizeof(rocm) - 1) == 0) {
+    module->device.kind = GOOGLE_RT_DEVICE_ROCM;
+    p += sizeof(rocm) - 1;
+  }
   /* One function per line; the last line may lack its newline. */
   size_t lines = 0;
   for (const char *q = p; q < limit; ++q)
@@ -269,13 +281,25 @@ google_rt_status google_rt_module_load(const char *path,
   char *relative = NULL;
   if (!strchr(path, '/') && asprintf(&relative, "./%s", path) < 0)
     relative = NULL;
+  /* A GPU module loads its device binaries from its constructors. */
+  google_rt_gpu_load_begin();
   module->handle = dlopen(relative ? relative : path, RTLD_NOW | RTLD_LOCAL);
+  google_rt_status device_error = google_rt_gpu_load_end();
   free(relative);
   if (!module->handle) {
+    google_rt_status_free(device_error);
     const char *reason = dlerror();
     google_rt_status status = google_rt_make_status(
         GOOGLE_RT_IO_ERROR, "cannot load module '%s': %s", path,
         reason ? reason : "unknown error");
+    google_rt_module_free(module);
+    return status;
+  }
+  if (device_error) {
+    google_rt_status status = google_rt_make_status(
+        google_rt_status_code(device_error), "cannot load module '%s': %s",
+        path, google_rt_status_message(device_error));
+    google_rt_status_free(device_error);
     google_rt_module_free(module);
     return status;
   }
@@ -297,6 +321,20 @@ google_rt_status google_rt_module_load(const char *path,
                             ((const ElfW(Sym) *)entry)->st_size);
   if (!status)
     status = resolve_entries(module);
+  /* Its functions run on the selected GPU, whether or not the module has
+   * kernels: the driver and the device must be there. */
+  if (!status && module->device.kind != GOOGLE_RT_DEVICE_HOST) {
+    module->device = google_rt_device_selected(module->device.kind);
+    const gpu_driver *driver;
+    google_rt_status unavailable =
+        google_rt_gpu_open_device(module->device, &driver);
+    if (unavailable) {
+      status = google_rt_make_status(
+          google_rt_status_code(unavailable), "cannot load module '%s': %s",
+          path, google_rt_status_message(unavailable));
+      google_rt_status_free(unavailable);
+    }
+  }
   if (status) {
     google_rt_module_free(module);
     return status;
@@ -318,6 +356,11 @@ void google_rt_module_free(google_rt_module *module) {
     dlclose(module->handle);
   free(module->path);
   free(module);
+}
+
+google_rt_device google_rt_module_device(const google_rt_module *module) {
+  google_rt_device host = {GOOGLE_RT_DEVICE_HOST, 0};
+  return module ? module->device : host;
 }
 
 size_t google_rt_module_num_functions(const google_rt_module *module) {

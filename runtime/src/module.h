@@ -21,6 +21,9 @@ struct google_rt_function_s {
 struct google_rt_module_s {
   void *handle;
   char *path;
+  /* Where the functions run: the host, or the GPU the module's device
+   * binaries were loaded onto. */
+  google_rt_device device;
   size_t num_functions;
   google_rt_function *functions;
 };

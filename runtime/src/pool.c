@@ -7,7 +7,8 @@
  *
  *===----------------------------------------------------------------------===*/
 
-#include "internal.h"
+#include "gpu.h"
+#include "ptrmap.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,20 +26,11 @@ typedef struct free_block {
   struct free_block *next;
 } free_block;
 
-typedef struct entry {
-  void *pointer; /* NULL: empty; TOMBSTONE: deleted */
-  size_t size;   /* class size, or the exact size of an unpooled block */
-  int pooled;
-} entry;
-
-static char tombstone_marker;
-#define TOMBSTONE ((void *)&tombstone_marker)
-
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static free_block *free_lists[NUM_CLASSES];
-static entry *table;
-static size_t table_capacity; /* power of two */
-static size_t table_used;     /* live + tombstones */
+/* Live blocks: (size << 1) | pooled, where size is the class size, or the
+ * exact size of an unpooled block. */
+static ptrmap blocks;
 static google_rt_pool_stats stats;
 
 /* Blocks allocated by the compiled function running on this thread: the
@@ -52,8 +44,7 @@ static _Thread_local struct {
   void **blocks;
 } tracked;
 
-/* Records `pointer`; false when there is no memory to record it. */
-static bool track(void *pointer) {
+bool google_rt_pool_track(void *pointer) {
   if (!tracked.active || !pointer)
     return true;
   if (!tracked.blocks) {
@@ -75,7 +66,7 @@ static bool track(void *pointer) {
   return true;
 }
 
-static void untrack(void *pointer) {
+void google_rt_pool_untrack(void *pointer) {
   if (!tracked.active)
     return;
   for (size_t i = tracked.count; i-- > 0;) {
@@ -84,62 +75,6 @@ static void untrack(void *pointer) {
       return;
     }
   }
-}
-
-static size_t hash_pointer(const void *pointer) {
-  uint64_t x = (uint64_t)(uintptr_t)pointer;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  return (size_t)x;
-}
-
-static entry *find_slot(const void *pointer) {
-  if (!table)
-    return NULL;
-  size_t mask = table_capacity - 1;
-  for (size_t i = hash_pointer(pointer) & mask;; i = (i + 1) & mask) {
-    if (table[i].pointer == pointer)
-      return &table[i];
-    if (table[i].pointer == NULL)
-      return NULL;
-  }
-}
-
-static bool grow_table(void) {
-  size_t capacity = table_capacity ? table_capacity * 2 : 1024;
-  entry *fresh = calloc(capacity, sizeof(entry));
-  if (!fresh)
-    return false;
-  size_t used = 0;
-  for (size_t i = 0; i < table_capacity; ++i) {
-    void *p = table[i].pointer;
-    if (p == NULL || p == TOMBSTONE)
-      continue;
-    size_t j = hash_pointer(p) & (capacity - 1);
-    while (fresh[j].pointer)
-      j = (j + 1) & (capacity - 1);
-    fresh[j] = table[i];
-    ++used;
-  }
-  free(table);
-  table = fresh;
-  table_capacity = capacity;
-  table_used = used;
-  return true;
-}
-
-static bool insert(void *pointer, size_t size, int pooled) {
-  if ((table_used + 1) * 2 > table_capacity && !grow_table())
-    return false;
-  size_t mask = table_capacity - 1;
-  size_t i = hash_pointer(pointer) & mask;
-  while (table[i].pointer && table[i].pointer != TOMBSTONE)
-    i = (i + 1) & mask;
-  if (table[i].pointer == NULL)
-    ++table_used;
-  table[i] = (entry){pointer, size, pooled};
-  return true;
 }
 
 static int size_class(size_t size) {
@@ -172,7 +107,8 @@ void *google_rt_pool_alloc(size_t size, size_t alignment) {
     if (pointer)
       ++stats.system_allocations;
   }
-  if (pointer && !insert(pointer, block_size, pooled)) {
+  if (pointer &&
+      !ptrmap_insert(&blocks, pointer, ((uint64_t)block_size << 1) | pooled)) {
     free(pointer);
     pointer = NULL;
   }
@@ -182,19 +118,18 @@ void *google_rt_pool_alloc(size_t size, size_t alignment) {
   return pointer;
 }
 
-void google_rt_pool_free(void *pointer) {
+bool google_rt_pool_free(void *pointer) {
   if (!pointer)
-    return;
+    return false;
   pthread_mutex_lock(&lock);
-  entry *slot = find_slot(pointer);
+  ptrmap_entry *slot = ptrmap_find(&blocks, pointer);
   if (!slot) {
-    /* Not ours: the compiled code never frees foreign memory. */
     pthread_mutex_unlock(&lock);
-    return;
+    return false;
   }
-  size_t size = slot->size;
-  int pooled = slot->pooled;
-  slot->pointer = TOMBSTONE;
+  size_t size = (size_t)(slot->value >> 1);
+  bool pooled = slot->value & 1;
+  ptrmap_erase(&blocks, slot);
   stats.bytes_in_use -= size;
   if (pooled && stats.bytes_cached + size <= max_cached_bytes) {
     int c = size_class(size);
@@ -206,11 +141,19 @@ void google_rt_pool_free(void *pointer) {
   }
   pthread_mutex_unlock(&lock);
   free(pointer);
+  return true;
+}
+
+/* A block of the host pool or, failing that, of a device pool. The
+ * compiled code never frees foreign memory. */
+static void free_any_block(void *pointer) {
+  if (!google_rt_pool_free(pointer))
+    google_rt_device_pool_free(pointer);
 }
 
 bool google_rt_pool_owns(const void *pointer) {
   pthread_mutex_lock(&lock);
-  bool owned = pointer && find_slot(pointer) != NULL;
+  bool owned = ptrmap_find(&blocks, pointer) != NULL;
   pthread_mutex_unlock(&lock);
   return owned;
 }
@@ -234,9 +177,9 @@ void google_rt_pool_trim(void) {
   pthread_mutex_unlock(&lock);
 }
 
-google_rt_status google_rt_tensor_alloc(google_rt_dtype dtype, int32_t rank,
+google_rt_status google_rt_tensor_bytes(google_rt_dtype dtype, int32_t rank,
                                         const int64_t *shape,
-                                        google_rt_tensor *tensor) {
+                                        uint64_t *bytes) {
   if (rank < 0 || rank > GOOGLE_RT_MAX_RANK)
     return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
                                  "rank %d is outside [0, %d]", (int)rank,
@@ -245,16 +188,26 @@ google_rt_status google_rt_tensor_alloc(google_rt_dtype dtype, int32_t rank,
   if (element_size == 0)
     return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
                                  "unknown dtype %d", (int)dtype);
-  uint64_t bytes = element_size;
+  *bytes = element_size;
   for (int32_t i = 0; i < rank; ++i) {
     if (shape[i] < 0)
       return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
                                    "dimension %d is negative", (int)i);
-    if (shape[i] && bytes > (UINT64_MAX >> 1) / (uint64_t)shape[i])
+    if (shape[i] && *bytes > (UINT64_MAX >> 1) / (uint64_t)shape[i])
       return google_rt_make_status(GOOGLE_RT_OUT_OF_MEMORY,
                                    "tensor size overflows");
-    bytes *= (uint64_t)shape[i];
+    *bytes *= (uint64_t)shape[i];
   }
+  return NULL;
+}
+
+google_rt_status google_rt_tensor_alloc(google_rt_dtype dtype, int32_t rank,
+                                        const int64_t *shape,
+                                        google_rt_tensor *tensor) {
+  uint64_t bytes;
+  google_rt_status status = google_rt_tensor_bytes(dtype, rank, shape, &bytes);
+  if (status)
+    return status;
   google_rt_tensor_view(dtype, rank, shape, NULL, tensor);
   void *data = google_rt_pool_alloc((size_t)bytes, BASE_ALIGNMENT);
   if (!data)
@@ -269,7 +222,7 @@ google_rt_status google_rt_tensor_alloc(google_rt_dtype dtype, int32_t rank,
 void google_rt_tensor_release(google_rt_tensor *tensor) {
   if (!tensor || !tensor->buffer)
     return;
-  google_rt_pool_free(tensor->buffer);
+  free_any_block(tensor->buffer);
   tensor->buffer = NULL;
   tensor->data = NULL;
 }
@@ -288,7 +241,7 @@ void google_rt_pool_end_tracking(bool release) {
   tracked.active = false;
   if (release)
     for (size_t i = 0; i < tracked.count; ++i)
-      google_rt_pool_free(tracked.blocks[i]);
+      free_any_block(tracked.blocks[i]);
   tracked.count = 0;
   if (tracked.blocks != tracked.inline_blocks)
     free(tracked.blocks);
@@ -305,7 +258,7 @@ static void *allocate_for_compiled_code(size_t size, size_t alignment) {
                         "cannot allocate %zu bytes for a buffer of the "
                         "compiled code",
                         size);
-  if (!track(pointer)) {
+  if (!google_rt_pool_track(pointer)) {
     google_rt_pool_free(pointer);
     google_rt_fail_call(GOOGLE_RT_OUT_OF_MEMORY,
                         "out of memory (recording the call's buffers)");
@@ -321,9 +274,10 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
   return allocate_for_compiled_code(size, alignment);
 }
 
+/* GPU modules free device buffers through this hook too. */
 void _mlir_memref_to_llvm_free(void *pointer) {
-  untrack(pointer);
-  google_rt_pool_free(pointer);
+  google_rt_pool_untrack(pointer);
+  free_any_block(pointer);
 }
 
 void memrefCopy(int64_t element_size, google_rt_unranked_memref *source,

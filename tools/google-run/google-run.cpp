@@ -10,7 +10,7 @@ using namespace llvm;
 
 static cl::OptionCategory category("google-run options");
 
-static cl::opt<std::string> module(cl::Positional, cl::Required,
+static cl::opt<std::string> module(cl::Positional, cl::Optional,
                                    cl::desc("<module.mlir | - | module.so>"),
                                    cl::cat(category));
 static cl::opt<std::string>
@@ -35,6 +35,15 @@ static cl::opt<std::string> target("target", cl::init("cpu"),
                                    cl::value_desc("cpu|cuda|rocm"),
                                    cl::desc("Where the function runs"),
                                    cl::cat(category));
+static cl::opt<int32_t>
+    device("device", cl::init(-1), cl::value_desc("N"),
+           cl::desc("The GPU to run on with --target=cuda or rocm (default: "
+                    "0)"),
+           cl::cat(category));
+static cl::opt<bool>
+    listDevices("list-devices",
+                cl::desc("List the host and the GPUs the drivers report"),
+                cl::cat(category));
 // Read as text: a bad number is one of our own error lines.
 static cl::opt<std::string>
     benchmark("benchmark", cl::desc("Time N calls after one warm-up"),
@@ -97,6 +106,8 @@ int main(int argc, char **argv) {
   options.outputs = outputs;
   options.expectedOutputs = expectedOutputs;
   options.target = target;
+  options.device = device;
+  options.listDevices = listDevices;
   options.benchmark = calls;
   options.printAll = printAll;
   options.emitObject = emitObject;
