@@ -27,7 +27,12 @@ A failing seed is shrunk (ops bypassed, results dropped) and printed with a
 one-line command that reproduces it.
 
   difftest.py [--seeds N] [--first S] [--jobs J] [--google-run PATH]
+              [--target cpu|cuda|rocm]
   difftest.py --seed S [--keep DIR]     one seed, verbose
+
+--target runs the compiled variants on a GPU (the interpreter stays on the
+host). test/GPU/Inputs/run_gpu_mapping_on_host.py as --google-run checks the
+GPU pipeline's kernel mapping on the host.
 """
 
 import argparse
@@ -1122,6 +1127,8 @@ class Runner:
 
 
 VARIANTS = ["interpreter"] + CONFIGS
+# google-run options of every compiled variant (--target).
+COMPILED_ARGS = []
 
 
 def variants():
@@ -1129,7 +1136,7 @@ def variants():
         if tag == "interpreter":
             yield tag, ["--interpret"]
         else:
-            yield tag, [f"--pipeline-options={tag}"]
+            yield tag, [f"--pipeline-options={tag}"] + COMPILED_ARGS
 
 
 def check_program(program, inputs, runner, configs=None):
@@ -1295,12 +1302,14 @@ def run_seed_unguarded(args):
             np.save(file, storage(value.ref, value.dtype))
             command.append(f"--input=@{file}")
         command += [c for c in failure[2]
-                    if c == "--interpret" or c.startswith("--pipeline")]
+                    if c == "--interpret" or c.startswith("--pipeline") or
+                    c.startswith("--target")]
         report = (f"seed {seed} ({failure[0]}): {failure[1]}\n"
                   f"{program.text()}"
                   f"repro: {' '.join(shlex.quote(c) for c in command)}\n"
                   f"regenerate: {sys.executable} {os.path.abspath(__file__)}"
-                  f" --seed {seed} --google-run {google_run}\n")
+                  f" --seed {seed} --google-run {google_run}"
+                  f"{' ' + ' '.join(COMPILED_ARGS) if COMPILED_ARGS else ''}\n")
         return seed, report
     finally:
         shutil.rmtree(directory, ignore_errors=True)
@@ -1313,6 +1322,9 @@ def main():
     parser.add_argument("--seed", type=int, help="run one seed, verbosely")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--google-run", default="google-run")
+    parser.add_argument("--target", default="cpu",
+                        choices=("cpu", "cuda", "rocm"),
+                        help="where the compiled variants run")
     parser.add_argument("--keep", help="directory for repro files")
     parser.add_argument("--variants",
                         help="comma-separated subset of: " + ",".join(VARIANTS))
@@ -1323,6 +1335,8 @@ def main():
     if google_run is None:
         sys.exit(f"error: cannot find google-run '{args.google_run}' (give "
                  "--google-run=PATH)")
+    if args.target != "cpu":
+        COMPILED_ARGS.append(f"--target={args.target}")
     if args.variants:
         chosen = args.variants.split(",")
         unknown = [v for v in chosen if v not in VARIANTS]

@@ -13,11 +13,17 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::google {
+/// Test-only passes (test/lib).
+void registerGoogleTestPasses();
+} // namespace mlir::google
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::google::registerGooglePasses();
   mlir::google::registerGoogleConversionPasses();
   mlir::google::registerGoogleGPUPasses();
+  mlir::google::registerGoogleTestPasses();
   mlir::google::registerExtremePipeline();
 
   mlir::DialectRegistry registry;
