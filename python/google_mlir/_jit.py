@@ -77,6 +77,13 @@ def _get_executor():
         return _executor
 
 
+# jit's targets: the pipeline target, and the runtime's device kind.
+_PIPELINE_TARGETS = {"cpu": "cpu", "cuda": "nvvm", "rocm": "rocdl",
+                     "nvvm": "nvvm", "rocdl": "rocdl"}
+_DEVICE_KINDS = {"cuda": "cuda", "rocm": "rocm", "nvvm": "cuda",
+                 "rocdl": "rocm"}
+
+
 def jit(fn=None, *, static_argnames=(), static_argnums=(), dynamic_dims=None,
         target="cpu", options="", cache_dir=None):
     """Compiles `fn` once per signature of its array arguments.
@@ -85,6 +92,8 @@ def jit(fn=None, *, static_argnames=(), static_argnums=(), dynamic_dims=None,
       (hashable); each value is part of the signature.
     dynamic_dims: {"x": [0]} compiles dimension 0 of `x` as `?`, so one
       compile serves every size.
+    target: "cpu", or "cuda" / "rocm" to run on an NVIDIA or AMD GPU (numpy
+      arrays are copied to the device and the results back).
     options: --google-extreme-pipeline options, e.g. "opt-level=2", or a
       dict of them.
     cache_dir: the disk cache (default GOOGLE_MLIR_CACHE_DIR or
@@ -165,12 +174,13 @@ class JitFunction:
                                  f"is not an array parameter of "
                                  f"{self._name}{self._signature}")
             self._dynamic[name] = tuple(sorted(set(_as_tuple(dims))))
-        if target != "cpu":
-            raise ValueError(f"gm.jit: target '{target}' is not available "
-                             "from Python yet; use 'cpu'")
+        if target not in _PIPELINE_TARGETS:
+            raise ValueError(f"gm.jit: unknown target '{target}'; expected "
+                             "'cpu', 'cuda' or 'rocm'")
+        self._device = _DEVICE_KINDS.get(target)
         if isinstance(options, dict):
             options = " ".join(f"{k}={v}" for k, v in options.items())
-        self._pipeline = f"target={target} {options}".strip()
+        self._pipeline = f"target={_PIPELINE_TARGETS[target]} {options}".strip()
         self._cache_dir = cache_dir
         self._mlir_name = "".join(c if c.isalnum() or c == "_" else "_"
                                   for c in self._name) or "function"
@@ -350,6 +360,10 @@ class JitFunction:
             if entry is not None:
                 return entry
             start = time.perf_counter()
+            # A GPU target needs its driver and a device before compiling.
+            if self._device and not _native.devices(self._device):
+                raise _native.Error(f"gm.jit: no {self._device} device found "
+                                    "(the driver reports none)")
             graph = self._trace(bound, key)
             text = graph.to_mlir(self._mlir_name, locations=True)
             trace_ms = (time.perf_counter() - start) * 1e3

@@ -500,7 +500,51 @@ static PyObject *native_set_bfloat16_dtype(PyObject *module,
   Py_RETURN_NONE;
 }
 
+/* devices("cuda") -> the GPUs the driver reports, as (name, arch, bytes)
+ * tuples; raises Error when the driver is missing. */
+static PyObject *native_devices(PyObject *self, PyObject *arg) {
+  (void)self;
+  const char *kind_name = PyUnicode_AsUTF8(arg);
+  if (!kind_name)
+    return NULL;
+  google_rt_device_kind kind;
+  if (strcmp(kind_name, "cuda") == 0)
+    kind = GOOGLE_RT_DEVICE_CUDA;
+  else if (strcmp(kind_name, "rocm") == 0)
+    kind = GOOGLE_RT_DEVICE_ROCM;
+  else {
+    PyErr_Format(PyExc_ValueError, "unknown device kind '%s'", kind_name);
+    return NULL;
+  }
+  int32_t count = 0;
+  google_rt_status status;
+  Py_BEGIN_ALLOW_THREADS status = google_rt_device_count(kind, &count);
+  Py_END_ALLOW_THREADS if (status) return raise_status(status);
+  PyObject *list = PyList_New(0);
+  for (int32_t i = 0; list && i < count; ++i) {
+    google_rt_device device = {kind, i};
+    google_rt_device_properties properties;
+    status = google_rt_device_get_properties(device, &properties);
+    if (status) {
+      Py_DECREF(list);
+      return raise_status(status);
+    }
+    PyObject *entry = Py_BuildValue("(ssK)", properties.name, properties.arch,
+                                    (unsigned long long)properties.total_memory);
+    if (!entry || PyList_Append(list, entry) < 0) {
+      Py_XDECREF(entry);
+      Py_DECREF(list);
+      return NULL;
+    }
+    Py_DECREF(entry);
+  }
+  return list;
+}
+
 static PyMethodDef native_methods[] = {
+    {"devices", native_devices, METH_O,
+     "devices(kind) -> [(name, arch, total_memory)] of the 'cuda' or 'rocm' "
+     "driver; raises Error without the driver."},
     {"set_bfloat16_dtype", native_set_bfloat16_dtype, METH_O,
      "The dtype that bf16 results get."},
     {"compile", (PyCFunction)(void (*)(void))native_compile,
