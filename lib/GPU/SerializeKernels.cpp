@@ -204,9 +204,11 @@ struct SerializeKernelsPass
       return target.createObject(gpuModule, *ptx, options);
     }
     std::string ptx;
-    gpu::TargetOptions binaryOptions(
-        cuda, {}, "", "", gpu::CompilationTarget::Binary, getSymbolTable, {},
-        {}, {}, [&](StringRef isa) { ptx = isa.str(); });
+    // TargetOptions keeps a function_ref: the callback must outlive it.
+    auto keepPtx = [&](StringRef isa) { ptx = isa.str(); };
+    gpu::TargetOptions binaryOptions(cuda, {}, "", "",
+                                     gpu::CompilationTarget::Binary,
+                                     getSymbolTable, {}, {}, {}, keepPtx);
     std::optional<SmallVector<char, 0>> cubin =
         target.serializeToObject(gpuModule, binaryOptions);
     if (!cubin)
