@@ -65,12 +65,20 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     tiled by the block size. Ops whose reduction dimensions come first are
     interchanged so that their parallel dimensions lead; ops without
     parallel dimensions (full reductions, rank 0) run on one thread.
+
+    Contractions (matmul, batch matmul: C[b, m, n] += A[b, m, k] *
+    B[b, k, n] in any layout) give each thread a `tile-size` x `tile-size`
+    tile of C held in registers across K: per step it loads a column of A's
+    tile and a row of B's (indices clamped into range) and stores only the
+    elements in range at the end.
     Afterwards no memory access is left outside a `gpu.launch`; the pass
     fails, naming the op, if one is.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads per block">,
+    Option<"tileSize", "tile-size", "int64_t", /*default=*/"4",
+           "Rows and columns of C per thread in contractions">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

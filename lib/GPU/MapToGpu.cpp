@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
@@ -21,7 +22,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include "llvm/Support/Debug.h"
@@ -116,6 +120,285 @@ FailureOr<scf::ParallelOp> lowerToParallelLoops(RewriterBase &rewriter,
   return cast<scf::ParallelOp>(loops->front());
 }
 
+/// The loop dimensions of a contraction that one thread tiles: C[b, m, n]
+/// += A[b, m, k] * B[b, k, n] with any operand layout and at most one batch
+/// dimension; std::nullopt for other ops.
+std::optional<linalg::ContractionDimensions>
+getTileableContraction(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.hasIndexSemantics() || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || dims->batch.size() > 1 ||
+      op.getNumLoops() != 3 + dims->batch.size())
+    return std::nullopt;
+  return *dims;
+}
+
+/// The indices of `operand` when the loop dimensions have the values
+/// `loops` (its indexing map is a projected permutation).
+SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
+                              ArrayRef<Value> loops) {
+  SmallVector<Value> indices;
+  for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults())
+    indices.push_back(loops[cast<AffineDimExpr>(result).getPosition()]);
+  return indices;
+}
+
+/// Whether the ops strictly between `from` and `to` (in one block) leave
+/// memory alone (run-time checks and index arithmetic).
+bool touchesNoMemoryBetween(Operation *from, Operation *to) {
+  for (Operation *op = from->getNextNode(); op && op != to;
+       op = op->getNextNode())
+    if (!isa<cf::AssertOp>(op) && !isMemoryEffectFree(op))
+      return false;
+  return true;
+}
+
+/// The linalg.fill that sets the whole of `op`'s accumulator just before
+/// it, whose value can then start the accumulation instead.
+linalg::FillOp getFusableFill(linalg::LinalgOp op) {
+  Value accumulator = op.getDpsInitOperand(0)->get();
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev))
+      return fill.getDpsInitOperand(0)->get() == accumulator &&
+                     fill.hasPureBufferSemantics() &&
+                     touchesNoMemoryBetween(fill, op)
+                 ? fill
+                 : nullptr;
+    if (!isa<cf::AssertOp>(prev) && !isMemoryEffectFree(prev))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// An elementwise linalg.generic right after contraction `op` that reads
+/// its result element by element (identity map), with one output of the
+/// same shape: computing it in the contraction's threads saves a kernel
+/// and a pass over memory. Its output is the contraction's buffer, or a
+/// buffer that is neither operand of the contraction while the
+/// contraction's own buffer is read by nothing else.
+linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op) {
+  Value product = op.getDpsInitOperand(0)->get();
+  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(op->getNextNode());
+  for (Operation *next = op->getNextNode(); next && !epilogue;
+       next = next->getNextNode()) {
+    epilogue = dyn_cast<linalg::GenericOp>(next);
+    if (!epilogue && !isa<cf::AssertOp>(next) && !isMemoryEffectFree(next))
+      return nullptr;
+  }
+  if (!epilogue || !epilogue.hasPureBufferSemantics() ||
+      epilogue.getNumDpsInits() != 1 || epilogue.hasIndexSemantics() ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
+      !touchesNoMemoryBetween(op, epilogue))
+    return nullptr;
+  auto productType = cast<MemRefType>(product.getType());
+  OpOperand *output = epilogue.getDpsInitOperand(0);
+  if (epilogue.getNumLoops() != productType.getRank() ||
+      !epilogue.getMatchingIndexingMap(output).isIdentity())
+    return nullptr;
+  bool readsProduct = false;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    if (!map.isProjectedPermutation())
+      return nullptr;
+    if (input->get() == product) {
+      if (!map.isIdentity())
+        return nullptr;
+      readsProduct = true;
+    }
+  }
+  if (!readsProduct)
+    return nullptr;
+  Value result = output->get();
+  if (result == product)
+    return epilogue;
+  if (result == op.getDpsInputOperand(0)->get() ||
+      result == op.getDpsInputOperand(1)->get())
+    return nullptr;
+  // The product buffer must die with the epilogue.
+  for (Operation *user : product.getUsers())
+    if (user != op && user != epilogue &&
+        !isa<linalg::FillOp, memref::DimOp, memref::DeallocOp,
+             memref::ExtractStridedMetadataOp,
+             memref::ExtractAlignedPointerAsIndexOp>(user))
+      return nullptr;
+  return epilogue;
+}
+
+/// A one-dimensional scf.parallel over tiles of the output of contraction
+/// `op`: each iteration (one thread) keeps a tileM x tileN tile of C in
+/// registers across the whole K loop, loading a column of A and a row of B
+/// per step (indices clamped into range; only in-range elements are
+/// stored).
+scf::ParallelOp lowerContractionToTiles(RewriterBase &rewriter,
+                                        linalg::LinalgOp op,
+                                        const linalg::ContractionDimensions &dims,
+                                        int64_t tileM, int64_t tileN,
+                                        linalg::FillOp fill,
+                                        linalg::GenericOp epilogue) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+  auto extent = [&](unsigned dim) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size);
+  };
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  // Static extents smaller than a tile shrink it.
+  auto fit = [](OpFoldResult size, int64_t tile) {
+    std::optional<int64_t> known = getConstantIntValue(size);
+    return known && *known > 0 ? std::min(*known, tile) : tile;
+  };
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  tileM = fit(ranges[m].size, tileM);
+  tileN = fit(ranges[n].size, tileN);
+  Value sizeM = extent(m), sizeN = extent(n), sizeK = extent(k);
+  Value zero = constant(0), one = constant(1);
+  Value tilesM = arith::CeilDivSIOp::create(rewriter, loc, sizeM,
+                                            constant(tileM));
+  Value tilesN = arith::CeilDivSIOp::create(rewriter, loc, sizeN,
+                                            constant(tileN));
+  Value total = arith::MulIOp::create(rewriter, loc, tilesM, tilesN);
+  if (!dims.batch.empty())
+    total = arith::MulIOp::create(rewriter, loc, total,
+                                  extent(dims.batch.front()));
+  auto parallel = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                          ValueRange{total}, ValueRange{one});
+  rewriter.setInsertionPoint(parallel.getBody()->getTerminator());
+
+  // Tile coordinates: column tiles fastest, so that neighbouring threads
+  // read neighbouring columns of B and write neighbouring columns of C.
+  Value t = parallel.getInductionVars().front();
+  Value tileJ = arith::RemSIOp::create(rewriter, loc, t, tilesN);
+  Value rest = arith::DivSIOp::create(rewriter, loc, t, tilesN);
+  Value tileI = arith::RemSIOp::create(rewriter, loc, rest, tilesM);
+  Value batch = arith::DivSIOp::create(rewriter, loc, rest, tilesM);
+  Value firstRow = arith::MulIOp::create(rewriter, loc, tileI,
+                                         constant(tileM));
+  Value firstColumn = arith::MulIOp::create(rewriter, loc, tileJ,
+                                            constant(tileN));
+  Value lastRow = arith::SubIOp::create(rewriter, loc, sizeM, one);
+  Value lastColumn = arith::SubIOp::create(rewriter, loc, sizeN, one);
+  SmallVector<Value> rows, columns, clampedRows, clampedColumns;
+  for (int64_t i = 0; i < tileM; ++i) {
+    rows.push_back(arith::AddIOp::create(rewriter, loc, firstRow, constant(i)));
+    clampedRows.push_back(
+        arith::MinSIOp::create(rewriter, loc, rows.back(), lastRow));
+  }
+  for (int64_t j = 0; j < tileN; ++j) {
+    columns.push_back(
+        arith::AddIOp::create(rewriter, loc, firstColumn, constant(j)));
+    clampedColumns.push_back(
+        arith::MinSIOp::create(rewriter, loc, columns.back(), lastColumn));
+  }
+  SmallVector<Value> loops(op.getNumLoops(), zero);
+  if (!dims.batch.empty())
+    loops[dims.batch.front()] = batch;
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  OpOperand *out = op.getDpsInitOperand(0);
+  auto load = [&](OpOperand *operand, Value row, Value column, Value depth) {
+    loops[m] = row;
+    loops[n] = column;
+    loops[k] = depth;
+    return memref::LoadOp::create(rewriter, loc, operand->get(),
+                                  getIndices(op, *operand, loops))
+        .getResult();
+  };
+
+  SmallVector<Value> initial;
+  for (int64_t i = 0; i < tileM; ++i)
+    for (int64_t j = 0; j < tileN; ++j)
+      initial.push_back(fill ? fill.getDpsInputOperand(0)->get()
+                             : load(out, clampedRows[i], clampedColumns[j],
+                                    zero));
+  Block *body = op.getBlock();
+  auto kLoop = scf::ForOp::create(
+      rewriter, loc, zero, sizeK, one, initial,
+      [&](OpBuilder &builder, Location nested, Value depth,
+          ValueRange accumulators) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+        SmallVector<Value> lhsColumn, rhsRow, updated;
+        for (int64_t i = 0; i < tileM; ++i)
+          lhsColumn.push_back(load(lhs, clampedRows[i], zero, depth));
+        for (int64_t j = 0; j < tileN; ++j)
+          rhsRow.push_back(load(rhs, zero, clampedColumns[j], depth));
+        for (int64_t i = 0; i < tileM; ++i) {
+          for (int64_t j = 0; j < tileN; ++j) {
+            IRMapping mapping;
+            mapping.map(body->getArgument(0), lhsColumn[i]);
+            mapping.map(body->getArgument(1), rhsRow[j]);
+            mapping.map(body->getArgument(2),
+                        accumulators[i * tileN + j]);
+            for (Operation &payload : body->without_terminator())
+              rewriter.clone(payload, mapping);
+            updated.push_back(mapping.lookup(
+                body->getTerminator()->getOperand(0)));
+          }
+        }
+        scf::YieldOp::create(rewriter, nested, updated);
+      });
+
+  for (int64_t i = 0; i < tileM; ++i) {
+    Value rowInRange = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, rows[i], sizeM);
+    for (int64_t j = 0; j < tileN; ++j) {
+      Value columnInRange = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::slt, columns[j], sizeN);
+      Value inRange =
+          arith::AndIOp::create(rewriter, loc, rowInRange, columnInRange);
+      auto guard = scf::IfOp::create(rewriter, loc, inRange);
+      OpBuilder::InsertionGuard insertion(rewriter);
+      rewriter.setInsertionPointToStart(guard.thenBlock());
+      loops[m] = rows[i];
+      loops[n] = columns[j];
+      SmallVector<Value> element = getIndices(op, *out, loops);
+      Value value = kLoop.getResult(i * tileN + j);
+      if (!epilogue) {
+        memref::StoreOp::create(rewriter, loc, value, out->get(), element);
+        continue;
+      }
+      // The epilogue's loops are the product's dimensions.
+      IRMapping mapping;
+      Block *epilogueBody = epilogue.getBlock();
+      for (OpOperand &operand : epilogue->getOpOperands()) {
+        BlockArgument argument = epilogue.getMatchingBlockArgument(&operand);
+        bool isOutput = epilogue.isDpsInit(&operand);
+        if (operand.get() == out->get() &&
+            epilogue.getMatchingIndexingMap(&operand).isIdentity()) {
+          mapping.map(argument, value);
+          continue;
+        }
+        if (isOutput && !epilogue.payloadUsesValueFromOperand(&operand))
+          continue;
+        SmallVector<Value> indices;
+        for (AffineExpr result :
+             epilogue.getMatchingIndexingMap(&operand).getResults())
+          indices.push_back(element[cast<AffineDimExpr>(result).getPosition()]);
+        mapping.map(argument, memref::LoadOp::create(rewriter, loc,
+                                                     operand.get(), indices));
+      }
+      for (Operation &payload : epilogueBody->without_terminator())
+        rewriter.clone(payload, mapping);
+      memref::StoreOp::create(
+          rewriter, loc,
+          mapping.lookup(epilogueBody->getTerminator()->getOperand(0)),
+          epilogue.getDpsInitOperand(0)->get(), element);
+    }
+  }
+  if (fill)
+    rewriter.eraseOp(fill);
+  if (epilogue)
+    rewriter.eraseOp(epilogue);
+  rewriter.eraseOp(op);
+  return parallel;
+}
+
 gpu::ParallelLoopDimMappingAttr mapTo(MLIRContext *context,
                                       gpu::Processor processor) {
   AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
@@ -176,12 +459,46 @@ struct MapToGpuPass
       if (!isInKernel(op))
         ops.push_back(op);
     });
+    // Contractions take in the fill before them and the elementwise
+    // epilogue after them, which then get no kernel of their own.
+    struct Fused {
+      linalg::ContractionDimensions dims;
+      linalg::FillOp fill;
+      linalg::GenericOp epilogue;
+    };
+    DenseMap<Operation *, Fused> contractions;
+    llvm::SmallPtrSet<Operation *, 8> absorbed;
     for (linalg::LinalgOp op : ops) {
+      if (absorbed.contains(op))
+        continue;
+      std::optional<linalg::ContractionDimensions> dims =
+          getTileableContraction(op);
+      if (!dims)
+        continue;
+      Fused fused{*dims, getFusableFill(op), getFusableEpilogue(op)};
+      if (fused.fill && absorbed.contains(fused.fill))
+        fused.fill = nullptr;
+      if (fused.fill)
+        absorbed.insert(fused.fill);
+      if (fused.epilogue)
+        absorbed.insert(fused.epilogue);
+      contractions[op] = fused;
+    }
+    for (linalg::LinalgOp op : ops) {
+      if (absorbed.contains(op))
+        continue;
       if (!op.hasPureBufferSemantics()) {
         op->emitError("google-map-to-gpu: expected a linalg op on memrefs");
         return signalPassFailure();
       }
-      FailureOr<scf::ParallelOp> loop = lowerToParallelLoops(rewriter, op);
+      FailureOr<scf::ParallelOp> loop;
+      auto contraction = contractions.find(op);
+      if (contraction != contractions.end())
+        loop = lowerContractionToTiles(
+            rewriter, op, contraction->second.dims, tileSize, tileSize,
+            contraction->second.fill, contraction->second.epilogue);
+      else
+        loop = lowerToParallelLoops(rewriter, op);
       if (failed(loop))
         return signalPassFailure();
       mapToBlocksAndThreads(rewriter, *loop, blockSize);

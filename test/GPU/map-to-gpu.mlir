@@ -59,15 +59,113 @@ func.func @full_reduction_one_thread(%x: memref<?xf32>, %y: memref<f32>) {
 
 // -----
 
-// CHECK-LABEL: func.func @matmul_threads_over_output
+// Each thread owns a 4x4 tile of C, in registers across K: 16
+// accumulators, 4 loads of A and 4 of B per step at clamped indices, and
+// stores guarded to the elements in range.
+// CHECK-LABEL: func.func @matmul_register_tiles
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<?x?xf32>)
+// CHECK: %[[M:.*]] = memref.dim %[[A]], %{{.*}}
+// CHECK: %[[K:.*]] = memref.dim %[[A]], %{{.*}}
+// CHECK: %[[TILES_M:.*]] = arith.ceildivsi %[[M]], %[[C4:.*]] : index
+// CHECK: %[[TILES_N:.*]] = arith.ceildivsi %[[N:.*]], %{{.*}} : index
+// CHECK: arith.muli %[[TILES_M]], %[[TILES_N]] : index
 // CHECK: gpu.launch
-// CHECK: scf.for
-// CHECK: arith.mulf
-// CHECK: arith.addf
+// CHECK: %[[TJ:.*]] = arith.remsi %{{.*}}, %[[TILES_N]] : index
+// CHECK: arith.minsi
+// CHECK-COUNT-16: memref.load %[[C]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[K]] step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-4: memref.load %[[A]]
+// CHECK-COUNT-4: memref.load %[[B]]
+// CHECK-COUNT-16: arith.mulf
+// CHECK: scf.yield
+// CHECK: arith.cmpi slt, %{{.*}}, %[[M]] : index
+// CHECK: arith.cmpi slt, %{{.*}}, %[[N]] : index
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %{{.*}}, %[[C]]
 // CHECK-NOT: linalg.matmul
-func.func @matmul_threads_over_output(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+func.func @matmul_register_tiles(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
   linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
   return
+}
+
+// -----
+
+// Small static extents shrink the tile (here 1x3, one thread per tile of
+// a 1-row output); a batch dimension is one more coordinate of the thread.
+// CHECK-LABEL: func.func @batch_matmul_small_tiles
+// CHECK: gpu.launch
+// CHECK: scf.for {{.*}} -> (f32, f32, f32)
+// CHECK-COUNT-1: memref.load %{{.*}} : memref<2x1x5xf32>
+// CHECK-COUNT-3: memref.load %{{.*}} : memref<2x5x3xf32>
+func.func @batch_matmul_small_tiles(%a: memref<2x1x5xf32>, %b: memref<2x5x3xf32>, %c: memref<2x1x3xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2x1x5xf32>, memref<2x5x3xf32>) outs(%c : memref<2x1x3xf32>)
+  return
+}
+
+// -----
+
+// A contraction written as a generic with B transposed reads B at (n, k).
+// CHECK-LABEL: func.func @generic_contraction_transposed
+// CHECK-SAME: %[[BT:[a-z0-9]+]]: memref<8x16xi32>
+// CHECK: scf.for %[[KV:[a-z0-9_]+]] = {{.*}} -> (i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+// CHECK: memref.load %[[BT]][%{{.*}}, %[[KV]]] : memref<8x16xi32>
+// CHECK: arith.muli
+// CHECK: arith.addi
+func.func @generic_contraction_transposed(%a: memref<4x16xi32>, %bt: memref<8x16xi32>, %c: memref<4x8xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %bt : memref<4x16xi32>, memref<8x16xi32>) outs(%c : memref<4x8xi32>) {
+  ^bb0(%x: i32, %y: i32, %acc: i32):
+    %p = arith.muli %x, %y : i32
+    %s = arith.addi %acc, %p : i32
+    linalg.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+// matmul_bias_relu as one kernel: the fill starts the accumulators and the
+// bias + relu epilogue is applied to each element before its one store.
+// CHECK-LABEL: func.func @fused_fill_matmul_epilogue
+// CHECK-SAME: (%[[A:.*]]: memref<?x64xf32>, %[[B:.*]]: memref<64x32xf32>, %[[BIAS:.*]]: memref<32xf32>, %[[C:.*]]: memref<?x32xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: gpu.launch
+// CHECK-NOT: memref.load %[[C]]
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
+// CHECK: scf.if
+// CHECK-NEXT: %[[BIAS_J:.*]] = memref.load %[[BIAS]][%{{.*}}] : memref<32xf32>
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %{{.*}}, %[[BIAS_J]] : f32
+// CHECK-NEXT: %[[RELU:.*]] = arith.maximumf %[[SUM]], %[[ZERO]] : f32
+// CHECK-NEXT: memref.store %[[RELU]], %[[C]]
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: linalg.
+func.func @fused_fill_matmul_epilogue(%a: memref<?x64xf32>, %b: memref<64x32xf32>, %bias: memref<32xf32>, %c: memref<?x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x32xf32>)
+  linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<?x32xf32>, memref<32xf32>) outs(%c : memref<?x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// The product is returned too, so the epilogue cannot replace its stores:
+// two kernels.
+// CHECK-LABEL: func.func @negative_product_used_later
+// CHECK-COUNT-2: gpu.launch
+func.func @negative_product_used_later(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x4xf32>, %d: memref<4x4xf32>) -> memref<4x4xf32> {
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<4x4xf32>) outs(%d : memref<4x4xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  }
+  return %c : memref<4x4xf32>
 }
 
 // -----

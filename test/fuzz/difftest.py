@@ -361,8 +361,13 @@ def evaluate_reduce(node, a):
         if count == 0:
             return Val(np.full(s.shape, np.nan), np.zeros(s.shape), dtype)
         r = s / count
-        return Val(r, e / count + 3 * UNIT[dtype] * np.abs(r) + TINY[dtype],
-                   dtype)
+        # The mean's sum may overflow the type in some order of additions
+        # (f16 sums of many elements): no bound then, and the generator
+        # drops the op.
+        magnitude = np.sum(np.abs(a.ref), axis=axes, keepdims=keep)
+        bound = np.where(magnitude > LIMIT[dtype], np.inf,
+                         e / count + 3 * UNIT[dtype] * np.abs(r) + TINY[dtype])
+        return Val(r, bound, dtype)
 
 
 def evaluate_softmax(node, a):

@@ -46,7 +46,11 @@ def main():
             capture_output=True, text=True)
         if done.returncode != 0:
             lines = done.stderr.strip().splitlines()
-            first = next((l for l in lines if "error:" in l), "failed")
+            first = next((l for l in lines if "error:" in l), None)
+            if first is None or done.returncode != 1:
+                # A crash is not a compile error: exit as a crash does.
+                sys.stderr.write(done.stderr[-2000:])
+                sys.exit(2)
             sys.stderr.write("error: " + first.split("error:", 1)[1].strip()
                              + "\n")
             sys.exit(1)
