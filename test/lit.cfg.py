@@ -110,6 +110,7 @@ tools = [
     "mlir-runner",
     "mlir-translate",
     "llvm-readelf",
+    "llvm-nm",
     "llvm-objdump",
     ToolSubst("%python", config.python_executable, unresolved="fatal"),
 ]

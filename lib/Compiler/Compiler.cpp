@@ -7,7 +7,6 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -20,7 +19,9 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -207,6 +208,55 @@ createTargetMachine(const ExtremePipelineOptions &options, std::string &error) {
   return machine;
 }
 
+/// What LLVM may assume about library functions on the host: on x86 CPUs
+/// with AVX2, glibc's vector math library (libmvec) provides 4- and 8-wide
+/// expf/logf/... that the loop vectorizer calls (error at most 1 ulp, as
+/// tight as the scalar functions' bound in the differential tester).
+std::unique_ptr<llvm::TargetLibraryInfoImpl>
+createLibraryInfo(const ExtremePipelineOptions &options,
+                  const llvm::TargetMachine &machine) {
+  const llvm::Triple &triple = machine.getTargetTriple();
+  auto info = std::make_unique<llvm::TargetLibraryInfoImpl>(triple);
+  if (triple.isX86() && triple.isOSLinux() &&
+      getCpuVectorBits(options.getHostChip()) >= 256)
+    info->addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC,
+                                             triple);
+  return info;
+}
+
+/// LLVM's default pipeline for `optLevel`, as clang runs it, with the
+/// library functions of `libraryInfo`.
+llvm::Error optimizeModule(llvm::Module &module, unsigned optLevel,
+                           llvm::TargetMachine &machine,
+                           const llvm::TargetLibraryInfoImpl &libraryInfo) {
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = optLevel > 0;
+  tuning.LoopInterleaving = optLevel > 0;
+  tuning.LoopVectorization = optLevel > 1;
+  tuning.SLPVectorization = optLevel > 1;
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(&machine, tuning);
+  functions.registerPass(
+      [&] { return llvm::TargetLibraryAnalysis(libraryInfo); });
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  static const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+  llvm::OptimizationLevel level = levels[std::min<unsigned>(optLevel, 3)];
+  llvm::ModulePassManager passes =
+      optLevel == 0 ? builder.buildO0DefaultPipeline(level)
+                    : builder.buildPerModuleDefaultPipeline(level);
+  passes.run(module, modules);
+  return llvm::Error::success();
+}
+
 /// The module as optimized LLVM IR for `machine`.
 std::unique_ptr<llvm::Module> translateAndOptimize(
     ModuleOp module, const ExtremePipelineOptions &options,
@@ -220,9 +270,10 @@ std::unique_ptr<llvm::Module> translateAndOptimize(
   }
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple());
-  auto optimize = makeOptimizingTransformer(options.optLevel,
-                                            /*sizeLevel=*/0, &machine);
-  if (llvm::Error err = optimize(llvmModule.get())) {
+  std::unique_ptr<llvm::TargetLibraryInfoImpl> libraryInfo =
+      createLibraryInfo(options, machine);
+  if (llvm::Error err = optimizeModule(*llvmModule, options.optLevel, machine,
+                                       *libraryInfo)) {
     error = "LLVM optimization failed: " + llvm::toString(std::move(err));
     return nullptr;
   }
@@ -295,7 +346,9 @@ LogicalResult linkSharedObject(ArrayRef<char> object,
       "-L" GOOGLE_OPENMP_LIBRARY_DIR, "--as-needed", "-lomp", "--no-as-needed",
       "-rpath", GOOGLE_OPENMP_LIBRARY_DIR,
       "-L/lib/x86_64-linux-gnu", "-L/usr/lib/x86_64-linux-gnu",
-      "-l:libm.so.6", "-l:libc.so.6", "-l:libgcc_s.so.1"};
+      "-l:libm.so.6", "-l:libc.so.6", "-l:libgcc_s.so.1",
+      // Vectorized math (createLibraryInfo), when the code calls it.
+      "--as-needed", "-l:libmvec.so.1", "--no-as-needed"};
   SmallVector<const char *> argv;
   for (const std::string &arg : args)
     argv.push_back(arg.c_str());
