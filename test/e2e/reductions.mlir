@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 8 cases match numpy
+// CHECK: e2e: 12 cases match numpy
 
 // E2E: @sum_rows(x: 4x8xf32) -> x.sum(axis=1)
 // E2E: @max_keep(x: 3x4x5xf32) -> x.max(axis=(0, 2), keepdims=True)
@@ -9,6 +9,12 @@
 // E2E: @softmax_last(x: 4x8xf32[-30:30]) -> softmax(x, axis=-1)
 // E2E: @softmax_first(x: 5x3xf32) -> softmax(x, axis=0)
 // E2E: @softmax_large(x: 2x6xf32[80:100]) -> softmax(x, axis=1)
+// Rows longer than one vector reduction (1024) are reduced in chunks:
+// 2048 in two of 1024, 3000 in three of 1000; 2053 (prime) stays scalar.
+// E2E: @softmax_long_rows(x: 3x2048xf32[-30:30]) -> softmax(x, axis=-1)
+// E2E: @sum_long_rows(x: 2x3000xf32) -> x.sum(axis=1)
+// E2E: @max_long_rows(x: 2x3000xf64) -> x.max(axis=-1, keepdims=True)
+// E2E: @mean_prime_rows(x: 2x2053xf32) -> x.mean(axis=1)
 
 func.func @sum_rows(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
@@ -38,4 +44,21 @@ func.func @softmax_first(%x: tensor<5x3xf32>) -> tensor<5x3xf32> {
 func.func @softmax_large(%x: tensor<2x6xf32>) -> tensor<2x6xf32> {
   %0 = google.softmax %x {axis = 1 : i64} : tensor<2x6xf32>
   return %0 : tensor<2x6xf32>
+}
+
+func.func @softmax_long_rows(%x: tensor<3x2048xf32>) -> tensor<3x2048xf32> {
+  %0 = google.softmax %x {axis = 1 : i64} : tensor<3x2048xf32>
+  return %0 : tensor<3x2048xf32>
+}
+func.func @sum_long_rows(%x: tensor<2x3000xf32>) -> tensor<2xf32> {
+  %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<2x3000xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func @max_long_rows(%x: tensor<2x3000xf64>) -> tensor<2x1xf64> {
+  %0 = google.reduce_max %x {axes = array<i64: -1>, keep_dims = true} : tensor<2x3000xf64> -> tensor<2x1xf64>
+  return %0 : tensor<2x1xf64>
+}
+func.func @mean_prime_rows(%x: tensor<2x2053xf32>) -> tensor<2xf32> {
+  %0 = google.reduce_mean %x {axes = array<i64: 1>, keep_dims = false} : tensor<2x2053xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
 }

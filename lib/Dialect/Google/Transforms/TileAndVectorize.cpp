@@ -278,12 +278,28 @@ struct TileAndVectorizePass
     return steps >= google::kMinParallelSteps;
   }
 
-  /// Rows longer than this are reduced by the scalar loops.
+  /// Rows longer than this are reduced in chunks of at most this many
+  /// elements, one vector reduction each.
   static constexpr int64_t kMaxVectorReduction = 1024;
+  /// A row split into chunks shorter than this stays scalar.
+  static constexpr int64_t kMinReductionChunk = 64;
+
+  /// The chunk a static row of `length` elements is reduced in: the row
+  /// itself up to kMaxVectorReduction, else its largest divisor that is
+  /// not longer (and at least kMinReductionChunk); 0 when there is none.
+  static int64_t getReductionChunk(int64_t length) {
+    if (length <= kMaxVectorReduction)
+      return length;
+    for (int64_t pieces = llvm::divideCeil(length, kMaxVectorReduction);
+         length / pieces >= kMinReductionChunk; ++pieces)
+      if (length % pieces == 0)
+        return length / pieces;
+    return 0;
+  }
 
   /// A generic or reduce on f32/f64 tensors whose loops are all parallel
-  /// but the innermost, a reduction over a static row of at most
-  /// kMaxVectorReduction elements that every operand reads contiguously.
+  /// but the innermost, a reduction over a static row that every operand
+  /// reads contiguously and that getReductionChunk can split.
   /// (LLVM vectorizes elementwise loops as well as tiling them here does,
   /// but not float reductions, which it may not reassociate.)
   bool isRowReduction(linalg::LinalgOp op) {
@@ -314,26 +330,51 @@ struct TileAndVectorizePass
     }
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     return !ShapedType::isDynamic(ranges[innermost]) &&
-           ranges[innermost] <= kMaxVectorReduction;
+           getReductionChunk(ranges[innermost]) > 0;
   }
 
-  /// One row per tile, with the fill of the reduction's init fused in.
+  /// One row per tile, with the fill of the reduction's init fused in; a
+  /// long row is then reduced chunk by chunk into the row's accumulator.
   LogicalResult tileRowReduction(IRRewriter &rewriter, linalg::LinalgOp op) {
     rewriter.setInsertionPoint(op);
     google::checkLinalgExtents(op);
-    SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-    sizes.back() = 0;
-    if (sizes.size() == 1)
-      return success();
-    FailureOr<scf::SCFTileAndFuseResult> tiled =
-        tileAndFuse(rewriter, op, sizes, /*interchange=*/{},
-                    [](Operation *producer) {
-                      return isa<linalg::FillOp>(producer);
-                    });
-    if (failed(tiled))
-      return op->emitError("cannot tile into rows");
-    for (Operation *tiledOp : tiled->tiledAndFusedOps)
-      tiledOp->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+    int64_t length = op.getStaticLoopRanges().back();
+    int64_t chunk = getReductionChunk(length);
+    SmallVector<Operation *> rows = {op};
+    if (op.getNumLoops() > 1) {
+      SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+      sizes.back() = 0;
+      FailureOr<scf::SCFTileAndFuseResult> tiled =
+          tileAndFuse(rewriter, op, sizes, /*interchange=*/{},
+                      [](Operation *producer) {
+                        return isa<linalg::FillOp>(producer);
+                      });
+      if (failed(tiled))
+        return op->emitError("cannot tile into rows");
+      rows.assign(tiled->tiledAndFusedOps.begin(),
+                  tiled->tiledAndFusedOps.end());
+    }
+    for (Operation *row : rows) {
+      auto rowOp = dyn_cast<linalg::LinalgOp>(row);
+      if (!rowOp || chunk == length || isa<linalg::FillOp>(row)) {
+        row->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+        continue;
+      }
+      // Chunks of the row accumulate into its result in turn.
+      SmallVector<int64_t> sizes(rowOp.getNumLoops(), 0);
+      sizes.back() = chunk;
+      scf::SCFTilingOptions tiling;
+      tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes))
+          .setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+      rewriter.setInsertionPoint(row);
+      FailureOr<scf::SCFTilingResult> chunked = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(row), tiling);
+      if (failed(chunked))
+        return row->emitError("cannot split the row into chunks");
+      rewriter.replaceOp(row, chunked->replacements);
+      for (Operation *tiledOp : chunked->tiledOps)
+        tiledOp->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+    }
     return success();
   }
 

@@ -189,6 +189,27 @@ func.func @row_reductions(%x: tensor<?x24xf32>, %z: tensor<3x?xf32>) -> (tensor<
 
 // -----
 
+// A row longer than 1024 is reduced in chunks (2048: two of 1024), each a
+// vector reduction into the row's accumulator; a prime length too long for
+// one vector (2053) stays scalar.
+// CHECK-LABEL: func @long_rows
+// CHECK:       scf.for
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C1024:.*]] iter_args(%{{.*}} = %{{.*}}) -> (vector<1xf32>)
+// CHECK:           vector.transfer_read {{.*}} vector<1x1024xf32>
+// CHECK:           vector.multi_reduction <add>, {{.*}} [1] : vector<1x1024xf32> to vector<1xf32>
+// CHECK:       linalg.reduce { arith.addf } ins(%arg1 : tensor<4x2053xf32>)
+func.func @long_rows(%x: tensor<4x2048xf32>, %p: tensor<4x2053xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.reduce { arith.addf } ins(%x : tensor<4x2048xf32>) outs(%f : tensor<4xf32>) dimensions = [1]
+  %f2 = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s2 = linalg.reduce { arith.addf } ins(%p : tensor<4x2053xf32>) outs(%f2 : tensor<4xf32>) dimensions = [1]
+  return %s, %s2 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // Left alone: f16 reductions, and reductions over another axis than the
 // innermost.
 // CHECK-LABEL: func @rows_untouched
