@@ -179,7 +179,7 @@ linalg::FillOp getFusableFill(linalg::LinalgOp op) {
 /// same shape: computing it in the contraction's threads saves a kernel
 /// and a pass over memory. Its output is the contraction's buffer, or a
 /// buffer that is neither operand of the contraction while the
-/// contraction's own buffer is read by nothing else.
+/// contraction's own buffer is a local allocation read by nothing else.
 linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op) {
   Value product = op.getDpsInitOperand(0)->get();
   auto epilogue = dyn_cast_or_null<linalg::GenericOp>(op->getNextNode());
@@ -218,7 +218,11 @@ linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op) {
   if (result == op.getDpsInputOperand(0)->get() ||
       result == op.getDpsInputOperand(1)->get())
     return nullptr;
-  // The product buffer must die with the epilogue.
+  // The product buffer must die with the epilogue: a buffer of this
+  // function (not an argument the caller reads) that nothing else reads.
+  if (!product.getDefiningOp<gpu::AllocOp>() &&
+      !product.getDefiningOp<memref::AllocOp>())
+    return nullptr;
   for (Operation *user : product.getUsers())
     if (user != op && user != epilogue &&
         !isa<linalg::FillOp, memref::DimOp, memref::DeallocOp,

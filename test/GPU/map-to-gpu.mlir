@@ -170,6 +170,42 @@ func.func @negative_product_used_later(%a: memref<4x8xf32>, %b: memref<8x4xf32>,
 
 // -----
 
+// The product is a result the caller reads (an out-parameter) while the
+// epilogue writes another: two kernels. (Fusing them lost the product:
+// e2e matmul-blocks @shared_product.)
+// CHECK-LABEL: func.func @negative_product_is_an_argument
+// CHECK-COUNT-2: gpu.launch
+func.func @negative_product_is_an_argument(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x4xf32>, %d: memref<4x4xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<4x4xf32>) outs(%d : memref<4x4xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// A product in a buffer of its own, dead after the epilogue: one kernel
+// that writes only the epilogue's output.
+// CHECK-LABEL: func.func @fused_into_another_buffer
+// CHECK-COUNT-1: gpu.launch
+// CHECK-NOT: gpu.launch
+func.func @fused_into_another_buffer(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %d: memref<4x4xf32>) {
+  %c = gpu.alloc () : memref<4x4xf32>
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<4x4xf32>) outs(%d : memref<4x4xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  memref.dealloc %c : memref<4x4xf32>
+  return
+}
+
+// -----
+
 // The copy that buffer deallocation adds for a returned argument is made on
 // the device.
 // CHECK-LABEL: func.func @clone_on_device
