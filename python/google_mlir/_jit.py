@@ -78,10 +78,8 @@ def _get_executor():
 
 
 # jit's targets: the pipeline target, and the runtime's device kind.
-_PIPELINE_TARGETS = {"cpu": "cpu", "cuda": "nvvm", "rocm": "rocdl",
-                     "nvvm": "nvvm", "rocdl": "rocdl"}
-_DEVICE_KINDS = {"cuda": "cuda", "rocm": "rocm", "nvvm": "cuda",
-                 "rocdl": "rocm"}
+_PIPELINE_TARGETS = {"cpu": "cpu", "cuda": "nvvm", "rocm": "rocdl"}
+_DEVICE_KINDS = {"cuda": "cuda", "rocm": "rocm"}
 
 
 def jit(fn=None, *, static_argnames=(), static_argnums=(), dynamic_dims=None,
