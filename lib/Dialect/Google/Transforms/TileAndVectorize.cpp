@@ -156,7 +156,8 @@ struct TileAndVectorizePass
     if (matmuls.empty() && rowOps.empty())
       return;
     peelBlockLoops(rewriter);
-    if (failed(simplify()))
+    if (failed(simplify()) || failed(splitPartialRows(rewriter)) ||
+        failed(tileBlocksK(rewriter)) || failed(simplify()))
       return signalPassFailure();
     vectorizeFullBlocks(rewriter);
     if (failed(hoistAccumulators(rewriter)))
@@ -245,20 +246,70 @@ struct TileAndVectorizePass
                                   block))
       packRhs(rewriter, tiledMatmul, tiled->loops);
 
-    SmallVector<int64_t> kSizes(tiledMatmul.getNumLoops(), 0);
-    kSizes.back() = 1;
-    scf::SCFTilingOptions kTiling;
-    kTiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), kSizes))
-        .setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
-    rewriter.setInsertionPoint(tiledMatmul);
-    FailureOr<scf::SCFTilingResult> kTiled = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(tiledMatmul.getOperation()), kTiling);
-    if (failed(kTiled))
-      return tiledMatmul->emitError("cannot tile the K dimension");
-    rewriter.replaceOp(tiledMatmul, kTiled->replacements);
-    for (Operation *op : kTiled->tiledOps)
-      op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
     ++numTiled;
+    return success();
+  }
+
+  /// Step 2b: a block of fewer rows than MR, a dynamic number (the rows
+  /// of a dynamic M past its last full block), runs row by row in 1 x NR
+  /// blocks, which vectorize: the block's root (the epilogue, or the
+  /// matmul) is tiled by rows with its matmul and fill fused in.
+  LogicalResult splitPartialRows(IRRewriter &rewriter) {
+    SmallVector<linalg::LinalgOp> roots;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!op->hasAttr(kVectorizeAttr) || op->getNumResults() != 1 ||
+          !op.hasPureTensorSemantics())
+        return;
+      auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+      if (!type || type.getRank() != 2)
+        return;
+      // The root: what the block loop inserts into the result.
+      bool isRoot = llvm::all_of(op->getUsers(), [](Operation *user) {
+        return isa<tensor::InsertSliceOp>(user);
+      });
+      if (isRoot && type.isDynamicDim(0))
+        roots.push_back(op);
+    });
+    for (linalg::LinalgOp root : roots) {
+      SmallVector<int64_t> sizes(root.getNumLoops(), 0);
+      sizes.front() = 1;
+      FailureOr<scf::SCFTileAndFuseResult> rows =
+          tileAndFuse(rewriter, root, sizes, /*interchange=*/{},
+                      [](Operation *producer) {
+                        return producer->hasAttr(kVectorizeAttr);
+                      });
+      if (failed(rows))
+        return root->emitError("cannot tile the last rows one by one");
+      for (Operation *op : rows->tiledAndFusedOps)
+        op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+    }
+    return simplify();
+  }
+
+  /// Step 2c: K tiled by 1 in every block's matmul.
+  LogicalResult tileBlocksK(IRRewriter &rewriter) {
+    SmallVector<linalg::LinalgOp> blocks;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kVectorizeAttr) &&
+          isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+        blocks.push_back(op);
+    });
+    for (linalg::LinalgOp tiledMatmul : blocks) {
+      SmallVector<int64_t> kSizes(tiledMatmul.getNumLoops(), 0);
+      kSizes.back() = 1;
+      scf::SCFTilingOptions kTiling;
+      kTiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), kSizes))
+          .setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+      rewriter.setInsertionPoint(tiledMatmul);
+      FailureOr<scf::SCFTilingResult> kTiled = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(tiledMatmul.getOperation()),
+          kTiling);
+      if (failed(kTiled))
+        return tiledMatmul->emitError("cannot tile the K dimension");
+      rewriter.replaceOp(tiledMatmul, kTiled->replacements);
+      for (Operation *op : kTiled->tiledOps)
+        op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+    }
     return success();
   }
 

@@ -55,16 +55,20 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 // -----
 
 // Dynamic M: the extents the tiles trust are checked first; full blocks
-// are vectorized, the last partial block of rows stays a scalar matmul. A
-// static N of 40 leaves a vectorized 8x8 column block.
+// are vectorized, and the rows past the last full block (fewer than 8, a
+// dynamic number) run one by one in vectorized 1x32 blocks. A static N of
+// 40 leaves a vectorized 8x8 (and 1x8) column block.
 // CHECK-LABEL: func @dynamic_rows
 // CHECK:       %[[K:.*]] = tensor.dim %arg1, %c0
 // CHECK:       %[[EQ:.*]] = arith.cmpi eq, %[[K]], %c8
 // CHECK:       cf.assert %[[EQ]], "linalg.matmul: an extent is {0} at run time where {1} is assumed"
 // CHECK:       vector.contract {{.*}} into vector<8x32xf32>
-// CHECK:       linalg.matmul ins({{.*}} : tensor<?x1xf32>, tensor<1x32xf32>)
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[REST:.*]] step %c1
+// CHECK:         scf.for {{.*}} -> (vector<1x32xf32>)
+// CHECK:           vector.contract {{.*}} into vector<1x32xf32>
 // CHECK:       vector.contract {{.*}} into vector<8x8xf32>
-// CHECK:       linalg.matmul ins({{.*}} : tensor<?x1xf32>, tensor<1x8xf32>)
+// CHECK:       vector.contract {{.*}} into vector<1x8xf32>
+// CHECK-NOT:   linalg.matmul
 func.func @dynamic_rows(%a: tensor<?x8xf32>, %b: tensor<?x40xf32>) -> tensor<?x40xf32> {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32

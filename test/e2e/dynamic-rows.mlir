@@ -1,0 +1,40 @@
+// Matmuls with a dynamic number of rows M: full blocks of rows, then the
+// last M mod MR rows one by one (8-row blocks with AVX-512, 6 with AVX2),
+// with the bias + relu epilogue fused, a static or dynamic N, and M = 0.
+// RUN: %python %e2e run %s google-run | FileCheck %s
+// RUN: env GOOGLE_E2E_OPT_LEVELS=3 GOOGLE_E2E_PIPELINE_OPTIONS=chip=haswell %python %e2e run %s google-run | FileCheck %s
+// CHECK: e2e: 20 cases match numpy
+
+// E2E: @layer(x: 0x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 1x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 2x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 5x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 7x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 8x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 9x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 15x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 16x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 17x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 23x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 64x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @layer(x: 65x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @plain(a: 1x33xf32, b: 33x96xf32) -> a @ b
+// E2E: @plain(a: 3x33xf32, b: 33x96xf32) -> a @ b
+// E2E: @plain(a: 8x33xf32, b: 33x96xf32) -> a @ b
+// E2E: @plain(a: 11x33xf32, b: 33x96xf32) -> a @ b
+// E2E: @dynamic_n(a: 3x16xf32, b: 16x5xf32) -> a @ b
+// E2E: @dynamic_n(a: 9x16xf32, b: 16x40xf32) -> a @ b
+// E2E: @dynamic_n(a: 1x16xf32, b: 16x64xf32) -> a @ b
+
+func.func @layer(%x: tensor<?x40xf32>, %w: tensor<40x70xf32>, %b: tensor<70xf32>) -> tensor<?x70xf32> {
+  %0 = google.matmul_bias_relu %x, %w, %b : tensor<?x40xf32>, tensor<40x70xf32>, tensor<70xf32> -> tensor<?x70xf32>
+  return %0 : tensor<?x70xf32>
+}
+func.func @plain(%a: tensor<?x33xf32>, %b: tensor<33x96xf32>) -> tensor<?x96xf32> {
+  %0 = google.matmul %a, %b : tensor<?x33xf32>, tensor<33x96xf32> -> tensor<?x96xf32>
+  return %0 : tensor<?x96xf32>
+}
+func.func @dynamic_n(%a: tensor<?x16xf32>, %b: tensor<16x?xf32>) -> tensor<?x?xf32> {
+  %0 = google.matmul %a, %b : tensor<?x16xf32>, tensor<16x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
