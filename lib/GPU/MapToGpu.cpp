@@ -10,6 +10,7 @@
 
 #include "mlir/Conversion/SCFToGPU/SCFToGPU.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -403,6 +404,157 @@ scf::ParallelOp lowerContractionToTiles(RewriterBase &rewriter,
   return parallel;
 }
 
+/// Elements a full reduction must have before it is split over threads.
+constexpr int64_t kMinSplitReduction = 4096;
+/// At most this many threads share a split reduction, each reducing a
+/// chunk of at least kMinReductionChunk elements.
+constexpr int64_t kMaxReductionThreads = 4096;
+constexpr int64_t kMinReductionChunk = 32;
+
+/// The combining op of a reduction with no parallel dimension, one input
+/// read through a permutation and a body `yield combine(in, out)` whose
+/// combine is commutative and associative (float adds may be reassociated,
+/// SPEC); null otherwise or when the reduction is statically small.
+Operation *getSplittableReduction(linalg::LinalgOp op) {
+  if (op.getNumParallelLoops() != 0 || op.getNumLoops() == 0 ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.hasIndexSemantics() ||
+      !op.getMatchingIndexingMap(op.getDpsInputOperand(0)).isPermutation())
+    return nullptr;
+  Block *body = op.getBlock();
+  if (!llvm::hasSingleElement(body->without_terminator()))
+    return nullptr;
+  Operation *combine = &body->front();
+  if (!isa<arith::AddFOp, arith::AddIOp, arith::MaximumFOp,
+           arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
+           arith::MaxSIOp, arith::MinSIOp>(combine) ||
+      combine->getNumOperands() != 2 ||
+      body->getTerminator()->getOperand(0) != combine->getResult(0))
+    return nullptr;
+  Value in = body->getArgument(0), out = body->getArgument(1);
+  if (!((combine->getOperand(0) == in && combine->getOperand(1) == out) ||
+        (combine->getOperand(0) == out && combine->getOperand(1) == in)))
+    return nullptr;
+  std::optional<int64_t> elements = 1;
+  for (int64_t range : op.getStaticLoopRanges())
+    elements = ShapedType::isDynamic(range) || !elements
+                   ? std::nullopt
+                   : std::optional<int64_t>(*elements * range);
+  if (elements && *elements < kMinSplitReduction)
+    return nullptr;
+  return combine;
+}
+
+/// `combine` applied to `element` and `accumulator`.
+Value applyCombine(RewriterBase &rewriter, Operation *combine, Value element,
+                   Value accumulator) {
+  IRMapping mapping;
+  Block *body = combine->getBlock();
+  mapping.map(body->getArgument(0), element);
+  mapping.map(body->getArgument(1), accumulator);
+  return rewriter.clone(*combine, mapping)->getResult(0);
+}
+
+/// A reduction of all its dimensions in two kernels instead of one
+/// thread: threads reduce consecutive chunks of the elements into partial
+/// results, then one thread combines the partials into the output. Returns
+/// the two loops, to map like any other.
+std::pair<scf::ParallelOp, scf::ParallelOp>
+splitFullReduction(RewriterBase &rewriter, linalg::LinalgOp op,
+                   Operation *combine) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Value zero = constant(0), one = constant(1);
+  SmallVector<Value> extents;
+  Value count = one;
+  for (Range range : op.createLoopRanges(rewriter, loc)) {
+    extents.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
+    count = arith::MulIOp::create(rewriter, loc, count, extents.back());
+  }
+  // chunk = max(ceil(count / threads), min chunk); active partials =
+  // ceil(count / chunk) (0 for no elements).
+  Value chunk = arith::MaxSIOp::create(
+      rewriter, loc,
+      arith::CeilDivSIOp::create(rewriter, loc, count,
+                                 constant(kMaxReductionThreads)),
+      constant(kMinReductionChunk));
+  Value partials = arith::CeilDivSIOp::create(rewriter, loc, count, chunk);
+  OpOperand *input = op.getDpsInputOperand(0);
+  OpOperand *output = op.getDpsInitOperand(0);
+  Type element = getElementTypeOrSelf(output->get().getType());
+  auto partialType =
+      MemRefType::get({ShapedType::kDynamic}, element);
+  Value partial =
+      gpu::AllocOp::create(rewriter, loc, partialType, Type(), ValueRange(),
+                           ValueRange{partials}, ValueRange(), UnitAttr())
+          .getMemref();
+  AffineMap inputMap = op.getMatchingIndexingMap(input);
+  auto loadElement = [&](Value linear) {
+    SmallVector<Value> loops =
+        *affine::delinearizeIndex(rewriter, loc, linear, extents);
+    SmallVector<Value> indices;
+    for (AffineExpr result : inputMap.getResults())
+      indices.push_back(loops[cast<AffineDimExpr>(result).getPosition()]);
+    return memref::LoadOp::create(rewriter, loc, input->get(), indices)
+        .getResult();
+  };
+
+  // Stage 1: partial[p] = the chunk's elements combined, in order.
+  auto chunks = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                        ValueRange{partials}, ValueRange{one});
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(chunks.getBody()->getTerminator());
+    Value p = chunks.getInductionVars().front();
+    Value begin = arith::MulIOp::create(rewriter, loc, p, chunk);
+    Value end = arith::MinSIOp::create(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, begin, chunk),
+        count);
+    Value first = loadElement(begin);
+    Value next = arith::AddIOp::create(rewriter, loc, begin, one);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, next, end, one, ValueRange{first},
+        [&](OpBuilder &, Location, Value i, ValueRange accumulator) {
+          scf::YieldOp::create(
+              rewriter, loc,
+              applyCombine(rewriter, combine, loadElement(i),
+                           accumulator.front()));
+        });
+    memref::StoreOp::create(rewriter, loc, loop.getResult(0), partial,
+                            ValueRange{p});
+  }
+
+  // Stage 2: one thread folds the partials into the output's value.
+  auto fold = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                      ValueRange{one}, ValueRange{one});
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(fold.getBody()->getTerminator());
+    auto outputType = cast<MemRefType>(output->get().getType());
+    SmallVector<Value> at(outputType.getRank(), zero);
+    Value initial =
+        memref::LoadOp::create(rewriter, loc, output->get(), at).getResult();
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, partials, one, ValueRange{initial},
+        [&](OpBuilder &, Location, Value p, ValueRange accumulator) {
+          Value value =
+              memref::LoadOp::create(rewriter, loc, partial, ValueRange{p});
+          scf::YieldOp::create(
+              rewriter, loc,
+              applyCombine(rewriter, combine, value, accumulator.front()));
+        });
+    memref::StoreOp::create(rewriter, loc, loop.getResult(0), output->get(),
+                            at);
+  }
+  gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), partial);
+  rewriter.eraseOp(op);
+  return {chunks, fold};
+}
+
 gpu::ParallelLoopDimMappingAttr mapTo(MLIRContext *context,
                                       gpu::Processor processor) {
   AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
@@ -494,6 +646,13 @@ struct MapToGpuPass
       if (!op.hasPureBufferSemantics()) {
         op->emitError("google-map-to-gpu: expected a linalg op on memrefs");
         return signalPassFailure();
+      }
+      if (Operation *combine = getSplittableReduction(op)) {
+        auto [chunks, fold] = splitFullReduction(rewriter, op, combine);
+        mapToBlocksAndThreads(rewriter, chunks, blockSize);
+        mapToBlocksAndThreads(rewriter, fold, blockSize);
+        numKernels += 2;
+        continue;
       }
       FailureOr<scf::ParallelOp> loop;
       auto contraction = contractions.find(op);

@@ -59,6 +59,31 @@ func.func @full_reduction_one_thread(%x: memref<?xf32>, %y: memref<f32>) {
 
 // -----
 
+// Many elements (here a dynamic number) reduced over every axis: threads
+// reduce chunks into partial results, one thread combines the partials.
+// CHECK-LABEL: func.func @full_reduction_split
+// CHECK-SAME: (%[[X:.*]]: memref<?x64xf32>, %[[Y:.*]]: memref<f32>)
+// CHECK: %[[COUNT:.*]] = arith.muli %{{.*}}, %c64 : index
+// CHECK: %[[CHUNK:.*]] = arith.maxsi %{{.*}}, %{{.*}} : index
+// CHECK: %[[PARTIALS:.*]] = arith.ceildivsi %[[COUNT]], %[[CHUNK]] : index
+// CHECK: %[[BUFFER:.*]] = gpu.alloc (%[[PARTIALS]]) : memref<?xf32>
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[BUFFER]]
+// CHECK: gpu.launch
+// CHECK: memref.load %[[Y]][] : memref<f32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[PARTIALS]]
+// CHECK: memref.load %[[BUFFER]]
+// CHECK: memref.store %{{.*}}, %[[Y]][] : memref<f32>
+// CHECK: gpu.dealloc %[[BUFFER]]
+func.func @full_reduction_split(%x: memref<?x64xf32>, %y: memref<f32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<?x64xf32>) outs(%y : memref<f32>) dimensions = [0, 1]
+  return
+}
+
+// -----
+
 // Each thread owns a 4x4 tile of C, in registers across K: 16
 // accumulators, 4 loads of A and 4 of B per step at clamped indices, and
 // stores guarded to the elements in range.

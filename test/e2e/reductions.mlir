@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 12 cases match numpy
+// CHECK: e2e: 17 cases match numpy
 
 // E2E: @sum_rows(x: 4x8xf32) -> x.sum(axis=1)
 // E2E: @max_keep(x: 3x4x5xf32) -> x.max(axis=(0, 2), keepdims=True)
@@ -15,6 +15,12 @@
 // E2E: @sum_long_rows(x: 2x3000xf32) -> x.sum(axis=1)
 // E2E: @max_long_rows(x: 2x3000xf64) -> x.max(axis=-1, keepdims=True)
 // E2E: @mean_prime_rows(x: 2x2053xf32) -> x.mean(axis=1)
+// Reductions of every axis of many elements (GPUs split them over threads).
+// E2E: @sum_all_dynamic(x: 300x50xf32) -> x.sum()
+// E2E: @sum_all_dynamic(x: 1x50xf32) -> x.sum()
+// E2E: @sum_all_dynamic(x: 0x50xf32) -> x.sum()
+// E2E: @max_all(x: 97x89xf32) -> x.max()
+// E2E: @sum_all_int(x: 64x65xi64) -> x.sum()
 
 func.func @sum_rows(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
@@ -61,4 +67,16 @@ func.func @max_long_rows(%x: tensor<2x3000xf64>) -> tensor<2x1xf64> {
 func.func @mean_prime_rows(%x: tensor<2x2053xf32>) -> tensor<2xf32> {
   %0 = google.reduce_mean %x {axes = array<i64: 1>, keep_dims = false} : tensor<2x2053xf32> -> tensor<2xf32>
   return %0 : tensor<2xf32>
+}
+func.func @sum_all_dynamic(%x: tensor<?x50xf32>) -> tensor<f32> {
+  %0 = google.reduce_sum %x {axes = array<i64: 0, 1>, keep_dims = false} : tensor<?x50xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+func.func @max_all(%x: tensor<97x89xf32>) -> tensor<f32> {
+  %0 = google.reduce_max %x {axes = array<i64: 0, 1>, keep_dims = false} : tensor<97x89xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+func.func @sum_all_int(%x: tensor<64x65xi64>) -> tensor<i64> {
+  %0 = google.reduce_sum %x {axes = array<i64: 1, 0>, keep_dims = false} : tensor<64x65xi64> -> tensor<i64>
+  return %0 : tensor<i64>
 }
