@@ -33,8 +33,21 @@ static _Thread_local struct {
 } loading;
 
 /* The GPU of the binary loaded last: the one that mgpu calls made outside
- * a runtime call use. */
-static google_rt_device last_loaded_device = {GOOGLE_RT_DEVICE_CUDA, 0};
+ * a runtime call use. Loads may run on several threads: one word. */
+static int64_t last_loaded = GOOGLE_RT_DEVICE_CUDA;
+
+static void set_last_loaded(google_rt_device device) {
+  __atomic_store_n(&last_loaded,
+                   (int64_t)device.kind | (int64_t)device.ordinal << 32,
+                   __ATOMIC_RELAXED);
+}
+
+static google_rt_device last_loaded_device(void) {
+  int64_t word = __atomic_load_n(&last_loaded, __ATOMIC_RELAXED);
+  google_rt_device device = {(google_rt_device_kind)(word & 0xffffffff),
+                             (int32_t)(word >> 32)};
+  return device;
+}
 
 void google_rt_gpu_load_begin(void) {
   loading.active = true;
@@ -134,7 +147,7 @@ static void *load_binary(const void *data, int64_t size, bool jit,
     google_rt_status_free(status);
     return load_failed(detailed);
   }
-  last_loaded_device = device;
+  set_last_loaded(device);
   return module;
 }
 
@@ -208,7 +221,7 @@ void *mgpuStreamCreate(void) {
   if (call)
     return call;
   google_rt_stream *stream;
-  check(google_rt_stream_create(last_loaded_device, &stream));
+  check(google_rt_stream_create(last_loaded_device(), &stream));
   google_rt_gpu_stream_mark_from_compiled_code(stream);
   return stream;
 }
@@ -232,7 +245,7 @@ static const gpu_driver *current_driver(void) {
   if (call)
     return google_rt_gpu_stream_driver(call);
   const gpu_driver *driver;
-  check(google_rt_gpu_open_device(last_loaded_device, &driver));
+  check(google_rt_gpu_open_device(last_loaded_device(), &driver));
   return driver;
 }
 
@@ -368,6 +381,6 @@ void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
 }
 
 void mgpuSetDefaultDevice(int32_t ordinal) {
-  google_rt_device device = {last_loaded_device.kind, ordinal};
+  google_rt_device device = {last_loaded_device().kind, ordinal};
   check(google_rt_device_select(device));
 }

@@ -12,6 +12,7 @@
 
 #include "google_runtime.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,31 @@ static void no_driver(void) {
              count == 1,
          "the host is one device");
   pass("no driver");
+}
+
+/* Calls of one function from several threads: each has its own stream,
+ * the device pool is shared. */
+static const google_rt_function *concurrent_function;
+static int concurrent_failures;
+
+static void *call_repeatedly(void *seed) {
+  int64_t shape[2] = {(int64_t)(intptr_t)seed % 5, 3};
+  float host[15];
+  for (int i = 0; i < 15; ++i)
+    host[i] = (float)((intptr_t)seed * 100 + i);
+  for (int call = 0; call < 200; ++call) {
+    google_rt_tensor argument, result;
+    google_rt_tensor_view(GOOGLE_RT_F32, 2, shape, host, &argument);
+    memset(&result, 0, sizeof(result));
+    google_rt_status status =
+        google_rt_call(concurrent_function, &argument, 1, &result, 1);
+    if (status || memcmp(result.data, host,
+                         (size_t)(shape[0] * shape[1]) * sizeof(float)) != 0)
+      __atomic_add_fetch(&concurrent_failures, 1, __ATOMIC_RELAXED);
+    google_rt_status_free(status);
+    google_rt_tensor_release(&result);
+  }
+  return NULL;
 }
 
 static void fake_driver(const char *path) {
@@ -176,6 +202,15 @@ static void fake_driver(const char *path) {
                GOOGLE_RT_INVALID_ARGUMENT, "async without a stream");
   google_rt_stream_free(stream);
   pass("asynchronous calls");
+
+  concurrent_function = identity;
+  pthread_t threads[4];
+  for (intptr_t i = 0; i < 4; ++i)
+    pthread_create(&threads[i], NULL, call_repeatedly, (void *)(i + 1));
+  for (int i = 0; i < 4; ++i)
+    pthread_join(threads[i], NULL);
+  EXPECT(concurrent_failures == 0, "concurrent calls");
+  pass("concurrent calls from 4 threads");
 
   google_rt_tensor_release(&on_device);
   google_rt_module_free(module);
