@@ -27,6 +27,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
 
 #define DEBUG_TYPE "google-tile-and-vectorize"
 
@@ -250,40 +251,73 @@ struct TileAndVectorizePass
     return success();
   }
 
-  /// Step 2b: a block of fewer rows than MR, a dynamic number (the rows
-  /// of a dynamic M past its last full block), runs row by row in 1 x NR
-  /// blocks, which vectorize: the block's root (the epilogue, or the
-  /// matmul) is tiled by rows with its matmul and fill fused in.
+  /// Step 2b: a block of fewer rows than MR, a dynamic number r (the rows
+  /// of a dynamic M past its last full block), runs as at most one block
+  /// of each power of two below MR (7 rows: 4 + 2 + 1), which vectorize:
+  /// the block's root (the epilogue, or the matmul) is tiled by rows with
+  /// its matmul and fill fused in, and the row loop peeled.
   LogicalResult splitPartialRows(IRRewriter &rewriter) {
-    SmallVector<linalg::LinalgOp> roots;
-    getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!op->hasAttr(kVectorizeAttr) || op->getNumResults() != 1 ||
-          !op.hasPureTensorSemantics())
-        return;
-      auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-      if (!type || type.getRank() != 2)
-        return;
-      // The root: what the block loop inserts into the result.
-      bool isRoot = llvm::all_of(op->getUsers(), [](Operation *user) {
-        return isa<tensor::InsertSliceOp>(user);
+    int64_t rows = chooseBlock(ShapedType::kDynamic, ShapedType::kDynamic,
+                               vectorBits)
+                       .rows;
+    for (int64_t size = llvm::PowerOf2Ceil(rows) / 2; size >= 1; size /= 2) {
+      SmallVector<linalg::LinalgOp> roots;
+      getOperation()->walk([&](linalg::LinalgOp op) {
+        if (!op->hasAttr(kVectorizeAttr) || op->getNumResults() != 1 ||
+            !op.hasPureTensorSemantics())
+          return;
+        auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+        if (!type || type.getRank() != 2)
+          return;
+        // The root: what the block loop inserts into the result.
+        bool isRoot = llvm::all_of(op->getUsers(), [](Operation *user) {
+          return isa<tensor::InsertSliceOp>(user);
+        });
+        if (isRoot && type.isDynamicDim(0))
+          roots.push_back(op);
       });
-      if (isRoot && type.isDynamicDim(0))
-        roots.push_back(op);
-    });
-    for (linalg::LinalgOp root : roots) {
-      SmallVector<int64_t> sizes(root.getNumLoops(), 0);
-      sizes.front() = 1;
-      FailureOr<scf::SCFTileAndFuseResult> rows =
-          tileAndFuse(rewriter, root, sizes, /*interchange=*/{},
-                      [](Operation *producer) {
-                        return producer->hasAttr(kVectorizeAttr);
-                      });
-      if (failed(rows))
-        return root->emitError("cannot tile the last rows one by one");
-      for (Operation *op : rows->tiledAndFusedOps)
-        op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+      for (linalg::LinalgOp root : roots) {
+        SmallVector<int64_t> sizes(root.getNumLoops(), 0);
+        sizes.front() = size;
+        FailureOr<scf::SCFTileAndFuseResult> blocks =
+            tileAndFuse(rewriter, root, sizes, /*interchange=*/{},
+                        [](Operation *producer) {
+                          return producer->hasAttr(kVectorizeAttr);
+                        });
+        if (failed(blocks))
+          return root->emitError("cannot split the last rows into blocks");
+        for (Operation *op : blocks->tiledAndFusedOps)
+          op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+        if (size == 1)
+          continue;
+        // Full blocks of `size` rows (at most one), then the rest.
+        auto loop = cast<scf::ForOp>(blocks->loops.front().getOperation());
+        rewriter.setInsertionPoint(loop);
+        scf::ForOp rest;
+        if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, rest)))
+          continue;
+        // The bounds simplification does not see through the row count
+        // composed into the block's size, min(size, r - iv): in the full
+        // blocks it is `size`.
+        Value iv = loop.getInductionVar();
+        for (auto min : llvm::make_early_inc_range(
+                 loop.getBody()->getOps<affine::AffineMinOp>())) {
+          AffineMap map = min.getAffineMap();
+          if (map.getNumResults() == 2 &&
+              llvm::is_contained(min.getOperands(), iv) &&
+              llvm::any_of(map.getResults(), [&](AffineExpr result) {
+                auto constant = dyn_cast<AffineConstantExpr>(result);
+                return constant && constant.getValue() == size;
+              })) {
+            rewriter.setInsertionPoint(min);
+            rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(min, size);
+          }
+        }
+      }
+      if (failed(simplify()))
+        return failure();
     }
-    return simplify();
+    return success();
   }
 
   /// Step 2c: K tiled by 1 in every block's matmul.

@@ -56,14 +56,20 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 
 // Dynamic M: the extents the tiles trust are checked first; full blocks
 // are vectorized, and the rows past the last full block (fewer than 8, a
-// dynamic number) run one by one in vectorized 1x32 blocks. A static N of
+// dynamic number) run in at most one vectorized 4x32, 2x32 and 1x32 block. A static N of
 // 40 leaves a vectorized 8x8 (and 1x8) column block.
 // CHECK-LABEL: func @dynamic_rows
 // CHECK:       %[[K:.*]] = tensor.dim %arg1, %c0
 // CHECK:       %[[EQ:.*]] = arith.cmpi eq, %[[K]], %c8
 // CHECK:       cf.assert %[[EQ]], "linalg.matmul: an extent is {0} at run time where {1} is assumed"
 // CHECK:       vector.contract {{.*}} into vector<8x32xf32>
-// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[REST:.*]] step %c1
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
+// CHECK:         scf.for {{.*}} -> (vector<4x32xf32>)
+// CHECK:           vector.contract {{.*}} into vector<4x32xf32>
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2
+// CHECK:         scf.for {{.*}} -> (vector<2x32xf32>)
+// CHECK:           vector.contract {{.*}} into vector<2x32xf32>
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1
 // CHECK:         scf.for {{.*}} -> (vector<1x32xf32>)
 // CHECK:           vector.contract {{.*}} into vector<1x32xf32>
 // CHECK:       vector.contract {{.*}} into vector<8x8xf32>
