@@ -4,6 +4,7 @@
 #define GOOGLE_FUZZ_FUZZUTILS_H
 
 #include "Compiler/Compiler.h"
+#include "Support/ParserGuard.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -39,7 +40,7 @@ inline std::unique_ptr<MLIRContext> createContext() {
 }
 
 /// Parses the fuzzer's bytes as a module (from a NUL-terminated copy, as
-/// the compiler does: the lexer reads up to a NUL).
+/// the compiler does: the lexer reads up to a NUL), through the same guard.
 inline OwningOpRef<ModuleOp> parse(const uint8_t *data, size_t size,
                                    MLIRContext *context) {
   llvm::SourceMgr sourceMgr;
@@ -48,7 +49,7 @@ inline OwningOpRef<ModuleOp> parse(const uint8_t *data, size_t size,
           llvm::StringRef(reinterpret_cast<const char *>(data), size),
           "fuzz.mlir"),
       llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(sourceMgr, context);
+  return parseModuleGuarded(sourceMgr, context);
 }
 
 } // namespace mlir::google::fuzz

@@ -4,6 +4,7 @@
 
 #include "Dialect/Google/IR/GoogleDialect.h"
 #include "Pipelines/Pipelines.h"
+#include "Support/ParserGuard.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -382,7 +383,7 @@ OwningOpRef<ModuleOp> parseModule(StringRef source, StringRef bufferName,
       // The lexer reads up to a NUL: parse a terminated copy.
       llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
       llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  return parseModuleGuarded(sourceMgr, &context);
 }
 
 /// A parsed input with its context, keeping the first error reported.

@@ -4,6 +4,7 @@
 
 #include "Compiler/Compiler.h"
 #include "Interpreter/Interpreter.h"
+#include "Support/ParserGuard.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -97,7 +98,7 @@ ReferenceModule::parse(StringRef source, StringRef bufferName,
       // The lexer reads up to a NUL: parse a terminated copy.
       llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
       llvm::SMLoc());
-  result->impl->module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  result->impl->module = parseModuleGuarded(sourceMgr, &context);
   if (!result->impl->module) {
     error = "cannot parse the module: " + diagnostic;
     return nullptr;
