@@ -2,14 +2,17 @@
 """A fused elementwise chain, relu(x * 2 + y) - 0.5, and a row softmax, in f32,
 side by side: google-mlir's compiled code (opt-level 3 and opt-level 1, the
 unvectorized loops) and NumPy. Prints median times and GB/s (bytes of the
-inputs and the result, each moved once). Timings are for reports, never
-asserted.
+inputs and the result, each moved once), and the chain's share of the
+bandwidth STREAM's triad reaches on one core over arrays of the same size
+(bench/stream_triad.c: also two inputs, one result). Timings are for
+reports, never asserted.
 
   bench/elementwise_bench.py [--build DIR] [--rows R] [--cols C]
 """
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -70,6 +73,20 @@ def google_us(directory, name, text, inputs, opt_level):
         np.load(f"{directory}/out.npy")
 
 
+def stream_triad_gbs(directory):
+    """STREAM triad GB/s of one core over r * c elements, None without clang."""
+    clang = shutil.which("clang-22") or shutil.which("clang")
+    if not clang:
+        return None
+    binary = os.path.join(directory, "stream_triad")
+    subprocess.run([clang, "-O3", "-march=native",
+                    os.path.join(root, "bench", "stream_triad.c"), "-o",
+                    binary], check=True)
+    out = subprocess.run([binary, str(r * c)], capture_output=True, text=True,
+                         check=True).stdout
+    return float(out)
+
+
 def numpy_us(function):
     return min(timeit.repeat(function, number=1, repeat=20)) * 1e6
 
@@ -83,6 +100,9 @@ cases = [("chain", CHAIN, [x, y], lambda: np.maximum(x * 2 + y, 0) - 0.5, 3),
          ("softmax", SOFTMAX, [x], lambda: softmax(x), 2)]
 print(f"{r}x{c} f32")
 with tempfile.TemporaryDirectory() as directory:
+    stream = stream_triad_gbs(directory)
+    if stream:
+        print(f"STREAM triad, 1 core, {r * c} elements: {stream:.1f} GB/s")
     for name, text, inputs, reference, tensors in cases:
         o3, result = google_us(directory, name, text, inputs, 3)
         if not np.allclose(result, reference(), rtol=1e-5, atol=1e-6):
@@ -92,4 +112,6 @@ with tempfile.TemporaryDirectory() as directory:
         gbs = lambda us: tensors * r * c * 4 / us / 1e3
         print(f"{name}: google-mlir O3 {o3:.0f} us ({gbs(o3):.1f} GB/s), "
               f"O1 {o1:.0f} us ({gbs(o1):.1f} GB/s), NumPy {ref:.0f} us "
-              f"({gbs(ref):.1f} GB/s); O3/NumPy = {o3 / ref:.2f}x", flush=True)
+              f"({gbs(ref):.1f} GB/s); O3/NumPy = {o3 / ref:.2f}x"
+              + (f", O3 at {gbs(o3) / stream:.0%} of the triad" if stream
+                 else ""), flush=True)
