@@ -2,9 +2,10 @@
 // last M mod MR rows in at most one block of each power of two below MR
 // (8-row blocks with AVX-512, 6 with AVX2),
 // with the bias + relu epilogue fused, a static or dynamic N, and M = 0.
+// A wide B is packed into panels only for M >= 32 (@wide: both versions).
 // RUN: %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_E2E_OPT_LEVELS=3 GOOGLE_E2E_PIPELINE_OPTIONS=chip=haswell %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 25 cases match numpy
+// CHECK: e2e: 31 cases match numpy
 
 // E2E: @layer(x: 0x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
 // E2E: @layer(x: 1x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
@@ -31,6 +32,12 @@
 // E2E: @dynamic_n(a: 3x16xf32, b: 16x5xf32) -> a @ b
 // E2E: @dynamic_n(a: 9x16xf32, b: 16x40xf32) -> a @ b
 // E2E: @dynamic_n(a: 1x16xf32, b: 16x64xf32) -> a @ b
+// E2E: @wide(x: 1x72xf32, w: 72x130xf32, b: 130xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @wide(x: 7x72xf32, w: 72x130xf32, b: 130xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @wide(x: 31x72xf32, w: 72x130xf32, b: 130xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @wide(x: 32x72xf32, w: 72x130xf32, b: 130xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @wide(x: 33x72xf32, w: 72x130xf32, b: 130xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @wide(x: 45x72xf32, w: 72x130xf32, b: 130xf32) -> np.maximum(x @ w + b, 0)
 
 func.func @layer(%x: tensor<?x40xf32>, %w: tensor<40x70xf32>, %b: tensor<70xf32>) -> tensor<?x70xf32> {
   %0 = google.matmul_bias_relu %x, %w, %b : tensor<?x40xf32>, tensor<40x70xf32>, tensor<70xf32> -> tensor<?x70xf32>
@@ -43,4 +50,8 @@ func.func @plain(%a: tensor<?x33xf32>, %b: tensor<33x96xf32>) -> tensor<?x96xf32
 func.func @dynamic_n(%a: tensor<?x16xf32>, %b: tensor<16x?xf32>) -> tensor<?x?xf32> {
   %0 = google.matmul %a, %b : tensor<?x16xf32>, tensor<16x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
+}
+func.func @wide(%x: tensor<?x72xf32>, %w: tensor<72x130xf32>, %b: tensor<130xf32>) -> tensor<?x130xf32> {
+  %0 = google.matmul_bias_relu %x, %w, %b : tensor<?x72xf32>, tensor<72x130xf32>, tensor<130xf32> -> tensor<?x130xf32>
+  return %0 : tensor<?x130xf32>
 }

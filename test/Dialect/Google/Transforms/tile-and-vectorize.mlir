@@ -100,6 +100,21 @@ func.func @two_rows(%a: tensor<2x16xf32>, %b: tensor<16x256xf32>) -> tensor<2x25
 
 // -----
 
+// Three rows: 64 columns (12 accumulators), a power of two of vectors as
+// LLVM wants them (3x80 ran 15 times slower).
+// CHECK-LABEL: func @three_rows
+// CHECK:       scf.for %{{.*}} = %c0 to %c256 step %c64
+// CHECK:         vector.contract {{.*}} into vector<3x64xf32>
+func.func @three_rows(%a: tensor<3x16xf32>, %b: tensor<16x256xf32>) -> tensor<3x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x256xf32>) -> tensor<3x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<3x16xf32>, tensor<16x256xf32>) outs(%f : tensor<3x256xf32>) -> tensor<3x256xf32>
+  return %r : tensor<3x256xf32>
+}
+
+// -----
+
 // Batches: one batch per block.
 // CHECK-LABEL: func @batched
 // CHECK:       vector.contract {{.*}} into vector<1x8x32xf32>
@@ -256,4 +271,33 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
   %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
   return %r : tensor<64x256xf32>
+}
+
+// -----
+
+// A dynamic M packs B's panels only when M turns out to be at least 32 (4
+// row blocks) at run time; fewer rows read B in place.
+// CHECK-LABEL: func @packed_rhs_dynamic_rows
+// CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
+// CHECK:       scf.for %[[J:.*]] = %c0 to %c256 step %c32
+// CHECK:         %[[LARGE:.*]] = arith.cmpi sge, %[[M]], %c32
+// CHECK:         scf.if %[[LARGE]]
+// CHECK:           %[[EMPTY:.*]] = tensor.empty() : tensor<128x32xf32>
+// CHECK:           %[[PANEL:.*]] = scf.for
+// CHECK:           scf.for {{.*}} step %c8
+// CHECK:             scf.for
+// CHECK:               vector.transfer_read %[[PANEL]]{{.*}} : tensor<128x32xf32>, vector<1x32xf32>
+// CHECK:         } else {
+// CHECK-NOT:       tensor.empty() : tensor<128x32xf32>
+// CHECK:           scf.for {{.*}} step %c8
+// CHECK:             scf.for
+// CHECK:               vector.transfer_read %arg1[%{{.*}}, %[[J]]]{{.*}} : tensor<128x256xf32>, vector<1x32xf32>
+func.func @packed_rhs_dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32>) -> tensor<?x256xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x128xf32>
+  %e = tensor.empty(%m) : tensor<?x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x256xf32>) -> tensor<?x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x128xf32>, tensor<128x256xf32>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
+  return %r : tensor<?x256xf32>
 }
