@@ -3,12 +3,15 @@
 copy) side by side with numpy on OpenBLAS's AVX-512 SkylakeX kernel, at 1
 and 2 threads: plain matmul, batched matmul, the MLP (784 -> 256 -> 10,
 softmax) at batch 1 and 64, and attention (softmax(q k^T / sqrt(d)) v).
-Each thread count runs in its own process (GOOGLE_MLIR_NUM_THREADS and
-OPENBLAS_NUM_THREADS set, OPENBLAS_CORETYPE=SkylakeX forced, the kernel
-tuning variables cleared); contenders alternate over rounds, every result is
-checked against numpy before it is timed, medians are printed with the
-ratio numpy / google (above 1: google-mlir is faster). Timings are for
-reports, never asserted.
+Each contender runs in processes of its own (the workers of OpenBLAS and of
+OpenMP spin on a core after a call, which would slow the other down): per
+thread count, rounds alternate between a google-mlir process
+(GOOGLE_MLIR_NUM_THREADS set; its numpy reference single-threaded) and a
+numpy process (OPENBLAS_NUM_THREADS set, OPENBLAS_CORETYPE=SkylakeX forced,
+the kernel tuning variables cleared). google-mlir's results are checked
+against numpy before they are timed; medians over the rounds are printed
+with the ratio numpy / google (above 1: google-mlir is faster). Timings are
+for reports, never asserted.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/models_bench.py
 """
@@ -83,28 +86,38 @@ def per_call_s(function, args, seconds=0.05):
         calls *= 2
 
 
-def child(rounds):
+def child(contender):
+    """One round: `name<TAB>seconds per call<TAB>flops` for each model."""
     import numpy as np
     import google_mlir as gm
     rng = np.random.default_rng(0)
-    threads = os.environ["GOOGLE_MLIR_NUM_THREADS"]
-    print(f"{threads} thread(s)")
-    print(f"  {'model':<30s} {'google us':>10s} {'numpy us':>10s} "
-          f"{'google GFLOP/s':>15s} {'numpy/google':>13s}")
     for name, flops, jitted, reference, args in models(np, gm, rng):
-        got, expected = jitted(*args), reference(*args)
-        if not np.allclose(got, expected, rtol=1e-3, atol=1e-4):
-            sys.exit(f"error: {name}: google-mlir's result differs from "
-                     "numpy's")
-        samples = {"google": [], "numpy": []}
-        for _ in range(rounds):
-            samples["google"].append(per_call_s(jitted, args))
-            samples["numpy"].append(per_call_s(reference, args))
-        ours = statistics.median(samples["google"])
-        theirs = statistics.median(samples["numpy"])
-        print(f"  {name:<30s} {ours * 1e6:10.1f} {theirs * 1e6:10.1f} "
-              f"{flops / ours / 1e9:15.1f} {theirs / ours:12.2f}x",
-              flush=True)
+        if contender == "google":
+            got, expected = jitted(*args), reference(*args)
+            if not np.allclose(got, expected, rtol=1e-3, atol=1e-4):
+                sys.exit(f"error: {name}: google-mlir's result differs from "
+                         "numpy's")
+            seconds = per_call_s(jitted, args)
+        else:
+            seconds = per_call_s(reference, args)
+        print(f"{name}\t{seconds!r}\t{flops}", flush=True)
+
+
+def run_round(contender, threads):
+    env = dict(os.environ, OPENBLAS_CORETYPE="SkylakeX",
+               GOOGLE_MLIR_NUM_THREADS=str(threads),
+               OPENBLAS_NUM_THREADS=str(threads if contender == "numpy"
+                                        else 1))
+    env.pop("OPENBLAS_L2_SIZE", None)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (os.path.join(root, "build", "python"),
+                    os.environ.get("PYTHONPATH")) if p)
+    done = subprocess.run([sys.executable, os.path.abspath(__file__),
+                           f"--child={contender}"], env=env,
+                          stdout=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        sys.exit(done.returncode)
+    return [line.split("\t") for line in done.stdout.splitlines()]
 
 
 def main():
@@ -112,32 +125,38 @@ def main():
     parser.add_argument("--threads", default="1,2",
                         help="comma-separated thread counts (default 1,2)")
     parser.add_argument("--rounds", type=int, default=11,
-                        help="timed rounds per contender (default 11)")
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+                        help="rounds (processes) per contender (default 11)")
+    parser.add_argument("--child", choices=("google", "numpy"),
+                        help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.child:
+        return child(options.child)
     if options.rounds <= 0:
         sys.exit("error: --rounds must be positive")
-    if options.child:
-        return child(options.rounds)
     try:
         thread_counts = [int(t) for t in options.threads.split(",")]
     except ValueError:
         sys.exit("error: --threads expects comma-separated positive integers")
     if any(t <= 0 for t in thread_counts):
         sys.exit("error: --threads expects comma-separated positive integers")
-    python_path = os.path.join(root, "build", "python")
+    flops = {}
     for threads in thread_counts:
-        env = dict(os.environ, GOOGLE_MLIR_NUM_THREADS=str(threads),
-                   OPENBLAS_NUM_THREADS=str(threads),
-                   OPENBLAS_CORETYPE="SkylakeX")
-        env.pop("OPENBLAS_L2_SIZE", None)
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (python_path, os.environ.get("PYTHONPATH")) if p)
-        done = subprocess.run([sys.executable, os.path.abspath(__file__),
-                               "--child", f"--rounds={options.rounds}"],
-                              env=env)
-        if done.returncode != 0:
-            sys.exit(done.returncode)
+        samples = {"google": {}, "numpy": {}}
+        for _ in range(options.rounds):
+            for contender in samples:
+                for name, seconds, count in run_round(contender, threads):
+                    samples[contender].setdefault(name, []).append(
+                        float(seconds))
+                    flops[name] = int(count)
+        print(f"{threads} thread(s), medians of {options.rounds} rounds")
+        print(f"  {'model':<30s} {'google us':>10s} {'numpy us':>10s} "
+              f"{'google GFLOP/s':>15s} {'numpy/google':>13s}")
+        for name in samples["google"]:
+            ours = statistics.median(samples["google"][name])
+            theirs = statistics.median(samples["numpy"][name])
+            print(f"  {name:<30s} {ours * 1e6:10.1f} {theirs * 1e6:10.1f} "
+                  f"{flops[name] / ours / 1e9:15.1f} {theirs / ours:12.2f}x",
+                  flush=True)
 
 
 if __name__ == "__main__":
