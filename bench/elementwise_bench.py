@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A fused elementwise chain, relu(x * 2 + y) - 0.5, and a row softmax, in f32,
 side by side: google-mlir's compiled code (opt-level 3 and opt-level 1, the
 unvectorized loops) and NumPy. Prints median times and GB/s (bytes of the

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """GPU benchmark: relu(A @ B + bias) in f32 and f16 (4096^3 by default) and
 the example MLP, compiled with --target=cuda (or rocm) and timed by
 google-run --benchmark with inputs and results kept on the device. Prints

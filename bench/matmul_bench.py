@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """relu(A @ B + bias) in f32, side by side in one run, for 1 and 2 threads:
 google-mlir's compiled code (opt-level 3, and opt-level 1: the untiled,
 upstream linalg-to-loops lowering), OpenBLAS's sgemm through NumPy (the

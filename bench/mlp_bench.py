@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Times the example MLP (examples/mlp.mlir) side by side: google-run's
 compiled code (median per call from --benchmark) against NumPy on the same
 inputs, and prints the ratio. Timings are for reports, never asserted.

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """End-to-end test driver: runs google functions with google-run and checks
 the results against NumPy.
 

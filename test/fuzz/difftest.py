@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Differential tester: random google programs, compiled and interpreted.
 
 Each seed gives a well-typed random program (every op of SPEC section 1,

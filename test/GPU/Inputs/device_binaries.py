@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Writes the device binaries of a module (google-opt's pipeline output) to
 files, so that ptxas, llvm-readelf and llvm-objdump can check them.
 
