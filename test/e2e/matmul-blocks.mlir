@@ -4,12 +4,17 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_E2E_OPT_LEVELS=3 GOOGLE_E2E_PIPELINE_OPTIONS=chip=haswell %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_E2E_OPT_LEVELS=3 GOOGLE_E2E_PIPELINE_OPTIONS=chip=x86-64 %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 19 cases match numpy
+// CHECK: e2e: 24 cases match numpy
 
 // E2E: @static(a: 24x20xf32, b: 20x96xf32) -> a @ b
 // E2E: @remainders(a: 19x5xf32, b: 5x70xf32) -> a @ b
 // E2E: @one_row(a: 1x784xf32, b: 784x128xf32) -> a @ b
 // E2E: @few_rows(a: 3x9xf32, b: 9x300xf32) -> a @ b
+// E2E: @odd_width(x: 1x64xf32, w: 64x200xf32, b: 200xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @five_rows(a: 5x33xf32, b: 33x120xf32) -> a @ b
+// E2E: @no_rows(a: 0x16xf32, b: 16x64xf32) -> a @ b
+// E2E: @no_columns(a: 4x16xf32, b: 16x0xf32) -> a @ b
+// E2E: @no_rows_fused(x: 0x16xf32, w: 16x64xf32, b: 64xf32) -> np.maximum(x @ w + b, 0)
 // E2E: @dynamic(a: 1x7xf32, b: 7x33xf32) -> a @ b
 // E2E: @dynamic(a: 8x7xf32, b: 7x32xf32) -> a @ b
 // E2E: @dynamic(a: 17x7xf32, b: 7x65xf32) -> a @ b
@@ -74,4 +79,27 @@ func.func @f64(%a: tensor<19x5xf64>, %b: tensor<5x40xf64>) -> tensor<19x40xf64> 
 func.func @long_k(%a: tensor<?x256xf32>, %b: tensor<256x?xf32>) -> tensor<?x?xf32> {
   %0 = google.matmul %a, %b : tensor<?x256xf32>, tensor<256x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
+}
+// Blocks a power of two of vectors wide: 200 columns run as 128 + 64 + 8,
+// 120 in 5 rows as 3 x 32 + 16 + 8.
+func.func @odd_width(%x: tensor<1x64xf32>, %w: tensor<64x200xf32>, %b: tensor<200xf32>) -> tensor<1x200xf32> {
+  %0 = google.matmul_bias_relu %x, %w, %b : tensor<1x64xf32>, tensor<64x200xf32>, tensor<200xf32> -> tensor<1x200xf32>
+  return %0 : tensor<1x200xf32>
+}
+func.func @five_rows(%a: tensor<5x33xf32>, %b: tensor<33x120xf32>) -> tensor<5x120xf32> {
+  %0 = google.matmul %a, %b : tensor<5x33xf32>, tensor<33x120xf32> -> tensor<5x120xf32>
+  return %0 : tensor<5x120xf32>
+}
+// Static empty results (the block choice divided by M = 0).
+func.func @no_rows(%a: tensor<0x16xf32>, %b: tensor<16x64xf32>) -> tensor<0x64xf32> {
+  %0 = google.matmul %a, %b : tensor<0x16xf32>, tensor<16x64xf32> -> tensor<0x64xf32>
+  return %0 : tensor<0x64xf32>
+}
+func.func @no_columns(%a: tensor<4x16xf32>, %b: tensor<16x0xf32>) -> tensor<4x0xf32> {
+  %0 = google.matmul %a, %b : tensor<4x16xf32>, tensor<16x0xf32> -> tensor<4x0xf32>
+  return %0 : tensor<4x0xf32>
+}
+func.func @no_rows_fused(%x: tensor<0x16xf32>, %w: tensor<16x64xf32>, %b: tensor<64xf32>) -> tensor<0x64xf32> {
+  %0 = google.matmul_bias_relu %x, %w, %b : tensor<0x16xf32>, tensor<16x64xf32>, tensor<64xf32> -> tensor<0x64xf32>
+  return %0 : tensor<0x64xf32>
 }

@@ -44,6 +44,10 @@ namespace {
 /// vectorize) between the steps; removed at the end.
 constexpr StringLiteral kBlockLoopAttr = "google.block_loop";
 constexpr StringLiteral kVectorizeAttr = "google.vectorize";
+/// The ops of a block of a dynamic M's last rows (splitPartialRows).
+constexpr StringLiteral kTailBlockAttr = "google.tail_block";
+/// The ops of a matmul's blocks (not of row reductions).
+constexpr StringLiteral kMatmulBlockAttr = "google.matmul_block";
 
 bool isF32(Value value) {
   return getElementTypeOrSelf(value.getType()).isF32();
@@ -82,7 +86,7 @@ struct BlockShape {
 /// within the 16 (AVX-512: 32) vector registers, with room for the loads.
 /// A static M below MR makes the block all M rows and wider, a power of
 /// two of vectors (LLVM splits other widths badly: 3 x 80 lanes ran 15
-/// times slower than 3 x 64).
+/// times slower than 3 x 64), as is a block narrower than a static N.
 BlockShape chooseBlock(int64_t m, int64_t n, unsigned vectorBits) {
   int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
   int64_t rows = vectorBits >= 512 ? 8 : vectorBits >= 256 ? 6 : 4;
@@ -90,12 +94,31 @@ BlockShape chooseBlock(int64_t m, int64_t n, unsigned vectorBits) {
   int64_t columns = 2 * lanes;
   if (!ShapedType::isDynamic(m) && m < rows) {
     rows = m;
-    columns = std::max<int64_t>(llvm::bit_floor<uint64_t>(accumulators / rows), 2) *
-              lanes;
+    int64_t vectors = llvm::bit_floor<uint64_t>(accumulators / rows);
+    columns = std::max<int64_t>(vectors, 2) * lanes;
   }
   if (!ShapedType::isDynamic(n) && n < columns)
-    columns = n;
+    columns = n < lanes || (n % lanes == 0 &&
+                            llvm::has_single_bit(uint64_t(n / lanes)))
+                  ? n
+                  : lanes * llvm::bit_floor(uint64_t(n / lanes));
   return {rows, columns};
+}
+
+/// A dynamic M below this many rows (4 row blocks) runs a version of the
+/// matmul that never packs B and gives its last rows wider blocks.
+int64_t minRowsToPack(unsigned vectorBits) {
+  return 4 * chooseBlock(ShapedType::kDynamic, ShapedType::kDynamic,
+                         vectorBits)
+                 .rows;
+}
+
+/// The columns of a block of `rows` rows (fewer than MR) past the last
+/// full block of a dynamic M: enough vectors for 8 independent
+/// accumulators, which hide the FMA latency.
+int64_t getTailColumns(int64_t rows, unsigned vectorBits) {
+  int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
+  return lanes * std::max<int64_t>(8 / rows, 2);
 }
 
 /// Canonicalization patterns of the dialects the pass works with (all
@@ -141,7 +164,10 @@ struct TileAndVectorizePass
           op.hasPureTensorSemantics() &&
           llvm::all_of(op->getOperands(), isF32) &&
           // linalg's default indexing maps: no transposed operands.
-          !op.hasUserDefinedMaps())
+          !op.hasUserDefinedMaps() &&
+          // An empty result has no blocks.
+          !llvm::is_contained(
+              cast<ShapedType>(op->getResult(0).getType()).getShape(), 0))
         matmuls.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -160,8 +186,9 @@ struct TileAndVectorizePass
     if (matmuls.empty() && rowOps.empty())
       return;
     peelBlockLoops(rewriter);
-    if (failed(simplify()) || failed(splitPartialRows(rewriter)) ||
-        failed(tileBlocksK(rewriter)) || failed(simplify()))
+    if (failed(simplify()) || failed(splitWideBlocks(rewriter)) ||
+        failed(splitPartialRows(rewriter)) || failed(tileBlocksK(rewriter)) ||
+        failed(simplify()))
       return signalPassFailure();
     vectorizeFullBlocks(rewriter);
     if (failed(hoistAccumulators(rewriter)))
@@ -203,8 +230,6 @@ struct TileAndVectorizePass
   /// matmul fused in, and K tiled by 1.
   LogicalResult tileMatmul(IRRewriter &rewriter, linalg::LinalgOp matmul) {
     linalg::GenericOp epilogue = getEpilogue(matmul);
-    auto root = epilogue ? cast<linalg::LinalgOp>(epilogue.getOperation())
-                         : matmul;
     // The tiled code trusts the operands' extents: check them first.
     rewriter.setInsertionPoint(matmul);
     google::checkLinalgExtents(matmul);
@@ -212,10 +237,101 @@ struct TileAndVectorizePass
       google::checkLinalgExtents(epilogue);
 
     auto type = cast<RankedTensorType>(matmul->getResult(0).getType());
+    BlockShape block =
+        chooseBlock(type.getDimSize(type.getRank() - 2),
+                    type.getDimSize(type.getRank() - 1), vectorBits);
+    int64_t n = type.getDimSize(type.getRank() - 1);
+    if (type.getRank() == 2 && type.isDynamicDim(0) &&
+        !ShapedType::isDynamic(n) && n > block.columns) {
+      auto [largeM, smallM] = versionRows(rewriter, matmul, epilogue);
+      if (failed(tileIntoBlocks(rewriter, largeM, RowsVersion::Large)) ||
+          failed(tileIntoBlocks(rewriter, smallM, RowsVersion::Small)))
+        return failure();
+      ++numTiled;
+      return success();
+    }
+    if (failed(tileIntoBlocks(rewriter, matmul, RowsVersion::Any)))
+      return failure();
+    ++numTiled;
+    return success();
+  }
+
+  /// Moves the chain fill -> matmul -> epilogue into `scf.if M >=
+  /// minRowsToPack`, a copy of it in each branch; returns their matmuls.
+  std::pair<linalg::LinalgOp, linalg::LinalgOp>
+  versionRows(IRRewriter &rewriter, linalg::LinalgOp matmul,
+              linalg::GenericOp epilogue) {
+    SmallVector<Operation *> chain;
+    if (auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+        fill && fill->hasOneUse())
+      chain.push_back(fill);
+    chain.push_back(matmul);
+    if (epilogue)
+      chain.push_back(epilogue);
+    Operation *root = chain.back();
+    // The extent checks read the chain's intermediate results: read the
+    // extents from their (outside) destinations instead.
+    for (Operation *op : ArrayRef(chain).drop_back())
+      for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
+        auto dim = dyn_cast<tensor::DimOp>(user);
+        if (!dim)
+          continue;
+        Value source = dim.getSource();
+        for (auto producer =
+                 source.getDefiningOp<DestinationStyleOpInterface>();
+             producer && llvm::is_contained(chain, producer.getOperation());
+             producer = source.getDefiningOp<DestinationStyleOpInterface>())
+          source = producer.getTiedOpOperand(cast<OpResult>(source))->get();
+        rewriter.modifyOpInPlace(
+            dim, [&] { dim.getSourceMutable().assign(source); });
+      }
+    Location loc = root->getLoc();
+    rewriter.setInsertionPoint(root);
+    Value rows =
+        tensor::DimOp::create(rewriter, loc, matmul.getDpsInputs()[0], 0);
+    Value large = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sge, rows,
+        arith::ConstantIndexOp::create(rewriter, loc,
+                                       minRowsToPack(vectorBits)));
+    auto version =
+        scf::IfOp::create(rewriter, loc, root->getResultTypes(), large,
+                          /*addThenBlock=*/true, /*addElseBlock=*/true);
+    rewriter.replaceAllUsesWith(root->getResults(), version.getResults());
+    rewriter.setInsertionPointToStart(version.elseBlock());
+    IRMapping mapping;
+    for (Operation *op : chain)
+      rewriter.clone(*op, mapping);
+    scf::YieldOp::create(rewriter, loc,
+                         mapping.lookup(root->getResult(0)));
+    rewriter.setInsertionPointToStart(version.thenBlock());
+    auto yield = scf::YieldOp::create(rewriter, loc, root->getResults());
+    for (Operation *op : chain)
+      rewriter.moveOpBefore(op, yield);
+    return {matmul,
+            cast<linalg::LinalgOp>(mapping.lookup(matmul.getOperation()))};
+  }
+
+  /// What versionRows knows of a dynamic M.
+  enum class RowsVersion { Any, Large, Small };
+
+  /// Tiles `matmul` (with its epilogue) into MR x NR blocks, block columns
+  /// outer; for RowsVersion::Small, into MR-row blocks of panels of
+  /// getTailColumns(1) columns instead, block rows inner, which
+  /// splitWideBlocks and splitPartialRows split further.
+  LogicalResult tileIntoBlocks(IRRewriter &rewriter, linalg::LinalgOp matmul,
+                               RowsVersion version) {
+    bool smallM = version == RowsVersion::Small;
+    linalg::GenericOp epilogue = getEpilogue(matmul);
+    auto root = epilogue ? cast<linalg::LinalgOp>(epilogue.getOperation())
+                         : matmul;
+    auto type = cast<RankedTensorType>(matmul->getResult(0).getType());
     bool batched = type.getRank() == 3;
     BlockShape block = chooseBlock(type.getDimSize(type.getRank() - 2),
                                    type.getDimSize(type.getRank() - 1),
                                    vectorBits);
+    if (smallM)
+      block.columns = std::min(getTailColumns(1, vectorBits),
+                               type.getDimSize(1));
     SmallVector<int64_t> sizes = {block.rows, block.columns};
     SmallVector<int64_t> interchange = {1, 0};
     if (batched) {
@@ -240,19 +356,82 @@ struct TileAndVectorizePass
     linalg::LinalgOp tiledMatmul;
     for (Operation *op : tiled->tiledAndFusedOps) {
       op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+      op->setAttr(kMatmulBlockAttr, rewriter.getUnitAttr());
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
         tiledMatmul = cast<linalg::LinalgOp>(op);
     }
     if (!tiledMatmul)
       return root->emitError("the matmul was not fused into its blocks");
-    if (!batched && shouldPackRhs(type, cast<ShapedType>(
-                                            matmul.getDpsInputs()[1].getType()),
-                                  block))
+    if (!batched && !smallM &&
+        shouldPackRhs(type,
+                      cast<ShapedType>(matmul.getDpsInputs()[1].getType()),
+                      block))
       packRhs(rewriter, tiledMatmul, tiled->loops, block,
-              /*dynamicRows=*/type.isDynamicDim(0));
-
-    ++numTiled;
+              /*dynamicRows=*/type.isDynamicDim(0) &&
+                  version == RowsVersion::Any);
     return success();
+  }
+
+  /// The roots of the blocks the block loops insert into their results.
+  SmallVector<linalg::LinalgOp> getBlockRoots() {
+    SmallVector<linalg::LinalgOp> roots;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!op->hasAttr(kVectorizeAttr) || op->getNumResults() != 1 ||
+          !op.hasPureTensorSemantics() ||
+          !isa<RankedTensorType>(op->getResult(0).getType()))
+        return;
+      if (llvm::all_of(op->getUsers(), [](Operation *user) {
+            return isa<tensor::InsertSliceOp>(user);
+          }))
+        roots.push_back(op);
+    });
+    return roots;
+  }
+
+  /// Tiles `root` by `sizes` with the block's other ops fused in, marks
+  /// the new loops for peeling and the new ops for vectorizing.
+  FailureOr<scf::SCFTileAndFuseResult>
+  tileBlock(IRRewriter &rewriter, linalg::LinalgOp root,
+            ArrayRef<int64_t> sizes) {
+    FailureOr<scf::SCFTileAndFuseResult> blocks =
+        tileAndFuse(rewriter, root, sizes, /*interchange=*/{},
+                    [](Operation *producer) {
+                      return producer->hasAttr(kVectorizeAttr);
+                    });
+    if (failed(blocks))
+      return failure();
+    for (Operation *op : blocks->tiledAndFusedOps) {
+      op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+      op->setAttr(kMatmulBlockAttr, rewriter.getUnitAttr());
+    }
+    return blocks;
+  }
+
+  /// Step 2a: the full MR-row blocks of a small dynamic M's panels split
+  /// into MR x NR blocks.
+  LogicalResult splitWideBlocks(IRRewriter &rewriter) {
+    BlockShape block =
+        chooseBlock(ShapedType::kDynamic, ShapedType::kDynamic, vectorBits);
+    bool split = false;
+    for (linalg::LinalgOp root : getBlockRoots()) {
+      auto type = cast<RankedTensorType>(root->getResult(0).getType());
+      if (type.getRank() != 2 || !type.hasStaticShape() ||
+          type.getDimSize(0) != block.rows ||
+          type.getDimSize(1) <= block.columns)
+        continue;
+      SmallVector<int64_t> sizes(root.getNumLoops(), 0);
+      sizes[1] = block.columns;
+      FailureOr<scf::SCFTileAndFuseResult> blocks =
+          tileBlock(rewriter, root, sizes);
+      if (failed(blocks))
+        return root->emitError("cannot split a panel into blocks");
+      blocks->loops.front()->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
+      split = true;
+    }
+    if (!split)
+      return success();
+    peelBlockLoops(rewriter);
+    return simplify();
   }
 
   /// Step 2b: a block of fewer rows than MR, a dynamic number r (the rows
@@ -266,32 +445,20 @@ struct TileAndVectorizePass
                        .rows;
     for (int64_t size = llvm::PowerOf2Ceil(rows) / 2; size >= 1; size /= 2) {
       SmallVector<linalg::LinalgOp> roots;
-      getOperation()->walk([&](linalg::LinalgOp op) {
-        if (!op->hasAttr(kVectorizeAttr) || op->getNumResults() != 1 ||
-            !op.hasPureTensorSemantics())
-          return;
-        auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-        if (!type || type.getRank() != 2)
-          return;
-        // The root: what the block loop inserts into the result.
-        bool isRoot = llvm::all_of(op->getUsers(), [](Operation *user) {
-          return isa<tensor::InsertSliceOp>(user);
-        });
-        if (isRoot && type.isDynamicDim(0))
-          roots.push_back(op);
-      });
+      for (linalg::LinalgOp root : getBlockRoots()) {
+        auto type = cast<RankedTensorType>(root->getResult(0).getType());
+        if (type.getRank() == 2 && type.isDynamicDim(0))
+          roots.push_back(root);
+      }
       for (linalg::LinalgOp root : roots) {
         SmallVector<int64_t> sizes(root.getNumLoops(), 0);
-        sizes.front() = size;
+        sizes[0] = size;
         FailureOr<scf::SCFTileAndFuseResult> blocks =
-            tileAndFuse(rewriter, root, sizes, /*interchange=*/{},
-                        [](Operation *producer) {
-                          return producer->hasAttr(kVectorizeAttr);
-                        });
+            tileBlock(rewriter, root, sizes);
         if (failed(blocks))
           return root->emitError("cannot split the last rows into blocks");
         for (Operation *op : blocks->tiledAndFusedOps)
-          op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+          op->setAttr(kTailBlockAttr, rewriter.getUnitAttr());
         if (size == 1)
           continue;
         // Full blocks of `size` rows (at most one), then the rest.
@@ -304,27 +471,78 @@ struct TileAndVectorizePass
         // composed into the block's size, min(size, r - iv): in the full
         // blocks it is `size`.
         Value iv = loop.getInductionVar();
-        for (auto min : llvm::make_early_inc_range(
-                 loop.getBody()->getOps<affine::AffineMinOp>())) {
+        SmallVector<affine::AffineMinOp> mins;
+        loop.getBody()->walk([&](affine::AffineMinOp min) {
           AffineMap map = min.getAffineMap();
           if (map.getNumResults() == 2 &&
               llvm::is_contained(min.getOperands(), iv) &&
               llvm::any_of(map.getResults(), [&](AffineExpr result) {
                 auto constant = dyn_cast<AffineConstantExpr>(result);
                 return constant && constant.getValue() == size;
-              })) {
-            rewriter.setInsertionPoint(min);
-            rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(min, size);
-          }
+              }))
+            mins.push_back(min);
+        });
+        for (affine::AffineMinOp min : mins) {
+          rewriter.setInsertionPoint(min);
+          rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(min, size);
         }
       }
       if (failed(simplify()))
         return failure();
     }
+    return splitColumns(rewriter);
+  }
+
+  /// Step 2c: matmul blocks split by columns until each is a power of two
+  /// of vectors wide (see chooseBlock: 80 columns run as 64 + 16) or
+  /// narrower than one, the blocks of splitPartialRows (in a small M's
+  /// panels) at most getTailColumns wide.
+  LogicalResult splitColumns(IRRewriter &rewriter) {
+    int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
+    bool split = true;
+    for (int round = 0; split && round < 8; ++round) {
+      split = false;
+      if (failed(splitColumnsOnce(rewriter, lanes, split)))
+        return failure();
+    }
+    getOperation()->walk([](linalg::LinalgOp op) {
+      op->removeAttr(kTailBlockAttr);
+      op->removeAttr(kMatmulBlockAttr);
+    });
     return success();
   }
 
-  /// Step 2c: K tiled by 1 in every block's matmul.
+  LogicalResult splitColumnsOnce(IRRewriter &rewriter, int64_t lanes,
+                                 bool &split) {
+    for (linalg::LinalgOp root : getBlockRoots()) {
+      auto type = cast<RankedTensorType>(root->getResult(0).getType());
+      if (!root->hasAttr(kMatmulBlockAttr) || type.getRank() != 2 ||
+          !type.hasStaticShape() || type.getDimSize(0) == 0)
+        continue;
+      int64_t width = type.getDimSize(1);
+      if (root->hasAttr(kTailBlockAttr))
+        width = std::min(width,
+                         getTailColumns(type.getDimSize(0), vectorBits));
+      int64_t vectors = width / lanes;
+      int64_t columns = lanes * llvm::bit_floor<uint64_t>(vectors);
+      if (vectors == 0 || type.getDimSize(1) <= columns)
+        continue;
+      SmallVector<int64_t> sizes(root.getNumLoops(), 0);
+      sizes[1] = columns;
+      FailureOr<scf::SCFTileAndFuseResult> blocks =
+          tileBlock(rewriter, root, sizes);
+      if (failed(blocks))
+        return root->emitError("cannot split the last rows' columns");
+      blocks->loops.front()->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
+      split = true;
+    }
+    if (!split)
+      return success();
+    peelBlockLoops(rewriter);
+    return simplify();
+  }
+
+  /// Step 2d: K tiled by 1 in every block's matmul.
   LogicalResult tileBlocksK(IRRewriter &rewriter) {
     SmallVector<linalg::LinalgOp> blocks;
     getOperation()->walk([&](linalg::LinalgOp op) {

@@ -56,8 +56,9 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 
 // Dynamic M: the extents the tiles trust are checked first; full blocks
 // are vectorized, and the rows past the last full block (fewer than 8, a
-// dynamic number) run in at most one vectorized 4x32, 2x32 and 1x32 block. A static N of
-// 40 leaves a vectorized 8x8 (and 1x8) column block.
+// dynamic number) run in at most one vectorized 4x32, 2x32 and 1x32 block
+// (checked here in the version for M >= 32, see @packed_rhs_dynamic_rows).
+// A static N of 40 leaves a vectorized 8x8 (and 1x8) column block.
 // CHECK-LABEL: func @dynamic_rows
 // CHECK:       %[[K:.*]] = tensor.dim %arg1, %c0
 // CHECK:       %[[EQ:.*]] = arith.cmpi eq, %[[K]], %c8
@@ -111,6 +112,22 @@ func.func @three_rows(%a: tensor<3x16xf32>, %b: tensor<16x256xf32>) -> tensor<3x
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x256xf32>) -> tensor<3x256xf32>
   %r = linalg.matmul ins(%a, %b : tensor<3x16xf32>, tensor<16x256xf32>) outs(%f : tensor<3x256xf32>) -> tensor<3x256xf32>
   return %r : tensor<3x256xf32>
+}
+
+// -----
+
+// One row over 200 columns: blocks a power of two of vectors wide, 128,
+// then 64 and 8 (a 1x72 block ran 7 times slower).
+// CHECK-LABEL: func @odd_width
+// CHECK:       vector.contract {{.*}} into vector<1x128xf32>
+// CHECK:       vector.contract {{.*}} into vector<1x64xf32>
+// CHECK:       vector.contract {{.*}} into vector<1x8xf32>
+func.func @odd_width(%a: tensor<1x16xf32>, %b: tensor<16x200xf32>) -> tensor<1x200xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x200xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x200xf32>) -> tensor<1x200xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1x16xf32>, tensor<16x200xf32>) outs(%f : tensor<1x200xf32>) -> tensor<1x200xf32>
+  return %r : tensor<1x200xf32>
 }
 
 // -----
@@ -275,23 +292,34 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 
 // -----
 
-// A dynamic M packs B's panels only when M turns out to be at least 32 (4
-// row blocks) at run time; fewer rows read B in place.
+// A dynamic M runs one of two versions. At least 32 rows (4 row blocks):
+// B's panels are packed, and the rows past the last full block run in
+// 4x32, 2x32 and 1x32 blocks. Fewer: B is read in place, in panels of 128
+// columns, whose last rows run in 4x32, 2x64 and 1x128 blocks (8
+// accumulators each, enough to hide the FMA latency).
 // CHECK-LABEL: func @packed_rhs_dynamic_rows
 // CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
-// CHECK:       scf.for %[[J:.*]] = %c0 to %c256 step %c32
-// CHECK:         %[[LARGE:.*]] = arith.cmpi sge, %[[M]], %c32
-// CHECK:         scf.if %[[LARGE]]
+// CHECK:       %[[LARGE:.*]] = arith.cmpi sge, %[[M]], %c32
+// CHECK:       scf.if %[[LARGE]]
+// CHECK:         scf.for %[[J:.*]] = %c0 to %c256 step %c32
 // CHECK:           %[[EMPTY:.*]] = tensor.empty() : tensor<128x32xf32>
 // CHECK:           %[[PANEL:.*]] = scf.for
 // CHECK:           scf.for {{.*}} step %c8
 // CHECK:             scf.for
 // CHECK:               vector.transfer_read %[[PANEL]]{{.*}} : tensor<128x32xf32>, vector<1x32xf32>
-// CHECK:         } else {
-// CHECK-NOT:       tensor.empty() : tensor<128x32xf32>
+// CHECK:             vector.contract {{.*}} into vector<1x32xf32>
+// CHECK:       } else {
+// CHECK-NOT:     tensor.empty() : tensor<128x32xf32>
+// CHECK:         scf.for %[[P:.*]] = %c0 to %c256 step %c128
 // CHECK:           scf.for {{.*}} step %c8
-// CHECK:             scf.for
-// CHECK:               vector.transfer_read %arg1[%{{.*}}, %[[J]]]{{.*}} : tensor<128x256xf32>, vector<1x32xf32>
+// CHECK:             scf.for {{.*}} = %c0 to %c128 step %c32
+// CHECK:               scf.for
+// CHECK:                 vector.transfer_read %arg1{{.*}} : tensor<128x256xf32>, vector<1x32xf32>
+// CHECK:                 vector.contract {{.*}} into vector<8x32xf32>
+// CHECK:           vector.contract {{.*}} into vector<4x32xf32>
+// CHECK:           vector.contract {{.*}} into vector<2x64xf32>
+// CHECK:           vector.transfer_read %arg1[%{{.*}}, %[[P]]]{{.*}} : tensor<128x256xf32>, vector<1x128xf32>
+// CHECK:           vector.contract {{.*}} into vector<1x128xf32>
 func.func @packed_rhs_dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32>) -> tensor<?x256xf32> {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
