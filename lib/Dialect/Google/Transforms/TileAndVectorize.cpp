@@ -44,8 +44,6 @@ namespace {
 /// vectorize) between the steps; removed at the end.
 constexpr StringLiteral kBlockLoopAttr = "google.block_loop";
 constexpr StringLiteral kVectorizeAttr = "google.vectorize";
-/// The ops of a block of a dynamic M's last rows (splitPartialRows).
-constexpr StringLiteral kTailBlockAttr = "google.tail_block";
 /// The ops of a matmul's blocks (not of row reductions).
 constexpr StringLiteral kMatmulBlockAttr = "google.matmul_block";
 
@@ -103,22 +101,6 @@ BlockShape chooseBlock(int64_t m, int64_t n, unsigned vectorBits) {
                   ? n
                   : lanes * llvm::bit_floor(uint64_t(n / lanes));
   return {rows, columns};
-}
-
-/// A dynamic M below this many rows (4 row blocks) runs a version of the
-/// matmul that never packs B and gives its last rows wider blocks.
-int64_t minRowsToPack(unsigned vectorBits) {
-  return 4 * chooseBlock(ShapedType::kDynamic, ShapedType::kDynamic,
-                         vectorBits)
-                 .rows;
-}
-
-/// The columns of a block of `rows` rows (fewer than MR) past the last
-/// full block of a dynamic M: enough vectors for 8 independent
-/// accumulators, which hide the FMA latency.
-int64_t getTailColumns(int64_t rows, unsigned vectorBits) {
-  int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
-  return lanes * std::max<int64_t>(8 / rows, 2);
 }
 
 /// Canonicalization patterns of the dialects the pass works with (all
@@ -186,8 +168,8 @@ struct TileAndVectorizePass
     if (matmuls.empty() && rowOps.empty())
       return;
     peelBlockLoops(rewriter);
-    if (failed(simplify()) || failed(splitWideBlocks(rewriter)) ||
-        failed(splitPartialRows(rewriter)) || failed(tileBlocksK(rewriter)) ||
+    if (failed(simplify()) || failed(splitPartialRows(rewriter)) ||
+        failed(splitColumns(rewriter)) || failed(tileBlocksK(rewriter)) ||
         failed(simplify()))
       return signalPassFailure();
     vectorizeFullBlocks(rewriter);
@@ -236,91 +218,15 @@ struct TileAndVectorizePass
     if (epilogue)
       google::checkLinalgExtents(epilogue);
 
-    auto type = cast<RankedTensorType>(matmul->getResult(0).getType());
-    BlockShape block =
-        chooseBlock(type.getDimSize(type.getRank() - 2),
-                    type.getDimSize(type.getRank() - 1), vectorBits);
-    int64_t n = type.getDimSize(type.getRank() - 1);
-    if (type.getRank() == 2 && type.isDynamicDim(0) &&
-        !ShapedType::isDynamic(n) && n > block.columns) {
-      auto [largeM, smallM] = versionRows(rewriter, matmul, epilogue);
-      if (failed(tileIntoBlocks(rewriter, largeM, RowsVersion::Large)) ||
-          failed(tileIntoBlocks(rewriter, smallM, RowsVersion::Small)))
-        return failure();
-      ++numTiled;
-      return success();
-    }
-    if (failed(tileIntoBlocks(rewriter, matmul, RowsVersion::Any)))
+    if (failed(tileIntoBlocks(rewriter, matmul)))
       return failure();
     ++numTiled;
     return success();
   }
 
-  /// Moves the chain fill -> matmul -> epilogue into `scf.if M >=
-  /// minRowsToPack`, a copy of it in each branch; returns their matmuls.
-  std::pair<linalg::LinalgOp, linalg::LinalgOp>
-  versionRows(IRRewriter &rewriter, linalg::LinalgOp matmul,
-              linalg::GenericOp epilogue) {
-    SmallVector<Operation *> chain;
-    if (auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-        fill && fill->hasOneUse())
-      chain.push_back(fill);
-    chain.push_back(matmul);
-    if (epilogue)
-      chain.push_back(epilogue);
-    Operation *root = chain.back();
-    // The extent checks read the chain's intermediate results: read the
-    // extents from their (outside) destinations instead.
-    for (Operation *op : ArrayRef(chain).drop_back())
-      for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
-        auto dim = dyn_cast<tensor::DimOp>(user);
-        if (!dim)
-          continue;
-        Value source = dim.getSource();
-        for (auto producer =
-                 source.getDefiningOp<DestinationStyleOpInterface>();
-             producer && llvm::is_contained(chain, producer.getOperation());
-             producer = source.getDefiningOp<DestinationStyleOpInterface>())
-          source = producer.getTiedOpOperand(cast<OpResult>(source))->get();
-        rewriter.modifyOpInPlace(
-            dim, [&] { dim.getSourceMutable().assign(source); });
-      }
-    Location loc = root->getLoc();
-    rewriter.setInsertionPoint(root);
-    Value rows =
-        tensor::DimOp::create(rewriter, loc, matmul.getDpsInputs()[0], 0);
-    Value large = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::sge, rows,
-        arith::ConstantIndexOp::create(rewriter, loc,
-                                       minRowsToPack(vectorBits)));
-    auto version =
-        scf::IfOp::create(rewriter, loc, root->getResultTypes(), large,
-                          /*addThenBlock=*/true, /*addElseBlock=*/true);
-    rewriter.replaceAllUsesWith(root->getResults(), version.getResults());
-    rewriter.setInsertionPointToStart(version.elseBlock());
-    IRMapping mapping;
-    for (Operation *op : chain)
-      rewriter.clone(*op, mapping);
-    scf::YieldOp::create(rewriter, loc,
-                         mapping.lookup(root->getResult(0)));
-    rewriter.setInsertionPointToStart(version.thenBlock());
-    auto yield = scf::YieldOp::create(rewriter, loc, root->getResults());
-    for (Operation *op : chain)
-      rewriter.moveOpBefore(op, yield);
-    return {matmul,
-            cast<linalg::LinalgOp>(mapping.lookup(matmul.getOperation()))};
-  }
-
-  /// What versionRows knows of a dynamic M.
-  enum class RowsVersion { Any, Large, Small };
-
   /// Tiles `matmul` (with its epilogue) into MR x NR blocks, block columns
-  /// outer; for RowsVersion::Small, into MR-row blocks of panels of
-  /// getTailColumns(1) columns instead, block rows inner, which
-  /// splitWideBlocks and splitPartialRows split further.
-  LogicalResult tileIntoBlocks(IRRewriter &rewriter, linalg::LinalgOp matmul,
-                               RowsVersion version) {
-    bool smallM = version == RowsVersion::Small;
+  /// outer.
+  LogicalResult tileIntoBlocks(IRRewriter &rewriter, linalg::LinalgOp matmul) {
     linalg::GenericOp epilogue = getEpilogue(matmul);
     auto root = epilogue ? cast<linalg::LinalgOp>(epilogue.getOperation())
                          : matmul;
@@ -329,9 +235,6 @@ struct TileAndVectorizePass
     BlockShape block = chooseBlock(type.getDimSize(type.getRank() - 2),
                                    type.getDimSize(type.getRank() - 1),
                                    vectorBits);
-    if (smallM)
-      block.columns = std::min(getTailColumns(1, vectorBits),
-                               type.getDimSize(1));
     SmallVector<int64_t> sizes = {block.rows, block.columns};
     SmallVector<int64_t> interchange = {1, 0};
     if (batched) {
@@ -362,13 +265,12 @@ struct TileAndVectorizePass
     }
     if (!tiledMatmul)
       return root->emitError("the matmul was not fused into its blocks");
-    if (!batched && !smallM &&
+    if (!batched &&
         shouldPackRhs(type,
                       cast<ShapedType>(matmul.getDpsInputs()[1].getType()),
                       block))
       packRhs(rewriter, tiledMatmul, tiled->loops, block,
-              /*dynamicRows=*/type.isDynamicDim(0) &&
-                  version == RowsVersion::Any);
+              /*dynamicRows=*/type.isDynamicDim(0));
     return success();
   }
 
@@ -407,33 +309,6 @@ struct TileAndVectorizePass
     return blocks;
   }
 
-  /// Step 2a: the full MR-row blocks of a small dynamic M's panels split
-  /// into MR x NR blocks.
-  LogicalResult splitWideBlocks(IRRewriter &rewriter) {
-    BlockShape block =
-        chooseBlock(ShapedType::kDynamic, ShapedType::kDynamic, vectorBits);
-    bool split = false;
-    for (linalg::LinalgOp root : getBlockRoots()) {
-      auto type = cast<RankedTensorType>(root->getResult(0).getType());
-      if (type.getRank() != 2 || !type.hasStaticShape() ||
-          type.getDimSize(0) != block.rows ||
-          type.getDimSize(1) <= block.columns)
-        continue;
-      SmallVector<int64_t> sizes(root.getNumLoops(), 0);
-      sizes[1] = block.columns;
-      FailureOr<scf::SCFTileAndFuseResult> blocks =
-          tileBlock(rewriter, root, sizes);
-      if (failed(blocks))
-        return root->emitError("cannot split a panel into blocks");
-      blocks->loops.front()->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
-      split = true;
-    }
-    if (!split)
-      return success();
-    peelBlockLoops(rewriter);
-    return simplify();
-  }
-
   /// Step 2b: a block of fewer rows than MR, a dynamic number r (the rows
   /// of a dynamic M past its last full block), runs as at most one block
   /// of each power of two below MR (7 rows: 4 + 2 + 1), which vectorize:
@@ -457,8 +332,6 @@ struct TileAndVectorizePass
             tileBlock(rewriter, root, sizes);
         if (failed(blocks))
           return root->emitError("cannot split the last rows into blocks");
-        for (Operation *op : blocks->tiledAndFusedOps)
-          op->setAttr(kTailBlockAttr, rewriter.getUnitAttr());
         if (size == 1)
           continue;
         // Full blocks of `size` rows (at most one), then the rest.
@@ -490,13 +363,12 @@ struct TileAndVectorizePass
       if (failed(simplify()))
         return failure();
     }
-    return splitColumns(rewriter);
+    return success();
   }
 
   /// Step 2c: matmul blocks split by columns until each is a power of two
-  /// of vectors wide (see chooseBlock: 80 columns run as 64 + 16) or
-  /// narrower than one, the blocks of splitPartialRows (in a small M's
-  /// panels) at most getTailColumns wide.
+  /// of vectors wide (see chooseBlock: 72 columns run as 64 + 8) or
+  /// narrower than one.
   LogicalResult splitColumns(IRRewriter &rewriter) {
     int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
     bool split = true;
@@ -506,7 +378,6 @@ struct TileAndVectorizePass
         return failure();
     }
     getOperation()->walk([](linalg::LinalgOp op) {
-      op->removeAttr(kTailBlockAttr);
       op->removeAttr(kMatmulBlockAttr);
     });
     return success();
@@ -519,11 +390,7 @@ struct TileAndVectorizePass
       if (!root->hasAttr(kMatmulBlockAttr) || type.getRank() != 2 ||
           !type.hasStaticShape() || type.getDimSize(0) == 0)
         continue;
-      int64_t width = type.getDimSize(1);
-      if (root->hasAttr(kTailBlockAttr))
-        width = std::min(width,
-                         getTailColumns(type.getDimSize(0), vectorBits));
-      int64_t vectors = width / lanes;
+      int64_t vectors = type.getDimSize(1) / lanes;
       int64_t columns = lanes * llvm::bit_floor<uint64_t>(vectors);
       if (vectors == 0 || type.getDimSize(1) <= columns)
         continue;
@@ -532,7 +399,7 @@ struct TileAndVectorizePass
       FailureOr<scf::SCFTileAndFuseResult> blocks =
           tileBlock(rewriter, root, sizes);
       if (failed(blocks))
-        return root->emitError("cannot split the last rows' columns");
+        return root->emitError("cannot split a block's columns");
       blocks->loops.front()->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
       split = true;
     }

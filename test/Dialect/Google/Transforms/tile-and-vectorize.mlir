@@ -56,8 +56,7 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 
 // Dynamic M: the extents the tiles trust are checked first; full blocks
 // are vectorized, and the rows past the last full block (fewer than 8, a
-// dynamic number) run in at most one vectorized 4x32, 2x32 and 1x32 block
-// (checked here in the version for M >= 32, see @packed_rhs_dynamic_rows).
+// dynamic number) run in at most one vectorized 4x32, 2x32 and 1x32 block.
 // A static N of 40 leaves a vectorized 8x8 (and 1x8) column block.
 // CHECK-LABEL: func @dynamic_rows
 // CHECK:       %[[K:.*]] = tensor.dim %arg1, %c0
@@ -292,34 +291,23 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 
 // -----
 
-// A dynamic M runs one of two versions. At least 32 rows (4 row blocks):
-// B's panels are packed, and the rows past the last full block run in
-// 4x32, 2x32 and 1x32 blocks. Fewer: B is read in place, in panels of 128
-// columns, whose last rows run in 4x32, 2x64 and 1x128 blocks (8
-// accumulators each, enough to hide the FMA latency).
+// A dynamic M packs B's panels only when M turns out to be at least 32 (4
+// row blocks) at run time; fewer rows read B in place.
 // CHECK-LABEL: func @packed_rhs_dynamic_rows
 // CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
-// CHECK:       %[[LARGE:.*]] = arith.cmpi sge, %[[M]], %c32
-// CHECK:       scf.if %[[LARGE]]
-// CHECK:         scf.for %[[J:.*]] = %c0 to %c256 step %c32
+// CHECK:       scf.for %[[J:.*]] = %c0 to %c256 step %c32
+// CHECK:         %[[LARGE:.*]] = arith.cmpi sge, %[[M]], %c32
+// CHECK:         scf.if %[[LARGE]]
 // CHECK:           %[[EMPTY:.*]] = tensor.empty() : tensor<128x32xf32>
 // CHECK:           %[[PANEL:.*]] = scf.for
 // CHECK:           scf.for {{.*}} step %c8
 // CHECK:             scf.for
 // CHECK:               vector.transfer_read %[[PANEL]]{{.*}} : tensor<128x32xf32>, vector<1x32xf32>
-// CHECK:             vector.contract {{.*}} into vector<1x32xf32>
-// CHECK:       } else {
-// CHECK-NOT:     tensor.empty() : tensor<128x32xf32>
-// CHECK:         scf.for %[[P:.*]] = %c0 to %c256 step %c128
+// CHECK:         } else {
+// CHECK-NOT:       tensor.empty() : tensor<128x32xf32>
 // CHECK:           scf.for {{.*}} step %c8
-// CHECK:             scf.for {{.*}} = %c0 to %c128 step %c32
-// CHECK:               scf.for
-// CHECK:                 vector.transfer_read %arg1{{.*}} : tensor<128x256xf32>, vector<1x32xf32>
-// CHECK:                 vector.contract {{.*}} into vector<8x32xf32>
-// CHECK:           vector.contract {{.*}} into vector<4x32xf32>
-// CHECK:           vector.contract {{.*}} into vector<2x64xf32>
-// CHECK:           vector.transfer_read %arg1[%{{.*}}, %[[P]]]{{.*}} : tensor<128x256xf32>, vector<1x128xf32>
-// CHECK:           vector.contract {{.*}} into vector<1x128xf32>
+// CHECK:             scf.for
+// CHECK:               vector.transfer_read %arg1[%{{.*}}, %[[J]]]{{.*}} : tensor<128x256xf32>, vector<1x32xf32>
 func.func @packed_rhs_dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32>) -> tensor<?x256xf32> {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
