@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """relu(A @ B + bias) in f32, side by side in one run, for 1 and 2 threads:
 google-mlir's compiled code (opt-level 3, and opt-level 1: the untiled,
-upstream linalg-to-loops lowering), OpenBLAS's sgemm through NumPy (the
-AVX-512 SkylakeX kernel forced with OPENBLAS_CORETYPE, and the kernel
-Debian's OpenBLAS picks by itself, i.e. numpy as installed), Eigen 3
+upstream linalg-to-loops lowering), OpenBLAS's cblas_sgemm with a bias +
+relu loop (bench/openblas_mbr.c, the AVX-512 SkylakeX kernel forced with
+OPENBLAS_CORETYPE), the same through NumPy, numpy as installed (the kernel
+Debian's OpenBLAS picks by itself), Eigen 3
 (bench/eigen_mbr.cpp, OpenMP threads) and the FMA peak of the cores
 (bench/fma_peak.c). Every contender's result is checked against a float64
 reference before it counts; contenders run interleaved (round-robin, three
@@ -135,6 +136,12 @@ class Contenders:
 
     def __init__(self, directory, threads):
         self.directory, self.threads = directory, threads
+        self.openblas = os.path.join(directory, "openblas_mbr")
+        if not os.path.exists(self.openblas):
+            clang = shutil.which("clang-22") or shutil.which("clang")
+            subprocess.run([clang, "-O3", "-march=native",
+                            os.path.join(root, "bench", "openblas_mbr.c"),
+                            "-o", self.openblas, "-ldl"], check=True)
         self.eigen = os.path.join(directory, "eigen_mbr")
         if not os.path.exists(self.eigen):
             clang = shutil.which("clang++-22") or shutil.which("clang++")
@@ -174,6 +181,21 @@ class Contenders:
         if done.returncode != 0:
             sys.exit(f"error: the NumPy timer failed: {done.stderr.strip()}")
         return float(done.stdout), correct(np.load(out), m, k, n)
+
+    def cblas(self, m, k, n, calls):
+        """cblas_sgemm + a bias/relu loop, OpenBLAS's SkylakeX kernel."""
+        env = dict(os.environ, OPENBLAS_NUM_THREADS=str(self.threads),
+                   OPENBLAS_CORETYPE="SkylakeX")
+        env.pop("OPENBLAS_L2_SIZE", None)
+        out = os.path.join(self.directory, "openblas_out.bin")
+        done = subprocess.run(
+            [self.openblas, str(m), str(k), str(n), str(calls)] +
+            [p + ".bin" for p in self.files(m, k, n)] + [out],
+            capture_output=True, text=True, env=env)
+        if done.returncode != 0:
+            sys.exit(f"error: openblas_mbr failed: {done.stderr.strip()}")
+        got = np.fromfile(out, np.float32).reshape(m, n)
+        return float(done.stdout), correct(got, m, k, n)
 
     def eigen_seconds(self, m, k, n, calls):
         if not self.eigen:
@@ -216,7 +238,7 @@ class Contenders:
 
 
 CONTENDERS = ["google O3", "google O1 (upstream loops)", "OpenBLAS SkylakeX",
-              "numpy as installed", "Eigen"]
+              "numpy SkylakeX", "numpy as installed", "Eigen"]
 
 
 def measure(contenders, m, k, n):
@@ -227,8 +249,9 @@ def measure(contenders, m, k, n):
         "google O3": lambda: contenders.google(m, k, n, calls, 3),
         "google O1 (upstream loops)": None if options.skip_untiled else
         (lambda: contenders.google(m, k, n, calls_for(flops, 0.3, 1.5), 1)),
-        "OpenBLAS SkylakeX": lambda: contenders.numpy(m, k, n, calls,
-                                                      "SkylakeX"),
+        "OpenBLAS SkylakeX": lambda: contenders.cblas(m, k, n, calls),
+        "numpy SkylakeX": lambda: contenders.numpy(m, k, n, calls,
+                                                   "SkylakeX"),
         "numpy as installed": lambda: contenders.numpy(m, k, n, calls, None),
         "Eigen": lambda: contenders.eigen_seconds(m, k, n, calls),
     }
