@@ -1,11 +1,12 @@
 // The CPU pipeline's matmul, end to end in the LLVM dialect: the outer
 // blocks run in an OpenMP parallel region (its thread count from the
 // runtime), and the K loop is vector FMAs on the register block's rows
-// (8x32 with AVX-512: 8 fmuladds of 32 lanes per k; 6x16 with AVX2).
-// RUN: google-opt %s --google-extreme-pipeline | FileCheck %s
+// (8x32 with AVX-512: 8 fmuladds of 32 lanes per k; 6x16 with AVX2). The
+// chips are named: the test does not depend on the host.
+// RUN: google-opt %s --google-extreme-pipeline=chip=skylake-avx512 | FileCheck %s
 // RUN: google-opt %s --google-extreme-pipeline=chip=haswell | FileCheck %s --check-prefix=AVX2
 // The stage where the FMAs appear: register blocks after tile-and-vectorize.
-// RUN: google-opt %s --google-extreme-pipeline --mlir-print-ir-after=google-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGE
+// RUN: google-opt %s --google-extreme-pipeline=chip=skylake-avx512 --mlir-print-ir-after=google-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGE
 
 // CHECK-LABEL: llvm.func @mbr
 // CHECK:       %[[THREADS:.*]] = llvm.call @google_rt_num_threads() : () -> i32
