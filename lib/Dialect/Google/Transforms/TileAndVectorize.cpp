@@ -84,7 +84,8 @@ struct BlockShape {
 /// within the 16 (AVX-512: 32) vector registers, with room for the loads.
 /// A static M below MR makes the block all M rows and wider, a power of
 /// two of vectors (LLVM splits other widths badly: 3 x 80 lanes ran 15
-/// times slower than 3 x 64), as is a block narrower than a static N.
+/// times slower than 3 x 64), as is a block narrower than a static N
+/// (splitColumns splits the partial blocks the same way).
 BlockShape chooseBlock(int64_t m, int64_t n, unsigned vectorBits) {
   int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
   int64_t rows = vectorBits >= 512 ? 8 : vectorBits >= 256 ? 6 : 4;
@@ -218,16 +219,6 @@ struct TileAndVectorizePass
     if (epilogue)
       google::checkLinalgExtents(epilogue);
 
-    if (failed(tileIntoBlocks(rewriter, matmul)))
-      return failure();
-    ++numTiled;
-    return success();
-  }
-
-  /// Tiles `matmul` (with its epilogue) into MR x NR blocks, block columns
-  /// outer.
-  LogicalResult tileIntoBlocks(IRRewriter &rewriter, linalg::LinalgOp matmul) {
-    linalg::GenericOp epilogue = getEpilogue(matmul);
     auto root = epilogue ? cast<linalg::LinalgOp>(epilogue.getOperation())
                          : matmul;
     auto type = cast<RankedTensorType>(matmul->getResult(0).getType());
@@ -271,6 +262,7 @@ struct TileAndVectorizePass
                       block))
       packRhs(rewriter, tiledMatmul, tiled->loops, block,
               /*dynamicRows=*/type.isDynamicDim(0));
+    ++numTiled;
     return success();
   }
 
