@@ -1,11 +1,11 @@
 // Matmuls with a dynamic number of rows M: full blocks of rows, then the
-// last M mod MR rows in at most one block of each power of two below MR
-// (8-row blocks with AVX-512, 6 with AVX2),
+// last M mod MR rows (split off) in at most one block of each power of two
+// below MR, 8 vectors wide (8-row blocks with AVX-512, 6 with AVX2),
 // with the bias + relu epilogue fused, a static or dynamic N, and M = 0.
 // A wide B is packed into panels only for M >= 32 (@wide: both versions).
 // RUN: %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_E2E_OPT_LEVELS=3 GOOGLE_E2E_PIPELINE_OPTIONS=chip=haswell %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 31 cases match numpy
+// CHECK: e2e: 37 cases match numpy
 
 // E2E: @layer(x: 0x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
 // E2E: @layer(x: 1x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
@@ -38,6 +38,12 @@
 // E2E: @wide(x: 32x72xf32, w: 72x130xf32, b: 130xf32) -> np.maximum(x @ w + b, 0)
 // E2E: @wide(x: 33x72xf32, w: 72x130xf32, b: 130xf32) -> np.maximum(x @ w + b, 0)
 // E2E: @wide(x: 45x72xf32, w: 72x130xf32, b: 130xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @wide(x: 5x72xf32, w: 72x130xf32, b: 130xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @wider(a: 1x20xf32, b: 20x300xf32) -> a @ b
+// E2E: @wider(a: 3x20xf32, b: 20x300xf32) -> a @ b
+// E2E: @wider(a: 6x20xf32, b: 20x300xf32) -> a @ b
+// E2E: @wider(a: 13x20xf32, b: 20x300xf32) -> a @ b
+// E2E: @wider(a: 39x20xf32, b: 20x300xf32) -> a @ b
 
 func.func @layer(%x: tensor<?x40xf32>, %w: tensor<40x70xf32>, %b: tensor<70xf32>) -> tensor<?x70xf32> {
   %0 = google.matmul_bias_relu %x, %w, %b : tensor<?x40xf32>, tensor<40x70xf32>, tensor<70xf32> -> tensor<?x70xf32>
@@ -54,4 +60,8 @@ func.func @dynamic_n(%a: tensor<?x16xf32>, %b: tensor<16x?xf32>) -> tensor<?x?xf
 func.func @wide(%x: tensor<?x72xf32>, %w: tensor<72x130xf32>, %b: tensor<130xf32>) -> tensor<?x130xf32> {
   %0 = google.matmul_bias_relu %x, %w, %b : tensor<?x72xf32>, tensor<72x130xf32>, tensor<130xf32> -> tensor<?x130xf32>
   return %0 : tensor<?x130xf32>
+}
+func.func @wider(%a: tensor<?x20xf32>, %b: tensor<20x300xf32>) -> tensor<?x300xf32> {
+  %0 = google.matmul %a, %b : tensor<?x20xf32>, tensor<20x300xf32> -> tensor<?x300xf32>
+  return %0 : tensor<?x300xf32>
 }

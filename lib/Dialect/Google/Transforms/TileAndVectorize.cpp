@@ -1,8 +1,9 @@
 //===- TileAndVectorize.cpp - --google-tile-and-vectorize -----------------===//
 //
 // Register blocking for f32 matmuls: MR x NR blocks whose accumulator stays
-// in vector registers across the K loop, full blocks vectorized, remainder
-// blocks left scalar (so any M, N and K, static or not, are handled).
+// in vector registers across the K loop. Full blocks are vectorized, and so
+// are the remainders that get static shapes; the others stay scalar (so
+// any M, N and K, static or not, are handled).
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,6 +103,16 @@ BlockShape chooseBlock(int64_t m, int64_t n, unsigned vectorBits) {
                   ? n
                   : lanes * llvm::bit_floor(uint64_t(n / lanes));
   return {rows, columns};
+}
+
+/// The widest block of `rows` rows, in vectors, whose accumulators fit
+/// (as many as chooseBlock's full blocks hold), a power of two.
+uint64_t maxBlockVectors(int64_t rows, unsigned vectorBits) {
+  int64_t accumulators = 2 * chooseBlock(ShapedType::kDynamic,
+                                         ShapedType::kDynamic, vectorBits)
+                                 .rows;
+  return llvm::bit_floor<uint64_t>(
+      std::max<int64_t>(accumulators / std::max<int64_t>(rows, 1), 1));
 }
 
 /// Canonicalization patterns of the dialects the pass works with (all
@@ -210,7 +221,8 @@ struct TileAndVectorizePass
   }
 
   /// Step 1: blocks of the epilogue (or the matmul) with the fill and the
-  /// matmul fused in, and K tiled by 1.
+  /// matmul fused in. A dynamic M is split first: the rows of full blocks,
+  /// and the last M mod MR rows, which run in blocks of their own.
   LogicalResult tileMatmul(IRRewriter &rewriter, linalg::LinalgOp matmul) {
     linalg::GenericOp epilogue = getEpilogue(matmul);
     // The tiled code trusts the operands' extents: check them first.
@@ -218,7 +230,98 @@ struct TileAndVectorizePass
     google::checkLinalgExtents(matmul);
     if (epilogue)
       google::checkLinalgExtents(epilogue);
+    auto type = cast<RankedTensorType>(matmul->getResult(0).getType());
+    if (type.getRank() != 2 || !type.isDynamicDim(0))
+      return tileRowBlocks(rewriter, matmul, /*fullRows=*/false);
+    int64_t rows =
+        chooseBlock(ShapedType::kDynamic, type.getDimSize(1), vectorBits)
+            .rows;
+    FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>> parts =
+        splitLastRows(rewriter, matmul, epilogue, rows);
+    if (failed(parts))
+      return matmul->emitError("cannot split off the last rows");
+    if (failed(tileRowBlocks(rewriter, parts->first, /*fullRows=*/true)))
+      return failure();
+    return tileLastRows(rewriter, parts->second);
+  }
 
+  /// Splits the fill, `matmul` and `epilogue` along M at the last multiple
+  /// of `rows`; returns the first part's matmul and the second part's root.
+  FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>>
+  splitLastRows(IRRewriter &rewriter, linalg::LinalgOp matmul,
+                linalg::GenericOp epilogue, int64_t rows) {
+    auto root = epilogue ? cast<linalg::LinalgOp>(epilogue.getOperation())
+                         : matmul;
+    auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+    if (fill && !llvm::all_of(fill->getUsers(), [&](Operation *user) {
+          return user == matmul || isa<tensor::DimOp>(user);
+        }))
+      fill = nullptr;
+    rewriter.setInsertionPoint(root);
+    Location loc = root.getLoc();
+    AffineExpr m = rewriter.getAffineSymbolExpr(0);
+    OpFoldResult splitPoint = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, m.floorDiv(rows) * rows,
+        {linalg::createFoldedDimOp(rewriter, loc, matmul.getDpsInputs()[0],
+                                   0)});
+    auto [first, second] = linalg::splitOp(
+        rewriter, cast<TilingInterface>(root.getOperation()), 0, splitPoint);
+    if (!first || !second)
+      return failure();
+    SmallVector<linalg::LinalgOp> parts = {
+        cast<linalg::LinalgOp>(first.getOperation()),
+        cast<linalg::LinalgOp>(second.getOperation())};
+    SmallVector<linalg::LinalgOp> partMatmuls = parts;
+    if (epilogue) {
+      // Each part of the epilogue computes its own rows of the product.
+      for (auto [part, partMatmul] : llvm::zip_equal(parts, partMatmuls)) {
+        partMatmul = nullptr;
+        for (OpOperand *operand : part.getDpsInputOperands()) {
+          auto slice = operand->get().getDefiningOp<tensor::ExtractSliceOp>();
+          if (!slice || slice.getSource() != matmul->getResult(0))
+            continue;
+          rewriter.setInsertionPoint(slice);
+          FailureOr<TilingResult> product =
+              tensor::replaceExtractSliceWithTiledProducer(
+                  rewriter, slice, cast<OpResult>(matmul->getResult(0)));
+          if (failed(product) || product->tiledOps.empty())
+            return failure();
+          rewriter.replaceOp(slice, product->tiledValues);
+          partMatmul = dyn_cast<linalg::MatmulOp>(product->tiledOps.front());
+        }
+        if (!partMatmul)
+          return failure();
+      }
+      // The checks of the extents are left: the init has the same ones.
+      rewriter.replaceUsesWithIf(
+          matmul->getResult(0), matmul.getDpsInits()[0], [](OpOperand &use) {
+            return isa<tensor::DimOp>(use.getOwner());
+          });
+      if (!matmul->use_empty())
+        return failure();
+      rewriter.eraseOp(matmul);
+    }
+    if (fill) {
+      // Each part fills its own rows, which tiling fuses into its blocks.
+      // Between them they cover the product: the whole fill is not read.
+      for (linalg::LinalgOp partMatmul : partMatmuls) {
+        OpOperand *init = partMatmul.getDpsInitOperand(0);
+        rewriter.setInsertionPoint(partMatmul);
+        auto partFill = linalg::FillOp::create(
+            rewriter, fill.getLoc(), fill.getInputs(), init->get());
+        rewriter.modifyOpInPlace(partMatmul,
+                                 [&] { init->set(partFill.getResult(0)); });
+      }
+      rewriter.replaceOp(fill, fill.getOutputs());
+    }
+    return std::make_pair(partMatmuls[0], parts[1]);
+  }
+
+  /// Tiles `matmul`'s root into MR x NR blocks, with the matmul and its
+  /// fill fused in. `fullRows`: M is known to be a multiple of MR.
+  LogicalResult tileRowBlocks(IRRewriter &rewriter, linalg::LinalgOp matmul,
+                              bool fullRows) {
+    linalg::GenericOp epilogue = getEpilogue(matmul);
     auto root = epilogue ? cast<linalg::LinalgOp>(epilogue.getOperation())
                          : matmul;
     auto type = cast<RankedTensorType>(matmul->getResult(0).getType());
@@ -232,15 +335,17 @@ struct TileAndVectorizePass
       sizes.insert(sizes.begin(), 1);
       interchange = {0, 2, 1};
     }
-    Operation *matmulOp = matmul;
     FailureOr<scf::SCFTileAndFuseResult> tiled =
-        tileAndFuse(rewriter, root, sizes, interchange, [&](Operation *op) {
-          return op == matmulOp || isa<linalg::FillOp>(op);
-        });
+        tileMatmulRoot(rewriter, matmul, root, sizes, interchange);
     if (failed(tiled))
-      return root->emitError("cannot tile into register blocks");
+      return failure();
     for (LoopLikeOpInterface loop : tiled->loops)
       loop->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
+    if (fullRows) {
+      auto rowLoop = cast<scf::ForOp>(tiled->loops.back().getOperation());
+      rowLoop->removeAttr(kBlockLoopAttr);
+      assumeFullBlocks(rewriter, rowLoop, block.rows);
+    }
     int64_t k = cast<ShapedType>(matmul.getDpsInputs()[0].getType())
                     .getDimSize(batched ? 2 : 1);
     if (isWorthThreads(type, k, block))
@@ -248,14 +353,9 @@ struct TileAndVectorizePass
                                     rewriter.getUnitAttr());
 
     linalg::LinalgOp tiledMatmul;
-    for (Operation *op : tiled->tiledAndFusedOps) {
-      op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
-      op->setAttr(kMatmulBlockAttr, rewriter.getUnitAttr());
+    for (Operation *op : tiled->tiledAndFusedOps)
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
         tiledMatmul = cast<linalg::LinalgOp>(op);
-    }
-    if (!tiledMatmul)
-      return root->emitError("the matmul was not fused into its blocks");
     if (!batched &&
         shouldPackRhs(type,
                       cast<ShapedType>(matmul.getDpsInputs()[1].getType()),
@@ -264,6 +364,82 @@ struct TileAndVectorizePass
               /*dynamicRows=*/type.isDynamicDim(0));
     ++numTiled;
     return success();
+  }
+
+  /// The last M mod MR rows (a dynamic number) of `root`: blocks of all
+  /// those rows and 8 vectors wide, which splitPartialRows splits into
+  /// blocks of 4, 2 and 1 rows (with at least 8 accumulators each).
+  LogicalResult tileLastRows(IRRewriter &rewriter, linalg::LinalgOp root) {
+    linalg::LinalgOp matmul = root;
+    if (!isa<linalg::MatmulOp>(root)) {
+      matmul = nullptr;
+      for (Value input : root.getDpsInputs())
+        if (auto product = input.getDefiningOp<linalg::MatmulOp>())
+          matmul = product;
+      if (!matmul)
+        return root->emitError("the last rows lost their matmul");
+    }
+    int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
+    int64_t n = cast<ShapedType>(root->getResult(0).getType()).getDimSize(1);
+    int64_t columns = 8 * lanes;
+    if (!ShapedType::isDynamic(n) && n < columns)
+      columns = chooseBlock(1, n, vectorBits).columns;
+    FailureOr<scf::SCFTileAndFuseResult> tiled = tileMatmulRoot(
+        rewriter, matmul, root, {0, columns}, /*interchange=*/{});
+    if (failed(tiled))
+      return failure();
+    Operation *columnLoop = tiled->loops.front();
+    columnLoop->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
+    if (ShapedType::isDynamic(n) || n > columns)
+      columnLoop->setAttr(google::kParallelLoopAttrName,
+                          rewriter.getUnitAttr());
+    return success();
+  }
+
+  /// Tiles `root` (the epilogue, or `matmul`) with `matmul` and the fill
+  /// fused in; marks the blocks' ops.
+  FailureOr<scf::SCFTileAndFuseResult>
+  tileMatmulRoot(IRRewriter &rewriter, linalg::LinalgOp matmul,
+                 linalg::LinalgOp root, ArrayRef<int64_t> sizes,
+                 ArrayRef<int64_t> interchange) {
+    Operation *matmulOp = matmul;
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        tileAndFuse(rewriter, root, sizes, interchange, [&](Operation *op) {
+          return op == matmulOp || isa<linalg::FillOp>(op);
+        });
+    if (failed(tiled))
+      return root->emitError("cannot tile into register blocks");
+    bool fused = false;
+    for (Operation *op : tiled->tiledAndFusedOps) {
+      op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+      op->setAttr(kMatmulBlockAttr, rewriter.getUnitAttr());
+      fused |= isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+    }
+    if (!fused)
+      return root->emitError("the matmul was not fused into its blocks");
+    return tiled;
+  }
+
+  /// In `loop`, whose trip ends at a multiple of `size`, every block is
+  /// `size` long: min(size, ub - iv) becomes `size` (the bounds
+  /// simplification does not see through the row count composed into it).
+  void assumeFullBlocks(IRRewriter &rewriter, scf::ForOp loop, int64_t size) {
+    Value iv = loop.getInductionVar();
+    SmallVector<affine::AffineMinOp> mins;
+    loop.getBody()->walk([&](affine::AffineMinOp min) {
+      AffineMap map = min.getAffineMap();
+      if (map.getNumResults() == 2 &&
+          llvm::is_contained(min.getOperands(), iv) &&
+          llvm::any_of(map.getResults(), [&](AffineExpr result) {
+            auto constant = dyn_cast<AffineConstantExpr>(result);
+            return constant && constant.getValue() == size;
+          }))
+        mins.push_back(min);
+    });
+    for (affine::AffineMinOp min : mins) {
+      rewriter.setInsertionPoint(min);
+      rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(min, size);
+    }
   }
 
   /// The roots of the blocks the block loops insert into their results.
@@ -301,8 +477,8 @@ struct TileAndVectorizePass
     return blocks;
   }
 
-  /// Step 2b: a block of fewer rows than MR, a dynamic number r (the rows
-  /// of a dynamic M past its last full block), runs as at most one block
+  /// Step 2b: a block of fewer rows than MR, a dynamic number r (the last
+  /// rows of a dynamic M, see tileLastRows), runs as at most one block
   /// of each power of two below MR (7 rows: 4 + 2 + 1), which vectorize:
   /// the block's root (the epilogue, or the matmul) is tiled by rows with
   /// its matmul and fill fused in, and the row loop peeled.
@@ -332,25 +508,7 @@ struct TileAndVectorizePass
         scf::ForOp rest;
         if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, rest)))
           continue;
-        // The bounds simplification does not see through the row count
-        // composed into the block's size, min(size, r - iv): in the full
-        // blocks it is `size`.
-        Value iv = loop.getInductionVar();
-        SmallVector<affine::AffineMinOp> mins;
-        loop.getBody()->walk([&](affine::AffineMinOp min) {
-          AffineMap map = min.getAffineMap();
-          if (map.getNumResults() == 2 &&
-              llvm::is_contained(min.getOperands(), iv) &&
-              llvm::any_of(map.getResults(), [&](AffineExpr result) {
-                auto constant = dyn_cast<AffineConstantExpr>(result);
-                return constant && constant.getValue() == size;
-              }))
-            mins.push_back(min);
-        });
-        for (affine::AffineMinOp min : mins) {
-          rewriter.setInsertionPoint(min);
-          rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(min, size);
-        }
+        assumeFullBlocks(rewriter, loop, size);
       }
       if (failed(simplify()))
         return failure();
@@ -360,7 +518,7 @@ struct TileAndVectorizePass
 
   /// Step 2c: matmul blocks split by columns until each is a power of two
   /// of vectors wide (see chooseBlock: 72 columns run as 64 + 8) or
-  /// narrower than one.
+  /// narrower than one, and its accumulators fit (maxBlockVectors).
   LogicalResult splitColumns(IRRewriter &rewriter) {
     int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
     bool split = true;
@@ -383,7 +541,9 @@ struct TileAndVectorizePass
           !type.hasStaticShape() || type.getDimSize(0) == 0)
         continue;
       int64_t vectors = type.getDimSize(1) / lanes;
-      int64_t columns = lanes * llvm::bit_floor<uint64_t>(vectors);
+      int64_t columns =
+          lanes * std::min(llvm::bit_floor<uint64_t>(vectors),
+                           maxBlockVectors(type.getDimSize(0), vectorBits));
       if (vectors == 0 || type.getDimSize(1) <= columns)
         continue;
       SmallVector<int64_t> sizes(root.getNumLoops(), 0);

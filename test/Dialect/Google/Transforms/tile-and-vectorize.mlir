@@ -54,15 +54,22 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 
 // -----
 
-// Dynamic M: the extents the tiles trust are checked first; full blocks
-// are vectorized, and the rows past the last full block (fewer than 8, a
-// dynamic number) run in at most one vectorized 4x32, 2x32 and 1x32 block.
-// A static N of 40 leaves a vectorized 8x8 (and 1x8) column block.
+// Dynamic M: the extents the tiles trust are checked first. M splits at
+// its last multiple of 8: those rows run in full 8-row blocks (not peeled),
+// and the last rows (fewer than 8, a dynamic number) in at most one
+// vectorized 4-, 2- and 1-row block per column block. A static N of 40
+// leaves a vectorized 8-column block.
 // CHECK-LABEL: func @dynamic_rows
+// CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
 // CHECK:       %[[K:.*]] = tensor.dim %arg1, %c0
 // CHECK:       %[[EQ:.*]] = arith.cmpi eq, %[[K]], %c8
 // CHECK:       cf.assert %[[EQ]], "linalg.matmul: an extent is {0} at run time where {1} is assumed"
-// CHECK:       vector.contract {{.*}} into vector<8x32xf32>
+// CHECK:       %[[FULL:.*]] = affine.min #{{.*}}()[%[[M]]]
+// CHECK:       scf.for %{{.*}} = %c0 to %[[FULL]] step %c8
+// CHECK:         vector.contract {{.*}} into vector<8x32xf32>
+// CHECK:       scf.for %{{.*}} = %c0 to %[[FULL]] step %c8
+// CHECK:         vector.contract {{.*}} into vector<8x8xf32>
+// CHECK-NOT:   vector.contract {{.*}} into vector<8x
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
 // CHECK:         scf.for {{.*}} -> (vector<4x32xf32>)
 // CHECK:           vector.contract {{.*}} into vector<4x32xf32>
@@ -72,7 +79,8 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1
 // CHECK:         scf.for {{.*}} -> (vector<1x32xf32>)
 // CHECK:           vector.contract {{.*}} into vector<1x32xf32>
-// CHECK:       vector.contract {{.*}} into vector<8x8xf32>
+// CHECK:       vector.contract {{.*}} into vector<4x8xf32>
+// CHECK:       vector.contract {{.*}} into vector<2x8xf32>
 // CHECK:       vector.contract {{.*}} into vector<1x8xf32>
 // CHECK-NOT:   linalg.matmul
 func.func @dynamic_rows(%a: tensor<?x8xf32>, %b: tensor<?x40xf32>) -> tensor<?x40xf32> {
@@ -291,12 +299,14 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 
 // -----
 
-// A dynamic M packs B's panels only when M turns out to be at least 32 (4
-// row blocks) at run time; fewer rows read B in place.
+// A dynamic M packs B's panels only when its full blocks turn out to have
+// at least 32 rows at run time; fewer rows read B in place. The last rows
+// read B in place, in blocks 128 columns wide: 4x64 (twice), 2x128, 1x128.
 // CHECK-LABEL: func @packed_rhs_dynamic_rows
 // CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
+// CHECK:       %[[FULL:.*]] = affine.min #{{.*}}()[%[[M]]]
 // CHECK:       scf.for %[[J:.*]] = %c0 to %c256 step %c32
-// CHECK:         %[[LARGE:.*]] = arith.cmpi sge, %[[M]], %c32
+// CHECK:         %[[LARGE:.*]] = arith.cmpi sge, %[[FULL]], %c32
 // CHECK:         scf.if %[[LARGE]]
 // CHECK:           %[[EMPTY:.*]] = tensor.empty() : tensor<128x32xf32>
 // CHECK:           %[[PANEL:.*]] = scf.for
@@ -308,6 +318,14 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 // CHECK:           scf.for {{.*}} step %c8
 // CHECK:             scf.for
 // CHECK:               vector.transfer_read %arg1[%{{.*}}, %[[J]]]{{.*}} : tensor<128x256xf32>, vector<1x32xf32>
+// CHECK:       } {google.parallel}
+// CHECK:       scf.for %{{.*}} = %c0 to %c256 step %c128
+// CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c64
+// CHECK:           vector.contract {{.*}} into vector<4x64xf32>
+// CHECK:         vector.contract {{.*}} into vector<2x128xf32>
+// CHECK:         vector.contract {{.*}} into vector<1x128xf32>
+// CHECK:       } {google.parallel}
+// CHECK-NOT:   linalg.
 func.func @packed_rhs_dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32>) -> tensor<?x256xf32> {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
@@ -316,4 +334,34 @@ func.func @packed_rhs_dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x256xf32>) -> tensor<?x256xf32>
   %r = linalg.matmul ins(%a, %b : tensor<?x128xf32>, tensor<128x256xf32>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
   return %r : tensor<?x256xf32>
+}
+
+// -----
+
+// The bias and relu run on the accumulators of both the full blocks and
+// the last rows' blocks; no linalg op is left.
+// CHECK-LABEL: func @dynamic_rows_fused
+// CHECK:       vector.contract {{.*}} into vector<8x32xf32>
+// CHECK:       arith.maximumf {{.*}} : vector<8x32xf32>
+// CHECK:       vector.contract {{.*}} into vector<4x64xf32>
+// CHECK:       arith.maximumf {{.*}} : vector<4x64xf32>
+// CHECK:       vector.contract {{.*}} into vector<2x128xf32>
+// CHECK:       arith.maximumf {{.*}} : vector<2x128xf32>
+// CHECK:       vector.contract {{.*}} into vector<1x128xf32>
+// CHECK:       arith.maximumf {{.*}} : vector<1x128xf32>
+// CHECK-NOT:   linalg.
+func.func @dynamic_rows_fused(%a: tensor<?x64xf32>, %b: tensor<64x256xf32>, %bias: tensor<256xf32>) -> tensor<?x256xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%m) : tensor<?x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x256xf32>) -> tensor<?x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x256xf32>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%r, %bias : tensor<?x256xf32>, tensor<256xf32>) outs(%e : tensor<?x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %z = arith.maximumf %s, %zero : f32
+    linalg.yield %z : f32
+  } -> tensor<?x256xf32>
+  return %o : tensor<?x256xf32>
 }
