@@ -843,7 +843,7 @@ class Generator:
                 else self.constant(dtype, shape)
         av = self.env[a]
         k = av.shape[-1]
-        n = self.choice([96, 130, 200]) if large else self.block_extent()
+        n = self.choice([96, 130, 200, 256]) if large else self.block_extent()
         shape = ([av.shape[0]] if rank == 3 else []) + [k, n]
         b = self.pick(dtype, lambda node, v: list(v.shape) == shape and
                       node is not a)

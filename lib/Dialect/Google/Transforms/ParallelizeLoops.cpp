@@ -49,16 +49,32 @@ Value tripCount(OpBuilder &b, scf::ForOp loop) {
 }
 
 /// Innermost iterations one run of `block` makes, computed in front of
-/// `outer`; a loop whose bounds are only known inside `outer` counts once.
+/// `outer`; a loop whose bounds are only known inside `outer` counts once,
+/// and so does an `scf.if` whose condition is (both branches).
 Value estimateSteps(OpBuilder &b, Block &block, scf::ForOp outer) {
   Location loc = outer.getLoc();
   Value steps = constant(b, loc, 1);
-  block.walk<WalkOrder::PreOrder>([&](scf::ForOp nested) {
-    Value inner = estimateSteps(b, *nested.getBody(), outer);
-    if (llvm::all_of(ValueRange{nested.getLowerBound(),
-                                nested.getUpperBound(), nested.getStep()},
-                     [&](Value v) { return outer.isDefinedOutsideOfLoop(v); }))
-      inner = arith::MulIOp::create(b, loc, tripCount(b, nested), inner);
+  block.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    Value inner;
+    if (auto nested = dyn_cast<scf::ForOp>(op)) {
+      inner = estimateSteps(b, *nested.getBody(), outer);
+      if (llvm::all_of(
+              ValueRange{nested.getLowerBound(), nested.getUpperBound(),
+                         nested.getStep()},
+              [&](Value v) { return outer.isDefinedOutsideOfLoop(v); }))
+        inner = arith::MulIOp::create(b, loc, tripCount(b, nested), inner);
+    } else if (auto branch = dyn_cast<scf::IfOp>(op);
+               branch && outer.isDefinedOutsideOfLoop(branch.getCondition())) {
+      // The branch the condition takes at run time.
+      Value taken = estimateSteps(b, *branch.thenBlock(), outer);
+      Value other = branch.elseBlock()
+                        ? estimateSteps(b, *branch.elseBlock(), outer)
+                        : constant(b, loc, 1);
+      inner = arith::SelectOp::create(b, loc, branch.getCondition(), taken,
+                                      other);
+    } else {
+      return WalkResult::advance();
+    }
     steps = arith::AddIOp::create(b, loc, steps, inner);
     return WalkResult::skip();
   });

@@ -89,3 +89,31 @@ func.func @stays_serial(%n: index, %b: i1) -> index {
   } {google.parallel}
   return %sum : index
 }
+
+// -----
+
+// The work behind an scf.if whose condition is known in front of the loop
+// counts only when the condition holds at run time (a small M does not pack
+// B's panels, and does not start threads for that).
+// CHECK-LABEL: func @guarded_work
+// CHECK-SAME:  (%[[N:.*]]: index, %[[K:.*]]: index, %[[LARGE:.*]]: i1)
+// CHECK:       %[[STEPS:.*]] = arith.select %[[LARGE]], %{{.*}}, %{{.*}} : index
+// CHECK:       %[[BODY:.*]] = arith.addi %{{.*}}, %[[STEPS]]
+// CHECK:       %[[TOTAL:.*]] = arith.muli %{{.*}}, %[[BODY]]
+// CHECK:       arith.cmpi sge, %[[TOTAL]], %c4096
+// CHECK:       omp.parallel if(
+func.func @guarded_work(%n: index, %k: index, %large: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  scf.for %j = %c0 to %n step %c32 {
+    scf.if %large {
+      scf.for %i = %c0 to %k step %c1 {
+        "test.use"(%i) : (index) -> ()
+      }
+    } else {
+      "test.use"(%j) : (index) -> ()
+    }
+  } {google.parallel}
+  return
+}
