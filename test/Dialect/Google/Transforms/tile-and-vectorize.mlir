@@ -57,8 +57,8 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 // Dynamic M: the extents the tiles trust are checked first. M splits at
 // its last multiple of 8: those rows run in full 8-row blocks (not peeled),
 // and the last rows (fewer than 8, a dynamic number) in at most one
-// vectorized 4-, 2- and 1-row block per column block. A static N of 40
-// leaves a vectorized 8-column block.
+// vectorized block of 4, 2 and 1 rows across N. A static N of 40 leaves a
+// vectorized 8-column block.
 // CHECK-LABEL: func @dynamic_rows
 // CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
 // CHECK:       %[[K:.*]] = tensor.dim %arg1, %c0
@@ -73,15 +73,15 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
 // CHECK:         scf.for {{.*}} -> (vector<4x32xf32>)
 // CHECK:           vector.contract {{.*}} into vector<4x32xf32>
+// CHECK:         vector.contract {{.*}} into vector<4x8xf32>
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2
 // CHECK:         scf.for {{.*}} -> (vector<2x32xf32>)
 // CHECK:           vector.contract {{.*}} into vector<2x32xf32>
+// CHECK:         vector.contract {{.*}} into vector<2x8xf32>
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1
 // CHECK:         scf.for {{.*}} -> (vector<1x32xf32>)
 // CHECK:           vector.contract {{.*}} into vector<1x32xf32>
-// CHECK:       vector.contract {{.*}} into vector<4x8xf32>
-// CHECK:       vector.contract {{.*}} into vector<2x8xf32>
-// CHECK:       vector.contract {{.*}} into vector<1x8xf32>
+// CHECK:         vector.contract {{.*}} into vector<1x8xf32>
 // CHECK-NOT:   linalg.matmul
 func.func @dynamic_rows(%a: tensor<?x8xf32>, %b: tensor<?x40xf32>) -> tensor<?x40xf32> {
   %c0 = arith.constant 0 : index
@@ -301,7 +301,7 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 
 // A dynamic M packs B's panels only when its full blocks turn out to have
 // at least 32 rows at run time; fewer rows read B in place. The last rows
-// read B in place, in blocks 128 columns wide: 4x64 (twice), 2x128, 1x128.
+// read B in place, whole rows of it: blocks of 4x64, 2x128 and 1x256.
 // CHECK-LABEL: func @packed_rhs_dynamic_rows
 // CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
 // CHECK:       %[[FULL:.*]] = affine.min #{{.*}}()[%[[M]]]
@@ -319,12 +319,11 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 // CHECK:             scf.for
 // CHECK:               vector.transfer_read %arg1[%{{.*}}, %[[J]]]{{.*}} : tensor<128x256xf32>, vector<1x32xf32>
 // CHECK:       } {google.parallel}
+// CHECK:       scf.for %{{.*}} = %c0 to %c256 step %c64
+// CHECK:         vector.contract {{.*}} into vector<4x64xf32>
 // CHECK:       scf.for %{{.*}} = %c0 to %c256 step %c128
-// CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c64
-// CHECK:           vector.contract {{.*}} into vector<4x64xf32>
 // CHECK:         vector.contract {{.*}} into vector<2x128xf32>
-// CHECK:         vector.contract {{.*}} into vector<1x128xf32>
-// CHECK:       } {google.parallel}
+// CHECK:       vector.contract {{.*}} into vector<1x256xf32>
 // CHECK-NOT:   linalg.
 func.func @packed_rhs_dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32>) -> tensor<?x256xf32> {
   %c0 = arith.constant 0 : index
@@ -347,8 +346,8 @@ func.func @packed_rhs_dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32
 // CHECK:       arith.maximumf {{.*}} : vector<4x64xf32>
 // CHECK:       vector.contract {{.*}} into vector<2x128xf32>
 // CHECK:       arith.maximumf {{.*}} : vector<2x128xf32>
-// CHECK:       vector.contract {{.*}} into vector<1x128xf32>
-// CHECK:       arith.maximumf {{.*}} : vector<1x128xf32>
+// CHECK:       vector.contract {{.*}} into vector<1x256xf32>
+// CHECK:       arith.maximumf {{.*}} : vector<1x256xf32>
 // CHECK-NOT:   linalg.
 func.func @dynamic_rows_fused(%a: tensor<?x64xf32>, %b: tensor<64x256xf32>, %bias: tensor<256xf32>) -> tensor<?x256xf32> {
   %c0 = arith.constant 0 : index
