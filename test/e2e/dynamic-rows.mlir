@@ -1,6 +1,6 @@
 // Matmuls with a dynamic number of rows M: full blocks of rows, then the
 // last M mod MR rows (split off) in at most one block of each power of two
-// below MR, 8 vectors wide (8-row blocks with AVX-512, 6 with AVX2),
+// below MR, across N (8-row blocks with AVX-512, 6 with AVX2),
 // with the bias + relu epilogue fused, a static or dynamic N, and M = 0.
 // A wide B is packed into panels only for M >= 32 (@wide: both versions).
 // RUN: %python %e2e run %s google-run | FileCheck %s
