@@ -387,9 +387,8 @@ struct TileAndVectorizePass
     if (!ShapedType::isDynamic(n) && n <= columns) {
       // All N columns: splitPartialRows and splitColumns make the blocks.
       SmallVector<Operation *> ops = {root, matmul};
-      if (Operation *fill = matmul.getDpsInits()[0].getDefiningOp())
-        if (isa<linalg::FillOp>(fill))
-          ops.push_back(fill);
+      if (auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>())
+        ops.push_back(fill);
       for (Operation *op : ops) {
         op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
         op->setAttr(kMatmulBlockAttr, rewriter.getUnitAttr());
