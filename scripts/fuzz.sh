@@ -69,6 +69,14 @@ for target in $TARGETS; do
     status=1
     echo "FAILED: $target (log: $BUILD_DIR/$target.log)"
     grep -E "ERROR|SUMMARY|Test unit written" "$BUILD_DIR/$target.log" | head -5
+    # The stack and the reproducer, so a failure on a CI machine can be
+    # reproduced from its log alone.
+    grep -E "^ +#[0-9]+ " "$BUILD_DIR/$target.log" | head -25
+    for unit in "$artifacts/$target"-*; do
+      [ -f "$unit" ] || continue
+      echo "reproducer $unit (base64, $(wc -c < "$unit") bytes):"
+      head -c 6000 "$unit" | base64 -w 100
+    done
   fi
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb" \
     "$BUILD_DIR/$target.log" | sed 's/^/  /' || true
