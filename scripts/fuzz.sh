@@ -72,11 +72,12 @@ for target in $TARGETS; do
     # The stack and the reproducer, so a failure on a CI machine can be
     # reproduced from its log alone.
     grep -E "^ +#[0-9]+ " "$BUILD_DIR/$target.log" | head -25
-    for unit in "$artifacts/$target"-*; do
-      [ -f "$unit" ] || continue
+    unit=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' \
+      "$BUILD_DIR/$target.log" | tail -1)
+    if [ -n "$unit" ] && [ -f "$unit" ]; then
       echo "reproducer $unit (base64, $(wc -c < "$unit") bytes):"
       head -c 6000 "$unit" | base64 -w 100
-    done
+    fi
   fi
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb" \
     "$BUILD_DIR/$target.log" | sed 's/^/  /' || true

@@ -1,11 +1,13 @@
 // Matmuls with a dynamic number of rows M: full blocks of rows, then the
-// last M mod MR rows (split off) in at most one block of each power of two
-// below MR, across N (8-row blocks with AVX-512, 6 with AVX2),
-// with the bias + relu epilogue fused, a static or dynamic N, and M = 0.
+// last M mod MR rows (split off): from MR/2 on, one block of MR rows on
+// copies padded with zero rows (@residual pads every operand with rows),
+// else at most one block of each power of two below MR/2, across N
+// (8-row blocks with AVX-512, 6 with AVX2), with the bias + relu epilogue
+// fused, a static or dynamic N, and M = 0.
 // A wide B is packed into panels only for M >= 32 (@wide: both versions).
 // RUN: %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_E2E_OPT_LEVELS=3 GOOGLE_E2E_PIPELINE_OPTIONS=chip=haswell %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 37 cases match numpy
+// CHECK: e2e: 45 cases match numpy
 
 // E2E: @layer(x: 0x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
 // E2E: @layer(x: 1x40xf32, w: 40x70xf32, b: 70xf32) -> np.maximum(x @ w + b, 0)
@@ -44,6 +46,14 @@
 // E2E: @wider(a: 6x20xf32, b: 20x300xf32) -> a @ b
 // E2E: @wider(a: 13x20xf32, b: 20x300xf32) -> a @ b
 // E2E: @wider(a: 39x20xf32, b: 20x300xf32) -> a @ b
+// E2E: @residual(x: 1x24xf32, w: 24x40xf32, r: 1x40xf32, s: 1x1xf32) -> (x @ w + r) * s
+// E2E: @residual(x: 3x24xf32, w: 24x40xf32, r: 3x40xf32, s: 3x1xf32) -> (x @ w + r) * s
+// E2E: @residual(x: 4x24xf32, w: 24x40xf32, r: 4x40xf32, s: 4x1xf32) -> (x @ w + r) * s
+// E2E: @residual(x: 5x24xf32, w: 24x40xf32, r: 5x40xf32, s: 5x1xf32) -> (x @ w + r) * s
+// E2E: @residual(x: 7x24xf32, w: 24x40xf32, r: 7x40xf32, s: 7x1xf32) -> (x @ w + r) * s
+// E2E: @residual(x: 11x24xf32, w: 24x40xf32, r: 11x40xf32, s: 11x1xf32) -> (x @ w + r) * s
+// E2E: @residual(x: 15x24xf32, w: 24x40xf32, r: 15x40xf32, s: 15x1xf32) -> (x @ w + r) * s
+// E2E: @residual(x: 20x24xf32, w: 24x40xf32, r: 20x40xf32, s: 20x1xf32) -> (x @ w + r) * s
 
 func.func @layer(%x: tensor<?x40xf32>, %w: tensor<40x70xf32>, %b: tensor<70xf32>) -> tensor<?x70xf32> {
   %0 = google.matmul_bias_relu %x, %w, %b : tensor<?x40xf32>, tensor<40x70xf32>, tensor<70xf32> -> tensor<?x70xf32>
@@ -64,4 +74,10 @@ func.func @wide(%x: tensor<?x72xf32>, %w: tensor<72x130xf32>, %b: tensor<130xf32
 func.func @wider(%a: tensor<?x20xf32>, %b: tensor<20x300xf32>) -> tensor<?x300xf32> {
   %0 = google.matmul %a, %b : tensor<?x20xf32>, tensor<20x300xf32> -> tensor<?x300xf32>
   return %0 : tensor<?x300xf32>
+}
+func.func @residual(%x: tensor<?x24xf32>, %w: tensor<24x40xf32>, %r: tensor<?x40xf32>, %s: tensor<?x1xf32>) -> tensor<?x40xf32> {
+  %0 = google.matmul %x, %w : tensor<?x24xf32>, tensor<24x40xf32> -> tensor<?x40xf32>
+  %1 = google.add %0, %r : tensor<?x40xf32>, tensor<?x40xf32> -> tensor<?x40xf32>
+  %2 = google.mul %1, %s : tensor<?x40xf32>, tensor<?x1xf32> -> tensor<?x40xf32>
+  return %2 : tensor<?x40xf32>
 }

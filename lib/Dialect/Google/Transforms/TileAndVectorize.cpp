@@ -47,6 +47,8 @@ constexpr StringLiteral kBlockLoopAttr = "google.block_loop";
 constexpr StringLiteral kVectorizeAttr = "google.vectorize";
 /// The ops of a matmul's blocks (not of row reductions).
 constexpr StringLiteral kMatmulBlockAttr = "google.matmul_block";
+/// The most rows a block of dynamic rows can have (splitPartialRows).
+constexpr StringLiteral kMaxRowsAttr = "google.max_rows";
 
 bool isF32(Value value) {
   return getElementTypeOrSelf(value.getType()).isF32();
@@ -222,7 +224,8 @@ struct TileAndVectorizePass
 
   /// Step 1: blocks of the epilogue (or the matmul) with the fill and the
   /// matmul fused in. A dynamic M is split first: the rows of full blocks,
-  /// and the last M mod MR rows, which run in blocks of their own.
+  /// and the last M mod MR rows, which run in blocks of their own
+  /// (tileLastRows).
   LogicalResult tileMatmul(IRRewriter &rewriter, linalg::LinalgOp matmul) {
     linalg::GenericOp epilogue = getEpilogue(matmul);
     // The tiled code trusts the operands' extents: check them first.
@@ -236,20 +239,31 @@ struct TileAndVectorizePass
     int64_t rows =
         chooseBlock(ShapedType::kDynamic, type.getDimSize(1), vectorBits)
             .rows;
-    FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>> parts =
-        splitLastRows(rewriter, matmul, epilogue, rows);
+    FailureOr<RowSplit> parts = splitRows(
+        rewriter, matmul, epilogue, [&](Location loc, OpFoldResult m) {
+          AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
+          return affine::makeComposedFoldedAffineApply(
+              rewriter, loc, s0.floorDiv(rows) * rows, {m});
+        });
     if (failed(parts))
       return matmul->emitError("cannot split off the last rows");
-    if (failed(tileRowBlocks(rewriter, parts->first, /*fullRows=*/true)))
+    if (failed(tileRowBlocks(rewriter, parts->matmuls[0], /*fullRows=*/true)))
       return failure();
-    return tileLastRows(rewriter, parts->second);
+    return tileLastRows(rewriter, parts->matmuls[1], parts->roots[1], rows);
   }
 
-  /// Splits the fill, `matmul` and `epilogue` along M at the last multiple
-  /// of `rows`; returns the first part's matmul and the second part's root.
-  FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>>
-  splitLastRows(IRRewriter &rewriter, linalg::LinalgOp matmul,
-                linalg::GenericOp epilogue, int64_t rows) {
+  /// The two parts of a split along M: each part's matmul and root (its
+  /// part of the epilogue, or the matmul).
+  struct RowSplit {
+    std::array<linalg::LinalgOp, 2> matmuls;
+    std::array<linalg::LinalgOp, 2> roots;
+  };
+
+  /// Splits the fill, `matmul` and `epilogue` along M at `splitAt(M)`.
+  FailureOr<RowSplit>
+  splitRows(IRRewriter &rewriter, linalg::LinalgOp matmul,
+            linalg::GenericOp epilogue,
+            function_ref<OpFoldResult(Location, OpFoldResult)> splitAt) {
     auto root = epilogue ? cast<linalg::LinalgOp>(epilogue.getOperation())
                          : matmul;
     auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
@@ -259,11 +273,9 @@ struct TileAndVectorizePass
       fill = nullptr;
     rewriter.setInsertionPoint(root);
     Location loc = root.getLoc();
-    AffineExpr m = rewriter.getAffineSymbolExpr(0);
-    OpFoldResult splitPoint = affine::makeComposedFoldedAffineApply(
-        rewriter, loc, m.floorDiv(rows) * rows,
-        {linalg::createFoldedDimOp(rewriter, loc, matmul.getDpsInputs()[0],
-                                   0)});
+    OpFoldResult splitPoint = splitAt(
+        loc, linalg::createFoldedDimOp(rewriter, loc,
+                                       matmul.getDpsInputs()[0], 0));
     auto [first, second] = linalg::splitOp(
         rewriter, cast<TilingInterface>(root.getOperation()), 0, splitPoint);
     if (!first || !second)
@@ -314,7 +326,7 @@ struct TileAndVectorizePass
       }
       rewriter.replaceOp(fill, fill.getOutputs());
     }
-    return std::make_pair(partMatmuls[0], parts[1]);
+    return RowSplit{{partMatmuls[0], partMatmuls[1]}, {parts[0], parts[1]}};
   }
 
   /// Tiles `matmul`'s root into MR x NR blocks, with the matmul and its
@@ -366,30 +378,47 @@ struct TileAndVectorizePass
     return success();
   }
 
-  /// The last M mod MR rows (a dynamic number) of `root`, in column blocks
-  /// as wide as a one-row block can be (16 vectors with AVX-512): each is
-  /// split into blocks of 4, 2 and 1 rows by splitPartialRows, and those by
-  /// columns (4x64, 2x128, 1x256) by splitColumns. B streams through whole
-  /// rows: 1x128 blocks, half rows of B, ran 1.7 times slower at M = 1.
-  LogicalResult tileLastRows(IRRewriter &rewriter, linalg::LinalgOp root) {
-    linalg::LinalgOp matmul = root;
-    if (!isa<linalg::MatmulOp>(root)) {
-      matmul = nullptr;
-      for (Value input : root.getDpsInputs())
-        if (auto product = input.getDefiningOp<linalg::MatmulOp>())
-          matmul = product;
-      if (!matmul)
-        return root->emitError("the last rows lost their matmul");
+  /// The last M mod MR rows (a dynamic number r) of `matmul` and `root`.
+  /// From MR/2 rows on, they run as one full block of MR rows, on copies
+  /// of their operands padded with zeros (padLastRows): B streams through
+  /// the registers once, as for the full blocks.
+  /// Fewer rows run in column blocks as wide as a one-row block can be
+  /// (16 vectors with AVX-512): each is split into blocks of 2 and 1
+  /// rows by splitPartialRows, and those by columns (2x128, 1x256) by
+  /// splitColumns. B streams through whole rows: 1x128 blocks, half rows
+  /// of B, ran 1.7 times slower at M = 1.
+  LogicalResult tileLastRows(IRRewriter &rewriter, linalg::LinalgOp matmul,
+                             linalg::LinalgOp root, int64_t blockRows) {
+    int64_t half = blockRows / 2;
+    if (canPadRows(matmul, root)) {
+      // Rows [0, r) when r < MR/2, else rows [0, 0): the rest is padded.
+      FailureOr<RowSplit> parts = splitRows(
+          rewriter, matmul, dyn_cast<linalg::GenericOp>(root.getOperation()),
+          [&](Location loc, OpFoldResult rows) -> OpFoldResult {
+            Value r = getValueOrCreateConstantIndexOp(rewriter, loc, rows);
+            Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+            Value many = arith::CmpIOp::create(
+                rewriter, loc, arith::CmpIPredicate::sge, r,
+                arith::ConstantIndexOp::create(rewriter, loc, half));
+            return arith::SelectOp::create(rewriter, loc, many, zero, r)
+                .getResult();
+          });
+      if (failed(parts))
+        return root->emitError("cannot split the last rows");
+      if (failed(padLastRows(rewriter, parts->matmuls[1], parts->roots[1],
+                             blockRows)))
+        return failure();
+      matmul = parts->matmuls[0];
+      root = parts->roots[0];
+      for (Operation *op : getChain(matmul, root))
+        op->setAttr(kMaxRowsAttr, rewriter.getI64IntegerAttr(half - 1));
     }
     int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
     int64_t n = cast<ShapedType>(root->getResult(0).getType()).getDimSize(1);
     int64_t columns = lanes * maxBlockVectors(1, vectorBits);
     if (!ShapedType::isDynamic(n) && n <= columns) {
       // All N columns: splitPartialRows and splitColumns make the blocks.
-      SmallVector<Operation *> ops = {root, matmul};
-      if (auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>())
-        ops.push_back(fill);
-      for (Operation *op : ops) {
+      for (Operation *op : getChain(matmul, root)) {
         op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
         op->setAttr(kMatmulBlockAttr, rewriter.getUnitAttr());
       }
@@ -403,6 +432,135 @@ struct TileAndVectorizePass
     columnLoop->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
     columnLoop->setAttr(google::kParallelLoopAttrName, rewriter.getUnitAttr());
     return success();
+  }
+
+  /// The fill of `matmul`'s init (when only `matmul` reads it), `matmul`
+  /// and its epilogue `root`, in this order.
+  static SmallVector<Operation *> getChain(linalg::LinalgOp matmul,
+                                           linalg::LinalgOp root) {
+    SmallVector<Operation *> chain;
+    auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+    if (fill && fill->hasOneUse())
+      chain.push_back(fill);
+    chain.push_back(matmul);
+    if (root != matmul)
+      chain.push_back(root);
+    return chain;
+  }
+
+  /// Whether padLastRows can pad every operand of `matmul` and `root`.
+  static bool canPadRows(linalg::LinalgOp matmul, linalg::LinalgOp root) {
+    for (linalg::LinalgOp op : {matmul, root})
+      for (OpOperand &operand : op->getOpOperands())
+        if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation(
+                /*allowZeroInResults=*/true))
+          return false;
+    return true;
+  }
+
+  /// Runs the rows of `root` (at most MR, a dynamic number) as one block
+  /// of MR = `blockRows` rows, in a loop of at most one trip: its copies
+  /// of the fill, `matmul` and `root` read their operands padded with
+  /// zero rows, and their first rows are the result.
+  LogicalResult padLastRows(IRRewriter &rewriter, linalg::LinalgOp matmul,
+                            linalg::LinalgOp root, int64_t blockRows) {
+    SmallVector<int64_t> sizes(root.getNumLoops(), 0);
+    sizes[0] = blockRows;
+    Operation *matmulOp = matmul;
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        tileAndFuse(rewriter, root, sizes, /*interchange=*/{},
+                    [&](Operation *op) {
+                      return op == matmulOp || isa<linalg::FillOp>(op);
+                    });
+    if (failed(tiled))
+      return root->emitError("cannot tile the last rows");
+    SmallVector<Operation *> chain(tiled->tiledAndFusedOps.begin(),
+                                   tiled->tiledAndFusedOps.end());
+    Block *body = chain.front()->getBlock();
+    if (!llvm::all_of(chain, [&](Operation *op) {
+          return op->getBlock() == body && isa<linalg::LinalgOp>(op);
+        }))
+      return root->emitError("the last rows' ops are not in one block");
+    llvm::sort(chain, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    Operation *tiledRoot = chain.back();
+    rewriter.setInsertionPoint(tiledRoot);
+    IRMapping padded;
+    linalg::LinalgOp paddedMatmul;
+    for (Operation *op : chain) {
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      SmallVector<Value> operands;
+      for (OpOperand &operand : op->getOpOperands())
+        operands.push_back(
+            padRows(rewriter, linalgOp, operand, padded, blockRows));
+      Operation *copy = rewriter.clone(*op);
+      copy->setOperands(operands);
+      for (auto [result, copyResult] :
+           llvm::zip_equal(op->getResults(), copy->getResults())) {
+        auto type = cast<RankedTensorType>(result.getType());
+        SmallVector<int64_t> shape(type.getShape());
+        shape[0] = blockRows;
+        copyResult.setType(type.clone(shape));
+      }
+      padded.map(op->getResults(), copy->getResults());
+      if (isa<linalg::MatmulOp>(copy))
+        paddedMatmul = cast<linalg::LinalgOp>(copy);
+    }
+    Value result = tiledRoot->getResult(0);
+    auto type = cast<RankedTensorType>(result.getType());
+    Location loc = tiledRoot->getLoc();
+    SmallVector<OpFoldResult> zeros(type.getRank(), rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> ones(type.getRank(), rewriter.getIndexAttr(1));
+    Value rows = tensor::ExtractSliceOp::create(
+        rewriter, loc, type, padded.lookup(result), zeros,
+        tensor::getMixedSizes(
+            rewriter, loc,
+            cast<DestinationStyleOpInterface>(tiledRoot).getDpsInits()[0]),
+        ones);
+    rewriter.replaceAllUsesWith(result, rows);
+    for (Operation *op : llvm::reverse(chain))
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+    if (!paddedMatmul)
+      return root->emitError("the last rows lost their matmul");
+    return tileRowBlocks(rewriter, paddedMatmul, /*fullRows=*/false);
+  }
+
+  /// `operand` of `op` with MR = `blockRows` rows: the copy of its
+  /// producer in `padded`, or a copy of it padded with zero rows (an
+  /// empty tensor where the payload does not read it); operands without
+  /// rows (B, the bias) as they are.
+  static Value padRows(IRRewriter &rewriter, linalg::LinalgOp op,
+                       OpOperand &operand, const IRMapping &padded,
+                       int64_t blockRows) {
+    Value value = operand.get();
+    if (Value copy = padded.lookupOrNull(value))
+      return copy;
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    std::optional<unsigned> position =
+        op.getMatchingIndexingMap(&operand).getResultPosition(
+            rewriter.getAffineDimExpr(0));
+    if (!type || !position)
+      return value;
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, value);
+    SmallVector<OpFoldResult> paddedSizes = sizes;
+    paddedSizes[*position] = rewriter.getIndexAttr(blockRows);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, paddedSizes,
+                                          type.getElementType());
+    if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
+      return empty;
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
+    Value zeros =
+        linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    return tensor::InsertSliceOp::create(
+        rewriter, loc, value, zeros,
+        SmallVector<OpFoldResult>(type.getRank(), rewriter.getIndexAttr(0)),
+        sizes,
+        SmallVector<OpFoldResult>(type.getRank(), rewriter.getIndexAttr(1)));
   }
 
   /// Tiles `root` (the epilogue, or `matmul`) with `matmul` and the fill
@@ -488,9 +646,10 @@ struct TileAndVectorizePass
 
   /// Step 2b: a block of fewer rows than MR, a dynamic number r (the last
   /// rows of a dynamic M, see tileLastRows), runs as at most one block
-  /// of each power of two below MR (7 rows: 4 + 2 + 1), which vectorize:
-  /// the block's root (the epilogue, or the matmul) is tiled by rows with
-  /// its matmul and fill fused in, and the row loop peeled.
+  /// of each power of two below MR (7 rows: 4 + 2 + 1; up to its
+  /// google.max_rows), which vectorize: the block's root (the epilogue,
+  /// or the matmul) is tiled by rows with its matmul and fill fused in,
+  /// and the row loop peeled.
   LogicalResult splitPartialRows(IRRewriter &rewriter) {
     int64_t rows = chooseBlock(ShapedType::kDynamic, ShapedType::kDynamic,
                                vectorBits)
@@ -503,6 +662,9 @@ struct TileAndVectorizePass
           roots.push_back(root);
       }
       for (linalg::LinalgOp root : roots) {
+        if (auto maxRows = root->getAttrOfType<IntegerAttr>(kMaxRowsAttr);
+            maxRows && size > maxRows.getInt())
+          continue;
         SmallVector<int64_t> sizes(root.getNumLoops(), 0);
         sizes[0] = size;
         FailureOr<scf::SCFTileAndFuseResult> blocks =
@@ -538,6 +700,7 @@ struct TileAndVectorizePass
     }
     getOperation()->walk([](linalg::LinalgOp op) {
       op->removeAttr(kMatmulBlockAttr);
+      op->removeAttr(kMaxRowsAttr);
     });
     return success();
   }

@@ -56,9 +56,10 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 
 // Dynamic M: the extents the tiles trust are checked first. M splits at
 // its last multiple of 8: those rows run in full 8-row blocks (not peeled),
-// and the last rows (fewer than 8, a dynamic number) in at most one
-// vectorized block of 4, 2 and 1 rows across N. A static N of 40 leaves a
-// vectorized 8-column block.
+// and the last rows (fewer than 8, a dynamic number): up to 3 in at most
+// one vectorized block of 2 and 1 rows across N, 4 to 7 in one block of 8
+// rows padded with zeros. A static N of 40 leaves a vectorized 8-column
+// block.
 // CHECK-LABEL: func @dynamic_rows
 // CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
 // CHECK:       %[[K:.*]] = tensor.dim %arg1, %c0
@@ -70,18 +71,28 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 // CHECK:       scf.for %{{.*}} = %c0 to %[[FULL]] step %c8
 // CHECK:         vector.contract {{.*}} into vector<8x8xf32>
 // CHECK-NOT:   vector.contract {{.*}} into vector<8x
-// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
-// CHECK:         scf.for {{.*}} -> (vector<4x32xf32>)
-// CHECK:           vector.contract {{.*}} into vector<4x32xf32>
-// CHECK:         vector.contract {{.*}} into vector<4x8xf32>
+// Fewer than 4 last rows: blocks of 2 and 1 rows.
+// CHECK:       %[[MANY:.*]] = arith.cmpi sge, %{{.*}}, %c4
+// CHECK:       arith.select %[[MANY]], %c0, %{{.*}}
+// CHECK-NOT:   vector<4x
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2
 // CHECK:         scf.for {{.*}} -> (vector<2x32xf32>)
 // CHECK:           vector.contract {{.*}} into vector<2x32xf32>
 // CHECK:         vector.contract {{.*}} into vector<2x8xf32>
-// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2
 // CHECK:         scf.for {{.*}} -> (vector<1x32xf32>)
 // CHECK:           vector.contract {{.*}} into vector<1x32xf32>
 // CHECK:         vector.contract {{.*}} into vector<1x8xf32>
+// 4 to 7 last rows: one block of 8, on copies padded with zero rows.
+// CHECK-NOT:   vector<4x
+// CHECK:       scf.for %{{.*}} = %c0 to %{{.*}} step %c8
+// CHECK:         %[[ROWS:.*]] = affine.min
+// CHECK:         tensor.empty() : tensor<8x40xf32>
+// CHECK:         %[[ZEROS:.*]] = linalg.fill {{.*}} -> tensor<8x8xf32>
+// CHECK:         tensor.insert_slice %{{.*}} into %[[ZEROS]][0, 0] [%[[ROWS]], 8]
+// CHECK:         vector.contract {{.*}} into vector<8x32xf32>
+// CHECK:         vector.contract {{.*}} into vector<8x8xf32>
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0] [%[[ROWS]], 40]
 // CHECK-NOT:   linalg.matmul
 func.func @dynamic_rows(%a: tensor<?x8xf32>, %b: tensor<?x40xf32>) -> tensor<?x40xf32> {
   %c0 = arith.constant 0 : index
@@ -301,7 +312,8 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 
 // A dynamic M packs B's panels only when its full blocks turn out to have
 // at least 32 rows at run time; fewer rows read B in place. The last rows
-// read B in place, whole rows of it: blocks of 4x64, 2x128 and 1x256.
+// read B in place: up to 3 in whole rows of it (2x128 and 1x256 blocks),
+// 4 to 7 in one padded 8-row block.
 // CHECK-LABEL: func @packed_rhs_dynamic_rows
 // CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
 // CHECK:       %[[FULL:.*]] = affine.min #{{.*}}()[%[[M]]]
@@ -319,12 +331,15 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 // CHECK:             scf.for
 // CHECK:               vector.transfer_read %arg1[%{{.*}}, %[[J]]]{{.*}} : tensor<128x256xf32>, vector<1x32xf32>
 // CHECK:       } {google.parallel}
-// CHECK:       scf.for %{{.*}} = %c0 to %c256 step %c64
-// CHECK:         vector.contract {{.*}} into vector<4x64xf32>
 // CHECK:       scf.for %{{.*}} = %c0 to %c256 step %c128
 // CHECK:         vector.contract {{.*}} into vector<2x128xf32>
 // CHECK:       vector.contract {{.*}} into vector<1x256xf32>
+// CHECK:       scf.for %{{.*}} step %c8
+// CHECK:         linalg.fill {{.*}} -> tensor<8x128xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c256 step %c32
+// CHECK:           vector.contract {{.*}} into vector<8x32xf32>
 // CHECK-NOT:   linalg.
+// CHECK-NOT:   vector<4x
 func.func @packed_rhs_dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32>) -> tensor<?x256xf32> {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
@@ -338,17 +353,21 @@ func.func @packed_rhs_dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32
 // -----
 
 // The bias and relu run on the accumulators of both the full blocks and
-// the last rows' blocks; no linalg op is left.
+// the last rows' blocks; no linalg op is left but the padding's fill.
 // CHECK-LABEL: func @dynamic_rows_fused
 // CHECK:       vector.contract {{.*}} into vector<8x32xf32>
 // CHECK:       arith.maximumf {{.*}} : vector<8x32xf32>
-// CHECK:       vector.contract {{.*}} into vector<4x64xf32>
-// CHECK:       arith.maximumf {{.*}} : vector<4x64xf32>
 // CHECK:       vector.contract {{.*}} into vector<2x128xf32>
 // CHECK:       arith.maximumf {{.*}} : vector<2x128xf32>
 // CHECK:       vector.contract {{.*}} into vector<1x256xf32>
 // CHECK:       arith.maximumf {{.*}} : vector<1x256xf32>
+// The bias is read as it is; A's rows are padded.
+// CHECK:       linalg.fill {{.*}} -> tensor<8x64xf32>
+// CHECK:       vector.contract {{.*}} into vector<8x32xf32>
+// CHECK:       vector.transfer_read %arg2
+// CHECK:       arith.maximumf {{.*}} : vector<8x32xf32>
 // CHECK-NOT:   linalg.
+// CHECK-NOT:   vector<4x
 func.func @dynamic_rows_fused(%a: tensor<?x64xf32>, %b: tensor<64x256xf32>, %bias: tensor<256xf32>) -> tensor<?x256xf32> {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
