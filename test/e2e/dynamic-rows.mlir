@@ -1,7 +1,7 @@
 // Matmuls with a dynamic number of rows M: full blocks of rows, then the
-// last M mod MR rows (split off): from MR/2 on, one block of MR rows on
-// copies padded with zero rows (@residual pads every operand with rows),
-// else at most one block of each power of two below MR/2, across N
+// last M mod MR rows (split off): more than MR/2 in one block of MR rows
+// on copies padded with zero rows (@residual pads every operand with
+// rows), else at most one block of each power of two up to MR/2, across N
 // (8-row blocks with AVX-512, 6 with AVX2), with the bias + relu epilogue
 // fused, a static or dynamic N, and M = 0.
 // A wide B is packed into panels only for M >= 32 (@wide: both versions).

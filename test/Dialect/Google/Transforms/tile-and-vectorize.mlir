@@ -56,9 +56,9 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 
 // Dynamic M: the extents the tiles trust are checked first. M splits at
 // its last multiple of 8: those rows run in full 8-row blocks (not peeled),
-// and the last rows (fewer than 8, a dynamic number): up to 3 in at most
-// one vectorized block of 2 and 1 rows across N, 4 to 7 in one block of 8
-// rows padded with zeros. A static N of 40 leaves a vectorized 8-column
+// and the last rows (fewer than 8, a dynamic number): up to 4 in at most
+// one vectorized block of 4, 2 and 1 rows across N, 5 to 7 in one block of
+// 8 rows padded with zeros. A static N of 40 leaves a vectorized 8-column
 // block.
 // CHECK-LABEL: func @dynamic_rows
 // CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
@@ -71,10 +71,14 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 // CHECK:       scf.for %{{.*}} = %c0 to %[[FULL]] step %c8
 // CHECK:         vector.contract {{.*}} into vector<8x8xf32>
 // CHECK-NOT:   vector.contract {{.*}} into vector<8x
-// Fewer than 4 last rows: blocks of 2 and 1 rows.
-// CHECK:       %[[MANY:.*]] = arith.cmpi sge, %{{.*}}, %c4
+// Up to 4 last rows: blocks of 4, 2 and 1 rows.
+// CHECK:       %[[MANY:.*]] = arith.cmpi sgt, %{{.*}}, %c4
 // CHECK:       arith.select %[[MANY]], %c0, %{{.*}}
-// CHECK-NOT:   vector<4x
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
+// CHECK:         scf.for {{.*}} -> (vector<4x32xf32>)
+// CHECK:           vector.contract {{.*}} into vector<4x32xf32>
+// CHECK:         vector.contract {{.*}} into vector<4x8xf32>
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2
 // CHECK:         scf.for {{.*}} -> (vector<2x32xf32>)
 // CHECK:           vector.contract {{.*}} into vector<2x32xf32>
@@ -83,7 +87,7 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 // CHECK:         scf.for {{.*}} -> (vector<1x32xf32>)
 // CHECK:           vector.contract {{.*}} into vector<1x32xf32>
 // CHECK:         vector.contract {{.*}} into vector<1x8xf32>
-// 4 to 7 last rows: one block of 8, on copies padded with zero rows.
+// 5 to 7 last rows: one block of 8, on copies padded with zero rows.
 // CHECK-NOT:   vector<4x
 // CHECK:       scf.for %{{.*}} = %c0 to %{{.*}} step %c8
 // CHECK:         %[[ROWS:.*]] = affine.min
@@ -312,8 +316,8 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 
 // A dynamic M packs B's panels only when its full blocks turn out to have
 // at least 32 rows at run time; fewer rows read B in place. The last rows
-// read B in place: up to 3 in whole rows of it (2x128 and 1x256 blocks),
-// 4 to 7 in one padded 8-row block.
+// read B in place: up to 4 in whole rows of it (4x64, 2x128 and 1x256
+// blocks), 5 to 7 in one padded 8-row block.
 // CHECK-LABEL: func @packed_rhs_dynamic_rows
 // CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
 // CHECK:       %[[FULL:.*]] = affine.min #{{.*}}()[%[[M]]]
@@ -331,6 +335,8 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 // CHECK:             scf.for
 // CHECK:               vector.transfer_read %arg1[%{{.*}}, %[[J]]]{{.*}} : tensor<128x256xf32>, vector<1x32xf32>
 // CHECK:       } {google.parallel}
+// CHECK:       scf.for %{{.*}} = %c0 to %c256 step %c64
+// CHECK:         vector.contract {{.*}} into vector<4x64xf32>
 // CHECK:       scf.for %{{.*}} = %c0 to %c256 step %c128
 // CHECK:         vector.contract {{.*}} into vector<2x128xf32>
 // CHECK:       vector.contract {{.*}} into vector<1x256xf32>
@@ -357,6 +363,8 @@ func.func @packed_rhs_dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32
 // CHECK-LABEL: func @dynamic_rows_fused
 // CHECK:       vector.contract {{.*}} into vector<8x32xf32>
 // CHECK:       arith.maximumf {{.*}} : vector<8x32xf32>
+// CHECK:       vector.contract {{.*}} into vector<4x64xf32>
+// CHECK:       arith.maximumf {{.*}} : vector<4x64xf32>
 // CHECK:       vector.contract {{.*}} into vector<2x128xf32>
 // CHECK:       arith.maximumf {{.*}} : vector<2x128xf32>
 // CHECK:       vector.contract {{.*}} into vector<1x256xf32>
