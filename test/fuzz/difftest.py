@@ -643,6 +643,10 @@ class Generator:
         if shape is None:
             rank = self.choice([0, 1, 2, 3], [0.5, 2, 5, 3])
             shape = [self.extent() for _ in range(rank)]
+            # Long rows: softmax and normalizations over them run row by
+            # row on the CPU (fused chains of row ops).
+            if rank >= 2 and self.rng.random() < 0.1:
+                shape[-1] = self.choice([128, 150, 300])
         if dims is None:
             dims = [None if self.rng.random() < (0.4 if d == 0 else 0.15)
                     else s for d, s in enumerate(shape)]

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -34,6 +35,10 @@ constexpr StringLiteral kNumThreadsHook = "google_rt_num_threads";
 
 constexpr int64_t kSlotAlignment = 64;
 
+/// The elements of a linalg op in the body that count as one step (a
+/// vector of f32 with AVX-512).
+constexpr int64_t kLanesPerStep = 16;
+
 Value constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
@@ -50,7 +55,8 @@ Value tripCount(OpBuilder &b, scf::ForOp loop) {
 
 /// Innermost iterations one run of `block` makes, computed in front of
 /// `outer`; a loop whose bounds are only known inside `outer` counts once,
-/// and so does an `scf.if` whose condition is (both branches).
+/// and so does an `scf.if` whose condition is (both branches). A linalg op
+/// counts a step per kLanesPerStep elements of its static extents.
 Value estimateSteps(OpBuilder &b, Block &block, scf::ForOp outer) {
   Location loc = outer.getLoc();
   Value steps = constant(b, loc, 1);
@@ -72,6 +78,13 @@ Value estimateSteps(OpBuilder &b, Block &block, scf::ForOp outer) {
                         : constant(b, loc, 1);
       inner = arith::SelectOp::create(b, loc, branch.getCondition(), taken,
                                       other);
+    } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      // A loop nest still: one step per vector of its static extents.
+      int64_t elements = 1;
+      for (int64_t range : linalgOp.getStaticLoopRanges())
+        if (!ShapedType::isDynamic(range))
+          elements *= range;
+      inner = constant(b, loc, llvm::divideCeil(elements, kLanesPerStep));
     } else {
       return WalkResult::advance();
     }

@@ -170,12 +170,15 @@ struct TileAndVectorizePass
     for (linalg::LinalgOp matmul : matmuls)
       if (failed(tileMatmul(rewriter, matmul)))
         return signalPassFailure();
-    // Row reductions (softmax, layer norm, reduce_* over the last axis).
+    if (failed(fuseRowChains(rewriter)))
+      return signalPassFailure();
+    // Row reductions (softmax, layer norm, reduce_* over the last axis),
+    // in the row loops of fuseRowChains or not.
     SmallVector<linalg::LinalgOp> rowOps;
-    for (Operation &op : getOperation().getBody().getOps())
-      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
-          linalgOp && isRowReduction(linalgOp))
-        rowOps.push_back(linalgOp);
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (isRowReduction(op) && !op->hasAttr(kVectorizeAttr))
+        rowOps.push_back(op);
+    });
     for (linalg::LinalgOp op : rowOps)
       if (failed(tileRowReduction(rewriter, op)))
         return signalPassFailure();
@@ -777,6 +780,150 @@ struct TileAndVectorizePass
       return true;
     int64_t steps = result.getNumElements() / (block.rows * block.columns) * k;
     return steps >= google::kMinParallelSteps;
+  }
+
+  /// Rows shorter than this (or dynamic) are not worth a loop of their
+  /// own: their elementwise ops vectorize better over several rows.
+  static constexpr int64_t kMinFusedRow = 128;
+
+  /// An elementwise op over rows of at least kMinFusedRow elements that
+  /// reads a value per row (softmax's divide, layer norm's scaling): the
+  /// end of a chain of row-wise ops when a row reduction computes it.
+  bool isRowChainEnd(linalg::GenericOp op) {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+        op.getNumLoops() < 2 ||
+        op.getStaticLoopRanges().back() < kMinFusedRow ||
+        op.getNumParallelLoops() != op.getNumLoops() ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+      return false;
+    return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+      return input->get().getDefiningOp<linalg::LinalgOp>() &&
+             op.getMatchingIndexingMap(input) ==
+                 op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+                     .dropResult(op.getNumLoops() - 1);
+    });
+  }
+
+  /// The linalg ops `end` depends on, through ops all of whose users are
+  /// in the chain too (nothing is computed twice).
+  static llvm::SetVector<Operation *> getRowChain(linalg::GenericOp end) {
+    llvm::SetVector<Operation *> chain;
+    SmallVector<Operation *> worklist = {end};
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      for (Value operand : op->getOperands()) {
+        auto producer = operand.getDefiningOp<linalg::LinalgOp>();
+        if (producer && producer.hasPureTensorSemantics() &&
+            producer->getBlock() == end->getBlock() &&
+            chain.insert(producer))
+          worklist.push_back(producer);
+      }
+    }
+    // Ops read outside the chain stay out, and so do their producers.
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (Operation *op : llvm::to_vector(chain))
+        if (llvm::any_of(op->getUsers(), [&](Operation *user) {
+              return user != end && !chain.contains(user);
+            })) {
+          chain.remove(op);
+          changed = true;
+        }
+    }
+    return chain;
+  }
+
+  /// Inputs of `generic` that tensor.expand_shape makes by adding unit
+  /// dimensions, read at 0 (a keep_dims reduction's result): `generic`
+  /// reads the source instead, so that fusion sees its producer.
+  static void foldUnitExpansions(IRRewriter &rewriter,
+                                 linalg::GenericOp generic) {
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>();
+      if (!expand)
+        continue;
+      AffineMap map = maps[input->getOperandNumber()];
+      ArrayRef<int64_t> shape = expand.getResultType().getShape();
+      auto isUnitAtZero = [&](int64_t dim) {
+        auto constant = dyn_cast<AffineConstantExpr>(map.getResult(dim));
+        return shape[dim] == 1 && constant && constant.getValue() == 0;
+      };
+      SmallVector<AffineExpr> kept;
+      for (ReassociationIndices group : expand.getReassociationIndices()) {
+        SmallVector<int64_t> others;
+        for (int64_t dim : group)
+          if (!isUnitAtZero(dim))
+            others.push_back(dim);
+        if (others.size() > 1)
+          break;
+        kept.push_back(map.getResult(others.empty() ? group.front()
+                                                    : others.front()));
+      }
+      if (kept.size() != expand.getReassociationIndices().size())
+        continue;
+      maps[input->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, kept, rewriter.getContext());
+      rewriter.modifyOpInPlace(generic, [&] {
+        input->set(expand.getSrc());
+        generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      if (expand->use_empty())
+        rewriter.eraseOp(expand);
+    }
+  }
+
+  /// Step 0: each chain of row-wise ops (a softmax: max, exp, sum, divide)
+  /// runs row by row: its end is tiled by rows with the chain fused in,
+  /// so that a row stays in cache from op to op, and the row loop goes
+  /// to threads. The copies fusion makes of an op read twice are merged.
+  LogicalResult fuseRowChains(IRRewriter &rewriter) {
+    SmallVector<linalg::GenericOp> ends;
+    for (Operation &op : getOperation().getBody().getOps()) {
+      auto generic = dyn_cast<linalg::GenericOp>(&op);
+      if (!generic)
+        continue;
+      foldUnitExpansions(rewriter, generic);
+      if (isRowChainEnd(generic))
+        ends.push_back(generic);
+    }
+    // Last first: an end that feeds a later one is fused into its chain.
+    llvm::SmallPtrSet<Operation *, 8> fused;
+    for (linalg::GenericOp end : llvm::reverse(ends)) {
+      if (fused.contains(end))
+        continue;
+      llvm::SetVector<Operation *> chain = getRowChain(end);
+      if (llvm::none_of(chain, [&](Operation *op) {
+            return isRowReduction(cast<linalg::LinalgOp>(op));
+          }))
+        continue;
+      fused.insert(chain.begin(), chain.end());
+      SmallVector<int64_t> sizes(end.getNumLoops(), 1);
+      sizes.back() = 0;
+      FailureOr<scf::SCFTileAndFuseResult> tiled =
+          tileAndFuse(rewriter, end, sizes, /*interchange=*/{},
+                      [&](Operation *op) { return chain.contains(op); });
+      if (failed(tiled))
+        return end->emitError("cannot tile a chain of row ops into rows");
+      tiled->loops.front()->setAttr(google::kParallelLoopAttrName,
+                                    rewriter.getUnitAttr());
+      chain.insert(end);
+      for (bool erased = true; erased;) {
+        erased = false;
+        for (Operation *op : llvm::to_vector(chain))
+          if (op->use_empty()) {
+            chain.remove(op);
+            rewriter.eraseOp(op);
+            erased = true;
+          }
+      }
+    }
+    if (ends.empty())
+      return success();
+    DominanceInfo dominance(getOperation());
+    eliminateCommonSubExpressions(rewriter, dominance, getOperation());
+    return success();
   }
 
   /// Rows longer than this are reduced in chunks of at most this many

@@ -117,3 +117,25 @@ func.func @guarded_work(%n: index, %k: index, %large: i1) {
   } {google.parallel}
   return
 }
+
+// -----
+
+// A linalg op in the body counts a step per 16 elements of its static
+// extents (a row of 300: 19 steps), so that rows of elementwise work start
+// threads once there are enough of them.
+// CHECK-LABEL: func @linalg_work
+// CHECK-SAME:  (%[[N:.*]]: index,
+// CHECK:       %[[BODY:.*]] = arith.addi %c1{{.*}}, %c19
+// CHECK:       %[[TOTAL:.*]] = arith.muli %{{.*}}, %[[BODY]]
+// CHECK:       arith.cmpi sge, %[[TOTAL]], %c4096
+// CHECK:       omp.parallel if(
+func.func @linalg_work(%n: index, %in: memref<?x300xf32>, %out: memref<?x300xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %row = memref.subview %in[%i, 0] [1, 300] [1, 1] : memref<?x300xf32> to memref<1x300xf32, strided<[300, 1], offset: ?>>
+    %dst = memref.subview %out[%i, 0] [1, 300] [1, 1] : memref<?x300xf32> to memref<1x300xf32, strided<[300, 1], offset: ?>>
+    linalg.exp ins(%row : memref<1x300xf32, strided<[300, 1], offset: ?>>) outs(%dst : memref<1x300xf32, strided<[300, 1], offset: ?>>)
+  } {google.parallel}
+  return
+}
