@@ -5,7 +5,7 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_MLIR_NUM_THREADS=1 GOOGLE_E2E_OPT_LEVELS=3 %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_MLIR_NUM_THREADS=2 GOOGLE_E2E_OPT_LEVELS=3 %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 10 cases match numpy
+// CHECK: e2e: 11 cases match numpy
 
 // E2E: @softmax(x: 5x300xf32[-30:30]) -> softmax(x, axis=-1)
 // E2E: @softmax(x: 1x300xf32[-30:30]) -> softmax(x, axis=-1)
@@ -56,4 +56,14 @@ func.func @shared(%x: tensor<?x256xf32>) -> tensor<?x256xf32> {
   %q = google.div %p, %s : tensor<?x256xf32>, tensor<?x1xf32> -> tensor<?x256xf32>
   %r = google.add %p, %q : tensor<?x256xf32>, tensor<?x256xf32> -> tensor<?x256xf32>
   return %r : tensor<?x256xf32>
+}
+
+// A column sum in the chain: computed once, outside the row loop.
+// E2E: @column_sums(x: 9x200xf32[0.5:2]) -> (x - x.max(axis=1, keepdims=True)) / x.sum(axis=0, keepdims=True)
+func.func @column_sums(%x: tensor<?x200xf32>) -> tensor<?x200xf32> {
+  %m = google.reduce_max %x {axes = array<i64: 1>, keep_dims = true} : tensor<?x200xf32> -> tensor<?x1xf32>
+  %c = google.reduce_sum %x {axes = array<i64: 0>, keep_dims = true} : tensor<?x200xf32> -> tensor<1x200xf32>
+  %d = google.sub %x, %m : tensor<?x200xf32>, tensor<?x1xf32> -> tensor<?x200xf32>
+  %r = google.div %d, %c : tensor<?x200xf32>, tensor<1x200xf32> -> tensor<?x200xf32>
+  return %r : tensor<?x200xf32>
 }

@@ -804,29 +804,54 @@ struct TileAndVectorizePass
     });
   }
 
-  /// The linalg ops `end` depends on, through ops all of whose users are
-  /// in the chain too (nothing is computed twice).
+  /// Whether `map` reads rows: its first `rowDims` results are the loops
+  /// d0, d1, ... (a row's slice of the operand is a row of it).
+  static bool readsRows(AffineMap map, unsigned rowDims) {
+    if (map.getNumResults() < rowDims)
+      return false;
+    for (unsigned d = 0; d < rowDims; ++d)
+      if (map.getResult(d) != getAffineDimExpr(d, map.getContext()))
+        return false;
+    return true;
+  }
+
+  /// The linalg ops `end` depends on row by row (each row of theirs is
+  /// read by one row of `end`: not a column sum, which every row would
+  /// compute again), through ops all of whose users are in the chain too
+  /// (nothing is computed twice).
   static llvm::SetVector<Operation *> getRowChain(linalg::GenericOp end) {
+    unsigned rowDims = end.getNumLoops() - 1;
     llvm::SetVector<Operation *> chain;
-    SmallVector<Operation *> worklist = {end};
+    SmallVector<linalg::LinalgOp> worklist = {end};
     while (!worklist.empty()) {
-      Operation *op = worklist.pop_back_val();
-      for (Value operand : op->getOperands()) {
-        auto producer = operand.getDefiningOp<linalg::LinalgOp>();
+      linalg::LinalgOp op = worklist.pop_back_val();
+      for (OpOperand &operand : op->getOpOperands()) {
+        auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
         if (producer && producer.hasPureTensorSemantics() &&
             producer->getBlock() == end->getBlock() &&
+            producer->getNumResults() == 1 &&
+            readsRows(op.getMatchingIndexingMap(&operand), rowDims) &&
+            readsRows(producer.getMatchingIndexingMap(
+                          producer.getDpsInitOperand(0)),
+                      rowDims) &&
             chain.insert(producer))
           worklist.push_back(producer);
       }
     }
-    // Ops read outside the chain stay out, and so do their producers.
+    // Ops read outside the chain, or not by rows, stay out, and so do
+    // their producers.
+    auto readOutside = [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      if (user != end && !chain.contains(user))
+        return true;
+      auto consumer = cast<linalg::LinalgOp>(user);
+      return !readsRows(consumer.getMatchingIndexingMap(&use), rowDims);
+    };
     bool changed = true;
     while (changed) {
       changed = false;
       for (Operation *op : llvm::to_vector(chain))
-        if (llvm::any_of(op->getUsers(), [&](Operation *user) {
-              return user != end && !chain.contains(user);
-            })) {
+        if (llvm::any_of(op->getUses(), readOutside)) {
           chain.remove(op);
           changed = true;
         }

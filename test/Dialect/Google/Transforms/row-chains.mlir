@@ -99,3 +99,34 @@ func.func @short_rows(%arg0: tensor<16x64xf32>) -> tensor<16x64xf32> {
   } -> tensor<16x64xf32>
   return %5 : tensor<16x64xf32>
 }
+
+// -----
+
+// A column sum read by every row stays out of the row loop (each row would
+// compute it again); the row maximum is fused.
+// CHECK-LABEL: func @column_sums
+// CHECK:       %[[COLUMNS:.*]] = linalg.reduce { arith.addf } {{.*}} dimensions = [0]
+// CHECK:       scf.for
+// CHECK:         vector.multi_reduction <maximumf>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %[[COLUMNS]] :
+// CHECK:       } {google.parallel}
+func.func @column_sums(%arg0: tensor<16x256xf32>) -> tensor<16x256xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_0 = arith.constant 0xFF800000 : f32
+  %0 = tensor.empty() : tensor<16xf32>
+  %1 = linalg.fill ins(%cst_0 : f32) outs(%0 : tensor<16xf32>) -> tensor<16xf32>
+  %reduced = linalg.reduce { arith.maximumf } ins(%arg0 : tensor<16x256xf32>) outs(%1 : tensor<16xf32>) dimensions = [1] 
+  %expanded = tensor.expand_shape %reduced [[0, 1]] output_shape [16, 1] : tensor<16xf32> into tensor<16x1xf32>
+  %2 = tensor.empty() : tensor<256xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<256xf32>) -> tensor<256xf32>
+  %reduced_1 = linalg.reduce { arith.addf } ins(%arg0 : tensor<16x256xf32>) outs(%3 : tensor<256xf32>) dimensions = [0] 
+  %expanded_2 = tensor.expand_shape %reduced_1 [[0, 1]] output_shape [1, 256] : tensor<256xf32> into tensor<1x256xf32>
+  %4 = tensor.empty() : tensor<16x256xf32>
+  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%arg0, %expanded, %expanded_2 : tensor<16x256xf32>, tensor<16x1xf32>, tensor<1x256xf32>) outs(%4 : tensor<16x256xf32>) {
+  ^bb0(%in: f32, %in_3: f32, %in_4: f32, %out: f32):
+    %6 = arith.subf %in, %in_3 : f32
+    %7 = arith.divf %6, %in_4 : f32
+    linalg.yield %7 : f32
+  } -> tensor<16x256xf32>
+  return %5 : tensor<16x256xf32>
+}
