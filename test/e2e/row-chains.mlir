@@ -1,16 +1,18 @@
 // Chains of row-wise ops over rows of at least 128 elements run row by row
 // in one loop (threads at run time): softmax, layer normalization, and a
 // softmax whose rows are divided by their maximum; over 2-D and 3-D
-// tensors, static and dynamic rows, f32 and f64, at 1 and 2 threads.
+// tensors, static and dynamic rows, f32 and f64, at 1 and 2 threads (300
+// rows of 300 are enough work to start them).
 // RUN: %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_MLIR_NUM_THREADS=1 GOOGLE_E2E_OPT_LEVELS=3 %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_MLIR_NUM_THREADS=2 GOOGLE_E2E_OPT_LEVELS=3 %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 11 cases match numpy
+// CHECK: e2e: 12 cases match numpy
 
 // E2E: @softmax(x: 5x300xf32[-30:30]) -> softmax(x, axis=-1)
 // E2E: @softmax(x: 1x300xf32[-30:30]) -> softmax(x, axis=-1)
 // E2E: @softmax(x: 0x300xf32) -> softmax(x, axis=-1)
 // E2E: @softmax(x: 67x300xf32[-30:30]) -> softmax(x, axis=-1)
+// E2E: @softmax(x: 300x300xf32[-30:30]) -> softmax(x, axis=-1)
 func.func @softmax(%x: tensor<?x300xf32>) -> tensor<?x300xf32> {
   %0 = google.softmax %x {axis = 1 : i64} : tensor<?x300xf32>
   return %0 : tensor<?x300xf32>
