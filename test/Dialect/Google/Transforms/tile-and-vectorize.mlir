@@ -60,6 +60,7 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 // one vectorized block of 4, 2 and 1 rows across N, 5 to 7 in one block of
 // 8 rows padded with zeros. A static N of 40 leaves a vectorized 8-column
 // block.
+// CHECK-DAG:   #[[SMALL:map[0-9]*]] = affine_map<()[s0, s1] -> (s0 - s1, ((s0 - s1) floordiv 5) * -8 + 8)>
 // CHECK-LABEL: func @dynamic_rows
 // CHECK:       %[[M:.*]] = tensor.dim %arg0, %c0
 // CHECK:       %[[K:.*]] = tensor.dim %arg1, %c0
@@ -72,8 +73,8 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 // CHECK:         vector.contract {{.*}} into vector<8x8xf32>
 // CHECK-NOT:   vector.contract {{.*}} into vector<8x
 // Up to 4 last rows: blocks of 4, 2 and 1 rows.
-// CHECK:       %[[MANY:.*]] = arith.cmpi sgt, %{{.*}}, %c4
-// CHECK:       arith.select %[[MANY]], %c0, %{{.*}}
+// The split point is min(r, 8 - 8 * (r floordiv 5)): r up to 4, else 0.
+// CHECK:       affine.min #[[SMALL]]()[%[[M]], %[[FULL]]]
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
 // CHECK:         scf.for {{.*}} -> (vector<4x32xf32>)
 // CHECK:           vector.contract {{.*}} into vector<4x32xf32>
