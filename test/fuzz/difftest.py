@@ -647,6 +647,12 @@ class Generator:
             # row on the CPU (fused chains of row ops).
             if rank >= 2 and self.rng.random() < 0.1:
                 shape[-1] = self.choice([128, 150, 300])
+                # Sometimes many of them: elementwise ops of 2^16
+                # elements or more run in chunks on threads.
+                if self.rng.random() < 0.5:
+                    shape[-2] = 512
+                    if dims is None:
+                        dims = list(shape)
         if dims is None:
             dims = [None if self.rng.random() < (0.4 if d == 0 else 0.15)
                     else s for d, s in enumerate(shape)]

@@ -72,6 +72,10 @@ Value multiplyBufferBytes(OpBuilder &builder, Location loc, Value bytes,
 /// much.
 inline constexpr int64_t kMinParallelSteps = 4096;
 
+/// The elements of a linalg op left in a parallel loop's body that count
+/// as one step (a vector of f32 with AVX-512).
+inline constexpr int64_t kLanesPerStep = 16;
+
 /// Rewrites google ops whose operands are all constants into constants,
 /// skipping tensors of more than `maxElements` elements.
 void populateFoldConstantsPatterns(RewritePatternSet &patterns,

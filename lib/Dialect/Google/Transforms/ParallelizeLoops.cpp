@@ -35,10 +35,6 @@ constexpr StringLiteral kNumThreadsHook = "google_rt_num_threads";
 
 constexpr int64_t kSlotAlignment = 64;
 
-/// The elements of a linalg op in the body that count as one step (a
-/// vector of f32 with AVX-512).
-constexpr int64_t kLanesPerStep = 16;
-
 Value constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
@@ -84,7 +80,8 @@ Value estimateSteps(OpBuilder &b, Block &block, scf::ForOp outer) {
       for (int64_t range : linalgOp.getStaticLoopRanges())
         if (!ShapedType::isDynamic(range))
           elements *= range;
-      inner = constant(b, loc, llvm::divideCeil(elements, kLanesPerStep));
+      inner = constant(b, loc,
+                       llvm::divideCeil(elements, google::kLanesPerStep));
     } else {
       return WalkResult::advance();
     }

@@ -170,7 +170,7 @@ struct TileAndVectorizePass
     for (linalg::LinalgOp matmul : matmuls)
       if (failed(tileMatmul(rewriter, matmul)))
         return signalPassFailure();
-    if (failed(fuseRowChains(rewriter)))
+    if (failed(fuseRowChains(rewriter)) || failed(tileElementwise(rewriter)))
       return signalPassFailure();
     // Row reductions (softmax, layer norm, reduce_* over the last axis),
     // in the row loops of fuseRowChains or not.
@@ -951,6 +951,65 @@ struct TileAndVectorizePass
       return success();
     DominanceInfo dominance(getOperation());
     eliminateCommonSubExpressions(rewriter, dominance, getOperation());
+    return success();
+  }
+
+  /// Elements an elementwise op's chunk has at least (16 KiB of f32).
+  static constexpr int64_t kMinElementwiseChunk = 4096;
+
+  /// A static elementwise op (all loops parallel: arithmetic, broadcasts,
+  /// transposes) with enough work for threads.
+  static bool isThreadedElementwise(linalg::LinalgOp op) {
+    if (isa<linalg::FillOp, linalg::CopyOp>(op) ||
+        !op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+        op.getNumLoops() == 0 ||
+        op.getNumParallelLoops() != op.getNumLoops() ||
+        !isa<TilingInterface>(op.getOperation()))
+      return false;
+    int64_t elements = 1;
+    for (int64_t range : op.getStaticLoopRanges()) {
+      if (ShapedType::isDynamic(range))
+        return false;
+      elements *= range;
+    }
+    return elements >= google::kMinParallelSteps * google::kLanesPerStep;
+  }
+
+  /// Step 0': each static elementwise op left in the function with enough
+  /// work (isThreadedElementwise) runs in a loop over chunks of its
+  /// outermost non-unit dimension, of at least kMinElementwiseChunk
+  /// elements and dividing it, which goes to threads. The chunks' loops
+  /// stay whole for LLVM's vectorizer.
+  LogicalResult tileElementwise(IRRewriter &rewriter) {
+    SmallVector<linalg::LinalgOp> ops;
+    for (Operation &op : getOperation().getBody().getOps())
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+          linalgOp && isThreadedElementwise(linalgOp))
+        ops.push_back(linalgOp);
+    for (linalg::LinalgOp op : ops) {
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      auto *outer = llvm::find_if(ranges, [](int64_t r) { return r > 1; });
+      if (outer == ranges.end())
+        continue;
+      int64_t slab = 1;
+      for (int64_t range : llvm::make_range(outer + 1, ranges.end()))
+        slab *= range;
+      int64_t chunk = llvm::divideCeil(kMinElementwiseChunk, slab);
+      while (chunk < *outer && *outer % chunk != 0)
+        ++chunk;
+      if (chunk >= *outer)
+        continue;
+      SmallVector<int64_t> sizes(ranges.size(), 0);
+      sizes[outer - ranges.begin()] = chunk;
+      FailureOr<scf::SCFTileAndFuseResult> tiled =
+          tileAndFuse(rewriter, op, sizes, /*interchange=*/{},
+                      [](Operation *) { return false; });
+      if (failed(tiled))
+        return op->emitError("cannot tile an elementwise op into chunks");
+      tiled->loops.front()->setAttr(google::kParallelLoopAttrName,
+                                    rewriter.getUnitAttr());
+      rewriter.eraseOp(op);
+    }
     return success();
   }
 
