@@ -282,7 +282,8 @@ def ParallelizeLoopsPass
   let description = [{
     Runs after bufferization and buffer deallocation, on the `scf.for` loops
     that `--google-tile-and-vectorize` marked `google.parallel` (the outer
-    block loop of a large matmul: its iterations write disjoint blocks).
+    block loop of a large matmul, the rows of a chain of row ops, the chunks
+    of a large elementwise op: their iterations write disjoint blocks).
     Each becomes an `omp.parallel` / `omp.wsloop` / `omp.loop_nest` nest:
 
     ```mlir
@@ -291,19 +292,21 @@ def ParallelizeLoopsPass
       ...
       memref.dealloc %panel : memref<?x32xf32>
     } {google.parallel}
-    => %buffer = memref.alloc(%bytes) : memref<?xi8>
-       %threads = llvm.call @google_rt_num_threads() : () -> i32
+    => %threads = llvm.call @google_rt_num_threads() : () -> i32
+       %buffer = memref.alloc(%bytes) : memref<?xi8>  // %threads slots
        omp.parallel if(%enough) num_threads(%threads : i32) {
          omp.wsloop {
            omp.loop_nest (%j) : index = (%c0) to (%n) step (%c32) {
+             %thread = llvm.call @omp_get_thread_num() : () -> i32
              %panel = memref.view %buffer[%offset][%k] : ...
     ```
 
     - Threads must not allocate or fail: every buffer the body allocates
-      (and frees in the same block) becomes one slot per iteration of a
+      (and frees in the same block) becomes one slot per thread of a
       buffer allocated in front of the loop (its largest size when the size
-      is computed in the body); a loop whose body still allocates, calls or
-      checks something stays an `scf.for`.
+      is computed in the body), which the OpenMP thread number picks; a
+      loop whose body still allocates, calls or checks something stays an
+      `scf.for` (its buffers, hoisted, get one slot).
     - The thread count comes from the runtime (`GOOGLE_MLIR_NUM_THREADS`,
       default all cores). The `if` keeps the loop on the calling thread when
       it has fewer than 2 iterations or fewer than 4096 innermost steps

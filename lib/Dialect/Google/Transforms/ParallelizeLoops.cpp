@@ -1,10 +1,10 @@
 //===- ParallelizeLoops.cpp - --google-parallelize-loops ------------------===//
 //
 // The loops --google-tile-and-vectorize marked become OpenMP worksharing
-// loops. Their buffers become slices of one buffer allocated in front of the
-// loop, so that no thread allocates, and a loop whose body could still fail
-// (a call, a check, an allocation) stays on the calling thread, which is the
-// only one that can end a call with an error.
+// loops. Their buffers become per-thread slices of one buffer allocated in
+// front of the loop, so that no thread allocates, and a loop whose body
+// could still fail (a call, a check, an allocation) stays on the calling
+// thread, which is the only one that can end a call with an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,9 @@ namespace {
 
 /// Returns the number of threads (GOOGLE_MLIR_NUM_THREADS, or all cores).
 constexpr StringLiteral kNumThreadsHook = "google_rt_num_threads";
+
+/// OpenMP's number of the calling thread in its team (libomp).
+constexpr StringLiteral kThreadNumFunction = "omp_get_thread_num";
 
 constexpr int64_t kSlotAlignment = 64;
 
@@ -114,22 +117,63 @@ struct ParallelizeLoopsPass
       if (loop.getNumResults() != 0)
         continue;
       moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
-      if (failed(hoistAllocations(loop)))
+      // The body's buffers are hoisted (all of them, or the loop is left
+      // alone); anything else that may fail keeps the loop serial.
+      Block *body = loop.getBody();
+      bool serial = body->walk([&](Operation *op) {
+                          if (!mayFail(op) || isa<memref::AllocOp>(op))
+                            return WalkResult::advance();
+                          auto dealloc = dyn_cast<memref::DeallocOp>(op);
+                          auto alloc =
+                              dealloc ? dealloc.getMemref()
+                                            .getDefiningOp<memref::AllocOp>()
+                                      : memref::AllocOp();
+                          return alloc && loop->isAncestor(alloc)
+                                     ? WalkResult::advance()
+                                     : WalkResult::interrupt();
+                        }).wasInterrupted();
+      OpBuilder b(loop);
+      Value threads;
+      if (!serial)
+        threads = LLVM::CallOp::create(b, loop.getLoc(),
+                                       getOrCreateFunction(kNumThreadsHook),
+                                       ValueRange{})
+                      .getResult();
+      if (failed(hoistAllocations(loop, threads))) {
+        if (threads)
+          threads.getDefiningOp()->erase();
         continue;
-      if (loop.getBody()->walk([](Operation *op) {
-            return mayFail(op) ? WalkResult::interrupt()
-                               : WalkResult::advance();
-          }).wasInterrupted())
+      }
+      if (serial)
         continue;
-      convertToOpenMP(loop);
+      convertToOpenMP(loop, threads);
       ++numParallelized;
     }
+    // Declared for loops that stayed serial after all.
+    for (StringRef name : {kNumThreadsHook, kThreadNumFunction})
+      if (Operation *function = getOperation().lookupSymbol(name);
+          function &&
+          SymbolTable::symbolKnownUseEmpty(function, getOperation()))
+        function->erase();
+  }
+
+  /// The module's declaration of `name`, an external `() -> i32` function.
+  LLVM::LLVMFuncOp getOrCreateFunction(StringRef name) {
+    ModuleOp module = getOperation();
+    if (auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+      return function;
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    return LLVM::LLVMFuncOp::create(
+        b, module.getLoc(), name,
+        LLVM::LLVMFunctionType::get(b.getI32Type(), {}));
   }
 
   /// Each allocation of the body (freed in the block that allocates it)
   /// becomes a slice of one buffer allocated in front of the loop, one slot
-  /// per iteration; a slot holds the largest size the allocation can have.
-  LogicalResult hoistAllocations(scf::ForOp loop) {
+  /// per thread of `threads` (the OpenMP thread number picks it), or one
+  /// slot when `threads` is null (a serial loop); a slot holds the largest
+  /// size the allocation can have.
+  LogicalResult hoistAllocations(scf::ForOp loop, Value threads) {
     struct Slot {
       memref::AllocOp alloc;
       memref::DeallocOp dealloc;
@@ -192,7 +236,12 @@ struct ParallelizeLoopsPass
       // Nothing hoisted: the values computed in front of the loop are dead.
       return walk.wasInterrupted() ? failure() : success();
     }
-    Value total = multiply(iterationBytes, tripCount(b, loop));
+    Value slotCount = constant(b, loc, 1);
+    if (threads)
+      slotCount = arith::MaxSIOp::create(
+          b, loc, slotCount,
+          arith::IndexCastOp::create(b, loc, b.getIndexType(), threads));
+    Value total = multiply(iterationBytes, slotCount);
     cf::AssertOp::create(b, loc, fits,
                          "the per-thread buffers of a parallel loop are too "
                          "large to allocate (2^62 bytes or more)");
@@ -205,12 +254,19 @@ struct ParallelizeLoopsPass
     memref::DeallocOp::create(b, loc, buffer);
 
     b.setInsertionPointToStart(loop.getBody());
-    Value iteration = arith::DivUIOp::create(
-        b, loc,
-        arith::SubIOp::create(b, loc, loop.getInductionVar(),
-                              loop.getLowerBound()),
-        loop.getStep());
-    Value base = arith::MulIOp::create(b, loc, iteration, iterationBytes);
+    Value slot;
+    if (!threads) {
+      slot = constant(b, loc, 0);
+    } else {
+      // Numbered within the team the loop's parallel region starts, which
+      // allocates this buffer: 0 when it runs on the calling thread alone.
+      Value number = LLVM::CallOp::create(
+                         b, loc, getOrCreateFunction(kThreadNumFunction),
+                         ValueRange{})
+                         .getResult();
+      slot = arith::IndexCastOp::create(b, loc, b.getIndexType(), number);
+    }
+    Value base = arith::MulIOp::create(b, loc, slot, iterationBytes);
     for (Slot &slot : slots) {
       b.setInsertionPoint(slot.alloc);
       Value offset = arith::AddIOp::create(b, loc, base, slot.offset);
@@ -227,16 +283,7 @@ struct ParallelizeLoopsPass
   /// omp.parallel { omp.wsloop { omp.loop_nest { body } } }, with the
   /// runtime's thread count, and on the calling thread alone when there is
   /// too little work.
-  void convertToOpenMP(scf::ForOp loop) {
-    ModuleOp module = loop->getParentOfType<ModuleOp>();
-    MLIRContext *context = &getContext();
-    auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(kNumThreadsHook);
-    if (!hook) {
-      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-      hook = LLVM::LLVMFuncOp::create(
-          b, module.getLoc(), kNumThreadsHook,
-          LLVM::LLVMFunctionType::get(IntegerType::get(context, 32), {}));
-    }
+  void convertToOpenMP(scf::ForOp loop, Value threads) {
     OpBuilder b(loop);
     Location loc = loop.getLoc();
     Value trips = tripCount(b, loop);
@@ -251,8 +298,7 @@ struct ParallelizeLoopsPass
 
     omp::ParallelOperands parallelClauses;
     parallelClauses.ifExpr = enough;
-    parallelClauses.numThreads =
-        LLVM::CallOp::create(b, loc, hook, ValueRange{}).getResult();
+    parallelClauses.numThreads = threads;
     auto parallel = omp::ParallelOp::create(b, loc, parallelClauses);
     b.createBlock(&parallel.getRegion());
     auto wsloop = omp::WsloopOp::create(b, loc, omp::WsloopOperands());

@@ -2,17 +2,26 @@
 
 // A marked loop becomes an OpenMP worksharing loop with the runtime's thread
 // count, on the calling thread alone below 2 iterations or 4096 steps. Its
-// buffer (sized outside the loop) becomes one slot per iteration of a
-// buffer allocated, checked and freed around the loop.
-// CHECK-LABEL: llvm.func @google_rt_num_threads() -> i32
+// buffer (sized outside the loop) becomes one slot per thread of a buffer
+// allocated, checked and freed around the loop; the OpenMP thread number
+// picks the slot.
+// CHECK-DAG:   llvm.func @omp_get_thread_num() -> i32
+// CHECK-DAG:   llvm.func @google_rt_num_threads() -> i32
 // CHECK-LABEL: func @panels
-// CHECK:       cf.assert %{{.*}}, "the per-thread buffers of a parallel loop are too large to allocate (2^62 bytes or more)"
-// CHECK:       %[[BUFFER:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi8>
 // CHECK:       %[[THREADS:.*]] = llvm.call @google_rt_num_threads() : () -> i32
+// CHECK:       %[[COUNT:.*]] = arith.index_cast %[[THREADS]] : i32 to index
+// CHECK:       %[[SLOTS:.*]] = arith.maxsi %c1{{.*}}, %[[COUNT]]
+// CHECK:       %[[BYTES:.*]] = arith.muli %[[SLOT_BYTES:.*]], %[[SLOTS]]
+// CHECK:       cf.assert %{{.*}}, "the per-thread buffers of a parallel loop are too large to allocate (2^62 bytes or more)"
+// CHECK:       %[[BUFFER:.*]] = memref.alloc(%[[BYTES]]) {alignment = 64 : i64} : memref<?xi8>
 // CHECK:       omp.parallel if(%{{.*}}) num_threads(%[[THREADS]] : i32) {
 // CHECK-NEXT:    omp.wsloop {
 // CHECK-NEXT:      omp.loop_nest (%[[J:.*]]) : index = (%c0) to (%[[N:.*]]) step (%c32) {
-// CHECK:             %[[PANEL:.*]] = memref.view %[[BUFFER]][%{{.*}}][%[[K:.*]]] : memref<?xi8> to memref<?x32xf32>
+// CHECK:             %[[NUMBER:.*]] = llvm.call @omp_get_thread_num() : () -> i32
+// CHECK:             %[[THREAD:.*]] = arith.index_cast %[[NUMBER]] : i32 to index
+// CHECK:             %[[BASE:.*]] = arith.muli %[[THREAD]], %[[SLOT_BYTES]]
+// CHECK:             %[[OFFSET:.*]] = arith.addi %[[BASE]], %c0
+// CHECK:             %[[PANEL:.*]] = memref.view %[[BUFFER]][%[[OFFSET]]][%[[K:.*]]] : memref<?xi8> to memref<?x32xf32>
 // CHECK:             "test.use"(%[[PANEL]], %[[J]])
 // CHECK-NOT:         memref.dealloc
 // CHECK:             omp.yield
@@ -88,6 +97,33 @@ func.func @stays_serial(%n: index, %b: i1) -> index {
     scf.yield %next : index
   } {google.parallel}
   return %sum : index
+}
+
+// -----
+
+// A loop that stays serial (its body checks something) still allocates its
+// buffer once, in front of it: one slot, no thread numbers.
+// CHECK-NOT:   llvm.func
+// CHECK-LABEL: func @serial_buffer
+// CHECK-NOT:   llvm.call
+// CHECK:       %[[BUFFER:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi8>
+// CHECK:       scf.for
+// CHECK:         memref.view %[[BUFFER]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?x32xf32>
+// CHECK:         cf.assert
+// CHECK-NOT:     memref.dealloc
+// CHECK:       }
+// CHECK:       memref.dealloc %[[BUFFER]] : memref<?xi8>
+// CHECK-NOT:   omp.
+func.func @serial_buffer(%k: index, %n: index, %ok: i1) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  scf.for %j = %c0 to %n step %c32 {
+    %panel = memref.alloc(%k) : memref<?x32xf32>
+    "test.use"(%panel, %j) : (memref<?x32xf32>, index) -> ()
+    cf.assert %ok, "no"
+    memref.dealloc %panel : memref<?x32xf32>
+  } {google.parallel}
+  return
 }
 
 // -----
