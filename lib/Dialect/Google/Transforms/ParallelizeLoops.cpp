@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -32,6 +33,9 @@ namespace {
 
 /// Returns the number of threads (GOOGLE_MLIR_NUM_THREADS, or all cores).
 constexpr StringLiteral kNumThreadsHook = "google_rt_num_threads";
+
+/// Marks the calls of a parallel loop's body, outlined.
+constexpr StringLiteral kParallelBodyAttr = "google.parallel_body";
 
 /// OpenMP's number of the calling thread in its team (libomp).
 constexpr StringLiteral kThreadNumFunction = "omp_get_thread_num";
@@ -97,6 +101,8 @@ Value estimateSteps(OpBuilder &b, Block &block, scf::ForOp outer) {
 /// Operations a thread other than the calling one cannot run: they may end
 /// the call with an error, or allocate.
 bool mayFail(Operation *op) {
+  if (op->hasAttr(kParallelBodyAttr))
+    return false;
   return isa<memref::AllocOp, memref::AllocaOp, memref::ReallocOp,
              memref::DeallocOp, func::CallOp, LLVM::CallOp, cf::AssertOp>(
       op);
@@ -281,8 +287,8 @@ struct ParallelizeLoopsPass
   }
 
   /// omp.parallel { omp.wsloop { omp.loop_nest { body } } }, with the
-  /// runtime's thread count, and on the calling thread alone when there is
-  /// too little work.
+  /// runtime's thread count, when there is enough work and more than one
+  /// thread; else the loop as it was, on the calling thread.
   void convertToOpenMP(scf::ForOp loop, Value threads) {
     OpBuilder b(loop);
     Location loc = loop.getLoc();
@@ -295,9 +301,51 @@ struct ParallelizeLoopsPass
                               constant(b, loc, 2)),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, steps,
                               constant(b, loc, google::kMinParallelSteps)));
+    enough = arith::AndIOp::create(
+        b, loc, enough,
+        arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sgt, threads,
+            arith::ConstantIntOp::create(b, loc, threads.getType(), 1)));
 
+    // Not OpenMP's `if` clause: a parallel region it serializes still
+    // costs about a microsecond, as much as a small call's whole work. The
+    // body goes in a function of its own, which the parallel loop and the
+    // serial one call, so that it is compiled once.
+    IRRewriter rewriter(b);
+    // Constants are copied in, not passed (a zero accumulator stays a
+    // constant the body's code can see).
+    rewriter.setInsertionPointToStart(loop.getBody());
+    loop.getBody()->walk([&](Operation *op) {
+      for (OpOperand &operand : op->getOpOperands()) {
+        Operation *constant = operand.get().getDefiningOp();
+        if (constant && constant->hasTrait<OpTrait::ConstantLike>() &&
+            !loop->isAncestor(constant))
+          operand.set(rewriter.clone(*constant)->getResult(0));
+      }
+    });
+    rewriter.setInsertionPoint(loop);
+    func::CallOp call;
+    auto function = loop->getParentOfType<func::FuncOp>();
+    std::string name = (function.getSymName() + "_parallel_body").str();
+    for (unsigned i = 0; getOperation().lookupSymbol(name); ++i)
+      name = (function.getSymName() + "_parallel_body_" + Twine(i)).str();
+    FailureOr<func::FuncOp> body =
+        outlineSingleBlockRegion(rewriter, loc, loop.getRegion(), name, &call);
+    if (succeeded(body)) {
+      // Internal and never inlined: one copy of the body.
+      body->setPrivate();
+      (*body)->setAttr("llvm.linkage",
+                       LLVM::LinkageAttr::get(b.getContext(),
+                                              LLVM::Linkage::Internal));
+      (*body)->setAttr("passthrough",
+                       b.getArrayAttr({b.getStringAttr("noinline")}));
+      call->setAttr(kParallelBodyAttr, b.getUnitAttr());
+    }
+    auto branch = scf::IfOp::create(b, loc, enough, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(branch.elseBlock());
+    b.clone(*loop.getOperation());
+    b.setInsertionPointToStart(branch.thenBlock());
     omp::ParallelOperands parallelClauses;
-    parallelClauses.ifExpr = enough;
     parallelClauses.numThreads = threads;
     auto parallel = omp::ParallelOp::create(b, loc, parallelClauses);
     b.createBlock(&parallel.getRegion());

@@ -1,33 +1,45 @@
 // RUN: google-opt %s -split-input-file -allow-unregistered-dialect -google-parallelize-loops | FileCheck %s
 
 // A marked loop becomes an OpenMP worksharing loop with the runtime's thread
-// count, on the calling thread alone below 2 iterations or 4096 steps. Its
+// count when there are 2 threads or more, 2 iterations or more and 4096
+// steps or more; else it stays a loop on the calling thread (not OpenMP's
+// `if`, which still costs a serialized parallel region). Both call the
+// body, outlined into an internal function that is never inlined. Its
 // buffer (sized outside the loop) becomes one slot per thread of a buffer
 // allocated, checked and freed around the loop; the OpenMP thread number
 // picks the slot.
 // CHECK-DAG:   llvm.func @omp_get_thread_num() -> i32
 // CHECK-DAG:   llvm.func @google_rt_num_threads() -> i32
+// CHECK:       func.func private @[[BODY:panels_parallel_body]](%[[J:.*]]: index, %[[SLOT_BYTES:.*]]: index, %[[BUFFER:.*]]: memref<?xi8>, %[[K:.*]]: index)
+// CHECK-SAME:      attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]}
+// CHECK:         %[[NUMBER:.*]] = llvm.call @omp_get_thread_num() : () -> i32
+// CHECK:         %[[THREAD:.*]] = arith.index_cast %[[NUMBER]] : i32 to index
+// CHECK:         %[[BASE:.*]] = arith.muli %[[THREAD]], %[[SLOT_BYTES]]
+// CHECK:         %[[OFFSET:.*]] = arith.addi %[[BASE]], %c0
+// CHECK:         %[[PANEL:.*]] = memref.view %[[BUFFER]][%[[OFFSET]]][%[[K]]] : memref<?xi8> to memref<?x32xf32>
+// CHECK:         "test.use"(%[[PANEL]], %[[J]])
+// CHECK-NOT:     memref.dealloc
+// CHECK:         return
 // CHECK-LABEL: func @panels
 // CHECK:       %[[THREADS:.*]] = llvm.call @google_rt_num_threads() : () -> i32
 // CHECK:       %[[COUNT:.*]] = arith.index_cast %[[THREADS]] : i32 to index
 // CHECK:       %[[SLOTS:.*]] = arith.maxsi %c1{{.*}}, %[[COUNT]]
-// CHECK:       %[[BYTES:.*]] = arith.muli %[[SLOT_BYTES:.*]], %[[SLOTS]]
+// CHECK:       %[[BYTES:.*]] = arith.muli %[[SLOT:.*]], %[[SLOTS]]
 // CHECK:       cf.assert %{{.*}}, "the per-thread buffers of a parallel loop are too large to allocate (2^62 bytes or more)"
-// CHECK:       %[[BUFFER:.*]] = memref.alloc(%[[BYTES]]) {alignment = 64 : i64} : memref<?xi8>
-// CHECK:       omp.parallel if(%{{.*}}) num_threads(%[[THREADS]] : i32) {
-// CHECK-NEXT:    omp.wsloop {
-// CHECK-NEXT:      omp.loop_nest (%[[J:.*]]) : index = (%c0) to (%[[N:.*]]) step (%c32) {
-// CHECK:             %[[NUMBER:.*]] = llvm.call @omp_get_thread_num() : () -> i32
-// CHECK:             %[[THREAD:.*]] = arith.index_cast %[[NUMBER]] : i32 to index
-// CHECK:             %[[BASE:.*]] = arith.muli %[[THREAD]], %[[SLOT_BYTES]]
-// CHECK:             %[[OFFSET:.*]] = arith.addi %[[BASE]], %c0
-// CHECK:             %[[PANEL:.*]] = memref.view %[[BUFFER]][%[[OFFSET]]][%[[K:.*]]] : memref<?xi8> to memref<?x32xf32>
-// CHECK:             "test.use"(%[[PANEL]], %[[J]])
-// CHECK-NOT:         memref.dealloc
-// CHECK:             omp.yield
-// CHECK:         omp.terminator
-// CHECK:       memref.dealloc %[[BUFFER]] : memref<?xi8>
-// CHECK-NOT:   scf.for
+// CHECK:       %[[ALLOC:.*]] = memref.alloc(%[[BYTES]]) {alignment = 64 : i64} : memref<?xi8>
+// CHECK:       %[[MANY:.*]] = arith.cmpi sgt, %[[THREADS]], %c1_i32
+// CHECK:       %[[ENOUGH:.*]] = arith.andi %{{.*}}, %[[MANY]]
+// CHECK:       scf.if %[[ENOUGH]] {
+// CHECK-NEXT:    omp.parallel num_threads(%[[THREADS]] : i32) {
+// CHECK-NEXT:      omp.wsloop {
+// CHECK-NEXT:        omp.loop_nest (%[[I:.*]]) : index = (%c0) to (%[[N:.*]]) step (%c32) {
+// CHECK-NEXT:          func.call @[[BODY]](%[[I]], %[[SLOT]], %[[ALLOC]], %{{.*}}) {google.parallel_body}
+// CHECK-NEXT:          omp.yield
+// CHECK:           omp.terminator
+// CHECK:       } else {
+// CHECK-NEXT:    scf.for %[[I:.*]] = %c0 to %[[N]] step %c32 {
+// CHECK-NEXT:      func.call @[[BODY]](%[[I]], %[[SLOT]], %[[ALLOC]], %{{.*}}) {google.parallel_body}
+// CHECK:       memref.dealloc %[[ALLOC]] : memref<?xi8>
 func.func @panels(%k: index, %n: index) {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
@@ -42,10 +54,11 @@ func.func @panels(%k: index, %n: index) {
 // -----
 
 // A buffer sized in the body gets a slot of its largest size (7 rows here).
-// CHECK-LABEL: func @bounded_size
+// CHECK:       func.func private @bounded_size_parallel_body
+// CHECK:         memref.view %{{.*}}[%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?x32xf32>
+// CHECK-LABEL: func @bounded_size(
 // CHECK:       arith.constant 7 : index
 // CHECK:       omp.parallel
-// CHECK:         memref.view %{{.*}}[%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?x32xf32>
 // CHECK-NOT:   memref.alloc(
 func.func @bounded_size(%m: index, %n: index) {
   %c0 = arith.constant 0 : index
@@ -137,7 +150,7 @@ func.func @serial_buffer(%k: index, %n: index, %ok: i1) {
 // CHECK:       %[[BODY:.*]] = arith.addi %{{.*}}, %[[STEPS]]
 // CHECK:       %[[TOTAL:.*]] = arith.muli %{{.*}}, %[[BODY]]
 // CHECK:       arith.cmpi sge, %[[TOTAL]], %c4096
-// CHECK:       omp.parallel if(
+// CHECK:       omp.parallel num_threads(
 func.func @guarded_work(%n: index, %k: index, %large: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -164,7 +177,7 @@ func.func @guarded_work(%n: index, %k: index, %large: i1) {
 // CHECK:       %[[BODY:.*]] = arith.addi %c1{{.*}}, %c19
 // CHECK:       %[[TOTAL:.*]] = arith.muli %{{.*}}, %[[BODY]]
 // CHECK:       arith.cmpi sge, %[[TOTAL]], %c4096
-// CHECK:       omp.parallel if(
+// CHECK:       omp.parallel num_threads(
 func.func @linalg_work(%n: index, %in: memref<?x300xf32>, %out: memref<?x300xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

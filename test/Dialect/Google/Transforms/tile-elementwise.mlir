@@ -38,23 +38,45 @@ func.func @unit_dims(%x: tensor<1x70000x1xf16>) -> tensor<1x1x70000xf16> {
 
 // -----
 
-// Not threaded: fewer than 2^16 elements, a dynamic extent, a reduction, a
-// fill, and a length with no divisor between 4096 and itself.
+// A dynamic number of rows of 128 elements or more: full chunks of at
+// least 4096 elements and a last, shorter one (threads decide at run time).
+// CHECK-LABEL: func @dynamic_rows
+// CHECK:       scf.for %[[I:.*]] = %c0{{.*}} to %[[M:.*]] step %c4
+// CHECK:         affine.min #{{.*}}(%[[I]])[%[[M]]]
+// CHECK:         linalg.abs ins(%{{.*}} : tensor<?x1024xf32>)
+// CHECK:       } {google.parallel}
+func.func @dynamic_rows(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x1024xf32>
+  %e = tensor.empty(%n) : tensor<?x1024xf32>
+  %0 = linalg.abs ins(%x : tensor<?x1024xf32>) outs(%e : tensor<?x1024xf32>) -> tensor<?x1024xf32>
+  return %0 : tensor<?x1024xf32>
+}
+
+// -----
+
+// Not threaded: fewer than 2^16 elements, dynamic rows shorter than 128, a
+// dynamic row length, a reduction, a fill, and a length with no divisor
+// between 4096 and itself.
 // CHECK-LABEL: func @left_whole
 // CHECK-NOT:   scf.for
 // CHECK:       return
-func.func @left_whole(%small: tensor<255x256xf32>, %dyn: tensor<?x1024xf32>, %prime: tensor<65537xf32>) -> (tensor<255x256xf32>, tensor<?x1024xf32>, tensor<1024xf32>, tensor<65537xf32>, tensor<65537xf32>) {
+func.func @left_whole(%small: tensor<255x256xf32>, %short: tensor<?x100xf32>, %dyn: tensor<1024x?xf32>, %prime: tensor<65537xf32>) -> (tensor<255x256xf32>, tensor<?x100xf32>, tensor<1024x?xf32>, tensor<1024xf32>, tensor<65537xf32>, tensor<65537xf32>) {
   %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
   %0 = linalg.abs ins(%small : tensor<255x256xf32>) outs(%small : tensor<255x256xf32>) -> tensor<255x256xf32>
-  %n = tensor.dim %dyn, %c0 : tensor<?x1024xf32>
-  %e = tensor.empty(%n) : tensor<?x1024xf32>
-  %1 = linalg.abs ins(%dyn : tensor<?x1024xf32>) outs(%e : tensor<?x1024xf32>) -> tensor<?x1024xf32>
+  %m = tensor.dim %short, %c0 : tensor<?x100xf32>
+  %es = tensor.empty(%m) : tensor<?x100xf32>
+  %s = linalg.abs ins(%short : tensor<?x100xf32>) outs(%es : tensor<?x100xf32>) -> tensor<?x100xf32>
+  %n = tensor.dim %dyn, %c1 : tensor<1024x?xf32>
+  %e = tensor.empty(%n) : tensor<1024x?xf32>
+  %1 = linalg.abs ins(%dyn : tensor<1024x?xf32>) outs(%e : tensor<1024x?xf32>) -> tensor<1024x?xf32>
   %e1 = tensor.empty() : tensor<1024xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1024xf32>) -> tensor<1024xf32>
-  %2 = linalg.reduce { arith.addf } ins(%1 : tensor<?x1024xf32>) outs(%f : tensor<1024xf32>) dimensions = [0]
+  %2 = linalg.reduce { arith.addf } ins(%1 : tensor<1024x?xf32>) outs(%f : tensor<1024xf32>) dimensions = [1]
   %e2 = tensor.empty() : tensor<65537xf32>
   %3 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<65537xf32>) -> tensor<65537xf32>
   %4 = linalg.abs ins(%prime : tensor<65537xf32>) outs(%e2 : tensor<65537xf32>) -> tensor<65537xf32>
-  return %0, %1, %2, %3, %4 : tensor<255x256xf32>, tensor<?x1024xf32>, tensor<1024xf32>, tensor<65537xf32>, tensor<65537xf32>
+  return %0, %s, %1, %2, %3, %4 : tensor<255x256xf32>, tensor<?x100xf32>, tensor<1024x?xf32>, tensor<1024xf32>, tensor<65537xf32>, tensor<65537xf32>
 }
