@@ -292,13 +292,21 @@ def ParallelizeLoopsPass
       ...
       memref.dealloc %panel : memref<?x32xf32>
     } {google.parallel}
-    => %threads = llvm.call @google_rt_num_threads() : () -> i32
+    => func.func private @f_parallel_body(%j, %buffer, %k, ...) {
+         %thread = llvm.call @omp_get_thread_num() : () -> i32
+         %panel = memref.view %buffer[%offset][%k] : ...
+         ...
+       }
+       %threads = llvm.call @google_rt_num_threads() : () -> i32
        %buffer = memref.alloc(%bytes) : memref<?xi8>  // %threads slots
-       omp.parallel if(%enough) num_threads(%threads : i32) {
-         omp.wsloop {
-           omp.loop_nest (%j) : index = (%c0) to (%n) step (%c32) {
-             %thread = llvm.call @omp_get_thread_num() : () -> i32
-             %panel = memref.view %buffer[%offset][%k] : ...
+       scf.if %enough {
+         omp.parallel num_threads(%threads : i32) {
+           omp.wsloop {
+             omp.loop_nest (%j) : index = (%c0) to (%n) step (%c32) {
+               func.call @f_parallel_body(%j, %buffer, %k, ...)
+       } else {
+         scf.for %j = %c0 to %n step %c32 {
+           func.call @f_parallel_body(%j, %buffer, %k, ...)
     ```
 
     - Threads must not allocate or fail: every buffer the body allocates
@@ -308,9 +316,12 @@ def ParallelizeLoopsPass
       loop whose body still allocates, calls or checks something stays an
       `scf.for` (its buffers, hoisted, get one slot).
     - The thread count comes from the runtime (`GOOGLE_MLIR_NUM_THREADS`,
-      default all cores). The `if` keeps the loop on the calling thread when
-      it has fewer than 2 iterations or fewer than 4096 innermost steps
-      (estimated from the trip counts known in front of the loop).
+      default all cores). `%enough` keeps the loop on the calling thread,
+      outside OpenMP, with one thread, fewer than 2 iterations or fewer than
+      4096 innermost steps (estimated from the trip counts known in front of
+      the loop): a parallel region OpenMP serializes (its `if` clause) still
+      costs about a microsecond. The body is outlined into an internal
+      function, never inlined, that both loops call: compiled once.
   }];
   let statistics = [
     Statistic<"numParallelized", "num-parallelized",
