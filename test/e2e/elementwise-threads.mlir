@@ -1,13 +1,14 @@
 // Static elementwise ops with enough work (2^16 elements) run in a loop
 // over chunks of their outermost non-unit dimension, which goes to
 // threads: a fused chain over rows, a long vector, leading unit
-// dimensions, broadcasts, a transpose, f64, f16 and i32, and a length
-// with no divisor that makes a chunk (65537, left whole); at 1 and 2
-// threads.
+// dimensions, broadcasts, a transpose, f64, f16 and i32, a length with
+// no divisor that makes a chunk (65537, left whole), and a dynamic number
+// of rows (full chunks of 14 rows of 300 and a shorter last one); at 1 and
+// 2 threads.
 // RUN: %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_MLIR_NUM_THREADS=1 GOOGLE_E2E_OPT_LEVELS=3 %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_MLIR_NUM_THREADS=2 GOOGLE_E2E_OPT_LEVELS=3 %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 8 cases match numpy
+// CHECK: e2e: 12 cases match numpy
 
 // E2E: @chain(x: 256x300xf32, y: 256x300xf32) -> np.maximum(x * 2 + y, 0) - 0.5
 func.func @chain(%x: tensor<256x300xf32>, %y: tensor<256x300xf32>) -> tensor<256x300xf32> {
@@ -66,4 +67,14 @@ func.func @prime(%x: tensor<65537xf32>) -> tensor<65537xf32> {
   %0 = google.abs %x : tensor<65537xf32>
   %1 = google.add %0, %one : tensor<65537xf32>, tensor<f32> -> tensor<65537xf32>
   return %1 : tensor<65537xf32>
+}
+
+// E2E: @dynamic_rows(x: 0x300xf32, b: 300xf32) -> np.maximum(x - b, 0)
+// E2E: @dynamic_rows(x: 1x300xf32, b: 300xf32) -> np.maximum(x - b, 0)
+// E2E: @dynamic_rows(x: 300x300xf32, b: 300xf32) -> np.maximum(x - b, 0)
+// E2E: @dynamic_rows(x: 301x300xf32, b: 300xf32) -> np.maximum(x - b, 0)
+func.func @dynamic_rows(%x: tensor<?x300xf32>, %b: tensor<300xf32>) -> tensor<?x300xf32> {
+  %0 = google.sub %x, %b : tensor<?x300xf32>, tensor<300xf32> -> tensor<?x300xf32>
+  %1 = google.relu %0 : tensor<?x300xf32>
+  return %1 : tensor<?x300xf32>
 }

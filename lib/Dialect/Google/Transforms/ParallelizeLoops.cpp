@@ -56,6 +56,26 @@ Value tripCount(OpBuilder &b, scf::ForOp loop) {
   return arith::MaxSIOp::create(b, loc, trips, zero);
 }
 
+/// A constant upper bound of loop `dim` of `op`, from an operand dimension
+/// that it indexes directly.
+std::optional<int64_t> getLoopRangeBound(linalg::LinalgOp op, unsigned dim) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [position, result] : llvm::enumerate(map.getResults())) {
+      if (result != getAffineDimExpr(dim, op.getContext()))
+        continue;
+      FailureOr<int64_t> bound =
+          ValueBoundsConstraintSet::computeConstantBound(
+              presburger::BoundType::UB,
+              ValueBoundsConstraintSet::Variable(operand.get(), position),
+              /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (succeeded(bound) && *bound >= 0)
+        return *bound;
+    }
+  }
+  return std::nullopt;
+}
+
 /// Innermost iterations one run of `block` makes, computed in front of
 /// `outer`; a loop whose bounds are only known inside `outer` counts once,
 /// and so does an `scf.if` whose condition is (both branches). A linalg op
@@ -82,11 +102,15 @@ Value estimateSteps(OpBuilder &b, Block &block, scf::ForOp outer) {
       inner = arith::SelectOp::create(b, loc, branch.getCondition(), taken,
                                       other);
     } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      // A loop nest still: one step per vector of its static extents.
+      // A loop nest still: one step per vector of its extents, static or
+      // bounded (a chunk's rows: min(c, n - i) <= c).
       int64_t elements = 1;
-      for (int64_t range : linalgOp.getStaticLoopRanges())
-        if (!ShapedType::isDynamic(range))
-          elements *= range;
+      for (auto [dim, range] :
+           llvm::enumerate(linalgOp.getStaticLoopRanges())) {
+        if (ShapedType::isDynamic(range))
+          range = getLoopRangeBound(linalgOp, dim).value_or(1);
+        elements *= range;
+      }
       inner = constant(b, loc,
                        llvm::divideCeil(elements, google::kLanesPerStep));
     } else {

@@ -188,3 +188,24 @@ func.func @linalg_work(%n: index, %in: memref<?x300xf32>, %out: memref<?x300xf32
   } {google.parallel}
   return
 }
+
+// -----
+
+// A dynamic extent counts its constant upper bound: chunks of at most 4
+// rows of 1024 (the last may be shorter) are 256 steps each.
+// CHECK-LABEL: func @bounded_linalg_work
+// CHECK:       %[[BODY:.*]] = arith.addi %c1{{.*}}, %c256
+// CHECK:       %[[TOTAL:.*]] = arith.muli %{{.*}}, %[[BODY]]
+// CHECK:       arith.cmpi sge, %[[TOTAL]], %c4096
+// CHECK:       omp.parallel num_threads(
+func.func @bounded_linalg_work(%n: index, %in: memref<?x1024xf32>, %out: memref<?x1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %n step %c4 {
+    %rows = affine.min affine_map<(d0)[s0] -> (4, s0 - d0)>(%i)[%n]
+    %src = memref.subview %in[%i, 0] [%rows, 1024] [1, 1] : memref<?x1024xf32> to memref<?x1024xf32, strided<[1024, 1], offset: ?>>
+    %dst = memref.subview %out[%i, 0] [%rows, 1024] [1, 1] : memref<?x1024xf32> to memref<?x1024xf32, strided<[1024, 1], offset: ?>>
+    linalg.exp ins(%src : memref<?x1024xf32, strided<[1024, 1], offset: ?>>) outs(%dst : memref<?x1024xf32, strided<[1024, 1], offset: ?>>)
+  } {google.parallel}
+  return
+}
