@@ -339,12 +339,16 @@ struct ParallelizeLoopsPass
     // Constants are copied in, not passed (a zero accumulator stays a
     // constant the body's code can see).
     rewriter.setInsertionPointToStart(loop.getBody());
+    IRMapping copies;
     loop.getBody()->walk([&](Operation *op) {
       for (OpOperand &operand : op->getOpOperands()) {
         Operation *constant = operand.get().getDefiningOp();
-        if (constant && constant->hasTrait<OpTrait::ConstantLike>() &&
-            !loop->isAncestor(constant))
-          operand.set(rewriter.clone(*constant)->getResult(0));
+        if (!constant || !constant->hasTrait<OpTrait::ConstantLike>() ||
+            loop->isAncestor(constant))
+          continue;
+        if (!copies.contains(operand.get()))
+          rewriter.clone(*constant, copies);
+        operand.set(copies.lookup(operand.get()));
       }
     });
     rewriter.setInsertionPoint(loop);

@@ -957,68 +957,64 @@ struct TileAndVectorizePass
   /// Elements an elementwise op's chunk has at least (16 KiB of f32).
   static constexpr int64_t kMinElementwiseChunk = 4096;
 
-  /// An elementwise op (all loops parallel: arithmetic, broadcasts,
-  /// transposes) that may have enough work for threads: 2^16 elements or
-  /// more, or a dynamic outermost non-unit dimension (the loop's threads
-  /// decide at run time) with static dimensions after it.
-  static bool isThreadedElementwise(linalg::LinalgOp op) {
+  /// Where an elementwise op (all loops parallel: arithmetic, broadcasts,
+  /// transposes) is cut into chunks for threads: its outermost non-unit
+  /// loop and the chunk's extent there, at least kMinElementwiseChunk
+  /// elements. Only ops that may have enough work: 2^16 elements or more,
+  /// cut into equal chunks (the chunk divides the extent); or a dynamic
+  /// outermost extent over static rows of kMinFusedRow elements or more,
+  /// cut into full chunks and a shorter last one.
+  static std::optional<std::pair<unsigned, int64_t>>
+  getElementwiseChunk(linalg::LinalgOp op) {
     // Not the blocks of a matmul's schedule (a dynamic M's last rows).
     if (op->hasAttr(kVectorizeAttr) || op->hasAttr(kMatmulBlockAttr) ||
         op->hasAttr(kMaxRowsAttr))
-      return false;
+      return std::nullopt;
     if (isa<linalg::FillOp, linalg::CopyOp>(op) ||
         !op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
         op.getNumLoops() == 0 ||
         op.getNumParallelLoops() != op.getNumLoops() ||
         !isa<TilingInterface>(op.getOperation()))
-      return false;
+      return std::nullopt;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     auto *outer = llvm::find_if(ranges, [](int64_t r) { return r != 1; });
     if (outer == ranges.end() ||
         llvm::any_of(llvm::make_range(outer + 1, ranges.end()),
                      ShapedType::isDynamic))
-      return false;
-    int64_t elements = 1;
+      return std::nullopt;
+    unsigned dim = outer - ranges.begin();
+    int64_t slab = 1;
     for (int64_t range : llvm::make_range(outer + 1, ranges.end()))
-      elements *= range;
+      slab *= range;
+    int64_t chunk = llvm::divideCeil(kMinElementwiseChunk, slab);
     // Short rows of a dynamic number: a loop nest of its own vectorizes
     // them better than a loop per chunk.
     if (ShapedType::isDynamic(*outer))
-      return elements >= kMinFusedRow;
-    elements = 1;
-    for (int64_t range : ranges)
-      elements *= range;
-    return elements >= google::kMinParallelSteps * google::kLanesPerStep;
+      return slab >= kMinFusedRow ? std::optional(std::pair(dim, chunk))
+                                  : std::nullopt;
+    if (*outer * slab < google::kMinParallelSteps * google::kLanesPerStep)
+      return std::nullopt;
+    while (chunk < *outer && *outer % chunk != 0)
+      ++chunk;
+    if (chunk >= *outer)
+      return std::nullopt;
+    return std::pair(dim, chunk);
   }
 
   /// Step 0': each elementwise op left in the function that may have
-  /// enough work (isThreadedElementwise) runs in a loop over chunks of its
-  /// outermost non-unit dimension, of at least kMinElementwiseChunk
-  /// elements, which goes to threads. A static dimension is cut into equal
-  /// chunks (the chunk divides it, or the op is left whole); a dynamic one
-  /// into full chunks and a last, shorter one. The chunks' loops stay whole
-  /// for LLVM's vectorizer.
+  /// enough work for threads runs in a loop over chunks
+  /// (getElementwiseChunk), which goes to threads. The chunks' loops stay
+  /// whole for LLVM's vectorizer.
   LogicalResult tileElementwise(IRRewriter &rewriter) {
-    SmallVector<linalg::LinalgOp> ops;
+    SmallVector<std::pair<linalg::LinalgOp, std::pair<unsigned, int64_t>>>
+        ops;
     for (Operation &op : getOperation().getBody().getOps())
-      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
-          linalgOp && isThreadedElementwise(linalgOp))
-        ops.push_back(linalgOp);
-    for (linalg::LinalgOp op : ops) {
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      auto *outer = llvm::find_if(ranges, [](int64_t r) { return r != 1; });
-      int64_t slab = 1;
-      for (int64_t range : llvm::make_range(outer + 1, ranges.end()))
-        slab *= range;
-      int64_t chunk = llvm::divideCeil(kMinElementwiseChunk, slab);
-      if (!ShapedType::isDynamic(*outer)) {
-        while (chunk < *outer && *outer % chunk != 0)
-          ++chunk;
-        if (chunk >= *outer)
-          continue;
-      }
-      SmallVector<int64_t> sizes(ranges.size(), 0);
-      sizes[outer - ranges.begin()] = chunk;
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
+        if (auto chunk = getElementwiseChunk(linalgOp))
+          ops.push_back({linalgOp, *chunk});
+    for (auto [op, chunk] : ops) {
+      SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+      sizes[chunk.first] = chunk.second;
       FailureOr<scf::SCFTileAndFuseResult> tiled =
           tileAndFuse(rewriter, op, sizes, /*interchange=*/{},
                       [](Operation *) { return false; });
