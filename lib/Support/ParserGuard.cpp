@@ -20,6 +20,12 @@ bool isIdentifierChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
 }
 
+/// What the lexer skips between tokens: NUL bytes inside the buffer count
+/// as spaces; '\f' and '\v' are errors, not spaces.
+bool isLexerSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
+}
+
 /// A cursor over MLIR text that skips what the lexer skips.
 struct Cursor {
   StringRef text;
@@ -28,12 +34,13 @@ struct Cursor {
   bool done() const { return at >= text.size(); }
   char peek() const { return done() ? '\0' : text[at]; }
 
+  /// A comment ends at '\n' or '\r'.
   void skipSpaceAndComments() {
     while (!done()) {
-      if (llvm::isSpace(text[at])) {
+      if (isLexerSpace(text[at])) {
         ++at;
       } else if (text.substr(at).starts_with("//")) {
-        size_t end = text.find('\n', at);
+        size_t end = text.find_first_of("\n\r", at);
         at = end == StringRef::npos ? text.size() : end + 1;
       } else {
         return;
@@ -98,7 +105,7 @@ std::optional<ParserHazard> mlir::google::findParserHazard(StringRef text) {
   while (!cursor.done()) {
     char c = cursor.peek();
     if (cursor.text.substr(cursor.at).starts_with("//") ||
-        llvm::isSpace(c)) {
+        isLexerSpace(c)) {
       cursor.skipSpaceAndComments();
       continue;
     }
