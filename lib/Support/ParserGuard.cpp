@@ -30,6 +30,9 @@ bool isLexerSpace(char c) {
 struct Cursor {
   StringRef text;
   size_t at = 0;
+  /// Whether a skipped comment held `-split-input-file`'s marker: the text
+  /// after it is parsed as another module.
+  bool skippedSplitMarker = false;
 
   bool done() const { return at >= text.size(); }
   char peek() const { return done() ? '\0' : text[at]; }
@@ -41,6 +44,8 @@ struct Cursor {
         ++at;
       } else if (text.substr(at).starts_with("//")) {
         size_t end = text.find_first_of("\n\r", at);
+        if (text.slice(at, end).contains("// -----"))
+          skippedSplitMarker = true;
         at = end == StringRef::npos ? text.size() : end + 1;
       } else {
         return;
@@ -145,13 +150,14 @@ std::optional<ParserHazard> mlir::google::findParserHazard(StringRef text) {
     }
     if (pendingKeyword.empty() || word != pendingKeyword)
       continue;
+    cursor.skippedSplitMarker = false;
     cursor.skipSpaceAndComments();
     if (cursor.peek() != '=')
       continue;
     ++cursor.at;
     cursor.skipSpaceAndComments();
     size_t listStart = cursor.at;
-    if (!cursor.integerList())
+    if (!cursor.integerList() || cursor.skippedSplitMarker)
       return ParserHazard{listStart,
                           ("expected a list of 64-bit integers, [i, j, ...], "
                            "after '" +
