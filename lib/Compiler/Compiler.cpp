@@ -212,16 +212,39 @@ createTargetMachine(const ExtremePipelineOptions &options, std::string &error) {
 /// What LLVM may assume about library functions on the host: on x86 CPUs
 /// with AVX2, glibc's vector math library (libmvec) provides 4- and 8-wide
 /// expf/logf/... that the loop vectorizer calls (error at most 1 ulp, as
-/// tight as the scalar functions' bound in the differential tester).
+/// tight as the scalar functions' bound in the differential tester). With
+/// AVX-512 it also has 16-wide ones (8-wide in f64), which LLVM 22's list
+/// lacks: exp and log, the functions our ops call, are added here.
 std::unique_ptr<llvm::TargetLibraryInfoImpl>
 createLibraryInfo(const ExtremePipelineOptions &options,
                   const llvm::TargetMachine &machine) {
   const llvm::Triple &triple = machine.getTargetTriple();
   auto info = std::make_unique<llvm::TargetLibraryInfoImpl>(triple);
-  if (triple.isX86() && triple.isOSLinux() &&
-      getCpuVectorBits(options.getHostChip()) >= 256)
+  if (!triple.isX86() || !triple.isOSLinux())
+    return info;
+  unsigned vectorBits = getCpuVectorBits(options.getHostChip());
+  if (vectorBits >= 256)
     info->addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC,
                                              triple);
+  if (vectorBits >= 512) {
+    auto wide = [](llvm::StringRef scalar, llvm::StringRef vector,
+                   unsigned lanes) {
+      return llvm::VecDesc(scalar, vector, llvm::ElementCount::getFixed(lanes),
+                           /*Masked=*/false,
+                           lanes == 16 ? "_ZGV_LLVM_N16v" : "_ZGV_LLVM_N8v",
+                           std::nullopt);
+    };
+    const llvm::VecDesc avx512[] = {
+        wide("expf", "_ZGVeN16v_expf", 16),
+        wide("llvm.exp.f32", "_ZGVeN16v_expf", 16),
+        wide("exp", "_ZGVeN8v_exp", 8),
+        wide("llvm.exp.f64", "_ZGVeN8v_exp", 8),
+        wide("logf", "_ZGVeN16v_logf", 16),
+        wide("llvm.log.f32", "_ZGVeN16v_logf", 16),
+        wide("log", "_ZGVeN8v_log", 8),
+        wide("llvm.log.f64", "_ZGVeN8v_log", 8)};
+    info->addVectorizableFunctions(avx512);
+  }
   return info;
 }
 
@@ -271,6 +294,13 @@ std::unique_ptr<llvm::Module> translateAndOptimize(
   }
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple());
+  // The loops LLVM vectorizes itself get vectors as wide as ours: chips
+  // that prefer 256-bit vectors (skylake-avx512 among them) would stop at
+  // 8 floats, and call 8-wide exp where a 16-wide one exists.
+  if (getCpuVectorBits(options.getHostChip()) >= 512)
+    for (llvm::Function &function : *llvmModule)
+      if (!function.isDeclaration())
+        function.addFnAttr("prefer-vector-width", "512");
   std::unique_ptr<llvm::TargetLibraryInfoImpl> libraryInfo =
       createLibraryInfo(options, machine);
   if (llvm::Error err = optimizeModule(*llvmModule, options.optLevel, machine,

@@ -101,6 +101,16 @@ Scalar EvalAlgebra::maximum(Scalar x, Scalar y) const {
     return std::signbit(x.f) ? y : x;
   return x.f > y.f ? x : y;
 }
+// IEEE 754-2008 maxNum: a NaN loses to a number.
+Scalar EvalAlgebra::maxnum(Scalar x, Scalar y) const {
+  if (!isFloat())
+    return x.i >= y.i ? x : y;
+  if (std::isnan(x.f))
+    return y;
+  if (std::isnan(y.f))
+    return x;
+  return maximum(x, y);
+}
 Scalar EvalAlgebra::minimum(Scalar x, Scalar y) const {
   if (!isFloat())
     return x.i <= y.i ? x : y;

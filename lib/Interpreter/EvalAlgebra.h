@@ -38,6 +38,7 @@ public:
   Scalar div(Scalar x, Scalar y) const;
   Scalar maximum(Scalar x, Scalar y) const;
   Scalar minimum(Scalar x, Scalar y) const;
+  Scalar maxnum(Scalar x, Scalar y) const;
   Scalar neg(Scalar x) const;
   Scalar abs(Scalar x) const;
   Scalar exp(Scalar x) const;

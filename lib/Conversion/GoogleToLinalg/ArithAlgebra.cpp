@@ -55,6 +55,11 @@ V ArithAlgebra::minimum(V x, V y) {
     return arith::MinimumFOp::create(b, loc, x, y);
   return arith::MinSIOp::create(b, loc, x, y);
 }
+V ArithAlgebra::maxnum(V x, V y) {
+  if (isFloat())
+    return arith::MaxNumFOp::create(b, loc, x, y);
+  return arith::MaxSIOp::create(b, loc, x, y);
+}
 V ArithAlgebra::neg(V x) {
   if (isFloat())
     return arith::NegFOp::create(b, loc, x);

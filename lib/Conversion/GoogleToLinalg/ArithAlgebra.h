@@ -30,6 +30,7 @@ public:
   Value div(Value x, Value y);
   Value maximum(Value x, Value y);
   Value minimum(Value x, Value y);
+  Value maxnum(Value x, Value y);
   Value neg(Value x);
   Value abs(Value x);
   Value exp(Value x);

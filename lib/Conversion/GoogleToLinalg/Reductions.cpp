@@ -140,7 +140,8 @@ struct SoftmaxToLinalg : public OpConversionPattern<SoftmaxOp> {
     AffineMap dropAxis = identity.dropResult(axis);
     SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, input);
 
-    Value maximum = createReduction(rewriter, loc, input, {axis}, Combiner::Max);
+    Value maximum =
+        createReduction(rewriter, loc, input, {axis}, Combiner::MaxNum);
     Value numerators = createParallelGeneric(
         rewriter, loc, type, sizes, ValueRange{input, maximum},
         {identity, dropAxis},

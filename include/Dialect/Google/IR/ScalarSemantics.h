@@ -34,6 +34,7 @@
 #include "Dialect/Google/IR/GoogleOps.h"
 
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <optional>
 
@@ -97,8 +98,9 @@ std::optional<V> elementwise(Operation *op, A &a,
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// Reductions combine elements in the element type.
-enum class Combiner { Sum, Max };
+/// Reductions combine elements in the element type. MaxNum skips NaNs
+/// (IEEE maxNum): cheaper than Max where a NaN decides the result anyway.
+enum class Combiner { Sum, Max, MaxNum };
 
 template <typename A, typename V = typename A::Value>
 V identity(A &a, Combiner combiner) {
@@ -107,7 +109,15 @@ V identity(A &a, Combiner combiner) {
 
 template <typename A, typename V = typename A::Value>
 V combine(A &a, Combiner combiner, V acc, V x) {
-  return combiner == Combiner::Sum ? a.add(acc, x) : a.maximum(acc, x);
+  switch (combiner) {
+  case Combiner::Sum:
+    return a.add(acc, x);
+  case Combiner::Max:
+    return a.maximum(acc, x);
+  case Combiner::MaxNum:
+    return a.maxnum(acc, x);
+  }
+  llvm_unreachable("unknown combiner");
 }
 
 /// The mean divides the sum by the element count converted to the element
@@ -129,7 +139,9 @@ V biasRelu(A &a, V product, V bias) {
   return relu(a, a.add(product, bias));
 }
 
-/// Softmax: exp(x - max) per element, then each divided by their sum.
+/// Softmax: exp(x - max) per element, then each divided by their sum. The
+/// maximum may skip NaNs (Combiner::MaxNum): a row holding a NaN is NaN
+/// throughout, through its own exp(NaN - max), whatever the maximum.
 template <typename A, typename V = typename A::Value>
 V softmaxNumerator(A &a, V x, V maximum) {
   return exp(a, a.sub(x, maximum));
