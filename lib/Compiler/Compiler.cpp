@@ -209,20 +209,19 @@ createTargetMachine(const ExtremePipelineOptions &options, std::string &error) {
   return machine;
 }
 
-/// What LLVM may assume about library functions on the host: on x86 CPUs
-/// with AVX2, glibc's vector math library (libmvec) provides 4- and 8-wide
-/// expf/logf/... that the loop vectorizer calls (error at most 1 ulp, as
+/// What LLVM may assume about library functions on a chip with vectors of
+/// `vectorBits` (getCpuVectorBits): on x86 CPUs with AVX2, glibc's vector
+/// math library (libmvec) provides 4- and 8-wide expf/logf/... that the
+/// loop vectorizer calls (error at most 1 ulp, as
 /// tight as the scalar functions' bound in the differential tester). With
 /// AVX-512 it also has 16-wide ones (8-wide in f64), which LLVM 22's list
 /// lacks: exp and log, the functions our ops call, are added here.
 std::unique_ptr<llvm::TargetLibraryInfoImpl>
-createLibraryInfo(const ExtremePipelineOptions &options,
-                  const llvm::TargetMachine &machine) {
+createLibraryInfo(unsigned vectorBits, const llvm::TargetMachine &machine) {
   const llvm::Triple &triple = machine.getTargetTriple();
   auto info = std::make_unique<llvm::TargetLibraryInfoImpl>(triple);
   if (!triple.isX86() || !triple.isOSLinux())
     return info;
-  unsigned vectorBits = getCpuVectorBits(options.getHostChip());
   if (vectorBits >= 256)
     info->addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC,
                                              triple);
@@ -297,12 +296,13 @@ std::unique_ptr<llvm::Module> translateAndOptimize(
   // The loops LLVM vectorizes itself get vectors as wide as ours: chips
   // that prefer 256-bit vectors (skylake-avx512 among them) would stop at
   // 8 floats, and call 8-wide exp where a 16-wide one exists.
-  if (getCpuVectorBits(options.getHostChip()) >= 512)
+  unsigned vectorBits = getCpuVectorBits(options.getHostChip());
+  if (vectorBits >= 512)
     for (llvm::Function &function : *llvmModule)
       if (!function.isDeclaration())
         function.addFnAttr("prefer-vector-width", "512");
   std::unique_ptr<llvm::TargetLibraryInfoImpl> libraryInfo =
-      createLibraryInfo(options, machine);
+      createLibraryInfo(vectorBits, machine);
   if (llvm::Error err = optimizeModule(*llvmModule, options.optLevel, machine,
                                        *libraryInfo)) {
     error = "LLVM optimization failed: " + llvm::toString(std::move(err));
