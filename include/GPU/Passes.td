@@ -67,10 +67,22 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     parallel dimensions (full reductions, rank 0) run on one thread.
 
     Contractions (matmul, batch matmul: C[b, m, n] += A[b, m, k] *
-    B[b, k, n] in any layout) give each thread a `tile-size` x `tile-size`
-    tile of C held in registers across K: per step it loads a column of A's
-    tile and a row of B's (indices clamped into range) and stores only the
-    elements in range at the end.
+    B[b, k, n] in any layout) take in the fill before them and an
+    elementwise epilogue after them (bias + relu), and hold tiles of C in
+    registers across K. When M and N span a block's tile (16 `tile-size`,
+    or are dynamic) and K a slice of 16, blocks of 16x16 threads own
+    (16 `tile-size`)^2 tiles of C: per slice of K they stage A's and B's
+    slices in shared memory (coalesced, indices clamped into range), wait
+    at a barrier, and each thread updates its `tile-size` x `tile-size`
+    tile from shared memory. Smaller contractions give each thread such a
+    tile, loading a column of A and a row of B per step from global memory.
+    Only elements in range are stored.
+
+    Reductions along the input's innermost dimension over rows of at least
+    256 elements (or dynamic) get a block of 256 threads per row: strided
+    partials, then a tree in shared memory. Reductions of every dimension
+    over many elements run in two kernels (chunks into partials, then one
+    thread). Float adds are reassociated (SPEC).
     Afterwards no memory access is left outside a `gpu.launch`; the pass
     fails, naming the op, if one is.
   }];

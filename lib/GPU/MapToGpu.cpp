@@ -2,7 +2,9 @@
 //
 // Every linalg op of a host function becomes a gpu.launch: its parallel
 // dimensions are collapsed into one range that blocks of threads split, and
-// its reduction dimensions run inside each thread.
+// its reduction dimensions run inside each thread. Contractions hold tiles
+// of C in registers (staging slices of A and B in shared memory when they
+// span whole blocks); long row reductions take a block per row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -233,137 +235,72 @@ linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op) {
   return epilogue;
 }
 
-/// A one-dimensional scf.parallel over tiles of the output of contraction
-/// `op`: each iteration (one thread) keeps a tileM x tileN tile of C in
-/// registers across the whole K loop, loading a column of A and a row of B
-/// per step (indices clamped into range; only in-range elements are
-/// stored).
-scf::ParallelOp lowerContractionToTiles(RewriterBase &rewriter,
-                                        linalg::LinalgOp op,
-                                        const linalg::ContractionDimensions &dims,
-                                        int64_t tileM, int64_t tileN,
-                                        linalg::FillOp fill,
-                                        linalg::GenericOp epilogue) {
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
-  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
-  auto extent = [&](unsigned dim) {
-    return getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size);
-  };
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  };
-  // Static extents smaller than a tile shrink it.
-  auto fit = [](OpFoldResult size, int64_t tile) {
-    std::optional<int64_t> known = getConstantIntValue(size);
-    return known && *known > 0 ? std::min(*known, tile) : tile;
-  };
-  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
-  tileM = fit(ranges[m].size, tileM);
-  tileN = fit(ranges[n].size, tileN);
-  Value sizeM = extent(m), sizeN = extent(n), sizeK = extent(k);
-  Value zero = constant(0), one = constant(1);
-  Value tilesM = arith::CeilDivSIOp::create(rewriter, loc, sizeM,
-                                            constant(tileM));
-  Value tilesN = arith::CeilDivSIOp::create(rewriter, loc, sizeN,
-                                            constant(tileN));
-  Value total = arith::MulIOp::create(rewriter, loc, tilesM, tilesN);
-  if (!dims.batch.empty())
-    total = arith::MulIOp::create(rewriter, loc, total,
-                                  extent(dims.batch.front()));
-  auto parallel = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
-                                          ValueRange{total}, ValueRange{one});
-  rewriter.setInsertionPoint(parallel.getBody()->getTerminator());
-
-  // Tile coordinates: column tiles fastest, so that neighbouring threads
-  // read neighbouring columns of B and write neighbouring columns of C.
-  Value t = parallel.getInductionVars().front();
-  Value tileJ = arith::RemSIOp::create(rewriter, loc, t, tilesN);
-  Value rest = arith::DivSIOp::create(rewriter, loc, t, tilesN);
-  Value tileI = arith::RemSIOp::create(rewriter, loc, rest, tilesM);
-  Value batch = arith::DivSIOp::create(rewriter, loc, rest, tilesM);
-  Value firstRow = arith::MulIOp::create(rewriter, loc, tileI,
-                                         constant(tileM));
-  Value firstColumn = arith::MulIOp::create(rewriter, loc, tileJ,
-                                            constant(tileN));
-  Value lastRow = arith::SubIOp::create(rewriter, loc, sizeM, one);
-  Value lastColumn = arith::SubIOp::create(rewriter, loc, sizeN, one);
-  SmallVector<Value> rows, columns, clampedRows, clampedColumns;
-  for (int64_t i = 0; i < tileM; ++i) {
-    rows.push_back(arith::AddIOp::create(rewriter, loc, firstRow, constant(i)));
-    clampedRows.push_back(
-        arith::MinSIOp::create(rewriter, loc, rows.back(), lastRow));
-  }
-  for (int64_t j = 0; j < tileN; ++j) {
-    columns.push_back(
-        arith::AddIOp::create(rewriter, loc, firstColumn, constant(j)));
-    clampedColumns.push_back(
-        arith::MinSIOp::create(rewriter, loc, columns.back(), lastColumn));
-  }
-  SmallVector<Value> loops(op.getNumLoops(), zero);
-  if (!dims.batch.empty())
-    loops[dims.batch.front()] = batch;
-  OpOperand *lhs = op.getDpsInputOperand(0);
-  OpOperand *rhs = op.getDpsInputOperand(1);
-  OpOperand *out = op.getDpsInitOperand(0);
-  auto load = [&](OpOperand *operand, Value row, Value column, Value depth) {
-    loops[m] = row;
-    loops[n] = column;
-    loops[k] = depth;
-    return memref::LoadOp::create(rewriter, loc, operand->get(),
-                                  getIndices(op, *operand, loops))
-        .getResult();
-  };
-
-  SmallVector<Value> initial;
-  for (int64_t i = 0; i < tileM; ++i)
-    for (int64_t j = 0; j < tileN; ++j)
-      initial.push_back(fill ? fill.getDpsInputOperand(0)->get()
-                             : load(out, clampedRows[i], clampedColumns[j],
-                                    zero));
+/// The value contraction `op`'s body computes from `lhs`, `rhs` and the
+/// accumulator `accumulator`.
+Value accumulate(RewriterBase &rewriter, linalg::LinalgOp op, Value lhs,
+                 Value rhs, Value accumulator) {
   Block *body = op.getBlock();
-  auto kLoop = scf::ForOp::create(
-      rewriter, loc, zero, sizeK, one, initial,
-      [&](OpBuilder &builder, Location nested, Value depth,
-          ValueRange accumulators) {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
-        SmallVector<Value> lhsColumn, rhsRow, updated;
-        for (int64_t i = 0; i < tileM; ++i)
-          lhsColumn.push_back(load(lhs, clampedRows[i], zero, depth));
-        for (int64_t j = 0; j < tileN; ++j)
-          rhsRow.push_back(load(rhs, zero, clampedColumns[j], depth));
-        for (int64_t i = 0; i < tileM; ++i) {
-          for (int64_t j = 0; j < tileN; ++j) {
-            IRMapping mapping;
-            mapping.map(body->getArgument(0), lhsColumn[i]);
-            mapping.map(body->getArgument(1), rhsRow[j]);
-            mapping.map(body->getArgument(2),
-                        accumulators[i * tileN + j]);
-            for (Operation &payload : body->without_terminator())
-              rewriter.clone(payload, mapping);
-            updated.push_back(mapping.lookup(
-                body->getTerminator()->getOperand(0)));
-          }
-        }
-        scf::YieldOp::create(rewriter, nested, updated);
-      });
+  IRMapping mapping;
+  mapping.map(body->getArgument(0), lhs);
+  mapping.map(body->getArgument(1), rhs);
+  mapping.map(body->getArgument(2), accumulator);
+  for (Operation &payload : body->without_terminator())
+    rewriter.clone(payload, mapping);
+  return mapping.lookup(body->getTerminator()->getOperand(0));
+}
 
-  for (int64_t i = 0; i < tileM; ++i) {
+/// Where one thread's tile of a contraction's output lies: C[rows[i],
+/// columns[j]] in batch `loops[batch]`; `clamped*` are the indices clamped
+/// into range, safe to read.
+struct OutputTile {
+  SmallVector<Value> loops;
+  SmallVector<Value> rows, columns, clampedRows, clampedColumns;
+  Value sizeM, sizeN;
+};
+
+/// The tile's starting values: the fill's value, or C's elements.
+SmallVector<Value> loadAccumulators(RewriterBase &rewriter, Location loc,
+                                    linalg::LinalgOp op,
+                                    const linalg::ContractionDimensions &dims,
+                                    OutputTile &tile, linalg::FillOp fill) {
+  SmallVector<Value> initial;
+  OpOperand *out = op.getDpsInitOperand(0);
+  for (Value row : tile.clampedRows)
+    for (Value column : tile.clampedColumns) {
+      if (fill) {
+        initial.push_back(fill.getDpsInputOperand(0)->get());
+        continue;
+      }
+      tile.loops[dims.m.front()] = row;
+      tile.loops[dims.n.front()] = column;
+      initial.push_back(memref::LoadOp::create(
+          rewriter, loc, out->get(), getIndices(op, *out, tile.loops)));
+    }
+  return initial;
+}
+
+/// Stores the tile's `values` (row-major), the elements in range only,
+/// through the elementwise `epilogue` when there is one.
+void storeTile(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+               const linalg::ContractionDimensions &dims, OutputTile &tile,
+               ValueRange values, linalg::GenericOp epilogue) {
+  OpOperand *out = op.getDpsInitOperand(0);
+  int64_t tileN = tile.columns.size();
+  for (auto [i, row] : llvm::enumerate(tile.rows)) {
     Value rowInRange = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::slt, rows[i], sizeM);
-    for (int64_t j = 0; j < tileN; ++j) {
+        rewriter, loc, arith::CmpIPredicate::slt, row, tile.sizeM);
+    for (auto [j, column] : llvm::enumerate(tile.columns)) {
       Value columnInRange = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::slt, columns[j], sizeN);
+          rewriter, loc, arith::CmpIPredicate::slt, column, tile.sizeN);
       Value inRange =
           arith::AndIOp::create(rewriter, loc, rowInRange, columnInRange);
       auto guard = scf::IfOp::create(rewriter, loc, inRange);
       OpBuilder::InsertionGuard insertion(rewriter);
       rewriter.setInsertionPointToStart(guard.thenBlock());
-      loops[m] = rows[i];
-      loops[n] = columns[j];
-      SmallVector<Value> element = getIndices(op, *out, loops);
-      Value value = kLoop.getResult(i * tileN + j);
+      tile.loops[dims.m.front()] = row;
+      tile.loops[dims.n.front()] = column;
+      SmallVector<Value> element = getIndices(op, *out, tile.loops);
+      Value value = values[i * tileN + j];
       if (!epilogue) {
         memref::StoreOp::create(rewriter, loc, value, out->get(), element);
         continue;
@@ -396,12 +333,343 @@ scf::ParallelOp lowerContractionToTiles(RewriterBase &rewriter,
           epilogue.getDpsInitOperand(0)->get(), element);
     }
   }
+}
+
+/// Erases a contraction lowered to a kernel, with its fused fill and
+/// epilogue.
+void eraseContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                      linalg::FillOp fill, linalg::GenericOp epilogue) {
   if (fill)
     rewriter.eraseOp(fill);
   if (epilogue)
     rewriter.eraseOp(epilogue);
   rewriter.eraseOp(op);
+}
+
+/// A one-dimensional scf.parallel over tiles of the output of contraction
+/// `op`: each iteration (one thread) keeps a tileM x tileN tile of C in
+/// registers across the whole K loop, loading a column of A and a row of B
+/// per step (indices clamped into range; only in-range elements are
+/// stored).
+scf::ParallelOp
+lowerContractionToTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims,
+                        int64_t tileM, int64_t tileN, linalg::FillOp fill,
+                        linalg::GenericOp epilogue) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+  auto extent = [&](unsigned dim) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size);
+  };
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  // Static extents smaller than a tile shrink it.
+  auto fit = [](OpFoldResult size, int64_t tile) {
+    std::optional<int64_t> known = getConstantIntValue(size);
+    return known && *known > 0 ? std::min(*known, tile) : tile;
+  };
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  tileM = fit(ranges[m].size, tileM);
+  tileN = fit(ranges[n].size, tileN);
+  OutputTile tile;
+  tile.sizeM = extent(m);
+  tile.sizeN = extent(n);
+  Value sizeK = extent(k);
+  Value zero = constant(0), one = constant(1);
+  Value tilesM = arith::CeilDivSIOp::create(rewriter, loc, tile.sizeM,
+                                            constant(tileM));
+  Value tilesN = arith::CeilDivSIOp::create(rewriter, loc, tile.sizeN,
+                                            constant(tileN));
+  Value total = arith::MulIOp::create(rewriter, loc, tilesM, tilesN);
+  if (!dims.batch.empty())
+    total = arith::MulIOp::create(rewriter, loc, total,
+                                  extent(dims.batch.front()));
+  auto parallel = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                          ValueRange{total}, ValueRange{one});
+  rewriter.setInsertionPoint(parallel.getBody()->getTerminator());
+
+  // Tile coordinates: column tiles fastest, so that neighbouring threads
+  // read neighbouring columns of B and write neighbouring columns of C.
+  Value t = parallel.getInductionVars().front();
+  Value tileJ = arith::RemSIOp::create(rewriter, loc, t, tilesN);
+  Value rest = arith::DivSIOp::create(rewriter, loc, t, tilesN);
+  Value tileI = arith::RemSIOp::create(rewriter, loc, rest, tilesM);
+  Value batch = arith::DivSIOp::create(rewriter, loc, rest, tilesM);
+  Value firstRow = arith::MulIOp::create(rewriter, loc, tileI,
+                                         constant(tileM));
+  Value firstColumn = arith::MulIOp::create(rewriter, loc, tileJ,
+                                            constant(tileN));
+  Value lastRow = arith::SubIOp::create(rewriter, loc, tile.sizeM, one);
+  Value lastColumn = arith::SubIOp::create(rewriter, loc, tile.sizeN, one);
+  for (int64_t i = 0; i < tileM; ++i) {
+    tile.rows.push_back(
+        arith::AddIOp::create(rewriter, loc, firstRow, constant(i)));
+    tile.clampedRows.push_back(
+        arith::MinSIOp::create(rewriter, loc, tile.rows.back(), lastRow));
+  }
+  for (int64_t j = 0; j < tileN; ++j) {
+    tile.columns.push_back(
+        arith::AddIOp::create(rewriter, loc, firstColumn, constant(j)));
+    tile.clampedColumns.push_back(arith::MinSIOp::create(
+        rewriter, loc, tile.columns.back(), lastColumn));
+  }
+  tile.loops.assign(op.getNumLoops(), zero);
+  if (!dims.batch.empty())
+    tile.loops[dims.batch.front()] = batch;
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  auto load = [&](OpOperand *operand, Value row, Value column, Value depth) {
+    SmallVector<Value> loops = tile.loops;
+    loops[m] = row;
+    loops[n] = column;
+    loops[k] = depth;
+    return memref::LoadOp::create(rewriter, loc, operand->get(),
+                                  getIndices(op, *operand, loops))
+        .getResult();
+  };
+
+  SmallVector<Value> initial =
+      loadAccumulators(rewriter, loc, op, dims, tile, fill);
+  auto kLoop = scf::ForOp::create(
+      rewriter, loc, zero, sizeK, one, initial,
+      [&](OpBuilder &builder, Location nested, Value depth,
+          ValueRange accumulators) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+        SmallVector<Value> lhsColumn, rhsRow, updated;
+        for (Value row : tile.clampedRows)
+          lhsColumn.push_back(load(lhs, row, zero, depth));
+        for (Value column : tile.clampedColumns)
+          rhsRow.push_back(load(rhs, zero, column, depth));
+        for (int64_t i = 0; i < tileM; ++i)
+          for (int64_t j = 0; j < tileN; ++j)
+            updated.push_back(accumulate(rewriter, op, lhsColumn[i], rhsRow[j],
+                                         accumulators[i * tileN + j]));
+        scf::YieldOp::create(rewriter, nested, updated);
+      });
+  storeTile(rewriter, loc, op, dims, tile, kLoop.getResults(), epilogue);
+  eraseContraction(rewriter, op, fill, epilogue);
   return parallel;
+}
+
+/// Threads of a shared-memory contraction kernel: kSharedThreads x
+/// kSharedThreads, each computing tileSize x tileSize elements of C.
+constexpr int64_t kSharedThreads = 16;
+/// The depth of the slices of A and B that a block stages in shared memory.
+constexpr int64_t kSharedDepth = 16;
+
+/// Whether contraction `op` is worth a shared-memory kernel: M and N span
+/// at least a block's tile, and K a slice, or are dynamic.
+bool prefersSharedMemory(linalg::LinalgOp op,
+                         const linalg::ContractionDimensions &dims,
+                         int64_t tileSize) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto atLeast = [&](unsigned dim, int64_t size) {
+    return ShapedType::isDynamic(ranges[dim]) || ranges[dim] >= size;
+  };
+  int64_t blockTile = kSharedThreads * tileSize;
+  return atLeast(dims.m.front(), blockTile) &&
+         atLeast(dims.n.front(), blockTile) &&
+         atLeast(dims.k.front(), kSharedDepth);
+}
+
+/// A gpu.launch computing contraction `op` through shared memory: each
+/// block owns a (16 t) x (16 t) tile of C (t = tileSize) and walks K in
+/// slices of 16; per slice its threads copy the slices of A and B into
+/// shared memory together (coalesced along each operand's innermost
+/// dimension, indices clamped into range), wait at a barrier, and each
+/// thread updates its t x t tile, held in registers, from shared memory.
+/// Thread (x, y) owns rows y + 16 i and columns x + 16 j of the block's
+/// tile, so that a warp reads shared memory without bank conflicts and
+/// stores neighbouring columns of C.
+gpu::LaunchOp lowerContractionToSharedTiles(
+    RewriterBase &rewriter, linalg::LinalgOp op,
+    const linalg::ContractionDimensions &dims, int64_t tileSize,
+    linalg::FillOp fill, linalg::GenericOp epilogue) {
+  Location loc = op.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+  auto extent = [&](unsigned dim) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size);
+  };
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  const int64_t threads = kSharedThreads * kSharedThreads;
+  const int64_t blockTile = kSharedThreads * tileSize;
+  OutputTile tile;
+  tile.sizeM = extent(m);
+  tile.sizeN = extent(n);
+  Value sizeK = extent(k);
+  Value tilesM = arith::CeilDivSIOp::create(rewriter, loc, tile.sizeM,
+                                            constant(blockTile));
+  Value tilesN = arith::CeilDivSIOp::create(rewriter, loc, tile.sizeN,
+                                            constant(blockTile));
+  Value blocks = arith::MulIOp::create(rewriter, loc, tilesM, tilesN);
+  if (!dims.batch.empty())
+    blocks = arith::MulIOp::create(rewriter, loc, blocks,
+                                   extent(dims.batch.front()));
+
+  // Slices of A (rows x depth) and B (depth x columns), each row padded by
+  // one element so that column-wise writes avoid bank conflicts.
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto sharedType = [&](OpOperand *operand, int64_t rows, int64_t columns) {
+    return MemRefType::get({rows, columns + 1},
+                           getElementTypeOrSelf(operand->get().getType()),
+                           MemRefLayoutAttrInterface(), workgroup);
+  };
+  Value one = constant(1);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, blocks, one, one, constant(kSharedThreads),
+      constant(kSharedThreads), one, /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+      TypeRange{sharedType(lhs, blockTile, kSharedDepth),
+                sharedType(rhs, kSharedDepth, blockTile)});
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(&body);
+  Value sharedLhs = launch.getWorkgroupAttributions()[0];
+  Value sharedRhs = launch.getWorkgroupAttributions()[1];
+  Value zero = constant(0);
+  one = constant(1);
+
+  // The block's tile: column tiles fastest, as in the register kernel.
+  Value blockId = launch.getBlockIds().x;
+  Value tileJ = arith::RemSIOp::create(rewriter, loc, blockId, tilesN);
+  Value rest = arith::DivSIOp::create(rewriter, loc, blockId, tilesN);
+  Value tileI = arith::RemSIOp::create(rewriter, loc, rest, tilesM);
+  Value batch = arith::DivSIOp::create(rewriter, loc, rest, tilesM);
+  Value firstRow =
+      arith::MulIOp::create(rewriter, loc, tileI, constant(blockTile));
+  Value firstColumn =
+      arith::MulIOp::create(rewriter, loc, tileJ, constant(blockTile));
+  Value lastRow = arith::SubIOp::create(rewriter, loc, tile.sizeM, one);
+  Value lastColumn = arith::SubIOp::create(rewriter, loc, tile.sizeN, one);
+  Value lastDepth = arith::SubIOp::create(rewriter, loc, sizeK, one);
+  Value threadX = launch.getThreadIds().x;
+  Value threadY = launch.getThreadIds().y;
+  Value thread = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, threadY, constant(kSharedThreads)),
+      threadX);
+  SmallVector<Value> localRows, localColumns;
+  for (int64_t i = 0; i < tileSize; ++i) {
+    localRows.push_back(arith::AddIOp::create(
+        rewriter, loc, threadY, constant(i * kSharedThreads)));
+    localColumns.push_back(arith::AddIOp::create(
+        rewriter, loc, threadX, constant(i * kSharedThreads)));
+    tile.rows.push_back(
+        arith::AddIOp::create(rewriter, loc, firstRow, localRows.back()));
+    tile.clampedRows.push_back(
+        arith::MinSIOp::create(rewriter, loc, tile.rows.back(), lastRow));
+    tile.columns.push_back(arith::AddIOp::create(rewriter, loc, firstColumn,
+                                                 localColumns.back()));
+    tile.clampedColumns.push_back(arith::MinSIOp::create(
+        rewriter, loc, tile.columns.back(), lastColumn));
+  }
+  tile.loops.assign(op.getNumLoops(), zero);
+  if (!dims.batch.empty())
+    tile.loops[dims.batch.front()] = batch;
+
+  // Copies a rows x columns slice of `operand` whose element (r, c) lies at
+  // loop dimensions (rowDim = first[0] + r, columnDim = first[1] + c) into
+  // `shared`: the block's threads take consecutive elements along the
+  // operand's innermost dimension.
+  auto stage = [&](OpOperand *operand, Value shared, unsigned rowDim,
+                   unsigned columnDim, int64_t rows, int64_t columns,
+                   Value firstRowOf, Value lastRowOf, Value firstColumnOf,
+                   Value lastColumnOf) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    bool rowsFastest =
+        cast<AffineDimExpr>(map.getResults().back()).getPosition() == rowDim;
+    for (int64_t e = 0; e < rows * columns / threads; ++e) {
+      Value index =
+          arith::AddIOp::create(rewriter, loc, thread, constant(e * threads));
+      int64_t fastSize = rowsFastest ? rows : columns;
+      Value fast =
+          arith::RemSIOp::create(rewriter, loc, index, constant(fastSize));
+      Value slow =
+          arith::DivSIOp::create(rewriter, loc, index, constant(fastSize));
+      Value row = rowsFastest ? fast : slow;
+      Value column = rowsFastest ? slow : fast;
+      SmallVector<Value> loops = tile.loops;
+      loops[rowDim] = arith::MinSIOp::create(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, firstRowOf, row),
+          lastRowOf);
+      loops[columnDim] = arith::MinSIOp::create(
+          rewriter, loc,
+          arith::AddIOp::create(rewriter, loc, firstColumnOf, column),
+          lastColumnOf);
+      Value value = memref::LoadOp::create(rewriter, loc, operand->get(),
+                                           getIndices(op, *operand, loops));
+      memref::StoreOp::create(rewriter, loc, value, shared,
+                              ValueRange{row, column});
+    }
+  };
+
+  SmallVector<Value> initial =
+      loadAccumulators(rewriter, loc, op, dims, tile, fill);
+  auto slices = scf::ForOp::create(
+      rewriter, loc, zero, sizeK, constant(kSharedDepth), initial,
+      [&](OpBuilder &builder, Location nested, Value firstDepth,
+          ValueRange accumulators) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+        stage(lhs, sharedLhs, m, k, blockTile, kSharedDepth, firstRow, lastRow,
+              firstDepth, lastDepth);
+        stage(rhs, sharedRhs, k, n, kSharedDepth, blockTile, firstDepth,
+              lastDepth, firstColumn, lastColumn);
+        gpu::BarrierOp::create(rewriter, loc);
+        // Every slice is whole when K is a known multiple of its depth: a
+        // constant trip count that LLVM unrolls.
+        std::optional<int64_t> staticK = getConstantIntValue(ranges[k].size);
+        Value depth =
+            staticK && *staticK % kSharedDepth == 0
+                ? constant(kSharedDepth)
+                : arith::MinSIOp::create(
+                      rewriter, loc, constant(kSharedDepth),
+                      arith::SubIOp::create(rewriter, loc, sizeK, firstDepth))
+                      .getResult();
+        auto steps = scf::ForOp::create(
+            rewriter, loc, zero, depth, one, accumulators,
+            [&](OpBuilder &inner, Location, Value step,
+                ValueRange partial) {
+              OpBuilder::InsertionGuard innerGuard(rewriter);
+              rewriter.setInsertionPointToStart(inner.getInsertionBlock());
+              SmallVector<Value> lhsColumn, rhsRow, updated;
+              for (Value row : localRows)
+                lhsColumn.push_back(memref::LoadOp::create(
+                    rewriter, loc, sharedLhs, ValueRange{row, step}));
+              for (Value column : localColumns)
+                rhsRow.push_back(memref::LoadOp::create(
+                    rewriter, loc, sharedRhs, ValueRange{step, column}));
+              for (int64_t i = 0; i < tileSize; ++i)
+                for (int64_t j = 0; j < tileSize; ++j)
+                  updated.push_back(
+                      accumulate(rewriter, op, lhsColumn[i], rhsRow[j],
+                                 partial[i * tileSize + j]));
+              scf::YieldOp::create(rewriter, loc, updated);
+            });
+        // The next slice overwrites shared memory once all have read it.
+        gpu::BarrierOp::create(rewriter, loc);
+        scf::YieldOp::create(rewriter, nested, steps.getResults());
+        // Unrolled, the steps' shared loads overlap with the arithmetic.
+        if (staticK && *staticK % kSharedDepth == 0)
+          (void)loopUnrollFull(steps);
+        else
+          (void)loopUnrollByFactor(steps, 4);
+      });
+  storeTile(rewriter, loc, op, dims, tile, slices.getResults(), epilogue);
+  eraseContraction(rewriter, op, fill, epilogue);
+  return launch;
 }
 
 /// Elements a full reduction must have before it is split over threads.
@@ -411,14 +679,13 @@ constexpr int64_t kMinSplitReduction = 4096;
 constexpr int64_t kMaxReductionThreads = 4096;
 constexpr int64_t kMinReductionChunk = 32;
 
-/// The combining op of a reduction with no parallel dimension, one input
-/// read through a permutation and a body `yield combine(in, out)` whose
-/// combine is commutative and associative (float adds may be reassociated,
-/// SPEC); null otherwise or when the reduction is statically small.
-Operation *getSplittableReduction(linalg::LinalgOp op) {
-  if (op.getNumParallelLoops() != 0 || op.getNumLoops() == 0 ||
-      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op.hasIndexSemantics() ||
+/// The combining op of a reduction with one input read through a
+/// permutation and a body `yield combine(in, out)` whose combine is
+/// commutative and associative (float adds may be reassociated, SPEC);
+/// null otherwise.
+Operation *getReductionCombine(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
       !op.getMatchingIndexingMap(op.getDpsInputOperand(0)).isPermutation())
     return nullptr;
   Block *body = op.getBlock();
@@ -432,17 +699,62 @@ Operation *getSplittableReduction(linalg::LinalgOp op) {
       body->getTerminator()->getOperand(0) != combine->getResult(0))
     return nullptr;
   Value in = body->getArgument(0), out = body->getArgument(1);
-  if (!((combine->getOperand(0) == in && combine->getOperand(1) == out) ||
+  if (in.getType() != out.getType() ||
+      !((combine->getOperand(0) == in && combine->getOperand(1) == out) ||
         (combine->getOperand(0) == out && combine->getOperand(1) == in)))
     return nullptr;
-  std::optional<int64_t> elements = 1;
-  for (int64_t range : op.getStaticLoopRanges())
-    elements = ShapedType::isDynamic(range) || !elements
-                   ? std::nullopt
-                   : std::optional<int64_t>(*elements * range);
-  if (elements && *elements < kMinSplitReduction)
+  return combine;
+}
+
+/// The number of elements a reduction combines into each output element,
+/// when static.
+std::optional<int64_t> getStaticReductionSize(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> dims;
+  op.getReductionDims(dims);
+  int64_t size = 1;
+  for (unsigned dim : dims) {
+    if (ShapedType::isDynamic(ranges[dim]))
+      return std::nullopt;
+    size *= ranges[dim];
+  }
+  return size;
+}
+
+/// The combine of a reduction with no parallel dimension (see
+/// getReductionCombine), unless it is statically small.
+Operation *getSplittableReduction(linalg::LinalgOp op) {
+  if (op.getNumParallelLoops() != 0)
+    return nullptr;
+  Operation *combine = getReductionCombine(op);
+  std::optional<int64_t> elements = getStaticReductionSize(op);
+  if (!combine || (elements && *elements < kMinSplitReduction))
     return nullptr;
   return combine;
+}
+
+/// Threads of a block that reduces one row.
+constexpr int64_t kRowReductionThreads = 256;
+
+/// The combine of a reduction with parallel dimensions (see
+/// getReductionCombine) whose rows are long (at least a block of threads,
+/// or dynamic) and run along the input's innermost dimension, so that a
+/// block's threads read consecutive elements.
+Operation *getRowReduction(linalg::LinalgOp op) {
+  if (op.getNumParallelLoops() == 0)
+    return nullptr;
+  Operation *combine = getReductionCombine(op);
+  if (!combine)
+    return nullptr;
+  std::optional<int64_t> elements = getStaticReductionSize(op);
+  if (elements && *elements < kRowReductionThreads)
+    return nullptr;
+  AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  unsigned innermost =
+      cast<AffineDimExpr>(inputMap.getResults().back()).getPosition();
+  return linalg::isReductionIterator(op.getIteratorTypesArray()[innermost])
+             ? combine
+             : nullptr;
 }
 
 /// `combine` applied to `element` and `accumulator`.
@@ -555,6 +867,131 @@ splitFullReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   return {chunks, fold};
 }
 
+/// A gpu.launch with a block per output element of reduction `op`: thread
+/// t combines the row's elements t, t + 256, ... in order (along the input's
+/// innermost dimension: coalesced), then the partials meet in a tree in
+/// shared memory (halving the active threads after each barrier), and
+/// thread 0 combines the row's value into the output.
+gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
+                                        linalg::LinalgOp op,
+                                        Operation *combine) {
+  Location loc = op.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+  SmallVector<unsigned> parallelDims, reductionDims;
+  op.getParallelDims(parallelDims);
+  op.getReductionDims(reductionDims);
+  Value one = constant(1);
+  auto collectExtents = [&](ArrayRef<unsigned> dims,
+                            SmallVector<Value> &extents) {
+    Value product = one;
+    for (unsigned dim : dims) {
+      extents.push_back(
+          getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size));
+      product = arith::MulIOp::create(rewriter, loc, product, extents.back());
+    }
+    return product;
+  };
+  SmallVector<Value> parallelExtents, reductionExtents;
+  Value rows = collectExtents(parallelDims, parallelExtents);
+  Value count = collectExtents(reductionDims, reductionExtents);
+  OpOperand *input = op.getDpsInputOperand(0);
+  OpOperand *output = op.getDpsInitOperand(0);
+  auto sharedType = MemRefType::get(
+      {kRowReductionThreads}, getElementTypeOrSelf(output->get().getType()),
+      MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, rows, one, one, constant(kRowReductionThreads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, TypeRange{sharedType});
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(&body);
+  Value partials = launch.getWorkgroupAttributions().front();
+  Value thread = launch.getThreadIds().x;
+
+  SmallVector<Value> loops(op.getNumLoops());
+  for (auto [dim, index] : llvm::zip(
+           parallelDims, *affine::delinearizeIndex(
+                             rewriter, loc, launch.getBlockIds().x,
+                             parallelExtents)))
+    loops[dim] = index;
+  auto loadElement = [&](Value linear) {
+    for (auto [dim, index] :
+         llvm::zip(reductionDims, *affine::delinearizeIndex(
+                                      rewriter, loc, linear, reductionExtents)))
+      loops[dim] = index;
+    return memref::LoadOp::create(rewriter, loc, input->get(),
+                                  getIndices(op, *input, loops))
+        .getResult();
+  };
+  auto ifThen = [&](Value condition, function_ref<void()> then) {
+    auto branch = scf::IfOp::create(rewriter, loc, condition);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(branch.thenBlock());
+    then();
+  };
+  auto less = [&](Value lhs, Value rhs) {
+    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, lhs,
+                                 rhs)
+        .getResult();
+  };
+
+  // Partial t is defined for t < count.
+  Value block = constant(kRowReductionThreads);
+  ifThen(less(thread, count), [&] {
+    Value first = loadElement(thread);
+    Value next = arith::AddIOp::create(rewriter, loc, thread, block);
+    auto strided = scf::ForOp::create(
+        rewriter, loc, next, count, block, ValueRange{first},
+        [&](OpBuilder &, Location, Value i, ValueRange accumulator) {
+          scf::YieldOp::create(rewriter, loc,
+                               applyCombine(rewriter, combine, loadElement(i),
+                                            accumulator.front()));
+        });
+    memref::StoreOp::create(rewriter, loc, strided.getResult(0), partials,
+                            thread);
+  });
+  for (int64_t stride = kRowReductionThreads / 2; stride >= 1; stride /= 2) {
+    gpu::BarrierOp::create(rewriter, loc);
+    Value partner = arith::AddIOp::create(rewriter, loc, thread,
+                                          constant(stride));
+    Value active =
+        arith::AndIOp::create(rewriter, loc, less(thread, constant(stride)),
+                              less(partner, count));
+    ifThen(active, [&] {
+      Value mine = memref::LoadOp::create(rewriter, loc, partials, thread);
+      Value theirs = memref::LoadOp::create(rewriter, loc, partials, partner);
+      memref::StoreOp::create(rewriter, loc,
+                              applyCombine(rewriter, combine, theirs, mine),
+                              partials, thread);
+    });
+  }
+  Value zero = constant(0);
+  Value writes = arith::AndIOp::create(
+      rewriter, loc,
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread,
+                            zero),
+      less(zero, count));
+  ifThen(writes, [&] {
+    SmallVector<Value> element = getIndices(op, *output, loops);
+    Value row = memref::LoadOp::create(rewriter, loc, partials, zero);
+    Value initial =
+        memref::LoadOp::create(rewriter, loc, output->get(), element);
+    memref::StoreOp::create(rewriter, loc,
+                            applyCombine(rewriter, combine, row, initial),
+                            output->get(), element);
+  });
+  rewriter.eraseOp(op);
+  return launch;
+}
+
 gpu::ParallelLoopDimMappingAttr mapTo(MLIRContext *context,
                                       gpu::Processor processor) {
   AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
@@ -647,6 +1084,11 @@ struct MapToGpuPass
         op->emitError("google-map-to-gpu: expected a linalg op on memrefs");
         return signalPassFailure();
       }
+      if (Operation *combine = getRowReduction(op)) {
+        lowerRowReductionToBlocks(rewriter, op, combine);
+        ++numKernels;
+        continue;
+      }
       if (Operation *combine = getSplittableReduction(op)) {
         auto [chunks, fold] = splitFullReduction(rewriter, op, combine);
         mapToBlocksAndThreads(rewriter, chunks, blockSize);
@@ -656,6 +1098,14 @@ struct MapToGpuPass
       }
       FailureOr<scf::ParallelOp> loop;
       auto contraction = contractions.find(op);
+      if (contraction != contractions.end() &&
+          prefersSharedMemory(op, contraction->second.dims, tileSize)) {
+        lowerContractionToSharedTiles(rewriter, op, contraction->second.dims,
+                                      tileSize, contraction->second.fill,
+                                      contraction->second.epilogue);
+        ++numKernels;
+        continue;
+      }
       if (contraction != contractions.end())
         loop = lowerContractionToTiles(
             rewriter, op, contraction->second.dims, tileSize, tileSize,

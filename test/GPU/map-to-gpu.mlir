@@ -45,6 +45,48 @@ func.func @reduce_first_dim_interchanged(%x: memref<?x10xf32>, %y: memref<10xf32
 
 // -----
 
+// A reduction along the input's innermost dimension over long (or dynamic)
+// rows gets a block of 256 threads per row: thread t combines elements t,
+// t + 256, ... (coalesced), the partials meet in a tree in shared memory
+// (a barrier before each of the 8 halvings), and thread 0 combines the
+// row's value into the output.
+// CHECK-LABEL: func.func @reduce_rows_in_blocks
+// CHECK-SAME: (%[[X:.*]]: memref<?x?xf32>, %[[Y:.*]]: memref<?xf32>)
+// CHECK: %[[ROWS:.*]] = memref.dim %[[X]], %{{.*}}
+// CHECK: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in ({{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]], {{.*}}) workgroup(%[[P:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[HAS:.*]] = arith.cmpi slt, %[[T]], %[[COUNT:.*]] : index
+// CHECK: scf.if %[[HAS]]
+// CHECK: %[[FIRST:.*]] = memref.load %[[X]][%[[ROW]], %[[T]]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[COUNT]] step %{{.*}} iter_args(%{{.*}} = %[[FIRST]])
+// CHECK: memref.store %{{.*}}, %[[P]][%[[T]]]
+// CHECK-COUNT-8: gpu.barrier
+// CHECK: arith.cmpi eq, %[[T]], %{{.*}}
+// CHECK: scf.if
+// CHECK: memref.load %[[P]]
+// CHECK: memref.load %[[Y]][%[[ROW]]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[ROW]]]
+func.func @reduce_rows_in_blocks(%x: memref<?x?xf32>, %y: memref<?xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<?x?xf32>) outs(%y : memref<?xf32>) dimensions = [1]
+  return
+}
+
+// -----
+
+// Short static rows stay in one thread each.
+// CHECK-LABEL: func.func @reduce_short_rows_in_threads
+// CHECK: gpu.launch
+// CHECK-NOT: workgroup
+// CHECK: scf.for
+// CHECK-NOT: gpu.barrier
+func.func @reduce_short_rows_in_threads(%x: memref<?x255xf32>, %y: memref<?xf32>) {
+  linalg.reduce { arith.maxnumf } ins(%x : memref<?x255xf32>) outs(%y : memref<?xf32>) dimensions = [1]
+  return
+}
+
+// -----
+
 // Without a parallel dimension, one thread computes the whole reduction.
 // CHECK-LABEL: func.func @full_reduction_one_thread
 // CHECK: %[[ONE:.*]] = arith.constant 1 : index
@@ -84,17 +126,91 @@ func.func @full_reduction_split(%x: memref<?x64xf32>, %y: memref<f32>) {
 
 // -----
 
-// Each thread owns a 4x4 tile of C, in registers across K: 16
-// accumulators, 4 loads of A and 4 of B per step at clamped indices, and
-// stores guarded to the elements in range.
-// CHECK-LABEL: func.func @matmul_register_tiles
+// A matmul spanning whole blocks (here dynamic) goes through shared memory:
+// each block of 16x16 threads owns a 64x64 tile of C and walks K in slices
+// of 16. Per slice its threads stage the slices of A (64x16) and B (16x64)
+// in shared memory (rows padded by one), wait at a barrier, update their
+// 4x4 tiles in registers from shared memory (steps unrolled by 4, then the
+// remainder), and wait again before the next slice overwrites it. Stores
+// are guarded to the elements in range.
+// CHECK-LABEL: func.func @matmul_shared_tiles
 // CHECK-SAME: (%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<?x?xf32>)
 // CHECK: %[[M:.*]] = memref.dim %[[A]], %{{.*}}
 // CHECK: %[[K:.*]] = memref.dim %[[A]], %{{.*}}
-// CHECK: %[[TILES_M:.*]] = arith.ceildivsi %[[M]], %[[C4:.*]] : index
+// CHECK: memref.dim %[[B]], %{{.*}}
+// CHECK: %[[N:.*]] = memref.dim %[[B]], %{{.*}}
+// CHECK: %[[TILES_M:.*]] = arith.ceildivsi %[[M]], %{{.*}} : index
+// CHECK: %[[TILES_N:.*]] = arith.ceildivsi %[[N]], %{{.*}} : index
+// CHECK: %[[BLOCKS:.*]] = arith.muli %[[TILES_M]], %[[TILES_N]] : index
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[BLOCKS]], {{.*}}) threads({{.*}}) in (%{{.*}} = %[[C16]], {{.*}}) workgroup(%[[SA:.*]] : memref<64x17xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-16: memref.load %[[C]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[K]] step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SA]]
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SB]]
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-4: memref.load %[[SA]]
+// CHECK-COUNT-4: memref.load %[[SB]]
+// CHECK-COUNT-64: arith.mulf
+// CHECK: scf.yield
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-16: arith.mulf
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK: arith.cmpi slt, %{{.*}}, %[[M]] : index
+// CHECK: arith.cmpi slt, %{{.*}}, %[[N]] : index
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %{{.*}}, %[[C]]
+// CHECK-NOT: linalg.matmul
+func.func @matmul_shared_tiles(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+// With B transposed, the block's threads stage B's slice along k (its
+// innermost dimension), 16 consecutive elements of a row of B^T at a time.
+// CHECK-LABEL: func.func @matmul_shared_tiles_transposed
+// CHECK-SAME: %[[BT:[a-z0-9]+]]: memref<128x?xf16>
+// CHECK: gpu.launch {{.*}} workgroup(%[[SA:.*]] : memref<64x17xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x65xf16, #gpu.address_space<workgroup>>)
+// CHECK: scf.for
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SA]]
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-NEXT: %[[FAST:.*]] = arith.remsi %{{.*}}, %[[C16]] : index
+// CHECK-NEXT: %[[C16_2:.*]] = arith.constant 16 : index
+// CHECK-NEXT: %[[SLOW:.*]] = arith.divsi %{{.*}}, %[[C16_2]] : index
+// CHECK: memref.load %[[BT]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[SB]][%[[FAST]], %[[SLOW]]]
+#transposed = affine_map<(m, n, k) -> (n, k)>
+func.func @matmul_shared_tiles_transposed(%a: memref<?x?xf16>, %bt: memref<128x?xf16>, %c: memref<?x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, #transposed, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %bt : memref<?x?xf16>, memref<128x?xf16>) outs(%c : memref<?x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Below a block's tile (here M = 32), each thread owns a 4x4 tile of C, in
+// registers across K: 16 accumulators, 4 loads of A and 4 of B per step at
+// clamped indices, and stores guarded to the elements in range.
+// CHECK-LABEL: func.func @matmul_register_tiles
+// CHECK-SAME: (%[[A:.*]]: memref<32x?xf32>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<32x?xf32>)
+// CHECK: %[[K:.*]] = memref.dim %[[A]], %{{.*}}
+// CHECK: %[[TILES_M:.*]] = arith.ceildivsi %[[M:.*]], %[[C4:.*]] : index
 // CHECK: %[[TILES_N:.*]] = arith.ceildivsi %[[N:.*]], %{{.*}} : index
 // CHECK: arith.muli %[[TILES_M]], %[[TILES_N]] : index
 // CHECK: gpu.launch
+// CHECK-NOT: workgroup
 // CHECK: %[[TJ:.*]] = arith.remsi %{{.*}}, %[[TILES_N]] : index
 // CHECK: arith.minsi
 // CHECK-COUNT-16: memref.load %[[C]]
@@ -108,8 +224,8 @@ func.func @full_reduction_split(%x: memref<?x64xf32>, %y: memref<f32>) {
 // CHECK: scf.if
 // CHECK-NEXT: memref.store %{{.*}}, %[[C]]
 // CHECK-NOT: linalg.matmul
-func.func @matmul_register_tiles(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
-  linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+func.func @matmul_register_tiles(%a: memref<32x?xf32>, %b: memref<?x?xf32>, %c: memref<32x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<32x?xf32>, memref<?x?xf32>) outs(%c : memref<32x?xf32>)
   return
 }
 

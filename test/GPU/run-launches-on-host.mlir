@@ -32,11 +32,103 @@ func.func @launch_as_loops(%n: index, %out: memref<?xf32>) {
 
 // -----
 
-func.func @negative_barrier() {
+// Barriers split the block's threads into phases: every thread runs a phase
+// before any runs the next. Shared memory is one host buffer; a value used
+// after a barrier is kept per thread.
+// CHECK-LABEL: func.func @barrier_phases
+// CHECK: %[[SHARED:.*]] = memref.alloc() : memref<32xf32>
+// CHECK: %[[KEPT:.*]] = memref.alloc(%{{.*}}) : memref<?xindex>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for %[[BX:.*]] = %{{.*}} to
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for %[[TX:.*]] = %{{.*}} to
+// CHECK: %[[T:.*]] = arith.addi %{{.*}}, %[[TX]] : index
+// CHECK: memref.store %{{.*}}, %[[SHARED]][%[[TX]]]
+// CHECK: memref.store %{{.*}}, %[[KEPT]][%[[T]]]
+// CHECK: }
+// CHECK: }
+// CHECK: }
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for %[[TX2:.*]] = %{{.*}} to
+// CHECK: %[[T2:.*]] = arith.addi %{{.*}}, %[[TX2]] : index
+// CHECK: %[[I:.*]] = memref.load %[[KEPT]][%[[T2]]]
+// CHECK: memref.load %[[SHARED]]
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[I]]] : memref<64xf32>
+// CHECK: memref.dealloc %[[SHARED]]
+// CHECK: memref.dealloc %[[KEPT]]
+// CHECK-NOT: gpu.
+func.func @barrier_phases(%in: memref<64xf32>, %out: memref<64xf32>) {
   %c1 = arith.constant 1 : index
-  // expected-error@+1 {{google-test-run-launches-on-host: threads that wait at a barrier cannot run one after another}}
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+  %c2 = arith.constant 2 : index
+  %c31 = arith.constant 31 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) workgroup(%shared : memref<32xf32, #gpu.address_space<workgroup>>) {
+    %base = arith.muli %bx, %c32 : index
+    %i = arith.addi %base, %tx : index
+    %v = memref.load %in[%i] : memref<64xf32>
+    memref.store %v, %shared[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
     gpu.barrier
+    %r = arith.subi %c31, %tx : index
+    %w = memref.load %shared[%r] : memref<32xf32, #gpu.address_space<workgroup>>
+    memref.store %w, %out[%i] : memref<64xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A loop holding a barrier runs once for the block, with its phases inside;
+// its iteration arguments are kept per thread.
+// CHECK-LABEL: func.func @barrier_in_loop
+// CHECK: %[[ACC:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: scf.for %[[TX:.*]] = %{{.*}} to
+// CHECK: memref.store %{{.*}}, %[[ACC]]
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NOT: iter_args
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.load %[[ACC]]
+// CHECK: memref.store %{{.*}}, %[[ACC]]
+func.func @barrier_in_loop(%in: memref<8x4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) workgroup(%shared : memref<4xf32, #gpu.address_space<workgroup>>) {
+    %sum = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %v = memref.load %in[%k, %tx] : memref<8x4xf32>
+      memref.store %v, %shared[%tx] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %w = memref.load %shared[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+      %next = arith.addf %acc, %w : f32
+      gpu.barrier
+      scf.yield %next : f32
+    }
+    memref.store %sum, %out[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @negative_barrier_in_branch(%flag: i1) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error@+1 {{google-test-run-launches-on-host: a barrier inside this op cannot run on the host (only scf.for loops may hold barriers)}}
+    scf.if %flag {
+      gpu.barrier
+    }
     gpu.terminator
   }
   return

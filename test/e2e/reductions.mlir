@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 17 cases match numpy
+// CHECK: e2e: 22 cases match numpy
 
 // E2E: @sum_rows(x: 4x8xf32) -> x.sum(axis=1)
 // E2E: @max_keep(x: 3x4x5xf32) -> x.max(axis=(0, 2), keepdims=True)
@@ -15,6 +15,13 @@
 // E2E: @sum_long_rows(x: 2x3000xf32) -> x.sum(axis=1)
 // E2E: @max_long_rows(x: 2x3000xf64) -> x.max(axis=-1, keepdims=True)
 // E2E: @mean_prime_rows(x: 2x2053xf32) -> x.mean(axis=1)
+// Long or dynamic rows (a GPU block per row, its threads meeting in a
+// tree): fewer elements than threads, none, two axes, integers.
+// E2E: @sum_rows_dynamic(x: 3x300xf32) -> x.sum(axis=1)
+// E2E: @sum_rows_dynamic(x: 4x5xf32) -> x.sum(axis=1)
+// E2E: @sum_rows_dynamic(x: 2x0xf32) -> x.sum(axis=1)
+// E2E: @mean_two_axes(x: 2x20x30xf32) -> x.mean(axis=(1, 2))
+// E2E: @max_rows_int(x: 3x1000xi32) -> x.max(axis=1)
 // Reductions of every axis of many elements (GPUs split them over threads).
 // E2E: @sum_all_dynamic(x: 300x50xf32) -> x.sum()
 // E2E: @sum_all_dynamic(x: 1x50xf32) -> x.sum()
@@ -79,4 +86,16 @@ func.func @max_all(%x: tensor<97x89xf32>) -> tensor<f32> {
 func.func @sum_all_int(%x: tensor<64x65xi64>) -> tensor<i64> {
   %0 = google.reduce_sum %x {axes = array<i64: 1, 0>, keep_dims = false} : tensor<64x65xi64> -> tensor<i64>
   return %0 : tensor<i64>
+}
+func.func @sum_rows_dynamic(%x: tensor<?x?xf32>) -> tensor<?xf32> {
+  %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<?x?xf32> -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+func.func @mean_two_axes(%x: tensor<2x20x30xf32>) -> tensor<2xf32> {
+  %0 = google.reduce_mean %x {axes = array<i64: 1, 2>, keep_dims = false} : tensor<2x20x30xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func @max_rows_int(%x: tensor<3x1000xi32>) -> tensor<3xi32> {
+  %0 = google.reduce_max %x {axes = array<i64: 1>, keep_dims = false} : tensor<3x1000xi32> -> tensor<3xi32>
+  return %0 : tensor<3xi32>
 }

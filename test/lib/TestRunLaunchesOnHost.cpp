@@ -4,10 +4,12 @@
 // (device buffers, how each op maps onto blocks and threads, the index
 // arithmetic and guards of every kernel) by running the kernels' bodies
 // sequentially on the host, where the e2e tests and the differential
-// tester compare them with NumPy and the reference interpreter. Kernels
-// with barriers or shared memory cannot run this way and are rejected. The
-// lowering of kernels to NVVM/ROCDL and the drivers are checked elsewhere
-// (device binaries, GPU tests where a GPU exists).
+// tester compare them with NumPy and the reference interpreter. Barriers
+// split a block's threads into phases, each thread running a phase to its
+// end before the next starts (an adversarial schedule: a missing barrier
+// shows as a wrong result). The lowering of kernels to NVVM/ROCDL and the
+// drivers are checked elsewhere (device binaries, GPU tests where a GPU
+// exists).
 //
 //   --google-test-run-launches-on-host: gpu.launch -> loops over blocks and
 //     threads; gpu.alloc/memcpy/dealloc -> memref ops.
@@ -38,23 +40,216 @@ using namespace mlir::google;
 
 namespace {
 
-/// Runs `launch`'s body for every block and thread, in order.
+bool containsBarrier(Operation *op) {
+  return op->walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// Runs the body of a launch for each thread of one block, one thread after
+/// another. A barrier ends a phase: every thread runs up to it before any
+/// runs on. Barriers may sit in the body or in scf.for loops (uniform across
+/// the block, as on a GPU) nested in it; values that live across a barrier
+/// are kept in per-thread buffers. The iterations of such a loop are kept
+/// apart as if by a barrier, so a barrier missing at the end of a loop body
+/// goes unnoticed here.
+class BlockOnHost {
+public:
+  BlockOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
+              OpBuilder::InsertPoint allocPoint, IRMapping &uniform)
+      : rewriter(rewriter), launch(launch), loc(launch.getLoc()),
+        allocPoint(allocPoint), uniform(uniform) {}
+
+  /// Emits the ops of `ops` at the rewriter's insertion point.
+  LogicalResult emit(iterator_range<Block::iterator> ops) {
+    SmallVector<Operation *> phase;
+    for (Operation &op : ops) {
+      if (op.hasTrait<OpTrait::IsTerminator>())
+        continue;
+      if (!containsBarrier(&op)) {
+        phase.push_back(&op);
+        continue;
+      }
+      if (failed(emitPhase(phase)))
+        return failure();
+      phase.clear();
+      if (isa<gpu::BarrierOp>(op))
+        continue;
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop)
+        return op.emitError("google-test-run-launches-on-host: a barrier "
+                            "inside this op cannot run on the host (only "
+                            "scf.for loops may hold barriers)");
+      if (failed(emitLoop(loop)))
+        return failure();
+    }
+    return emitPhase(phase);
+  }
+
+  /// Buffers to free after the launch.
+  SmallVector<Value> buffers;
+
+private:
+  /// A per-thread buffer for values of `type`, allocated before the launch.
+  FailureOr<Value> createBuffer(Value value) {
+    Type type = value.getType();
+    if (!MemRefType::isValidElementType(type) || isa<MemRefType>(type))
+      return emitError(value.getLoc(),
+                       "google-test-run-launches-on-host: a value of type ")
+             << type << " lives across a barrier";
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.restoreInsertionPoint(allocPoint);
+    Value threads = arith::MulIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, launch.getBlockSizeX(),
+                              launch.getBlockSizeY()),
+        launch.getBlockSizeZ());
+    Value buffer = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({ShapedType::kDynamic}, type),
+        ValueRange{threads});
+    buffers.push_back(buffer);
+    return buffer;
+  }
+
+  /// Whether `value` has a use outside `phase` (ops of one block).
+  static bool isUsedOutside(Value value, ArrayRef<Operation *> phase) {
+    Block *block = phase.front()->getBlock();
+    for (Operation *user : value.getUsers()) {
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      if (!ancestor || !llvm::is_contained(phase, ancestor))
+        return true;
+    }
+    return false;
+  }
+
+  /// Loops over the block's threads running `phase`, then storing the
+  /// values of `stores` into their buffers.
+  LogicalResult emitPhase(ArrayRef<Operation *> phase,
+                          ArrayRef<std::pair<Value, Value>> stores = {}) {
+    if (phase.empty() && stores.empty())
+      return success();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value sizes[3] = {launch.getBlockSizeZ(), launch.getBlockSizeY(),
+                      launch.getBlockSizeX()};
+    gpu::KernelDim3 ids = launch.getThreadIds();
+    Value threadArgs[3] = {ids.z, ids.y, ids.x};
+    IRMapping mapping = uniform;
+    Value linear = zero;
+    scf::ForOp outer;
+    for (int i = 0; i < 3; ++i) {
+      Value size = sizes[i];
+      auto loop = scf::ForOp::create(rewriter, loc, zero, size, one);
+      if (!outer)
+        outer = loop;
+      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+      mapping.map(threadArgs[i], loop.getInductionVar());
+      linear = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, linear, size),
+          loop.getInductionVar());
+    }
+    auto loadIfPerThread = [&](Value value) {
+      auto buffer = perThread.find(value);
+      if (buffer != perThread.end() && !mapping.contains(value))
+        mapping.map(value, memref::LoadOp::create(rewriter, loc,
+                                                  buffer->second, linear)
+                               .getResult());
+    };
+    for (Operation *op : phase)
+      op->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          loadIfPerThread(operand);
+      });
+    for (auto [value, buffer] : stores)
+      loadIfPerThread(value);
+    for (Operation *op : phase)
+      rewriter.clone(*op, mapping);
+    SmallVector<Value> stored;
+    for (auto [value, buffer] : stores)
+      stored.push_back(mapping.lookupOrDefault(value));
+    for (auto [value, buffer] : llvm::zip(stored, llvm::make_second_range(
+                                                      stores)))
+      memref::StoreOp::create(rewriter, loc, value, buffer, linear);
+    for (Operation *op : phase) {
+      for (Value result : op->getResults()) {
+        if (!isUsedOutside(result, phase))
+          continue;
+        FailureOr<Value> buffer = createBuffer(result);
+        if (failed(buffer))
+          return failure();
+        perThread[result] = *buffer;
+        memref::StoreOp::create(rewriter, loc, mapping.lookup(result),
+                                *buffer, linear);
+      }
+    }
+    rewriter.setInsertionPointAfter(outer);
+    return success();
+  }
+
+  /// A value the whole block agrees on: thread 0's if it is per-thread.
+  Value getUniform(Value value) {
+    auto buffer = perThread.find(value);
+    if (buffer == perThread.end())
+      return uniform.lookupOrDefault(value);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    return memref::LoadOp::create(rewriter, loc, buffer->second, zero);
+  }
+
+  /// A loop holding barriers runs once for the block, its phases inside.
+  LogicalResult emitLoop(scf::ForOp loop) {
+    SmallVector<std::pair<Value, Value>> initial;
+    for (auto [argument, init] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs())) {
+      FailureOr<Value> buffer = createBuffer(argument);
+      if (failed(buffer))
+        return failure();
+      perThread[argument] = *buffer;
+      initial.push_back({init, *buffer});
+    }
+    if (failed(emitPhase({}, initial)))
+      return failure();
+    auto hostLoop = scf::ForOp::create(
+        rewriter, loc, getUniform(loop.getLowerBound()),
+        getUniform(loop.getUpperBound()), getUniform(loop.getStep()));
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(hostLoop.getBody()->getTerminator());
+    uniform.map(loop.getInductionVar(), hostLoop.getInductionVar());
+    if (failed(emit(loop.getBody()->getOperations())))
+      return failure();
+    SmallVector<std::pair<Value, Value>> yielded;
+    for (auto [value, argument] :
+         llvm::zip(loop.getYieldedValues(), loop.getRegionIterArgs()))
+      yielded.push_back({value, perThread[argument]});
+    if (failed(emitPhase({}, yielded)))
+      return failure();
+    for (auto [result, argument] :
+         llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
+      perThread[result] = perThread[argument];
+    rewriter.setInsertionPointAfter(hostLoop);
+    return success();
+  }
+
+  RewriterBase &rewriter;
+  gpu::LaunchOp launch;
+  Location loc;
+  OpBuilder::InsertPoint allocPoint;
+  IRMapping &uniform;
+  DenseMap<Value, Value> perThread;
+};
+
+/// Runs `launch`'s body for every block, and in each block for every
+/// thread, in order (see BlockOnHost for barriers). Shared memory
+/// (workgroup attributions) is one host buffer that the blocks reuse.
 LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
   if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
-      !launch.getWorkgroupAttributions().empty() ||
       !launch.getPrivateAttributions().empty() || launch.hasClusterSize() ||
       launch.getDynamicSharedMemorySize())
     return launch.emitError("google-test-run-launches-on-host: only "
-                            "synchronous launches without shared memory or "
-                            "clusters run on the host");
+                            "synchronous launches without private or dynamic "
+                            "shared memory or clusters run on the host");
   if (!llvm::hasSingleElement(launch.getBody()))
     return launch.emitError("google-test-run-launches-on-host: expected a "
                             "single-block body");
-  if (launch.getBody().walk([](gpu::BarrierOp) {
-        return WalkResult::interrupt();
-      }).wasInterrupted())
-    return launch.emitError("google-test-run-launches-on-host: threads that "
-                            "wait at a barrier cannot run one after another");
 
   Location loc = launch.getLoc();
   rewriter.setInsertionPoint(launch);
@@ -73,19 +268,43 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
   mapping.map(blockArgs.x, block[0]);
   mapping.map(blockArgs.y, block[1]);
   mapping.map(blockArgs.z, block[2]);
+  SmallVector<Value> buffers;
+  for (BlockArgument attribution : launch.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(attribution.getType());
+    if (!type.hasStaticShape())
+      return launch.emitError("google-test-run-launches-on-host: expected "
+                              "statically shaped shared memory");
+    for (Operation *user : attribution.getUsers())
+      if (!isa<memref::LoadOp, memref::StoreOp>(user))
+        return user->emitError("google-test-run-launches-on-host: shared "
+                               "memory is only read and written with "
+                               "memref.load and memref.store here");
+    Value buffer = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get(type.getShape(), type.getElementType()));
+    mapping.map(attribution, buffer);
+    buffers.push_back(buffer);
+  }
+
   gpu::KernelDim3 blockIds = launch.getBlockIds();
-  gpu::KernelDim3 threadIds = launch.getThreadIds();
-  // z, y, x blocks, then z, y, x threads.
-  Value bounds[6] = {grid[2], grid[1], grid[0], block[2], block[1], block[0]};
-  Value ids[6] = {blockIds.z, blockIds.y, blockIds.x,
-                  threadIds.z, threadIds.y, threadIds.x};
-  for (int i = 0; i < 6; ++i) {
+  Value bounds[3] = {grid[2], grid[1], grid[0]};
+  Value ids[3] = {blockIds.z, blockIds.y, blockIds.x};
+  scf::ForOp outer;
+  for (int i = 0; i < 3; ++i) {
     auto loop = scf::ForOp::create(rewriter, loc, zero, bounds[i], one);
+    if (!outer)
+      outer = loop;
     mapping.map(ids[i], loop.getInductionVar());
     rewriter.setInsertionPoint(loop.getBody()->getTerminator());
   }
-  for (Operation &op : launch.getBody().front().without_terminator())
-    rewriter.clone(op, mapping);
+  // Per-thread buffers are allocated before the loops.
+  OpBuilder::InsertPoint allocPoint(outer->getBlock(), outer->getIterator());
+  BlockOnHost threads(rewriter, launch, allocPoint, mapping);
+  if (failed(threads.emit(launch.getBody().front().getOperations())))
+    return failure();
+  rewriter.setInsertionPointAfter(outer);
+  for (Value buffer : llvm::concat<Value>(buffers, threads.buffers))
+    memref::DeallocOp::create(rewriter, loc, buffer);
   rewriter.eraseOp(launch);
   return success();
 }
