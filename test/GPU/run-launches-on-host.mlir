@@ -122,6 +122,49 @@ func.func @barrier_in_loop(%in: memref<8x4xf32>, %out: memref<4xf32>) {
 
 // -----
 
+// Without a barrier at the end of the body, a thread may run the ops after
+// the last barrier and the next iteration's ops before the first one in a
+// row: the loop is rotated so that they form one phase (here, thread 0
+// overwrites shared memory before the others read it: the result is wrong,
+// as it may be on a GPU).
+// CHECK-LABEL: func.func @barrier_loop_rotated
+// CHECK: %[[SHARED:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: %[[ACC:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[SHARED]]
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[UB:.*]] step %[[STEP:[^ ]*]]
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.load %[[SHARED]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[ACC]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[K]], %[[STEP]]
+// CHECK: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]], %[[UB]]
+// CHECK: scf.if %[[MORE]]
+// CHECK: memref.load %{{.*}}[%[[NEXT]], %{{.*}}] : memref<8x4xf32>
+// CHECK: memref.store %{{.*}}, %[[SHARED]]
+func.func @barrier_loop_rotated(%in: memref<8x4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) workgroup(%shared : memref<4xf32, #gpu.address_space<workgroup>>) {
+    %sum = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %v = memref.load %in[%k, %tx] : memref<8x4xf32>
+      memref.store %v, %shared[%tx] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %w = memref.load %shared[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+      %next = arith.addf %acc, %w : f32
+      scf.yield %next : f32
+    }
+    memref.store %sum, %out[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 func.func @negative_barrier_in_branch(%flag: i1) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {

@@ -49,9 +49,7 @@ bool containsBarrier(Operation *op) {
 /// another. A barrier ends a phase: every thread runs up to it before any
 /// runs on. Barriers may sit in the body or in scf.for loops (uniform across
 /// the block, as on a GPU) nested in it; values that live across a barrier
-/// are kept in per-thread buffers. The iterations of such a loop are kept
-/// apart as if by a barrier, so a barrier missing at the end of a loop body
-/// goes unnoticed here.
+/// are kept in per-thread buffers.
 class BlockOnHost {
 public:
   BlockOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
@@ -121,12 +119,11 @@ private:
     return false;
   }
 
-  /// Loops over the block's threads running `phase`, then storing the
-  /// values of `stores` into their buffers.
-  LogicalResult emitPhase(ArrayRef<Operation *> phase,
-                          ArrayRef<std::pair<Value, Value>> stores = {}) {
-    if (phase.empty() && stores.empty())
-      return success();
+  /// Loops over the block's threads; `body` emits one thread's ops, given
+  /// the uniform values and thread ids in `mapping` and the thread's linear
+  /// index.
+  LogicalResult
+  forEachThread(function_ref<LogicalResult(IRMapping &, Value)> body) {
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value sizes[3] = {launch.getBlockSizeZ(), launch.getBlockSizeY(),
@@ -137,53 +134,79 @@ private:
     Value linear = zero;
     scf::ForOp outer;
     for (int i = 0; i < 3; ++i) {
-      Value size = sizes[i];
-      auto loop = scf::ForOp::create(rewriter, loc, zero, size, one);
+      auto loop = scf::ForOp::create(rewriter, loc, zero, sizes[i], one);
       if (!outer)
         outer = loop;
       rewriter.setInsertionPoint(loop.getBody()->getTerminator());
       mapping.map(threadArgs[i], loop.getInductionVar());
       linear = arith::AddIOp::create(
           rewriter, loc,
-          arith::MulIOp::create(rewriter, loc, linear, size),
+          arith::MulIOp::create(rewriter, loc, linear, sizes[i]),
           loop.getInductionVar());
     }
-    auto loadIfPerThread = [&](Value value) {
-      auto buffer = perThread.find(value);
-      if (buffer != perThread.end() && !mapping.contains(value))
-        mapping.map(value, memref::LoadOp::create(rewriter, loc,
-                                                  buffer->second, linear)
-                               .getResult());
-    };
-    for (Operation *op : phase)
+    LogicalResult result = body(mapping, linear);
+    rewriter.setInsertionPointAfter(outer);
+    return result;
+  }
+
+  /// Maps `value`, if it is kept per thread and not mapped yet, to this
+  /// thread's copy.
+  void loadIfPerThread(Value value, IRMapping &mapping, Value linear) {
+    auto buffer = perThread.find(value);
+    if (buffer != perThread.end() && !mapping.contains(value))
+      mapping.map(value, memref::LoadOp::create(rewriter, loc, buffer->second,
+                                                linear)
+                             .getResult());
+  }
+
+  /// One thread's copy of `ops` (consecutive ops of one block): values kept
+  /// per thread are loaded, results used outside `ops` are kept.
+  LogicalResult cloneForThread(ArrayRef<Operation *> ops, IRMapping &mapping,
+                               Value linear) {
+    for (Operation *op : ops)
       op->walk([&](Operation *nested) {
         for (Value operand : nested->getOperands())
-          loadIfPerThread(operand);
+          loadIfPerThread(operand, mapping, linear);
       });
-    for (auto [value, buffer] : stores)
-      loadIfPerThread(value);
-    for (Operation *op : phase)
+    for (Operation *op : ops)
       rewriter.clone(*op, mapping);
-    SmallVector<Value> stored;
-    for (auto [value, buffer] : stores)
-      stored.push_back(mapping.lookupOrDefault(value));
-    for (auto [value, buffer] : llvm::zip(stored, llvm::make_second_range(
-                                                      stores)))
-      memref::StoreOp::create(rewriter, loc, value, buffer, linear);
-    for (Operation *op : phase) {
+    for (Operation *op : ops) {
       for (Value result : op->getResults()) {
-        if (!isUsedOutside(result, phase))
+        if (!isUsedOutside(result, ops))
           continue;
-        FailureOr<Value> buffer = createBuffer(result);
-        if (failed(buffer))
-          return failure();
-        perThread[result] = *buffer;
-        memref::StoreOp::create(rewriter, loc, mapping.lookup(result),
-                                *buffer, linear);
+        Value &buffer = perThread[result];
+        if (!buffer) {
+          FailureOr<Value> created = createBuffer(result);
+          if (failed(created))
+            return failure();
+          buffer = *created;
+        }
+        memref::StoreOp::create(rewriter, loc, mapping.lookup(result), buffer,
+                                linear);
       }
     }
-    rewriter.setInsertionPointAfter(outer);
     return success();
+  }
+
+  /// Runs `phase` for every thread, then stores the values of `stores` into
+  /// their buffers.
+  LogicalResult emitPhase(ArrayRef<Operation *> phase,
+                          ArrayRef<std::pair<Value, Value>> stores = {}) {
+    if (phase.empty() && stores.empty())
+      return success();
+    return forEachThread([&](IRMapping &mapping, Value linear) {
+      for (auto [value, buffer] : stores)
+        loadIfPerThread(value, mapping, linear);
+      SmallVector<Value> stored;
+      for (auto [value, buffer] : stores)
+        stored.push_back(mapping.lookupOrDefault(value));
+      if (failed(cloneForThread(phase, mapping, linear)))
+        return failure();
+      for (auto [value, buffer] :
+           llvm::zip(stored, llvm::make_second_range(stores)))
+        memref::StoreOp::create(rewriter, loc, value, buffer, linear);
+      return success();
+    });
   }
 
   /// A value the whole block agrees on: thread 0's if it is per-thread.
@@ -196,6 +219,9 @@ private:
   }
 
   /// A loop holding barriers runs once for the block, its phases inside.
+  /// A thread runs the ops after the body's last barrier and those before
+  /// its first barrier in the next iteration in one go, as it may on a GPU:
+  /// the loop is rotated so that they form one phase.
   LogicalResult emitLoop(scf::ForOp loop) {
     SmallVector<std::pair<Value, Value>> initial;
     for (auto [argument, init] :
@@ -208,20 +234,85 @@ private:
     }
     if (failed(emitPhase({}, initial)))
       return failure();
-    auto hostLoop = scf::ForOp::create(
-        rewriter, loc, getUniform(loop.getLowerBound()),
-        getUniform(loop.getUpperBound()), getUniform(loop.getStep()));
+
+    Block *body = loop.getBody();
+    SmallVector<Operation *> head, tail;
+    Operation *firstBarrier = nullptr, *lastBarrier = nullptr;
+    for (Operation &op : body->without_terminator())
+      if (containsBarrier(&op)) {
+        firstBarrier = firstBarrier ? firstBarrier : &op;
+        lastBarrier = &op;
+      }
+    for (Operation &op : body->without_terminator()) {
+      if (op.isBeforeInBlock(firstBarrier))
+        head.push_back(&op);
+      else if (lastBarrier->isBeforeInBlock(&op))
+        tail.push_back(&op);
+    }
+    Value lower = getUniform(loop.getLowerBound());
+    Value upper = getUniform(loop.getUpperBound());
+    Value step = getUniform(loop.getStep());
+    Value inductionVar = loop.getInductionVar();
+    bool rotate = !tail.empty();
+    if (rotate) {
+      // The first iteration's head.
+      Value any = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::slt, lower,
+                                        upper);
+      auto first = scf::IfOp::create(rewriter, loc, any);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(first.thenBlock()->getTerminator());
+      uniform.map(inductionVar, lower);
+      if (failed(emitPhase(head)))
+        return failure();
+    }
+    auto hostLoop = scf::ForOp::create(rewriter, loc, lower, upper, step);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(hostLoop.getBody()->getTerminator());
-    uniform.map(loop.getInductionVar(), hostLoop.getInductionVar());
-    if (failed(emit(loop.getBody()->getOperations())))
-      return failure();
-    SmallVector<std::pair<Value, Value>> yielded;
-    for (auto [value, argument] :
-         llvm::zip(loop.getYieldedValues(), loop.getRegionIterArgs()))
-      yielded.push_back({value, perThread[argument]});
-    if (failed(emitPhase({}, yielded)))
-      return failure();
+    Value hostIndex = hostLoop.getInductionVar();
+    uniform.map(inductionVar, hostIndex);
+    auto yielded = llvm::zip(loop.getYieldedValues(), loop.getRegionIterArgs());
+    if (!rotate) {
+      if (failed(emit(body->getOperations())))
+        return failure();
+      SmallVector<std::pair<Value, Value>> stores;
+      for (auto [value, argument] : yielded)
+        stores.push_back({value, perThread[argument]});
+      if (failed(emitPhase({}, stores)))
+        return failure();
+    } else {
+      if (failed(emit(llvm::make_range(
+              firstBarrier->getIterator(),
+              std::next(lastBarrier->getIterator())))))
+        return failure();
+      // This iteration's tail and the next iteration's head, per thread.
+      LogicalResult rotated =
+          forEachThread([&](IRMapping &mapping, Value linear) {
+            if (failed(cloneForThread(tail, mapping, linear)))
+              return failure();
+            SmallVector<std::pair<Value, Value>> next;
+            for (auto [value, argument] : yielded) {
+              loadIfPerThread(value, mapping, linear);
+              next.push_back({argument, mapping.lookupOrDefault(value)});
+            }
+            for (auto [argument, value] : next)
+              memref::StoreOp::create(rewriter, loc, value,
+                                      perThread[argument], linear);
+            Value nextIndex =
+                arith::AddIOp::create(rewriter, loc, hostIndex, step);
+            Value more = arith::CmpIOp::create(
+                rewriter, loc, arith::CmpIPredicate::slt, nextIndex, upper);
+            auto branch = scf::IfOp::create(rewriter, loc, more);
+            OpBuilder::InsertionGuard branchGuard(rewriter);
+            rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+            for (auto [argument, value] : next)
+              mapping.map(argument, value);
+            mapping.map(inductionVar, nextIndex);
+            return cloneForThread(head, mapping, linear);
+          });
+      if (failed(rotated))
+        return failure();
+    }
     for (auto [result, argument] :
          llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
       perThread[result] = perThread[argument];
