@@ -346,6 +346,62 @@ void eraseContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   rewriter.eraseOp(op);
 }
 
+/// How tiles of tileM x tileN cover the output of a contraction: its
+/// extents, the tiles along M and N, and the tiles of all batches.
+struct TileGrid {
+  Value sizeM, sizeN, sizeK, tilesM, tilesN, count;
+};
+
+TileGrid getTileGrid(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+                     const linalg::ContractionDimensions &dims, int64_t tileM,
+                     int64_t tileN) {
+  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+  auto extent = [&](unsigned dim) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size);
+  };
+  auto tilesOf = [&](Value size, int64_t tile) -> Value {
+    Value tileSize = arith::ConstantIndexOp::create(rewriter, loc, tile);
+    return arith::CeilDivSIOp::create(rewriter, loc, size, tileSize);
+  };
+  TileGrid grid;
+  grid.sizeM = extent(dims.m.front());
+  grid.sizeN = extent(dims.n.front());
+  grid.sizeK = extent(dims.k.front());
+  grid.tilesM = tilesOf(grid.sizeM, tileM);
+  grid.tilesN = tilesOf(grid.sizeN, tileN);
+  grid.count = arith::MulIOp::create(rewriter, loc, grid.tilesM, grid.tilesN);
+  if (!dims.batch.empty())
+    grid.count = arith::MulIOp::create(rewriter, loc, grid.count,
+                                       extent(dims.batch.front()));
+  return grid;
+}
+
+/// Where a tile of a contraction's output starts.
+struct TileOrigin {
+  Value firstRow, firstColumn, batch;
+};
+
+/// The origin of tile `index` of `grid`. Column tiles come fastest, so that
+/// neighbouring tiles read neighbouring columns of B and write neighbouring
+/// columns of C.
+TileOrigin getTileOrigin(RewriterBase &rewriter, Location loc,
+                         const TileGrid &grid, Value index, int64_t tileM,
+                         int64_t tileN) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Value tileJ = arith::RemSIOp::create(rewriter, loc, index, grid.tilesN);
+  Value rest = arith::DivSIOp::create(rewriter, loc, index, grid.tilesN);
+  Value tileI = arith::RemSIOp::create(rewriter, loc, rest, grid.tilesM);
+  TileOrigin origin;
+  origin.batch = arith::DivSIOp::create(rewriter, loc, rest, grid.tilesM);
+  origin.firstRow =
+      arith::MulIOp::create(rewriter, loc, tileI, constant(tileM));
+  origin.firstColumn =
+      arith::MulIOp::create(rewriter, loc, tileJ, constant(tileN));
+  return origin;
+}
+
 /// A one-dimensional scf.parallel over tiles of the output of contraction
 /// `op`: each iteration (one thread) keeps a tileM x tileN tile of C in
 /// registers across the whole K loop, loading a column of A and a row of B
@@ -358,49 +414,31 @@ lowerContractionToTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                         linalg::GenericOp epilogue) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
-  auto extent = [&](unsigned dim) {
-    return getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size);
-  };
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
   // Static extents smaller than a tile shrink it.
-  auto fit = [](OpFoldResult size, int64_t tile) {
-    std::optional<int64_t> known = getConstantIntValue(size);
-    return known && *known > 0 ? std::min(*known, tile) : tile;
+  SmallVector<int64_t> staticRanges = op.getStaticLoopRanges();
+  auto fit = [](int64_t size, int64_t tile) {
+    return !ShapedType::isDynamic(size) && size > 0 ? std::min(size, tile)
+                                                    : tile;
   };
   unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
-  tileM = fit(ranges[m].size, tileM);
-  tileN = fit(ranges[n].size, tileN);
+  tileM = fit(staticRanges[m], tileM);
+  tileN = fit(staticRanges[n], tileN);
+  TileGrid grid = getTileGrid(rewriter, loc, op, dims, tileM, tileN);
   OutputTile tile;
-  tile.sizeM = extent(m);
-  tile.sizeN = extent(n);
-  Value sizeK = extent(k);
+  tile.sizeM = grid.sizeM;
+  tile.sizeN = grid.sizeN;
   Value zero = constant(0), one = constant(1);
-  Value tilesM = arith::CeilDivSIOp::create(rewriter, loc, tile.sizeM,
-                                            constant(tileM));
-  Value tilesN = arith::CeilDivSIOp::create(rewriter, loc, tile.sizeN,
-                                            constant(tileN));
-  Value total = arith::MulIOp::create(rewriter, loc, tilesM, tilesN);
-  if (!dims.batch.empty())
-    total = arith::MulIOp::create(rewriter, loc, total,
-                                  extent(dims.batch.front()));
   auto parallel = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
-                                          ValueRange{total}, ValueRange{one});
+                                          ValueRange{grid.count},
+                                          ValueRange{one});
   rewriter.setInsertionPoint(parallel.getBody()->getTerminator());
-
-  // Tile coordinates: column tiles fastest, so that neighbouring threads
-  // read neighbouring columns of B and write neighbouring columns of C.
-  Value t = parallel.getInductionVars().front();
-  Value tileJ = arith::RemSIOp::create(rewriter, loc, t, tilesN);
-  Value rest = arith::DivSIOp::create(rewriter, loc, t, tilesN);
-  Value tileI = arith::RemSIOp::create(rewriter, loc, rest, tilesM);
-  Value batch = arith::DivSIOp::create(rewriter, loc, rest, tilesM);
-  Value firstRow = arith::MulIOp::create(rewriter, loc, tileI,
-                                         constant(tileM));
-  Value firstColumn = arith::MulIOp::create(rewriter, loc, tileJ,
-                                            constant(tileN));
+  TileOrigin origin =
+      getTileOrigin(rewriter, loc, grid, parallel.getInductionVars().front(),
+                    tileM, tileN);
+  Value firstRow = origin.firstRow, firstColumn = origin.firstColumn;
   Value lastRow = arith::SubIOp::create(rewriter, loc, tile.sizeM, one);
   Value lastColumn = arith::SubIOp::create(rewriter, loc, tile.sizeN, one);
   for (int64_t i = 0; i < tileM; ++i) {
@@ -417,7 +455,7 @@ lowerContractionToTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   }
   tile.loops.assign(op.getNumLoops(), zero);
   if (!dims.batch.empty())
-    tile.loops[dims.batch.front()] = batch;
+    tile.loops[dims.batch.front()] = origin.batch;
   OpOperand *lhs = op.getDpsInputOperand(0);
   OpOperand *rhs = op.getDpsInputOperand(1);
   auto load = [&](OpOperand *operand, Value row, Value column, Value depth) {
@@ -433,7 +471,7 @@ lowerContractionToTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   SmallVector<Value> initial =
       loadAccumulators(rewriter, loc, op, dims, tile, fill);
   auto kLoop = scf::ForOp::create(
-      rewriter, loc, zero, sizeK, one, initial,
+      rewriter, loc, zero, grid.sizeK, one, initial,
       [&](OpBuilder &builder, Location nested, Value depth,
           ValueRange accumulators) {
         OpBuilder::InsertionGuard guard(rewriter);
@@ -491,28 +529,17 @@ gpu::LaunchOp lowerContractionToSharedTiles(
   Location loc = op.getLoc();
   MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
-  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
-  auto extent = [&](unsigned dim) {
-    return getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size);
-  };
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
   unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
   const int64_t threads = kSharedThreads * kSharedThreads;
   const int64_t blockTile = kSharedThreads * tileSize;
+  TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
   OutputTile tile;
-  tile.sizeM = extent(m);
-  tile.sizeN = extent(n);
-  Value sizeK = extent(k);
-  Value tilesM = arith::CeilDivSIOp::create(rewriter, loc, tile.sizeM,
-                                            constant(blockTile));
-  Value tilesN = arith::CeilDivSIOp::create(rewriter, loc, tile.sizeN,
-                                            constant(blockTile));
-  Value blocks = arith::MulIOp::create(rewriter, loc, tilesM, tilesN);
-  if (!dims.batch.empty())
-    blocks = arith::MulIOp::create(rewriter, loc, blocks,
-                                   extent(dims.batch.front()));
+  tile.sizeM = grid.sizeM;
+  tile.sizeN = grid.sizeN;
+  Value sizeK = grid.sizeK;
 
   // Slices of A (rows x depth) and B (depth x columns), each row padded by
   // one element so that column-wise writes avoid bank conflicts.
@@ -527,7 +554,7 @@ gpu::LaunchOp lowerContractionToSharedTiles(
   };
   Value one = constant(1);
   auto launch = gpu::LaunchOp::create(
-      rewriter, loc, blocks, one, one, constant(kSharedThreads),
+      rewriter, loc, grid.count, one, one, constant(kSharedThreads),
       constant(kSharedThreads), one, /*dynamicSharedMemorySize=*/nullptr,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
       TypeRange{sharedType(lhs, blockTile, kSharedDepth),
@@ -541,16 +568,10 @@ gpu::LaunchOp lowerContractionToSharedTiles(
   Value zero = constant(0);
   one = constant(1);
 
-  // The block's tile: column tiles fastest, as in the register kernel.
-  Value blockId = launch.getBlockIds().x;
-  Value tileJ = arith::RemSIOp::create(rewriter, loc, blockId, tilesN);
-  Value rest = arith::DivSIOp::create(rewriter, loc, blockId, tilesN);
-  Value tileI = arith::RemSIOp::create(rewriter, loc, rest, tilesM);
-  Value batch = arith::DivSIOp::create(rewriter, loc, rest, tilesM);
-  Value firstRow =
-      arith::MulIOp::create(rewriter, loc, tileI, constant(blockTile));
-  Value firstColumn =
-      arith::MulIOp::create(rewriter, loc, tileJ, constant(blockTile));
+  TileOrigin origin = getTileOrigin(rewriter, loc, grid,
+                                    launch.getBlockIds().x, blockTile,
+                                    blockTile);
+  Value firstRow = origin.firstRow, firstColumn = origin.firstColumn;
   Value lastRow = arith::SubIOp::create(rewriter, loc, tile.sizeM, one);
   Value lastColumn = arith::SubIOp::create(rewriter, loc, tile.sizeN, one);
   Value lastDepth = arith::SubIOp::create(rewriter, loc, sizeK, one);
@@ -577,7 +598,7 @@ gpu::LaunchOp lowerContractionToSharedTiles(
   }
   tile.loops.assign(op.getNumLoops(), zero);
   if (!dims.batch.empty())
-    tile.loops[dims.batch.front()] = batch;
+    tile.loops[dims.batch.front()] = origin.batch;
 
   // Copies a rows x columns slice of `operand` whose element (r, c) lies at
   // loop dimensions (rowDim = first[0] + r, columnDim = first[1] + c) into
@@ -630,9 +651,9 @@ gpu::LaunchOp lowerContractionToSharedTiles(
         gpu::BarrierOp::create(rewriter, loc);
         // Every slice is whole when K is a known multiple of its depth: a
         // constant trip count that LLVM unrolls.
-        std::optional<int64_t> staticK = getConstantIntValue(ranges[k].size);
+        int64_t staticK = op.getStaticLoopRanges()[k];
         Value depth =
-            staticK && *staticK % kSharedDepth == 0
+            !ShapedType::isDynamic(staticK) && staticK % kSharedDepth == 0
                 ? constant(kSharedDepth)
                 : arith::MinSIOp::create(
                       rewriter, loc, constant(kSharedDepth),
@@ -662,7 +683,7 @@ gpu::LaunchOp lowerContractionToSharedTiles(
         gpu::BarrierOp::create(rewriter, loc);
         scf::YieldOp::create(rewriter, nested, steps.getResults());
         // Unrolled, the steps' shared loads overlap with the arithmetic.
-        if (staticK && *staticK % kSharedDepth == 0)
+        if (!ShapedType::isDynamic(staticK) && staticK % kSharedDepth == 0)
           (void)loopUnrollFull(steps);
         else
           (void)loopUnrollByFactor(steps, 4);

@@ -96,11 +96,12 @@ private:
              << type << " lives across a barrier";
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.restoreInsertionPoint(allocPoint);
-    Value threads = arith::MulIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, launch.getBlockSizeX(),
-                              launch.getBlockSizeY()),
-        launch.getBlockSizeZ());
+    if (!threads)
+      threads = arith::MulIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, launch.getBlockSizeX(),
+                                launch.getBlockSizeY()),
+          launch.getBlockSizeZ());
     Value buffer = memref::AllocOp::create(
         rewriter, loc, MemRefType::get({ShapedType::kDynamic}, type),
         ValueRange{threads});
@@ -326,6 +327,8 @@ private:
   OpBuilder::InsertPoint allocPoint;
   IRMapping &uniform;
   DenseMap<Value, Value> perThread;
+  /// The block's thread count, computed before the launch when first needed.
+  Value threads;
 };
 
 /// Runs `launch`'s body for every block, and in each block for every
