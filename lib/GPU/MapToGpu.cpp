@@ -700,31 +700,69 @@ constexpr int64_t kMinSplitReduction = 4096;
 constexpr int64_t kMaxReductionThreads = 4096;
 constexpr int64_t kMinReductionChunk = 32;
 
-/// The combining op of a reduction with one input read through a
-/// permutation and a body `yield combine(in, out)` whose combine is
-/// commutative and associative (float adds may be reassociated, SPEC);
-/// null otherwise.
-Operation *getReductionCombine(linalg::LinalgOp op) {
+/// How a reduction combines: an optional widening of each element to the
+/// accumulator's type (arith.extf: f16 and bf16 sums accumulate in f32),
+/// then a commutative and associative op on two accumulators (float adds
+/// may be reassociated, SPEC).
+struct ReductionCombine {
+  arith::ExtFOp widen;
+  Operation *combine = nullptr;
+
+  explicit operator bool() const { return combine; }
+
+  /// An input element as an accumulator.
+  Value toAccumulator(RewriterBase &rewriter, Value element) const {
+    if (!widen)
+      return element;
+    arith::ExtFOp op = widen;
+    return arith::ExtFOp::create(rewriter, op.getLoc(), op.getType(),
+                                 element);
+  }
+
+  /// Two accumulators combined.
+  Value apply(RewriterBase &rewriter, Value lhs, Value rhs) const {
+    IRMapping mapping;
+    mapping.map(combine->getOperand(0), lhs);
+    mapping.map(combine->getOperand(1), rhs);
+    return rewriter.clone(*combine, mapping)->getResult(0);
+  }
+};
+
+/// The combine of a reduction with one input read through a permutation
+/// and a body `yield combine(in, out)` or `yield combine(extf(in), out)`
+/// (either operand order); empty otherwise.
+ReductionCombine getReductionCombine(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 1 ||
       op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
       !op.getMatchingIndexingMap(op.getDpsInputOperand(0)).isPermutation())
-    return nullptr;
+    return {};
   Block *body = op.getBlock();
-  if (!llvm::hasSingleElement(body->without_terminator()))
-    return nullptr;
-  Operation *combine = &body->front();
+  ReductionCombine result;
+  auto ops = body->without_terminator();
+  auto it = ops.begin();
+  if (it != ops.end())
+    if (auto widen = dyn_cast<arith::ExtFOp>(*it);
+        widen && widen.getIn() == body->getArgument(0)) {
+      result.widen = widen;
+      ++it;
+    }
+  if (it == ops.end() || std::next(it) != ops.end())
+    return {};
+  Operation *combine = &*it;
   if (!isa<arith::AddFOp, arith::AddIOp, arith::MaximumFOp,
            arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
            arith::MaxSIOp, arith::MinSIOp>(combine) ||
       combine->getNumOperands() != 2 ||
       body->getTerminator()->getOperand(0) != combine->getResult(0))
-    return nullptr;
-  Value in = body->getArgument(0), out = body->getArgument(1);
+    return {};
+  Value in = result.widen ? result.widen.getResult() : body->getArgument(0);
+  Value out = body->getArgument(1);
   if (in.getType() != out.getType() ||
       !((combine->getOperand(0) == in && combine->getOperand(1) == out) ||
         (combine->getOperand(0) == out && combine->getOperand(1) == in)))
-    return nullptr;
-  return combine;
+    return {};
+  result.combine = combine;
+  return result;
 }
 
 /// The number of elements a reduction combines into each output element,
@@ -744,13 +782,13 @@ std::optional<int64_t> getStaticReductionSize(linalg::LinalgOp op) {
 
 /// The combine of a reduction with no parallel dimension (see
 /// getReductionCombine), unless it is statically small.
-Operation *getSplittableReduction(linalg::LinalgOp op) {
+ReductionCombine getSplittableReduction(linalg::LinalgOp op) {
   if (op.getNumParallelLoops() != 0)
-    return nullptr;
-  Operation *combine = getReductionCombine(op);
+    return {};
+  ReductionCombine combine = getReductionCombine(op);
   std::optional<int64_t> elements = getStaticReductionSize(op);
   if (!combine || (elements && *elements < kMinSplitReduction))
-    return nullptr;
+    return {};
   return combine;
 }
 
@@ -761,31 +799,21 @@ constexpr int64_t kRowReductionThreads = 256;
 /// getReductionCombine) whose rows are long (at least a block of threads,
 /// or dynamic) and run along the input's innermost dimension, so that a
 /// block's threads read consecutive elements.
-Operation *getRowReduction(linalg::LinalgOp op) {
+ReductionCombine getRowReduction(linalg::LinalgOp op) {
   if (op.getNumParallelLoops() == 0)
-    return nullptr;
-  Operation *combine = getReductionCombine(op);
+    return {};
+  ReductionCombine combine = getReductionCombine(op);
   if (!combine)
-    return nullptr;
+    return {};
   std::optional<int64_t> elements = getStaticReductionSize(op);
   if (elements && *elements < kRowReductionThreads)
-    return nullptr;
+    return {};
   AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   unsigned innermost =
       cast<AffineDimExpr>(inputMap.getResults().back()).getPosition();
   return linalg::isReductionIterator(op.getIteratorTypesArray()[innermost])
              ? combine
-             : nullptr;
-}
-
-/// `combine` applied to `element` and `accumulator`.
-Value applyCombine(RewriterBase &rewriter, Operation *combine, Value element,
-                   Value accumulator) {
-  IRMapping mapping;
-  Block *body = combine->getBlock();
-  mapping.map(body->getArgument(0), element);
-  mapping.map(body->getArgument(1), accumulator);
-  return rewriter.clone(*combine, mapping)->getResult(0);
+             : ReductionCombine();
 }
 
 /// A reduction of all its dimensions in two kernels instead of one
@@ -794,7 +822,7 @@ Value applyCombine(RewriterBase &rewriter, Operation *combine, Value element,
 /// the two loops, to map like any other.
 std::pair<scf::ParallelOp, scf::ParallelOp>
 splitFullReduction(RewriterBase &rewriter, linalg::LinalgOp op,
-                   Operation *combine) {
+                   const ReductionCombine &combine) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   auto constant = [&](int64_t value) -> Value {
@@ -832,8 +860,9 @@ splitFullReduction(RewriterBase &rewriter, linalg::LinalgOp op,
     SmallVector<Value> indices;
     for (AffineExpr result : inputMap.getResults())
       indices.push_back(loops[cast<AffineDimExpr>(result).getPosition()]);
-    return memref::LoadOp::create(rewriter, loc, input->get(), indices)
-        .getResult();
+    return combine.toAccumulator(
+        rewriter,
+        memref::LoadOp::create(rewriter, loc, input->get(), indices));
   };
 
   // Stage 1: partial[p] = the chunk's elements combined, in order.
@@ -854,8 +883,7 @@ splitFullReduction(RewriterBase &rewriter, linalg::LinalgOp op,
         [&](OpBuilder &, Location, Value i, ValueRange accumulator) {
           scf::YieldOp::create(
               rewriter, loc,
-              applyCombine(rewriter, combine, loadElement(i),
-                           accumulator.front()));
+              combine.apply(rewriter, loadElement(i), accumulator.front()));
         });
     memref::StoreOp::create(rewriter, loc, loop.getResult(0), partial,
                             ValueRange{p});
@@ -878,7 +906,7 @@ splitFullReduction(RewriterBase &rewriter, linalg::LinalgOp op,
               memref::LoadOp::create(rewriter, loc, partial, ValueRange{p});
           scf::YieldOp::create(
               rewriter, loc,
-              applyCombine(rewriter, combine, value, accumulator.front()));
+              combine.apply(rewriter, value, accumulator.front()));
         });
     memref::StoreOp::create(rewriter, loc, loop.getResult(0), output->get(),
                             at);
@@ -895,7 +923,7 @@ splitFullReduction(RewriterBase &rewriter, linalg::LinalgOp op,
 /// thread 0 combines the row's value into the output.
 gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
                                         linalg::LinalgOp op,
-                                        Operation *combine) {
+                                        const ReductionCombine &combine) {
   Location loc = op.getLoc();
   MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
@@ -948,9 +976,9 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
          llvm::zip(reductionDims, *affine::delinearizeIndex(
                                       rewriter, loc, linear, reductionExtents)))
       loops[dim] = index;
-    return memref::LoadOp::create(rewriter, loc, input->get(),
-                                  getIndices(op, *input, loops))
-        .getResult();
+    return combine.toAccumulator(
+        rewriter, memref::LoadOp::create(rewriter, loc, input->get(),
+                                         getIndices(op, *input, loops)));
   };
   auto ifThen = [&](Value condition, function_ref<void()> then) {
     auto branch = scf::IfOp::create(rewriter, loc, condition);
@@ -972,9 +1000,9 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
     auto strided = scf::ForOp::create(
         rewriter, loc, next, count, block, ValueRange{first},
         [&](OpBuilder &, Location, Value i, ValueRange accumulator) {
-          scf::YieldOp::create(rewriter, loc,
-                               applyCombine(rewriter, combine, loadElement(i),
-                                            accumulator.front()));
+          scf::YieldOp::create(
+              rewriter, loc,
+              combine.apply(rewriter, loadElement(i), accumulator.front()));
         });
     memref::StoreOp::create(rewriter, loc, strided.getResult(0), partials,
                             thread);
@@ -990,7 +1018,7 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
       Value mine = memref::LoadOp::create(rewriter, loc, partials, thread);
       Value theirs = memref::LoadOp::create(rewriter, loc, partials, partner);
       memref::StoreOp::create(rewriter, loc,
-                              applyCombine(rewriter, combine, theirs, mine),
+                              combine.apply(rewriter, theirs, mine),
                               partials, thread);
     });
   }
@@ -1006,7 +1034,7 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
     Value initial =
         memref::LoadOp::create(rewriter, loc, output->get(), element);
     memref::StoreOp::create(rewriter, loc,
-                            applyCombine(rewriter, combine, row, initial),
+                            combine.apply(rewriter, row, initial),
                             output->get(), element);
   });
   rewriter.eraseOp(op);
@@ -1113,12 +1141,12 @@ struct MapToGpuPass
         op->emitError("google-map-to-gpu: expected a linalg op on memrefs");
         return signalPassFailure();
       }
-      if (Operation *combine = getRowReduction(op)) {
+      if (ReductionCombine combine = getRowReduction(op)) {
         lowerRowReductionToBlocks(rewriter, op, combine);
         ++numKernels;
         continue;
       }
-      if (Operation *combine = getSplittableReduction(op)) {
+      if (ReductionCombine combine = getSplittableReduction(op)) {
         auto [chunks, fold] = splitFullReduction(rewriter, op, combine);
         mapToBlocksAndThreads(rewriter, chunks, blockSize);
         mapToBlocksAndThreads(rewriter, fold, blockSize);

@@ -48,7 +48,7 @@ public:
 
   template <typename Fn>
   Scalar inF32IfNarrow(Scalar x, Fn fn) const {
-    if (kind != ElementKind::F16 && kind != ElementKind::BF16)
+    if (!isNarrow())
       return fn(*this, x);
     EvalAlgebra wide(ElementKind::F32);
     return Scalar{round(fn(wide, x).f), 0};
@@ -59,6 +59,19 @@ public:
   Scalar convertTo(Scalar x, ElementKind to) const;
   /// A count as the element type, rounded once.
   Scalar convertIndex(int64_t count) const;
+
+  /// Sums of f16 and bf16 accumulate in f32 (SPEC section 2). Values are
+  /// held exactly, so moving one into the accumulator changes nothing.
+  bool isNarrow() const {
+    return kind == ElementKind::F16 || kind == ElementKind::BF16;
+  }
+  EvalAlgebra accumulator() const {
+    return isNarrow() ? EvalAlgebra(ElementKind::F32) : *this;
+  }
+  Scalar toAccumulator(Scalar x) const { return x; }
+  Scalar fromAccumulator(Scalar x) const {
+    return isNarrow() ? fromDouble(x.f) : x;
+  }
 
   /// `x` rounded to the element type (floats) or wrapped (integers).
   double round(double x) const;

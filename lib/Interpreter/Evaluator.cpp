@@ -203,15 +203,17 @@ FailureOr<ConcreteTensor> evalMatmul(Operation *op, ConcreteTensor lhs,
   lhs.materialize();
   rhs.materialize();
   EvalAlgebra a(resultType.getElementType());
+  EvalAlgebra w = a.accumulator();
   ConcreteTensor result(resultType.getElementType(), shape);
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < cols; ++j) {
-        Scalar acc = a.constant(0);
+        Scalar acc = w.constant(0);
         for (int64_t p = 0; p < inner; ++p)
           acc = semantics::multiplyAccumulate(
-              a, acc, lhs.at((b * rows + i) * inner + p),
+              a, w, acc, lhs.at((b * rows + i) * inner + p),
               rhs.at((b * inner + p) * cols + j));
+        acc = a.fromAccumulator(acc);
         if (bias)
           acc = semantics::biasRelu(a, acc, bias->at(j));
         result.at((b * rows + i) * cols + j) = acc;
@@ -298,31 +300,33 @@ FailureOr<ConcreteTensor> evalReduce(Operation *op, ConcreteTensor input,
   input.materialize();
   Type elementType = input.getElementType();
   EvalAlgebra a(elementType);
+  EvalAlgebra w = a.accumulator();
   SmallVector<int64_t> keptShape = reducedShape(inShape, axes, true);
+  // Accumulators, in the element type's storage (held exactly as doubles).
   ConcreteTensor result(elementType, reducedShape(inShape, axes, keepDims));
   for (int64_t n = 0, e = result.getNumElements(); n < e; ++n)
-    result.at(n) = semantics::identity(a, combiner);
+    result.at(n) = semantics::identity(w, combiner);
   // Reduced dimensions do not advance the result.
   SmallVector<int64_t> strides = stridesOf(keptShape);
   for (int64_t axis : axes)
     strides[axis] = 0;
   forEachIndex(inShape, {strides}, [&](int64_t n, ArrayRef<int64_t> offsets) {
     Scalar &acc = result.at(offsets[0]);
-    acc = semantics::combine(a, combiner, acc, input.at(n));
+    acc = semantics::accumulate(a, w, combiner, acc, input.at(n));
   });
-  if (isMean) {
-    int64_t count = 1;
-    for (int64_t axis : axes)
-      count *= inShape[axis];
-    for (int64_t n = 0, e = result.getNumElements(); n < e; ++n)
-      result.at(n) = semantics::mean(a, result.at(n), count);
-  }
+  int64_t count = 1;
+  for (int64_t axis : axes)
+    count *= inShape[axis];
+  for (int64_t n = 0, e = result.getNumElements(); n < e; ++n)
+    result.at(n) = isMean ? semantics::mean(a, w, result.at(n), count)
+                          : a.fromAccumulator(result.at(n));
   return result;
 }
 
 ConcreteTensor evalSoftmax(ConcreteTensor input, int64_t axis) {
   input.materialize();
   EvalAlgebra a(input.getElementType());
+  EvalAlgebra w = a.accumulator();
   ArrayRef<int64_t> shape = input.getShape();
   int64_t inner = 1;
   for (int64_t d = axis + 1, e = shape.size(); d < e; ++d)
@@ -336,17 +340,19 @@ ConcreteTensor evalSoftmax(ConcreteTensor input, int64_t axis) {
       auto at = [&](int64_t k) -> Scalar & {
         return input.at((o * extent + k) * inner + i);
       };
-      Scalar maximum = a.lowest();
+      Scalar maximum = semantics::identity(w, semantics::Combiner::Max);
       for (int64_t k = 0; k < extent; ++k)
-        maximum = semantics::combine(a, semantics::Combiner::Max, maximum,
-                                     at(k));
-      Scalar sum = a.constant(0);
+        maximum = semantics::accumulate(a, w, semantics::Combiner::Max,
+                                        maximum, at(k));
+      maximum = a.fromAccumulator(maximum);
+      Scalar sum = semantics::identity(w, semantics::Combiner::Sum);
       for (int64_t k = 0; k < extent; ++k) {
         at(k) = semantics::softmaxNumerator(a, at(k), maximum);
-        sum = semantics::combine(a, semantics::Combiner::Sum, sum, at(k));
+        sum = semantics::accumulate(a, w, semantics::Combiner::Sum, sum,
+                                    at(k));
       }
       for (int64_t k = 0; k < extent; ++k)
-        at(k) = semantics::softmaxNormalize(a, at(k), sum);
+        at(k) = semantics::softmaxNormalize(a, w, at(k), sum);
     }
   return input;
 }

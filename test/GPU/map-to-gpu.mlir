@@ -74,6 +74,29 @@ func.func @reduce_rows_in_blocks(%x: memref<?x?xf32>, %y: memref<?xf32>) {
 
 // -----
 
+// f16 rows accumulate in f32 (SPEC section 2): each element is extended
+// before it is combined; the partials in shared memory are f32.
+// CHECK-LABEL: func.func @reduce_f16_rows_in_f32
+// CHECK-SAME: (%[[X:.*]]: memref<?x?xf16>, %[[Y:.*]]: memref<?xf32>)
+// CHECK: gpu.launch {{.*}} workgroup(%[[P:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[FIRST:.*]] = memref.load %[[X]]
+// CHECK: %[[WIDE:.*]] = arith.extf %[[FIRST]] : f16 to f32
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[WIDE]])
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.addf %{{.*}} : f32
+// CHECK-COUNT-8: gpu.barrier
+func.func @reduce_f16_rows_in_f32(%x: memref<?x?xf16>, %y: memref<?xf32>) {
+  linalg.reduce ins(%x : memref<?x?xf16>) outs(%y : memref<?xf32>) dimensions = [1]
+    (%in: f16, %acc: f32) {
+      %wide = arith.extf %in : f16 to f32
+      %sum = arith.addf %acc, %wide : f32
+      linalg.yield %sum : f32
+    }
+  return
+}
+
+// -----
+
 // Short static rows stay in one thread each.
 // CHECK-LABEL: func.func @reduce_short_rows_in_threads
 // CHECK: gpu.launch

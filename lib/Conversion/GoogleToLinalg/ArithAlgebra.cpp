@@ -2,6 +2,8 @@
 
 #include "ArithAlgebra.h"
 
+#include "Dialect/Google/IR/ScalarSemantics.h"
+
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/APFloat.h"
 
@@ -30,21 +32,31 @@ V ArithAlgebra::lowest() {
 }
 
 V ArithAlgebra::add(V x, V y) {
+  if (isNarrow())
+    return inF32(x, y, [&](V l, V r) { return arith::AddFOp::create(b, loc, l, r); });
   if (isFloat())
     return arith::AddFOp::create(b, loc, x, y);
   return arith::AddIOp::create(b, loc, x, y);
 }
 V ArithAlgebra::sub(V x, V y) {
+  if (isNarrow())
+    return inF32(x, y, [&](V l, V r) { return arith::SubFOp::create(b, loc, l, r); });
   if (isFloat())
     return arith::SubFOp::create(b, loc, x, y);
   return arith::SubIOp::create(b, loc, x, y);
 }
 V ArithAlgebra::mul(V x, V y) {
+  if (isNarrow())
+    return inF32(x, y, [&](V l, V r) { return arith::MulFOp::create(b, loc, l, r); });
   if (isFloat())
     return arith::MulFOp::create(b, loc, x, y);
   return arith::MulIOp::create(b, loc, x, y);
 }
-V ArithAlgebra::div(V x, V y) { return arith::DivFOp::create(b, loc, x, y); }
+V ArithAlgebra::div(V x, V y) {
+  if (isNarrow())
+    return inF32(x, y, [&](V l, V r) { return arith::DivFOp::create(b, loc, l, r); });
+  return arith::DivFOp::create(b, loc, x, y);
+}
 V ArithAlgebra::maximum(V x, V y) {
   if (isFloat())
     return arith::MaximumFOp::create(b, loc, x, y);
@@ -229,6 +241,23 @@ V ArithAlgebra::convert(V x, Type to) {
   if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
     return arith::ExtSIOp::create(b, loc, to, x);
   return arith::TruncIOp::create(b, loc, to, x);
+}
+
+ArithAlgebra ArithAlgebra::accumulator() const {
+  return ArithAlgebra(b, loc, semantics::getAccumulatorType(elementType));
+}
+
+V ArithAlgebra::toAccumulator(V x) {
+  Type accumulator = semantics::getAccumulatorType(elementType);
+  if (accumulator == elementType)
+    return x;
+  return arith::ExtFOp::create(b, loc, accumulator, x);
+}
+
+V ArithAlgebra::fromAccumulator(V x) {
+  if (x.getType() == elementType)
+    return x;
+  return arith::TruncFOp::create(b, loc, elementType, x);
 }
 
 V ArithAlgebra::convertIndex(V index) {

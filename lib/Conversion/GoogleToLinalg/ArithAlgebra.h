@@ -21,6 +21,10 @@ public:
       : b(b), loc(loc), elementType(elementType) {}
 
   bool isFloat() const { return isa<FloatType>(elementType); }
+  /// f16 and bf16: arithmetic runs in f32 and rounds after each op.
+  bool isNarrow() const {
+    return elementType.isF16() || elementType.isBF16();
+  }
   Value constant(double value);
   Value lowest();
 
@@ -40,7 +44,7 @@ public:
 
   template <typename Fn>
   Value inF32IfNarrow(Value x, Fn fn) {
-    if (!elementType.isF16() && !elementType.isBF16())
+    if (!isNarrow())
       return fn(*this, x);
     ArithAlgebra wide(b, loc, b.getF32Type());
     Value result =
@@ -53,7 +57,22 @@ public:
   /// An index value as the element type, rounded once.
   Value convertIndex(Value index);
 
+  ArithAlgebra accumulator() const;
+  Value toAccumulator(Value x);
+  Value fromAccumulator(Value x);
+
 private:
+  /// fn(wide, x', y') on x and y extended to f32, rounded back once: every
+  /// f16/bf16 op rounds on its own, also where LLVM would otherwise carry
+  /// f32 through a chain of fused ops.
+  template <typename Fn>
+  Value inF32(Value x, Value y, Fn fn) {
+    Type f32 = b.getF32Type();
+    Value wide = fn(arith::ExtFOp::create(b, loc, f32, x).getResult(),
+                    arith::ExtFOp::create(b, loc, f32, y).getResult());
+    return arith::TruncFOp::create(b, loc, elementType, wide);
+  }
+
   OpBuilder &b;
   Location loc;
   Type elementType;

@@ -45,10 +45,14 @@ Value createMatmul(OpBuilder &b, Location loc, StringRef opName,
     sizes.push_back(getDimSize(b, loc, lhs, 0));
   sizes.push_back(getDimSize(b, loc, lhs, rank - 2));
   sizes.push_back(getDimSize(b, loc, rhs, rank - 1));
-  auto productType = resultType.clone(known.product);
-  ArithAlgebra algebra(b, loc, resultType.getElementType());
+  // f16 and bf16 accumulate in f32 (linalg's matmuls extend the operands
+  // to the accumulator's type), rounded once by the caller.
+  Type elementType = resultType.getElementType();
+  auto productType = RankedTensorType::get(
+      known.product, semantics::getAccumulatorType(elementType));
+  ArithAlgebra algebra(b, loc, elementType);
   Value acc = createFilledTensor(b, loc, productType, sizes,
-                                 algebra.constant(0));
+                                 algebra.accumulator().constant(0));
   if (rank == 3)
     return linalg::BatchMatmulOp::create(b, loc, productType,
                                          ValueRange{lhs, rhs}, acc)
@@ -56,6 +60,22 @@ Value createMatmul(OpBuilder &b, Location loc, StringRef opName,
   return linalg::MatmulOp::create(b, loc, productType, ValueRange{lhs, rhs},
                                   acc)
       .getResult(0);
+}
+
+/// `product` (accumulators) rounded once to `elementType`, when it is not
+/// of that type.
+Value roundProduct(OpBuilder &b, Location loc, Value product,
+                   Type elementType) {
+  auto type = cast<RankedTensorType>(product.getType());
+  if (type.getElementType() == elementType)
+    return product;
+  return createParallelGeneric(
+      b, loc, type.clone(elementType), getDimSizes(b, loc, product), product,
+      b.getMultiDimIdentityMap(type.getRank()),
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        return ArithAlgebra(nested, nestedLoc, elementType)
+            .fromAccumulator(args[0]);
+      });
 }
 
 struct MatmulToLinalg : public OpConversionPattern<MatmulOp> {
@@ -67,6 +87,8 @@ struct MatmulToLinalg : public OpConversionPattern<MatmulOp> {
                                  op->getName().getStringRef(),
                                  op.getResult().getType(), adaptor.getLhs(),
                                  adaptor.getRhs());
+    product = roundProduct(rewriter, op.getLoc(), product,
+                           op.getResult().getType().getElementType());
     rewriter.replaceOp(op, relaxToType(rewriter, op.getLoc(), product,
                                        op.getResult().getType()));
     return success();
@@ -87,7 +109,9 @@ struct MatmulBiasReluToLinalg : public OpConversionPattern<MatmulBiasReluOp> {
     Value product = createMatmul(
         rewriter, loc, name, resultType, adaptor.getLhs(), adaptor.getRhs(),
         cast<RankedTensorType>(adaptor.getBias().getType()).getDimSize(0));
-    auto productType = cast<RankedTensorType>(product.getType());
+    Type elementType = resultType.getElementType();
+    auto productType =
+        cast<RankedTensorType>(product.getType()).clone(elementType);
     std::string biasMessage =
         (name + ": the bias has {0} elements, expected N = {1}").str();
     Value bias =
@@ -99,14 +123,15 @@ struct MatmulBiasReluToLinalg : public OpConversionPattern<MatmulBiasReluOp> {
     MLIRContext *context = rewriter.getContext();
     AffineMap biasMap =
         AffineMap::get(2, 0, {getAffineDimExpr(1, context)}, context);
-    Type elementType = resultType.getElementType();
     Value result = createParallelGeneric(
         rewriter, loc, productType, getDimSizes(rewriter, loc, product),
         ValueRange{product, bias},
         {rewriter.getMultiDimIdentityMap(2), biasMap},
         [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
           ArithAlgebra algebra(b, nestedLoc, elementType);
-          return semantics::biasRelu(algebra, args[0], args[1]);
+          return semantics::biasRelu(algebra,
+                                     algebra.fromAccumulator(args[0]),
+                                     args[1]);
         });
     rewriter.replaceOp(op, relaxToType(rewriter, loc, result, resultType));
     return success();

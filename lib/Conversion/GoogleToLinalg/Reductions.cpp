@@ -19,7 +19,8 @@ namespace {
 
 using semantics::Combiner;
 
-/// Reduces `input` over the sorted `axes`, dropping them.
+/// Reduces `input` over the sorted `axes`, dropping them, into
+/// accumulators of semantics::getAccumulatorType (f32 for f16 and bf16).
 Value createReduction(OpBuilder &b, Location loc, Value input,
                       ArrayRef<int64_t> axes, Combiner combiner) {
   auto inputType = cast<RankedTensorType>(input.getType());
@@ -32,19 +33,50 @@ Value createReduction(OpBuilder &b, Location loc, Value input,
     shape.push_back(inputType.getDimSize(d));
     sizes.push_back(getDimSize(b, loc, input, d));
   }
-  auto type = RankedTensorType::get(shape, elementType);
   ArithAlgebra algebra(b, loc, elementType);
+  ArithAlgebra accumulator = algebra.accumulator();
+  auto type = RankedTensorType::get(
+      shape, semantics::getAccumulatorType(elementType));
   Value init = createFilledTensor(b, loc, type, sizes,
-                                  semantics::identity(algebra, combiner));
+                                  semantics::identity(accumulator, combiner));
   auto reduce = linalg::ReduceOp::create(
       b, loc, input, init, axes,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         ArithAlgebra body(nested, nestedLoc, elementType);
-        linalg::YieldOp::create(
-            nested, nestedLoc,
-            semantics::combine(body, combiner, args[1], args[0]));
+        ArithAlgebra wide = body.accumulator();
+        linalg::YieldOp::create(nested, nestedLoc,
+                                semantics::accumulate(body, wide, combiner,
+                                                      args[1], args[0]));
       });
   return reduce.getResult(0);
+}
+
+/// `fn(algebra, accumulatorAlgebra, accumulator)` for each element of the
+/// accumulators `reduced`, as a tensor of `elementType`.
+template <typename Fn>
+Value mapAccumulators(OpBuilder &b, Location loc, Value reduced,
+                      Type elementType, Fn fn) {
+  auto type = cast<RankedTensorType>(reduced.getType()).clone(elementType);
+  return createParallelGeneric(
+      b, loc, type, getDimSizes(b, loc, reduced), reduced,
+      b.getMultiDimIdentityMap(type.getRank()),
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        ArithAlgebra algebra(nested, nestedLoc, elementType);
+        ArithAlgebra accumulator = algebra.accumulator();
+        return fn(algebra, accumulator, args[0]);
+      });
+}
+
+/// The accumulators `reduced` rounded to `elementType` (nothing to do
+/// when they have that type).
+Value roundAccumulators(OpBuilder &b, Location loc, Value reduced,
+                        Type elementType) {
+  if (getElementTypeOrSelf(reduced.getType()) == elementType)
+    return reduced;
+  return mapAccumulators(b, loc, reduced, elementType,
+                         [](ArithAlgebra &a, ArithAlgebra &, Value x) {
+                           return a.fromAccumulator(x);
+                         });
 }
 
 /// Reinserts the reduced `axes` of `input` as unit dimensions.
@@ -106,16 +138,16 @@ struct ReduceToLinalg : public OpConversionPattern<ReduceOp> {
                                     d);
                               });
     Value result = createReduction(rewriter, loc, input, axes, combiner);
+    Type elementType = resultType.getElementType();
     if (isMean) {
-      auto type = cast<RankedTensorType>(result.getType());
       Value count = reducedCount(rewriter, loc, input, axes);
-      result = createParallelGeneric(
-          rewriter, loc, type, getDimSizes(rewriter, loc, result), result,
-          rewriter.getMultiDimIdentityMap(type.getRank()),
-          [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
-            ArithAlgebra algebra(b, nestedLoc, type.getElementType());
-            return semantics::mean(algebra, args[0], count);
+      result = mapAccumulators(
+          rewriter, loc, result, elementType,
+          [&](ArithAlgebra &a, ArithAlgebra &w, Value sum) {
+            return semantics::mean(a, w, sum, count);
           });
+    } else {
+      result = roundAccumulators(rewriter, loc, result, elementType);
     }
     if (op.getKeepDims())
       result = expandReducedDims(rewriter, loc, result, input, axes);
@@ -140,8 +172,10 @@ struct SoftmaxToLinalg : public OpConversionPattern<SoftmaxOp> {
     AffineMap dropAxis = identity.dropResult(axis);
     SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, input);
 
-    Value maximum =
-        createReduction(rewriter, loc, input, {axis}, Combiner::MaxNum);
+    Value maximum = roundAccumulators(
+        rewriter, loc,
+        createReduction(rewriter, loc, input, {axis}, Combiner::MaxNum),
+        elementType);
     Value numerators = createParallelGeneric(
         rewriter, loc, type, sizes, ValueRange{input, maximum},
         {identity, dropAxis},
@@ -156,7 +190,9 @@ struct SoftmaxToLinalg : public OpConversionPattern<SoftmaxOp> {
         {identity, dropAxis},
         [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
           ArithAlgebra algebra(b, nestedLoc, elementType);
-          return semantics::softmaxNormalize(algebra, args[0], args[1]);
+          ArithAlgebra accumulator = algebra.accumulator();
+          return semantics::softmaxNormalize(algebra, accumulator, args[0],
+                                             args[1]);
         });
     rewriter.replaceOp(op, result);
     return success();

@@ -1,14 +1,34 @@
 // RUN: google-opt %s -split-input-file -canonicalize | FileCheck %s
 // The ops' folds: cheap identities only, no evaluation of tensors.
 
+// The additive identity of floats is -0: x + -0 is x for every x.
 // CHECK-LABEL: func @add_zero
-// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
-// CHECK-NEXT: return %[[X]], %[[X]]
-func.func @add_zero(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
-  %zero = google.constant dense<0.0> : tensor<8xf32>
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>, %[[I:.*]]: tensor<4xi32>)
+// CHECK-NEXT: return %[[X]], %[[X]], %[[I]]
+func.func @add_zero(%x: tensor<4x8xf32>, %i: tensor<4xi32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xi32>) {
+  %zero = google.constant dense<-0.0> : tensor<8xf32>
   %0 = google.add %x, %zero : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
   %1 = google.add %zero, %x : tensor<8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
-  return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
+  %izero = google.constant dense<0> : tensor<i32>
+  %2 = google.add %izero, %i : tensor<i32>, tensor<4xi32> -> tensor<4xi32>
+  return %0, %1, %2 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xi32>
+}
+
+// -----
+
+// x + +0 is +0 for x = -0 (IEEE, SPEC section 2), and x - -0 is x + +0:
+// neither is x.
+// CHECK-LABEL: func @negative_add_positive_zero
+// CHECK: google.add
+// CHECK: google.add
+// CHECK: google.sub
+func.func @negative_add_positive_zero(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %zero = google.constant dense<0.0> : tensor<4xf32>
+  %0 = google.add %x, %zero : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %1 = google.add %zero, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %minus = google.constant dense<-0.0> : tensor<4xf32>
+  %2 = google.sub %x, %minus : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 // -----
@@ -46,11 +66,11 @@ func.func @negative_identity_checks_dynamic_extent(%x: tensor<2x?x5xf16>) -> (te
 
 // -----
 
-// x + 0 broadcasts x to a bigger shape here, so it must stay.
+// x + -0 broadcasts x to a bigger shape here, so it must stay.
 // CHECK-LABEL: func @negative_add_zero_broadcasts
 // CHECK: google.add
 func.func @negative_add_zero_broadcasts(%x: tensor<8xf32>) -> tensor<4x8xf32> {
-  %zero = google.constant dense<0.0> : tensor<4x8xf32>
+  %zero = google.constant dense<-0.0> : tensor<4x8xf32>
   %0 = google.add %x, %zero : tensor<8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }

@@ -25,6 +25,11 @@
 //                                         is rounded back once
 //   a.convert(x, to)                      `google.cast` to element type `to`
 //   a.convertIndex(n)                     an index/count as the element type
+//   a.accumulator()                       the algebra sums accumulate in: f32
+//                                         for f16/bf16, else `a` itself
+//   a.toAccumulator(x)                    x in the accumulator's type (exact)
+//   a.fromAccumulator(x)                  an accumulator value rounded once
+//                                         to the element type
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +44,14 @@
 #include <optional>
 
 namespace mlir::google::semantics {
+
+/// The type sums of `elementType` accumulate in (SPEC section 2): f32 for
+/// f16 and bf16, the element type otherwise.
+inline Type getAccumulatorType(Type elementType) {
+  if (elementType.isF16() || elementType.isBF16())
+    return Float32Type::get(elementType.getContext());
+  return elementType;
+}
 
 /// f16 and bf16 have no transcendental functions of their own on CPUs or
 /// GPUs: they are computed in f32 and rounded once.
@@ -98,39 +111,55 @@ std::optional<V> elementwise(Operation *op, A &a,
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// Reductions combine elements in the element type. MaxNum skips NaNs
-/// (IEEE maxNum): cheaper than Max where a NaN decides the result anyway.
+/// Reductions combine elements in the accumulator type (SPEC section 2:
+/// f16 and bf16 sums accumulate in f32 and round once at the end; maxima
+/// are exact either way). MaxNum skips NaNs (IEEE maxNum): cheaper than Max
+/// where a NaN decides the result anyway.
 enum class Combiner { Sum, Max, MaxNum };
 
-template <typename A, typename V = typename A::Value>
-V identity(A &a, Combiner combiner) {
-  return combiner == Combiner::Sum ? a.constant(0) : a.lowest();
+/// The value a reduction starts from, in the accumulator algebra `w`.
+template <typename W, typename V = typename W::Value>
+V identity(W &w, Combiner combiner) {
+  return combiner == Combiner::Sum ? w.constant(0) : w.lowest();
 }
 
-template <typename A, typename V = typename A::Value>
-V combine(A &a, Combiner combiner, V acc, V x) {
+/// `acc` (an accumulator of `w`) combined with `x`, both accumulator
+/// values.
+template <typename W, typename V = typename W::Value>
+V combine(W &w, Combiner combiner, V acc, V x) {
   switch (combiner) {
   case Combiner::Sum:
-    return a.add(acc, x);
+    return w.add(acc, x);
   case Combiner::Max:
-    return a.maximum(acc, x);
+    return w.maximum(acc, x);
   case Combiner::MaxNum:
-    return a.maxnum(acc, x);
+    return w.maxnum(acc, x);
   }
   llvm_unreachable("unknown combiner");
 }
 
-/// The mean divides the sum by the element count converted to the element
-/// type.
-template <typename A, typename V = typename A::Value, typename N>
-V mean(A &a, V sum, N count) {
-  return a.div(sum, a.convertIndex(count));
+/// One step of a reduction of elements of `a`: `acc` (of the accumulator
+/// type) combined with the element `x`.
+template <typename A, typename W, typename V = typename A::Value>
+typename W::Value accumulate(A &a, W &w, Combiner combiner,
+                             typename W::Value acc, V x) {
+  return combine(w, combiner, acc, a.toAccumulator(x));
 }
 
-/// One step of a matrix product: acc + l * r, each rounded.
-template <typename A, typename V = typename A::Value>
-V multiplyAccumulate(A &a, V acc, V l, V r) {
-  return a.add(acc, a.mul(l, r));
+/// The mean divides the accumulated sum by the element count, both in the
+/// accumulator type (an f16 count would be inf past 65504), and rounds
+/// once.
+template <typename A, typename W, typename N>
+typename A::Value mean(A &a, W &w, typename W::Value sum, N count) {
+  return a.fromAccumulator(w.div(sum, w.convertIndex(count)));
+}
+
+/// One step of a matrix product in the accumulator type: acc + l * r
+/// (the product of two f16 or bf16 values is exact in f32).
+template <typename A, typename W, typename V = typename A::Value>
+typename W::Value multiplyAccumulate(A &a, W &w, typename W::Value acc, V l,
+                                     V r) {
+  return w.add(acc, w.mul(a.toAccumulator(l), a.toAccumulator(r)));
 }
 
 /// The epilogue of matmul_bias_relu: relu(product + bias).
@@ -141,14 +170,15 @@ V biasRelu(A &a, V product, V bias) {
 
 /// Softmax: exp(x - max) per element, then each divided by their sum. The
 /// maximum may skip NaNs (Combiner::MaxNum): a row holding a NaN is NaN
-/// throughout, through its own exp(NaN - max), whatever the maximum.
+/// throughout, through its own exp(NaN - max), whatever the maximum. The
+/// sum stays in the accumulator type and the quotient is rounded once.
 template <typename A, typename V = typename A::Value>
 V softmaxNumerator(A &a, V x, V maximum) {
   return exp(a, a.sub(x, maximum));
 }
-template <typename A, typename V = typename A::Value>
-V softmaxNormalize(A &a, V numerator, V sum) {
-  return a.div(numerator, sum);
+template <typename A, typename W, typename V = typename A::Value>
+V softmaxNormalize(A &a, W &w, V numerator, typename W::Value sum) {
+  return a.fromAccumulator(w.div(a.toAccumulator(numerator), sum));
 }
 
 } // namespace mlir::google::semantics

@@ -18,8 +18,9 @@ def FoldConstantsPass : Pass<"google-fold-constants"> {
     => %0 = google.constant dense<[4.0, 6.0]> : tensor<2xf32>
     ```
 
-    It also applies the ops' folds: x+0, 0+x, x-0, x*1, 1*x, x/1 (also with a
-    broadcast 0 or 1) when the result type equals x's type, relu(relu(x)),
+    It also applies the ops' folds: x+(-0), (-0)+x, x-(+0), x*1, 1*x, x/1
+    (also with a broadcast 0 or 1; for integers any 0) when the result type
+    equals x's type, relu(relu(x)) (x + +0 is not x: it is +0 for x = -0),
     transpose of transpose (composed, or removed when the identity) and
     reshape of reshape.
 

@@ -15,26 +15,29 @@
 using namespace mlir;
 using namespace mlir::google;
 
-/// True when `attr` is a dense constant whose every element equals `value`.
-static bool isConstantEqualTo(Attribute attr, int64_t value) {
+/// True when `attr` is a dense constant whose every element is `value`,
+/// bit for bit for floats: -0.0 and +0.0 differ (x + -0 is x, but x + +0
+/// is +0 for x = -0; x - +0 is x, but x - -0 is not).
+static bool isConstantEqualTo(Attribute attr, double value) {
   auto dense = dyn_cast_if_present<DenseElementsAttr>(attr);
   if (!dense)
     return false;
   Type elementType = dense.getElementType();
   if (auto floatType = dyn_cast<FloatType>(elementType)) {
-    llvm::APFloat expected(static_cast<double>(value));
+    llvm::APFloat expected(value);
     bool losesInfo;
     expected.convert(floatType.getFloatSemantics(),
                      llvm::APFloat::rmNearestTiesToEven, &losesInfo);
     auto matches = [&](const llvm::APFloat &v) {
-      // Both zeros count as zero: the SPEC lists x+0 as safe.
-      return value == 0 ? v.isZero() : v.compare(expected) == llvm::APFloat::cmpEqual;
+      return v.bitwiseIsEqual(expected);
     };
     if (dense.isSplat())
       return matches(dense.getSplatValue<llvm::APFloat>());
     return llvm::all_of(dense.getValues<llvm::APFloat>(), matches);
   }
-  auto matches = [&](const llvm::APInt &v) { return v.getSExtValue() == value; };
+  auto matches = [&](const llvm::APInt &v) {
+    return v.getSExtValue() == static_cast<int64_t>(value);
+  };
   if (dense.isSplat())
     return matches(dense.getSplatValue<llvm::APInt>());
   return llvm::all_of(dense.getValues<llvm::APInt>(), matches);
@@ -60,7 +63,7 @@ static bool broadcastChecksNothing(Value survivor, Attribute constant) {
 
 /// Returns `survivor` when `constant` is all `identity` and the types allow.
 static OpFoldResult foldIdentity(Value result, Value survivor,
-                                 Attribute constant, int64_t identity) {
+                                 Attribute constant, double identity) {
   if (survivor.getType() == result.getType() &&
       isConstantEqualTo(constant, identity) &&
       broadcastChecksNothing(survivor, constant))
@@ -70,14 +73,18 @@ static OpFoldResult foldIdentity(Value result, Value survivor,
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
+// The additive identity of IEEE floats is -0 (x + -0 == x for every x,
+// -0 included; -0 + +0 is +0). For integers, -0.0 converts to 0.
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r = foldIdentity(getResult(), getLhs(), adaptor.getRhs(), 0))
+  if (OpFoldResult r =
+          foldIdentity(getResult(), getLhs(), adaptor.getRhs(), -0.0))
     return r;
-  return foldIdentity(getResult(), getRhs(), adaptor.getLhs(), 0);
+  return foldIdentity(getResult(), getRhs(), adaptor.getLhs(), -0.0);
 }
 
+// x - +0 == x for every x (-0 - +0 is -0); x - -0 is x + +0.
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
-  return foldIdentity(getResult(), getLhs(), adaptor.getRhs(), 0);
+  return foldIdentity(getResult(), getLhs(), adaptor.getRhs(), 0.0);
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {

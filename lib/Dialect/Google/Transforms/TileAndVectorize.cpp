@@ -54,6 +54,12 @@ bool isF32(Value value) {
   return getElementTypeOrSelf(value.getType()).isF32();
 }
 
+/// Whether `op` has a loop of static extent 0 (an empty tensor, or a
+/// matmul with K = 0): nothing to block, chunk or vectorize.
+bool hasEmptyLoop(linalg::LinalgOp op) {
+  return llvm::is_contained(op.getStaticLoopRanges(), 0);
+}
+
 /// An elementwise consumer that only `matmul` feeds, through an identity
 /// map, with the matmul's shape: it can run on each block of the product.
 linalg::GenericOp getEpilogue(linalg::LinalgOp matmul) {
@@ -160,10 +166,7 @@ struct TileAndVectorizePass
           op.hasPureTensorSemantics() &&
           llvm::all_of(op->getOperands(), isF32) &&
           // linalg's default indexing maps: no transposed operands.
-          !op.hasUserDefinedMaps() &&
-          // An empty result has no blocks.
-          !llvm::is_contained(
-              cast<ShapedType>(op->getResult(0).getType()).getShape(), 0))
+          !op.hasUserDefinedMaps() && !hasEmptyLoop(op))
         matmuls.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -794,7 +797,7 @@ struct TileAndVectorizePass
   /// end of a chain of row-wise ops when a row reduction computes it.
   bool isRowChainEnd(linalg::GenericOp op) {
     if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-        op.getNumLoops() < 2 ||
+        op.getNumLoops() < 2 || hasEmptyLoop(op) ||
         op.getStaticLoopRanges().back() < kMinFusedRow ||
         op.getNumParallelLoops() != op.getNumLoops() ||
         !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
@@ -972,7 +975,7 @@ struct TileAndVectorizePass
       return std::nullopt;
     if (isa<linalg::FillOp, linalg::CopyOp>(op) ||
         !op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
-        op.getNumLoops() == 0 ||
+        op.getNumLoops() == 0 || hasEmptyLoop(op) ||
         op.getNumParallelLoops() != op.getNumLoops() ||
         !isa<TilingInterface>(op.getOperation()))
       return std::nullopt;
@@ -1054,7 +1057,7 @@ struct TileAndVectorizePass
   bool isRowReduction(linalg::LinalgOp op) {
     if (!isa<linalg::GenericOp, linalg::ReduceOp>(op) ||
         !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-        op.getNumLoops() == 0 || op.hasIndexSemantics())
+        op.getNumLoops() == 0 || op.hasIndexSemantics() || hasEmptyLoop(op))
       return false;
     for (Value operand : op->getOperands()) {
       Type element = getElementTypeOrSelf(operand.getType());

@@ -38,7 +38,7 @@ func.func @negative_large_operand() -> tensor<f32> {
 // CHECK-SAME: (%[[X:.*]]: tensor<64xf32>)
 // CHECK-NEXT: return %[[X]]
 func.func @identity_on_large(%x: tensor<64xf32>) -> tensor<64xf32> {
-  %zero = google.constant dense<0.0> : tensor<64xf32>
+  %zero = google.constant dense<-0.0> : tensor<64xf32>
   %0 = google.add %x, %zero : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }

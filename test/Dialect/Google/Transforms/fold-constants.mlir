@@ -227,8 +227,9 @@ func.func @splat_stays_splat() -> tensor<1024x1024xf32> {
 // CHECK-NEXT: return %[[X]]
 func.func @identities(%x: tensor<4xf32>) -> tensor<4xf32> {
   %zero = google.constant dense<0.0> : tensor<4xf32>
+  %minus_zero = google.constant dense<-0.0> : tensor<4xf32>
   %one = google.constant dense<1.0> : tensor<f32>
-  %0 = google.add %zero, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %0 = google.add %minus_zero, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   %1 = google.mul %0, %one : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
   %2 = google.sub %1, %zero : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   %3 = google.div %2, %one : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
