@@ -48,6 +48,10 @@ std::string findRocmToolkit(StringRef option);
 /// needs (else kernels are shipped as PTX).
 bool hasCudaCompilers(StringRef toolkit);
 
+/// CUDA's libdevice (the device math library) in `toolkit`, or "" when
+/// there is none.
+std::string findLibdevice(StringRef toolkit);
+
 /// The PTX ISA feature (e.g. "+ptx80") that an NVVM chip needs, or
 /// std::nullopt when `chip` is not an sm_XX name LLVM's NVPTX backend
 /// knows.

@@ -126,6 +126,28 @@ def MergeKernelModulesPass
   }];
 }
 
+def ApproximateMathPass : Pass<"google-approximate-math"> {
+  let summary = "Math functions as polynomial approximations in arith ops";
+  let description = [{
+    Rewrites the `math` functions that MLIR approximates with polynomials
+    (`exp`, `log`, `tanh`, `erf`, `sin`, `cos`, ...) into `arith` ops, so
+    that kernels need no device math library:
+
+    ```mlir
+    %y = math.exp %x : f32
+    => arith ops only (a range reduction and a polynomial)
+    ```
+
+    The extreme pipeline runs it on NVVM kernels when no CUDA libdevice is
+    found (no CUDA toolkit: the module then ships as PTX). The
+    approximations are within a few ulp of the correctly rounded value;
+    `test/GPU/approximate-math.test` checks them against NumPy with the
+    differential tester's error bounds. Ops without an approximation
+    (`sqrt`, `absf`, `ctlz`) are left alone: they have LLVM intrinsics.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def SerializeKernelsPass
     : Pass<"google-serialize-kernels", "::mlir::ModuleOp"> {
   let summary = "Serialize every gpu.module into a device binary";
@@ -137,6 +159,9 @@ def SerializeKernelsPass
       PTX, so that newer drivers can compile the PTX for their GPU. Without
       a CUDA toolkit (ptxas and fatbinary), the PTX alone, which the driver
       compiles when the module loads; a warning says so once per process.
+      The PTX is emitted by LLVM's NVPTX backend and needs no toolkit at
+      all; libdevice is linked in when the toolkit has it (without it, the
+      pipeline approximates math functions: `--google-approximate-math`).
     - `#rocdl.target`: an HSA code object, linked by `<rocm>/llvm/bin/ld.lld`
       with the device libraries from `<rocm>/amdgcn/bitcode` that the kernels
       call.

@@ -83,6 +83,10 @@ LogicalResult verifyGpuChip(Target target, StringRef chip, std::string &error);
 /// name): 512 with AVX-512, 256 with AVX2 and FMA, else 128.
 unsigned getCpuVectorBits(StringRef chip);
 
+/// The features of GOOGLE_RT_X86_FEATURES that code compiled for CPU `chip`
+/// may use: the runtime refuses to load it where one is missing.
+std::vector<std::string> getRequiredCpuFeatures(StringRef chip);
+
 /// Stage 1: the google-level optimizations the options switch on.
 void addGoogleOptimizationPasses(OpPassManager &pm,
                                  const ExtremePipelineOptions &options);
@@ -110,9 +114,11 @@ void addHostLoweringPasses(OpPassManager &pm,
 
 /// Stage 6: packed entry points and the manifest the runtime loads.
 /// `target` says where the functions' tensors live (none: what the device
-/// binaries say).
+/// binaries say); `cpuFeatures` what the host code was compiled for
+/// (getRequiredCpuFeatures).
 void addRuntimeInterfacePasses(OpPassManager &pm,
-                               std::optional<Target> target = std::nullopt);
+                               std::optional<Target> target = std::nullopt,
+                               ArrayRef<std::string> cpuFeatures = {});
 
 /// The whole pipeline for `options.target`; fails, with `error` set, on
 /// invalid or unsupported options.

@@ -3,6 +3,7 @@
 #include "Compiler/Compiler.h"
 
 #include "Dialect/Google/IR/GoogleDialect.h"
+#include "GPU/Passes.h"
 #include "Pipelines/Pipelines.h"
 #include "Support/ParserGuard.h"
 
@@ -164,7 +165,8 @@ LogicalResult lowerToLLVMDialect(ModuleOp module,
                                  std::string &error) {
   PassManager pm(module.getContext());
   if (isLoweredToLLVM(module))
-    addRuntimeInterfacePasses(pm);
+    addRuntimeInterfacePasses(pm, std::nullopt,
+                              getRequiredCpuFeatures(options.getHostChip()));
   else if (failed(buildExtremePipeline(pm, options, error)))
     return failure();
   if (failed(pm.run(module)))
@@ -513,8 +515,15 @@ LogicalResult google::getCompilerFingerprint(const CompileOptions &options,
     }();
     chip += "=" + host;
   }
-  os << "chip " << chip << "; runtime " << options.runtimeLibraryDir
-     << "; options ";
+  os << "chip " << chip << "; runtime " << options.runtimeLibraryDir;
+  // What NVVM kernels ship as: a fatbin with ptxas, PTX (with libdevice, or
+  // approximated math) without.
+  if (pipeline->target == Target::NVVM) {
+    std::string cuda = findCudaToolkit(pipeline->toolkit);
+    os << "; cuda " << cuda << (hasCudaCompilers(cuda) ? " compilers" : "")
+       << (findLibdevice(cuda).empty() ? "" : " libdevice");
+  }
+  os << "; options ";
   pipeline->print(os);
   return success();
 }

@@ -9,12 +9,18 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Target/LLVM/ModuleToObject.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
 
 #include <atomic>
 
@@ -82,6 +88,100 @@ LogicalResult runTool(StringRef program, ArrayRef<StringRef> args,
               .str();
   return failure();
 }
+
+/// A gpu.module lowered to NVVM, as PTX from LLVM's NVPTX backend: no CUDA
+/// toolkit involved, libdevice linked in when `libdevice` names it.
+class PtxSerializer : public LLVM::ModuleToObject {
+public:
+  PtxSerializer(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
+                StringRef libdevice)
+      : ModuleToObject(*module, target.getTriple(), target.getChip(),
+                       target.getFeatures(), target.getO()),
+        libdevice(libdevice.str()) {
+    static bool initialized = [] {
+      llvm::InitializeAllTargets();
+      llvm::InitializeAllTargetMCs();
+      llvm::InitializeAllAsmPrinters();
+      return true;
+    }();
+    (void)initialized;
+  }
+
+protected:
+  std::optional<SmallVector<std::unique_ptr<llvm::Module>>>
+  loadBitcodeFiles(llvm::Module &module) override {
+    SmallVector<std::unique_ptr<llvm::Module>> libraries;
+    if (libdevice.empty())
+      return libraries;
+    std::unique_ptr<llvm::Module> library =
+        loadBitcodeFile(module.getContext(), libdevice);
+    if (!library)
+      return std::nullopt;
+    libraries.push_back(std::move(library));
+    return libraries;
+  }
+
+  /// Without libdevice, the libdevice functions that have an LLVM
+  /// intrinsic the NVPTX backend lowers (with the same rounding) are
+  /// defined by it; any other stays a declaration, which the caller
+  /// reports.
+  void handleModulePostLink(llvm::Module &module) override {
+    if (!libdevice.empty())
+      return;
+    for (llvm::Function &function : module) {
+      StringRef name = function.getName();
+      if (!function.isDeclaration() || !name.consume_front("__nv_"))
+        continue;
+      bool isFloat = name.consume_back("f");
+      llvm::Type *type = function.getReturnType();
+      if (!type->isFloatingPointTy() ||
+          isFloat != type->isFloatTy() ||
+          !llvm::all_of(function.args(), [&](llvm::Argument &arg) {
+            return arg.getType() == type;
+          }))
+        continue;
+      llvm::Intrinsic::ID id = llvm::StringSwitch<llvm::Intrinsic::ID>(name)
+                                   .Case("sqrt", llvm::Intrinsic::sqrt)
+                                   .Case("fabs", llvm::Intrinsic::fabs)
+                                   .Case("floor", llvm::Intrinsic::floor)
+                                   .Case("ceil", llvm::Intrinsic::ceil)
+                                   .Case("trunc", llvm::Intrinsic::trunc)
+                                   .Case("rint", llvm::Intrinsic::rint)
+                                   .Case("fma", llvm::Intrinsic::fma)
+                                   .Case("fmin", llvm::Intrinsic::minnum)
+                                   .Case("fmax", llvm::Intrinsic::maxnum)
+                                   .Case("copysign", llvm::Intrinsic::copysign)
+                                   .Default(llvm::Intrinsic::not_intrinsic);
+      if (id == llvm::Intrinsic::not_intrinsic)
+        continue;
+      llvm::IRBuilder<> builder(
+          llvm::BasicBlock::Create(module.getContext(), "entry", &function));
+      SmallVector<llvm::Value *> args;
+      for (llvm::Argument &arg : function.args())
+        args.push_back(&arg);
+      builder.CreateRet(builder.CreateIntrinsic(id, {type}, args));
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
+      function.addFnAttr(llvm::Attribute::AlwaysInline);
+    }
+  }
+
+  FailureOr<SmallVector<char, 0>>
+  moduleToObject(llvm::Module &llvmModule) override {
+    FailureOr<llvm::TargetMachine *> machine = getOrCreateTargetMachine();
+    if (failed(machine))
+      return getOperation().emitError()
+             << "google-serialize-kernels: LLVM has no NVPTX target for "
+             << triple;
+    FailureOr<SmallString<0>> ptx = translateModuleToISA(
+        llvmModule, **machine, [&] { return getOperation().emitError(); });
+    if (failed(ptx))
+      return failure();
+    return SmallVector<char, 0>(ptx->begin(), ptx->end());
+  }
+
+private:
+  std::string libdevice;
+};
 
 /// Warns once per process that kernels ship as PTX only.
 void warnPtxOnly(StringRef toolkit) {
@@ -174,15 +274,8 @@ struct SerializeKernelsPass
     std::string cuda = findCudaToolkit(toolkit);
     if (!hasCudaCompilers(cuda)) {
       warnPtxOnly(cuda);
-      // libdevice (the math functions), when the toolkit has it.
-      SmallString<128> libdevice(cuda);
-      llvm::sys::path::append(libdevice, "nvvm", "libdevice",
-                              "libdevice.10.bc");
-      gpu::TargetOptions options(
-          llvm::sys::fs::exists(libdevice) ? StringRef(cuda) : StringRef(),
-          {}, "", "", gpu::CompilationTarget::Assembly, getSymbolTable);
-      std::optional<SmallVector<char, 0>> ptx =
-          target.serializeToObject(gpuModule, options);
+      PtxSerializer serializer(gpuModule, nvvm, findLibdevice(cuda));
+      std::optional<SmallVector<char, 0>> ptx = serializer.run();
       if (!ptx)
         return {};
       // The driver cannot link a call that libdevice would have defined.
@@ -196,11 +289,14 @@ struct SerializeKernelsPass
                              });
         gpuModule.emitError("google-serialize-kernels: the kernels call ")
             << (name.empty() ? declaration : name)
-            << " from CUDA's libdevice, which is not in '" << cuda
-            << "'; set the pipeline's toolkit option or CUDA_HOME to a CUDA "
-               "toolkit";
+            << ", which CUDA's libdevice defines and '" << cuda
+            << "' does not have; set the pipeline's toolkit option or "
+               "CUDA_HOME to a CUDA toolkit";
         return {};
       }
+      gpu::TargetOptions options({}, {}, "", "",
+                                 gpu::CompilationTarget::Assembly,
+                                 getSymbolTable);
       return target.createObject(gpuModule, *ptx, options);
     }
     std::string ptx;

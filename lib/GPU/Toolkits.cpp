@@ -43,6 +43,14 @@ bool google::hasCudaCompilers(StringRef toolkit) {
   return true;
 }
 
+std::string google::findLibdevice(StringRef toolkit) {
+  SmallString<128> path(toolkit);
+  llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+  if (toolkit.empty() || !llvm::sys::fs::is_regular_file(path))
+    return "";
+  return path.str().str();
+}
+
 /// The ROCm directory this build made (lld-22 as llvm/bin/ld.lld, Debian's
 /// device libraries as amdgcn/bitcode): beside an installed library, else
 /// in the build tree.

@@ -26,6 +26,10 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include "google_runtime.h"
+
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::google;
 
@@ -98,24 +102,41 @@ LogicalResult google::verifyCpuChip(StringRef chip, std::string &error) {
   return failure();
 }
 
-unsigned google::getCpuVectorBits(StringRef chip) {
-  llvm::StringMap<bool> hostFeatures;
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget;
-  if (chip == "host")
-    hostFeatures = llvm::sys::getHostCPUFeatures();
-  else
-    subtarget =
-        createCpuSubtarget(llvm::Triple(llvm::sys::getProcessTriple()), chip);
-  auto has = [&](StringRef feature) {
-    if (chip == "host")
-      return hostFeatures.lookup(feature);
+/// Whether CPU `chip` (`host` or an LLVM CPU name) has `feature`.
+static std::function<bool(StringRef)> getCpuFeatureTest(StringRef chip) {
+  if (chip == "host") {
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    return [features = std::move(features)](StringRef feature) {
+      return features.lookup(feature);
+    };
+  }
+  std::shared_ptr<llvm::MCSubtargetInfo> subtarget =
+      createCpuSubtarget(llvm::Triple(llvm::sys::getProcessTriple()), chip);
+  return [subtarget](StringRef feature) {
     return subtarget && subtarget->checkFeatures(("+" + feature).str());
   };
+}
+
+unsigned google::getCpuVectorBits(StringRef chip) {
+  std::function<bool(StringRef)> has = getCpuFeatureTest(chip);
   if (has("avx512f"))
     return 512;
   if (has("avx2") && has("fma"))
     return 256;
   return 128;
+}
+
+std::vector<std::string> google::getRequiredCpuFeatures(StringRef chip) {
+  std::vector<std::string> required;
+  if (!llvm::Triple(llvm::sys::getProcessTriple()).isX86())
+    return required;
+  std::function<bool(StringRef)> has = getCpuFeatureTest(chip);
+  SmallVector<StringRef> names;
+  StringRef(GOOGLE_RT_X86_FEATURES).split(names, ' ', -1, false);
+  for (StringRef name : names)
+    if (has(name))
+      required.push_back(name.str());
+  return required;
 }
 
 void google::addGoogleOptimizationPasses(OpPassManager &pm,
@@ -241,8 +262,10 @@ void google::addHostLoweringPasses(OpPassManager &pm,
 }
 
 void google::addRuntimeInterfacePasses(OpPassManager &pm,
-                                       std::optional<Target> target) {
+                                       std::optional<Target> target,
+                                       ArrayRef<std::string> cpuFeatures) {
   EmitRuntimeInterfacePassOptions interfaceOptions;
+  interfaceOptions.cpuFeatures = llvm::to_vector(cpuFeatures);
   if (target)
     interfaceOptions.device = *target == Target::NVVM    ? "cuda"
                               : *target == Target::ROCDL ? "rocm"
@@ -264,7 +287,8 @@ LogicalResult google::buildExtremePipeline(OpPassManager &pm,
   if (options.target != Target::CPU)
     addGpuKernelPasses(pm, options);
   addHostLoweringPasses(pm, options);
-  addRuntimeInterfacePasses(pm, options.target);
+  addRuntimeInterfacePasses(pm, options.target,
+                            getRequiredCpuFeatures(options.getHostChip()));
   return success();
 }
 

@@ -73,6 +73,11 @@ void google::addGpuKernelPasses(OpPassManager &pm,
   expandOptions.includeBf16 = true;
   kernels.addPass(arith::createArithExpandOpsPass(expandOptions));
   if (options.target == Target::NVVM) {
+    // Without libdevice (no CUDA toolkit), exp, log, tanh, ... become
+    // polynomials; the serializer defines the few libdevice functions
+    // left (sqrt, floor, ...) with LLVM intrinsics.
+    if (findLibdevice(findCudaToolkit(options.toolkit)).empty())
+      kernels.addPass(createApproximateMathPass());
     ConvertGpuOpsToNVVMOpsOptions lowering;
     lowering.indexBitwidth = 64;
     kernels.addPass(createConvertGpuOpsToNVVMOps(lowering));

@@ -409,8 +409,19 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
       return std::nullopt;
     google_rt_module *rawModule = nullptr;
     if (std::optional<RunError> loaded =
-            check(google_rt_module_load(objectPath.c_str(), &rawModule)))
+            check(google_rt_module_load(objectPath.c_str(), &rawModule))) {
+      // An object compiled here (a cache entry) goes by the module's name.
+      if (objectPath != options.module)
+        for (StringRef object :
+             {StringRef(objectPath), llvm::sys::path::filename(objectPath)}) {
+          size_t at = loaded->message.find(object.str());
+          if (at == std::string::npos)
+            continue;
+          loaded->message.replace(at, object.size(), options.module);
+          break;
+        }
       return loaded;
+    }
     module.reset(rawModule);
     google_rt_device_kind moduleKind =
         google_rt_module_device(module.get()).kind;

@@ -370,6 +370,14 @@ class JitFunction:
                                        self._cache_dir, 0)
             try:
                 module = _native.Module(info["path"])
+            except _native.Error as error:
+                # The cache entry goes by the function's name (e.g. code
+                # compiled for a chip=... this CPU cannot run).
+                message = str(error).replace(
+                    os.path.basename(info["path"]),
+                    f"{self._name}() compiled with options "
+                    f"'{self._pipeline}'")
+                raise _native.Error(message) from None
             finally:
                 if info["temporary"]:
                     os.unlink(info["path"])

@@ -486,6 +486,13 @@ static PyObject *native_pool_stats(PyObject *module,
                        "bytes_cached", (unsigned long long)stats.bytes_cached);
 }
 
+static PyObject *native_cpu_has_feature(PyObject *module, PyObject *arg) {
+  const char *feature = PyUnicode_AsUTF8(arg);
+  if (!feature)
+    return NULL;
+  return PyBool_FromLong(google_rt_cpu_has_feature(feature));
+}
+
 static PyObject *native_set_bfloat16_dtype(PyObject *module,
                                            PyObject *dtype) {
   PyArray_Descr *descr;
@@ -558,6 +565,8 @@ static PyMethodDef native_methods[] = {
      "The cache directory used when none is given."},
     {"pool_stats", native_pool_stats, METH_NOARGS,
      "The runtime buffer pool's counters."},
+    {"cpu_has_feature", native_cpu_has_feature, METH_O,
+     "cpu_has_feature(name) -> whether this CPU has the x86 feature."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -310,6 +310,20 @@ typedef char google_rt_unranked_memref_is_16_bytes
 #define GOOGLE_RT_MANIFEST_SYMBOL "google_mlir_manifest"
 /* Prefix of the packed entry point `void f(void **args)` per function. */
 #define GOOGLE_RT_PACKED_PREFIX "_google_packed_"
+/* The x86-64 CPU features (LLVM's names) that compiled code may use and the
+ * runtime can detect: a module's manifest lists those it was compiled for
+ * (`cpu ...`), and loading it on a CPU that lacks one fails with an error
+ * naming it instead of a SIGILL later. */
+#define GOOGLE_RT_X86_FEATURES                                                 \
+  "sse3 ssse3 sse4.1 sse4.2 sse4a popcnt lzcnt movbe bmi bmi2 avx avx2 fma "   \
+  "f16c avx512f avx512cd avx512bw avx512dq avx512vl avx512ifma avx512vbmi "    \
+  "avx512vbmi2 avx512vnni avx512bitalg avx512vpopcntdq avx512bf16 "            \
+  "avx512fp16 avxvnni gfni vaes vpclmulqdq"
+
+/* 1 when the CPU running this has `feature` (a name from
+ * GOOGLE_RT_X86_FEATURES) and the operating system saves its registers;
+ * 0 otherwise, also for names it does not know. */
+int google_rt_cpu_has_feature(const char *feature);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

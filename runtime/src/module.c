@@ -4,6 +4,7 @@
  *
  *   google-mlir-manifest 1
  *   device <cuda|rocm>          (only for modules that run on a GPU)
+ *   cpu <feature>...            (the CPU features the code was compiled for)
  *   func <name> <out|ret> <#args> <type>... <#results> <type>...
  *
  * (`%XX` in a name stands for the byte 0xXX: spaces, controls, `%`)
@@ -160,6 +161,19 @@ google_rt_status google_rt_parse_manifest(google_rt_module *module,
              strncmp(p, rocm, sizeof(rocm) - 1) == 0) {
     module->device.kind = GOOGLE_RT_DEVICE_ROCM;
     p += sizeof(rocm) - 1;
+  }
+  static const char cpu[] = "cpu ";
+  if ((size_t)(limit - p) >= sizeof(cpu) - 1 &&
+      strncmp(p, cpu, sizeof(cpu) - 1) == 0) {
+    p += sizeof(cpu) - 1;
+    const char *end = memchr(p, '\n', (size_t)(limit - p));
+    if (!end)
+      end = limit;
+    google_rt_status lacking =
+        google_rt_check_cpu_features(module->path, p, (size_t)(end - p));
+    if (lacking)
+      return lacking;
+    p = end < limit ? end + 1 : end;
   }
   /* One function per line; the last line may lack its newline. */
   size_t lines = 0;

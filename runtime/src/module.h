@@ -35,4 +35,10 @@ google_rt_status google_rt_check_elf(const char *path, FILE *file);
 google_rt_status google_rt_parse_manifest(google_rt_module *module,
                                           const char *manifest, size_t size);
 
+/* Fails naming the features of the space-separated list (`length` bytes)
+ * that this CPU lacks; names the runtime cannot check are skipped. */
+google_rt_status google_rt_check_cpu_features(const char *path,
+                                              const char *features,
+                                              size_t length);
+
 #endif /* GOOGLE_RUNTIME_MODULE_H */

@@ -17,7 +17,7 @@
 // @scale writes its static results into out-parameters.
 // CHECK: llvm.func @_google_packed_mlp(%{{.*}}: !llvm.ptr)
 // CHECK: llvm.func @_google_packed_scale(%{{.*}}: !llvm.ptr)
-// CHECK: llvm.mlir.global external constant @google_mlir_manifest("google-mlir-manifest 1\0Afunc mlp ret 5 tensor<?x32xf32> tensor<32x64xf32> tensor<64xf32> tensor<64x10xf32> tensor<10xf32> 1 tensor<?x10xf32>\0Afunc scale out 1 tensor<4xf64> 2 tensor<4xf64> tensor<f64>\0A\00")
+// CHECK: llvm.mlir.global external constant @google_mlir_manifest("google-mlir-manifest 1\0A{{(cpu [a-z0-9. ]+\\0A)?}}func mlp ret 5 tensor<?x32xf32> tensor<32x64xf32> tensor<64xf32> tensor<64x10xf32> tensor<10xf32> 1 tensor<?x10xf32>\0Afunc scale out 1 tensor<4xf64> 2 tensor<4xf64> tensor<f64>\0A\00")
 
 // LLVMIR: @google_mlir_manifest = constant
 // LLVMIR: define { ptr, ptr, i64, [2 x i64], [2 x i64] } @mlp(

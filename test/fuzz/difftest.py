@@ -27,7 +27,7 @@ A failing seed is shrunk (ops bypassed, results dropped) and printed with a
 one-line command that reproduces it.
 
   difftest.py [--seeds N] [--first S] [--jobs J] [--google-run PATH]
-              [--target cpu|cuda|rocm]
+              [--target cpu|cuda|rocm] [--rotate K]
   difftest.py --seed S [--keep DIR]     one seed, verbose
 
 --target runs the compiled variants on a GPU (the interpreter stays on the
@@ -1172,6 +1172,23 @@ VARIANTS = ["interpreter"] + CONFIGS
 COMPILED_ARGS = []
 
 
+# --rotate K: each seed runs the interpreter, the default opt-level and K
+# of the other variants, a different K per seed (all of them every few
+# seeds): a third of the time of every variant on every seed.
+ALWAYS = ("interpreter", "opt-level=3")
+ROTATE = [0]
+
+
+def rotation(seed):
+    """The variants seed `seed` runs (None: all)."""
+    if not ROTATE[0]:
+        return None
+    others = [v for v in VARIANTS if v not in ALWAYS]
+    chosen = {others[(seed * ROTATE[0] + i) % len(others)]
+              for i in range(min(ROTATE[0], len(others)))} if others else set()
+    return {v for v in VARIANTS if v in ALWAYS} | chosen
+
+
 def variants():
     for tag in VARIANTS:
         if tag == "interpreter":
@@ -1327,11 +1344,12 @@ def run_seed_unguarded(args):
     runner = Runner(google_run, directory)
     try:
         program, inputs = make_case(seed)
-        failure = check_program(program, inputs, runner)
+        chosen = rotation(seed)
+        failure = check_program(program, inputs, runner, chosen)
         if failure is None:
             return seed, None
         program, inputs = shrink(program, inputs, runner, failure)
-        failure = check_program(program, inputs, runner) or failure
+        failure = check_program(program, inputs, runner, chosen) or failure
         out = keep or tempfile.mkdtemp(prefix=f"difftest-repro-{seed}-")
         os.makedirs(out, exist_ok=True)
         path = os.path.join(out, f"seed-{seed}.mlir")
@@ -1369,6 +1387,9 @@ def main():
     parser.add_argument("--keep", help="directory for repro files")
     parser.add_argument("--variants",
                         help="comma-separated subset of: " + ",".join(VARIANTS))
+    parser.add_argument("--rotate", type=int, default=0, metavar="K",
+                        help="per seed, the interpreter, opt-level=3 and K "
+                        "of the other variants, rotating over the seeds")
     parser.add_argument("--print", action="store_true",
                         help="print the program of --seed and exit")
     args = parser.parse_args()
@@ -1385,6 +1406,7 @@ def main():
             sys.exit(f"error: unknown variant {unknown[0]}; expected one of "
                      + ", ".join(VARIANTS))
         VARIANTS[:] = chosen
+    ROTATE[0] = max(args.rotate, 0)
     cache = tempfile.mkdtemp(prefix="difftest-cache-")
     os.environ["GOOGLE_MLIR_CACHE_DIR"] = cache
     os.environ.pop("GOOGLE_MLIR_LOG_COMPILES", None)
@@ -1408,8 +1430,10 @@ def main():
                 if report:
                     failures.append(seed)
                     print(report, flush=True)
+        per_seed = (f"{len(rotation(0))} of {len(VARIANTS)} variants, "
+                    f"rotating" if ROTATE[0] else f"{len(VARIANTS)} variants")
         print(f"difftest: {len(seeds)} programs (seeds {seeds.start}.."
-              f"{seeds.stop - 1}) x {len(VARIANTS)} variants "
+              f"{seeds.stop - 1}) x {per_seed} "
               f"({', '.join(VARIANTS)}): {len(failures)} failing in "
               f"{time.time() - start:.0f} s", flush=True)
         return 1 if failures else 0

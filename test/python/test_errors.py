@@ -128,6 +128,22 @@ def test_bad_pipeline_options_are_a_compile_error():
     assert issubclass(gm.Error, RuntimeError)
 
 
+def test_code_for_a_cpu_this_one_lacks_is_refused():
+    # It died with SIGILL; the manifest now says what the code needs.
+    from google_mlir import _native
+    for chip, feature in [("sapphirerapids", "avx512fp16"),
+                          ("znver4", "sse4a")]:
+        if not _native.cpu_has_feature(feature):
+            break
+    else:
+        pytest.skip("this CPU has every feature the candidate chips need")
+    f = gm.jit(lambda x: x + x, options=f"chip={chip}")
+    with pytest.raises(gm.Error, match=rf"<lambda>\(\) compiled with options "
+                       rf"'target=cpu chip={chip}' needs .*{feature}.*, which "
+                       r"this CPU lacks"):
+        f(np.ones(64, np.float16))
+
+
 def test_dynamic_extent_mismatch_fails_the_call():
     @gm.jit(dynamic_dims={"x": [0], "y": [0]})
     def add(x, y):

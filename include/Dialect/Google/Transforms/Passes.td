@@ -160,6 +160,7 @@ def EmitRuntimeInterfacePass
     ```
     google-mlir-manifest 1
     device <cuda|rocm>
+    cpu <feature>...
     func <name> <out|ret> <#args> <arg types> <#results> <result types>
     ```
 
@@ -167,7 +168,9 @@ def EmitRuntimeInterfacePass
     through the C interface's first pointer. The `device` line, for code
     whose tensors live on a GPU, comes from the `device` option, else from
     the targets of the module's `gpu.binary` ops (which must agree with it).
-    A module that already has a manifest is left alone.
+    The `cpu` line lists the `cpu-features` option: the CPU features the
+    host code was compiled for, which the runtime checks before it runs
+    any of it. A module that already has a manifest is left alone.
 
     The runtime hooks the module calls (`_mlir_memref_to_llvm_alloc`,
     `_mlir_memref_to_llvm_free`, `google_rt_check_failed`, ...) get weak
@@ -181,6 +184,8 @@ def EmitRuntimeInterfacePass
     Option<"device", "device", "std::string", /*default=*/"",
            "Where the functions' tensors live: cpu, cuda or rocm (default: "
            "what the device binaries are for, else cpu)">,
+    ListOption<"cpuFeatures", "cpu-features", "std::string",
+               "CPU features the host code was compiled for (LLVM's names)">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

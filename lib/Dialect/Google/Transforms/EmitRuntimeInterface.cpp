@@ -171,6 +171,12 @@ struct EmitRuntimeInterfacePass
     }
     if (where == "cuda" || where == "rocm")
       os << "device " << where << "\n";
+    if (!cpuFeatures.empty()) {
+      os << "cpu";
+      for (const std::string &feature : cpuFeatures)
+        os << " " << feature;
+      os << "\n";
+    }
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
 
     SmallVector<LLVM::LLVMFuncOp> exported;
