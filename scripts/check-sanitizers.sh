@@ -1,20 +1,16 @@
 #!/usr/bin/env bash
 # Builds google-mlir with AddressSanitizer and UndefinedBehaviorSanitizer
-# into build-asan/ (BUILD_DIR overrides) and runs the lit suite and a set of
-# differential-tester seeds with it. Every sanitizer report fails the run.
-# Needs clang-22 and libclang-rt-22-dev (scripts/install-deps.sh).
+# into build-asan/ (BUILD_DIR overrides; scripts/configure-sanitized.sh,
+# the build scripts/fuzz.sh uses too) and runs the lit suite and a set of
+# differential-tester seeds with it (each seed with the interpreter, the
+# default opt-level and ROTATE more variants; ROTATE=0 runs all). Every
+# sanitizer report fails the run.
 #   scripts/check-sanitizers.sh [DIFFTEST_SEEDS]   (default 100)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build-asan}
 SEEDS=${1:-100}
-if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -G Ninja -S . -B "$BUILD_DIR" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DLLVM_USE_LINKER=lld \
-    -DGOOGLE_SANITIZE=address,undefined
-fi
+scripts/configure-sanitized.sh "$BUILD_DIR"
 cmake --build "$BUILD_DIR"
 
 # Every report goes to a file as well as failing its process: a test that
@@ -30,7 +26,7 @@ export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp:print_suppressions=0
 
 status=0
 /usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" || status=1
-/usr/bin/python3 test/fuzz/difftest.py --seeds "$SEEDS" \
+/usr/bin/python3 test/fuzz/difftest.py --seeds "$SEEDS" --rotate "${ROTATE:-1}" \
   --google-run "$BUILD_DIR/bin/google-run" || status=1
 # (A warning that a huge allocation failed is expected; errors are not.)
 if compgen -G "$reports/*" > /dev/null &&

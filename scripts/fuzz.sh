@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/) with AddressSanitizer and
-# UndefinedBehaviorSanitizer into build-fuzz/ (BUILD_DIR overrides), seeds
+# UndefinedBehaviorSanitizer into build-asan/ (BUILD_DIR overrides; the
+# build scripts/check-sanitizers.sh uses, scripts/configure-sanitized.sh), seeds
 # each corpus from test/ and runs every target. Any crash, leak, sanitizer
 # report or timeout fails the run; the reproducer is left in
 # $BUILD_DIR/fuzz-artifacts/.
@@ -11,16 +12,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-BUILD_DIR=${BUILD_DIR:-build-fuzz}
+BUILD_DIR=${BUILD_DIR:-build-asan}
 SECONDS_PER_TARGET=${1:-60}
 TARGETS=${TARGETS:-"google-parse-fuzzer google-passes-fuzzer google-inputs-fuzzer google-runtime-object-fuzzer"}
-if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -G Ninja -S . -B "$BUILD_DIR" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DLLVM_USE_LINKER=lld \
-    -DGOOGLE_SANITIZE=address,undefined -DGOOGLE_FUZZ=ON
-fi
+scripts/configure-sanitized.sh "$BUILD_DIR"
 # shellcheck disable=SC2086
 cmake --build "$BUILD_DIR" --target $TARGETS
 

@@ -33,17 +33,15 @@ config.environment["GOOGLE_MLIR_CACHE_DIR"] = os.path.join(
 config.environment.pop("GOOGLE_MLIR_LOG_COMPILES", None)
 config.environment.pop("GOOGLE_E2E_OPT_LEVELS", None)
 
-# lit -Dmemcheck=1: the e2e tests run google-run under valgrind, with code
-# for a CPU valgrind can emulate (no AVX-512). -Dmemcheck=warm runs them
-# without valgrind into the same cache first, so that valgrind runs the
+# lit -Dmemcheck=DIR: the e2e tests compile their functions into objects
+# in DIR, for a CPU valgrind can emulate (no AVX-512), and write their
+# cases there instead of running them; scripts/check-memory.sh then runs
+# them all in one process under valgrind (test/e2e/run_objects.py): the
 # runtime and the compiled code, not the compiler (the sanitizer build
 # covers that).
 memcheck = lit_config.params.get("memcheck")
 if memcheck:
-    if memcheck != "warm":
-        config.environment["GOOGLE_RUN_PREFIX"] = (
-            "valgrind --error-exitcode=99 --leak-check=full "
-            "--errors-for-leak-kinds=definite,indirect -q")
+    config.environment["GOOGLE_E2E_COLLECT"] = os.path.abspath(memcheck)
     config.environment["GOOGLE_E2E_PIPELINE_OPTIONS"] = "chip=haswell"
     # The default level only: valgrind is slow (the sanitizer build and the
     # plain suite cover every level).
@@ -59,6 +57,13 @@ if "address" in getattr(config, "google_sanitize", ""):
 # GPU features. `cuda-toolkit`: the CUDA toolkit (ptxas, fatbinary) that
 # NVVM kernels compile with, found as the compiler finds it. `cuda` and
 # `rocm`: a driver loads and a device answers, so GPU code can run.
+# The toolkit the tests see is the one the features below describe
+# (CUDA_HOME=<an empty directory> hides it: .ci/run does so once).
+for variable in ("CUDA_HOME", "CUDA_ROOT", "CUDA_PATH"):
+    if variable in os.environ:
+        config.environment[variable] = os.environ[variable]
+
+
 def find_cuda_toolkit():
     for variable in ("CUDA_HOME", "CUDA_ROOT", "CUDA_PATH"):
         if os.environ.get(variable):

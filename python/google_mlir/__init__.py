@@ -10,7 +10,8 @@ calls the compiled code on numpy arrays without copying.
 """
 
 from ._native import CompileError, Error
-from ._jit import JitFunction, disable_jit, jit, set_debug_nans
+from ._jit import (JitFunction, clear_caches, disable_jit, jit,
+                   set_debug_nans)
 from ._ops import (abs, cast, exp, log, matmul, maximum, minimum, relu,
                    sigmoid, softmax, sqrt, tanh, transpose)
 from ._trace import Tracer, bfloat16, from_bfloat16, to_bfloat16
@@ -22,7 +23,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CompileError", "Error", "JitFunction", "Tracer", "abs", "bfloat16",
-    "cast", "from_bfloat16", "to_bfloat16",
+    "cast", "clear_caches", "from_bfloat16", "to_bfloat16",
     "disable_jit", "exp", "jit", "log", "matmul", "maximum", "minimum",
     "relu", "set_debug_nans", "sigmoid", "softmax", "sqrt", "tanh",
     "transpose",

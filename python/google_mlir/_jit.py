@@ -10,6 +10,8 @@ import re
 import sys
 import threading
 import time
+import warnings
+import weakref
 
 import numpy as np
 
@@ -33,6 +35,9 @@ _thread_state = threading.local()
 _flags_lock = threading.Lock()
 
 
+_STAGES = ("google", "optimized", "linalg", "llvm", "llvm-ir")
+
+
 def _jit_disabled_here():
     return getattr(_thread_state, "disabled", 0) > 0
 
@@ -51,6 +56,19 @@ def disable_jit():
         _thread_state.disabled -= 1
         with _flags_lock:
             _flags.disabled_anywhere -= 1
+
+
+# Every jit function, for clear_caches().
+_functions = weakref.WeakSet()
+
+
+def clear_caches():
+    """Forgets every jit function's compiled signatures (the disk cache
+    stays) and returns the runtime pool's cached free buffers to the system
+    (the pool keeps at most GOOGLE_MLIR_POOL_LIMIT bytes, default 256M)."""
+    for function in list(_functions):
+        function.clear_cache()
+    _native.pool_trim()
 
 
 def set_debug_nans(enabled=True):
@@ -165,6 +183,12 @@ class JitFunction:
                                  f"range for {self._name}{self._signature}")
             static.add(self._names[index])
         self._static = frozenset(static)
+        # Positions of the static and the array parameters (the fast path
+        # checks the static values and passes the arrays).
+        self._static_positions = tuple(
+            i for i, name in enumerate(self._names) if name in static)
+        self._array_positions = tuple(
+            i for i, name in enumerate(self._names) if name not in static)
         self._dynamic = {}
         for name, dims in (dynamic_dims or {}).items():
             if name not in self._names or name in static:
@@ -178,35 +202,67 @@ class JitFunction:
         self._device = _DEVICE_KINDS.get(target)
         if isinstance(options, dict):
             options = " ".join(f"{k}={v}" for k, v in options.items())
+        if re.search(r"(^|\s)target=", options or ""):
+            raise ValueError(f"gm.jit: options '{options}' name a target; "
+                             "use target='cpu', 'cuda' or 'rocm'")
         self._pipeline = f"target={_PIPELINE_TARGETS[target]} {options}".strip()
         self._cache_dir = cache_dir
-        self._mlir_name = "".join(c if c.isalnum() or c == "_" else "_"
-                                  for c in self._name) or "function"
+        # An ASCII symbol (the object's C symbols are made from it).
+        self._mlir_name = "".join(
+            c if c.isascii() and (c.isalnum() or c == "_") else "_"
+            for c in self._name) or "function"
         if self._mlir_name[0].isdigit():
             self._mlir_name = "_" + self._mlir_name
         self._entries = {}
         self._history = []  # keys in compile order
-        self._fast = None  # the entry a plain positional call tries first
+        # The last (entry, static values) called: a call with the same
+        # static values tries it first, in C.
+        self._fast = None
         self._lock = threading.RLock()
+        _functions.add(self)
 
     def __repr__(self):
         return f"<google_mlir.jit {self._name}{self._signature}>"
 
     # Calls.
     def __call__(self, *args, **kwargs):
-        entry = self._fast
-        if entry is not None and not kwargs and not _flags.disabled_anywhere:
-            try:
-                results = entry.function(*args)
-            except _SignatureMismatch:
-                pass
-            except _native.Error as error:
-                raise _locate(entry, error) from None
-            else:
-                if _flags.debug_nans:
-                    self._check_nans(entry, args, results)
-                return results
+        fast = self._fast
+        if fast is not None and not _flags.disabled_anywhere:
+            arrays = self._fast_arrays(fast[1], args, kwargs)
+            if arrays is not None:
+                entry = fast[0]
+                try:
+                    results = entry.function(*arrays)
+                except _SignatureMismatch:
+                    pass
+                except _native.Error as error:
+                    raise _locate(entry, error) from None
+                else:
+                    if _flags.debug_nans:
+                        self._check_nans(entry, arrays, results)
+                    return results
         return self._call(args, kwargs)
+
+    def _fast_arrays(self, statics, args, kwargs):
+        """The array arguments of a call whose static arguments are
+        `statics` (same types and values), else None."""
+        if kwargs:
+            n = len(args)
+            if n + len(kwargs) != len(self._names):
+                return None
+            try:
+                args = args + tuple(kwargs[name] for name in self._names[n:])
+            except KeyError:
+                return None
+        if not self._static_positions:
+            return args
+        if len(args) != len(self._names):
+            return None
+        for position, (kind, value) in zip(self._static_positions, statics):
+            given = args[position]
+            if type(given) is not kind or given != value:
+                return None
+        return tuple(args[i] for i in self._array_positions)
 
     def _call(self, args, kwargs):
         if (_flags.disabled_anywhere and _jit_disabled_here()) or any(
@@ -218,14 +274,17 @@ class JitFunction:
         entry = self._entries.get(key)
         if entry is None:
             entry = self._compile(bound, key)
-        if not self._static:
-            self._fast = entry
+        self._fast = (entry, tuple((type(bound.arguments[self._names[i]]),
+                                    bound.arguments[self._names[i]])
+                                   for i in self._static_positions))
         try:
             try:
                 results = entry.function(*arrays)
             except _SignatureMismatch:
-                # Strides that are not whole elements: one contiguous copy.
-                arrays = [np.ascontiguousarray(a) for a in arrays]
+                # Strides that are not whole elements, or data not aligned
+                # to its elements: one aligned contiguous copy.
+                arrays = [np.require(a, requirements=["C", "A"])
+                          for a in arrays]
                 results = entry.function(*arrays)
         except _native.Error as error:
             raise _locate(entry, error) from None
@@ -242,6 +301,9 @@ class JitFunction:
         """The module the call with these arguments compiles, as MLIR text
         at `stage`: "google" (the trace), "optimized", "linalg", "llvm"
         (the LLVM dialect) or "llvm-ir"."""
+        if stage not in _STAGES:
+            raise ValueError(f"{self._name}.lower: unknown stage {stage!r}; "
+                             f"expected one of {', '.join(_STAGES)}")
         bound, _, key = self._bind(args, kwargs)
         graph = self._trace(bound, key)
         text = graph.to_mlir(self._mlir_name)
@@ -260,6 +322,11 @@ class JitFunction:
 
     # Signatures.
     def _bind(self, args, kwargs):
+        # An unknown keyword first (inspect would report a missing one).
+        for keyword in kwargs:
+            if keyword not in self._signature.parameters:
+                raise TypeError(f"{self._name}() got an unexpected keyword "
+                                f"argument '{keyword}'")
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as error:
@@ -283,6 +350,14 @@ class JitFunction:
                 raise TypeError(f"{self._name}() argument '{name}' must be a "
                                 f"numpy array, got {type(value).__name__}"
                                 f"{hint}")
+            if isinstance(value, np.ma.MaskedArray):
+                raise TypeError(f"{self._name}() argument '{name}' is a "
+                                "masked array; its mask would be ignored: "
+                                "pass .filled(value) or .data")
+            if not value.dtype.isnative:
+                # The other byte order: a native copy (the fast path
+                # rejects such arrays and comes here).
+                value = value.astype(value.dtype.newbyteorder("="))
             if value.dtype not in SUPPORTED_DTYPES:
                 raise TypeError(
                     f"{self._name}() argument '{name}' has dtype "
@@ -415,7 +490,12 @@ class JitFunction:
             return
         graph = entry.graph
         names = {id(a): a.attrs["name"] for a in graph.arguments}
-        for node, value in _eager.replay(graph, arrays):
+        # The replay computes what produced NaN: its warnings ("Mean of
+        # empty slice", "invalid value") are not the user's.
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            steps = list(_eager.replay(graph, arrays))
+        for node, value in steps:
             if not _eager.has_nan(value):
                 continue
             file, line, _ = node.location

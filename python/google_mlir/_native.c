@@ -276,9 +276,16 @@ static int mismatch(size_t index, const char *reason) {
 /* Fills `tensor` with a view of `object` when it fits `type`. */
 static int view_argument(PyObject *object, const google_rt_tensor_type *type,
                          size_t index, google_rt_tensor *tensor) {
-  if (!PyArray_Check(object))
-    return mismatch(index, "not a numpy array");
+  /* Subclasses (masked arrays, matrices) go the slow path, which checks
+   * them; so do arrays in the other byte order or not aligned to their
+   * element (the slow path converts them). */
+  if (!PyArray_CheckExact(object))
+    return mismatch(index, "not a plain numpy array");
   PyArrayObject *array = (PyArrayObject *)object;
+  if (!PyArray_ISNOTSWAPPED(array))
+    return mismatch(index, "byte order");
+  if (!PyArray_ISALIGNED(array))
+    return mismatch(index, "alignment");
   int dtype = runtime_dtype_of(array, type->dtype);
   if (dtype != (int)type->dtype)
     return mismatch(index, "dtype");
@@ -305,6 +312,9 @@ static int view_argument(PyObject *object, const google_rt_tensor_type *type,
   return 0;
 }
 
+static PyObject *wrap_results(FunctionObject *self, google_rt_tensor *results,
+                              size_t num_results);
+
 static PyObject *Function_call(FunctionObject *self, PyObject *args,
                                PyObject *kwargs) {
   const google_rt_function *function = self->function;
@@ -318,24 +328,48 @@ static PyObject *Function_call(FunctionObject *self, PyObject *args,
     mismatch(0, "number of arguments");
     return NULL;
   }
+  /* Descriptors on the stack for the usual counts, else on the heap. */
+  google_rt_tensor stack_tensors[MAX_CALL_TENSORS];
+  google_rt_tensor stack_results[MAX_CALL_TENSORS];
+  google_rt_tensor *tensors = stack_tensors, *results = stack_results;
   if (num_args > MAX_CALL_TENSORS || num_results > MAX_CALL_TENSORS) {
-    PyErr_SetString(Error, "too many arguments or results (at most 64)");
-    return NULL;
+    tensors = PyMem_Calloc(num_args ? num_args : 1, sizeof(*tensors));
+    results = PyMem_Calloc(num_results ? num_results : 1, sizeof(*results));
+    if (!tensors || !results) {
+      PyMem_Free(tensors);
+      PyMem_Free(results);
+      return PyErr_NoMemory();
+    }
   }
-  google_rt_tensor tensors[MAX_CALL_TENSORS];
-  google_rt_tensor results[MAX_CALL_TENSORS];
-  for (size_t i = 0; i < num_args; ++i)
-    if (view_argument(PyTuple_GET_ITEM(args, i),
-                      google_rt_function_arg_type(function, i), i,
-                      &tensors[i]) < 0)
-      return NULL;
-  memset(results, 0, num_results * sizeof(results[0]));
-  google_rt_status status;
-  Py_BEGIN_ALLOW_THREADS
-  status = google_rt_call(function, tensors, num_args, results, num_results);
-  Py_END_ALLOW_THREADS
-  if (status)
-    return raise_status(status);
+  google_rt_status status = NULL;
+  int viewed = 1;
+  for (size_t i = 0; viewed && i < num_args; ++i)
+    viewed = view_argument(PyTuple_GET_ITEM(args, i),
+                           google_rt_function_arg_type(function, i), i,
+                           &tensors[i]) == 0;
+  if (viewed) {
+    memset(results, 0, num_results * sizeof(results[0]));
+    Py_BEGIN_ALLOW_THREADS
+    status = google_rt_call(function, tensors, num_args, results, num_results);
+    Py_END_ALLOW_THREADS
+  }
+  if (tensors != stack_tensors)
+    PyMem_Free(tensors);
+  if (!viewed || status) {
+    if (results != stack_results)
+      PyMem_Free(results);
+    return viewed ? raise_status(status) : NULL;
+  }
+  PyObject *wrapped = wrap_results(self, results, num_results);
+  if (results != stack_results)
+    PyMem_Free(results);
+  return wrapped;
+}
+
+/* The results of a call as one array (unpacked) or a tuple; each result
+ * is released if it cannot be wrapped. */
+static PyObject *wrap_results(FunctionObject *self, google_rt_tensor *results,
+                              size_t num_results) {
   if (num_results == 1 && self->unpack_single)
     return wrap_result(&results[0]);
   PyObject *tuple = PyTuple_New((Py_ssize_t)num_results);
@@ -486,6 +520,12 @@ static PyObject *native_pool_stats(PyObject *module,
                        "bytes_cached", (unsigned long long)stats.bytes_cached);
 }
 
+static PyObject *native_pool_trim(PyObject *module,
+                                  PyObject *Py_UNUSED(ignored)) {
+  google_rt_pool_trim();
+  Py_RETURN_NONE;
+}
+
 static PyObject *native_cpu_has_feature(PyObject *module, PyObject *arg) {
   const char *feature = PyUnicode_AsUTF8(arg);
   if (!feature)
@@ -565,6 +605,8 @@ static PyMethodDef native_methods[] = {
      "The cache directory used when none is given."},
     {"pool_stats", native_pool_stats, METH_NOARGS,
      "The runtime buffer pool's counters."},
+    {"pool_trim", native_pool_trim, METH_NOARGS,
+     "Returns the pool's cached free buffers to the system."},
     {"cpu_has_feature", native_cpu_has_feature, METH_O,
      "cpu_has_feature(name) -> whether this CPU has the x86 feature."},
     {NULL, NULL, 0, NULL},

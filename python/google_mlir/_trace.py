@@ -84,11 +84,23 @@ def tensor_type(shape, dtype):
     return f"tensor<{dims}{_MLIR_TYPES[np.dtype(dtype)]}>"
 
 
+_NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
+
+
+def _is_internal(filename):
+    """Frames of this package and of NumPy (np.sum, np.mean, ... call
+    __array_function__ from `<__array_function__ internals>`)."""
+    if filename.startswith("<") and filename.endswith("internals>"):
+        return True
+    path = os.path.abspath(filename)
+    return os.path.dirname(path) == _PACKAGE_DIR or path.startswith(_NUMPY_DIR)
+
+
 def user_location():
-    """(file, line, column) of the innermost frame outside this package."""
+    """(file, line, column) of the innermost frame outside this package and
+    NumPy."""
     frame = sys._getframe(1)
-    while frame is not None and os.path.dirname(
-            os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+    while frame is not None and _is_internal(frame.f_code.co_filename):
         frame = frame.f_back
     if frame is None:
         return ("<unknown>", 0, 0)
@@ -207,10 +219,14 @@ class Graph:
 
 
 def _ssa_name(name, index):
-    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    """`name` as an MLIR SSA name: ASCII letters, digits and _ are kept;
+    a name with other characters (`α`) is mangled and gets `.index`, which
+    no Python identifier has, so that names stay apart."""
+    cleaned = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_"
+                      for c in name)
     if not cleaned or cleaned[0].isdigit():
-        cleaned = f"arg{index}"
-    return cleaned
+        return f"arg{index}"
+    return cleaned if cleaned == name else f"{cleaned}.{index}"
 
 
 def _escape(text):
@@ -491,6 +507,10 @@ class Tracer:
         return self._unary("abs")
 
     def __pow__(self, exponent):
+        if isinstance(exponent, (float, np.floating)) and \
+                not is_float(self.dtype):
+            # NumPy: an integer base to a float power is float64.
+            return self.astype(np.float64) ** exponent
         if exponent == 2:
             return self * self
         if exponent == 1:
@@ -568,6 +588,10 @@ class Tracer:
         return self._reduce("reduce_sum", axis, keepdims)
 
     def max(self, axis=None, keepdims=False):
+        axes = _normalize_axes(axis, self.ndim, "google.reduce_max")
+        if any(self.shape[a] == 0 for a in axes):
+            raise trace_error(ValueError, "max of an empty axis: a maximum "
+                              "of no elements has no value (as in numpy)")
         return self._reduce("reduce_max", axis, keepdims)
 
     def mean(self, axis=None, keepdims=False):

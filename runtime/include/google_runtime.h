@@ -188,7 +188,10 @@ typedef struct google_rt_pool_stats {
 } google_rt_pool_stats;
 
 void google_rt_pool_get_stats(google_rt_pool_stats *stats);
-/* Returns the cached free blocks to the system. */
+/* Returns the cached free blocks to the system. The pool keeps at most
+ * GOOGLE_MLIR_POOL_LIMIT freed bytes (a byte count with an optional K, M or
+ * G suffix; default 256M; 0 keeps none); module loads fail on an invalid
+ * value. */
 void google_rt_pool_trim(void);
 
 /*===----------------------------------------------------------------------===*

@@ -47,6 +47,8 @@ void google_rt_strided_copy(size_t element_size, int32_t rank,
 /* The thread count GOOGLE_MLIR_NUM_THREADS asks for (default: the cores
  * this process may use); an error when it is not a valid count. */
 google_rt_status google_rt_read_num_threads(int32_t *count);
+/* GOOGLE_MLIR_POOL_LIMIT: the freed bytes the pool keeps for reuse. */
+google_rt_status google_rt_read_pool_limit(uint64_t *bytes);
 
 /* Bytes of a contiguous tensor; fails on a bad rank, dtype or extent, or
  * a size that overflows. */

@@ -279,6 +279,10 @@ google_rt_status google_rt_module_load(const char *path,
   google_rt_status bad_threads = google_rt_read_num_threads(&threads);
   if (bad_threads)
     return bad_threads;
+  uint64_t pool_limit;
+  google_rt_status bad_limit = google_rt_read_pool_limit(&pool_limit);
+  if (bad_limit)
+    return bad_limit;
   FILE *file = fopen(path, "rb");
   if (!file)
     return google_rt_make_status(GOOGLE_RT_NOT_FOUND,

@@ -10,6 +10,7 @@
 #include "gpu.h"
 #include "ptrmap.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,11 @@ enum {
   NUM_CLASSES = 48,
   BASE_ALIGNMENT = 64,
 };
-/* Freed bytes kept for reuse at most; the rest goes back to the system. */
-static const uint64_t max_cached_bytes = (uint64_t)1 << 30;
+/* Freed bytes kept for reuse at most (GOOGLE_MLIR_POOL_LIMIT); the rest
+ * goes back to the system. */
+static const uint64_t default_cached_bytes = (uint64_t)256 << 20;
+static uint64_t max_cached_bytes; /* read on first use */
+static bool limit_read;
 
 typedef struct free_block {
   struct free_block *next;
@@ -118,6 +122,46 @@ void *google_rt_pool_alloc(size_t size, size_t alignment) {
   return pointer;
 }
 
+google_rt_status google_rt_read_pool_limit(uint64_t *bytes) {
+  const char *text = getenv("GOOGLE_MLIR_POOL_LIMIT");
+  *bytes = default_cached_bytes;
+  if (!text || !*text)
+    return NULL;
+  char *end;
+  errno = 0;
+  unsigned long long value = strtoull(text, &end, 10);
+  unsigned shift = 0;
+  switch (*end) {
+  case 'K': case 'k': shift = 10; ++end; break;
+  case 'M': case 'm': shift = 20; ++end; break;
+  case 'G': case 'g': shift = 30; ++end; break;
+  default: break;
+  }
+  if (errno || *end || text[0] == '-' || end == text ||
+      value > (UINT64_MAX >> shift))
+    return google_rt_make_status(
+        GOOGLE_RT_INVALID_ARGUMENT,
+        "GOOGLE_MLIR_POOL_LIMIT must be a byte count (with an optional K, M "
+        "or G suffix), got '%s'",
+        text);
+  *bytes = (uint64_t)value << shift;
+  return NULL;
+}
+
+/* The limit, read once (under `lock`); an invalid value is reported by
+ * module loads and means the default here. */
+static uint64_t cached_bytes_limit(void) {
+  if (!limit_read) {
+    google_rt_status invalid = google_rt_read_pool_limit(&max_cached_bytes);
+    if (invalid) {
+      google_rt_status_free(invalid);
+      max_cached_bytes = default_cached_bytes;
+    }
+    limit_read = true;
+  }
+  return max_cached_bytes;
+}
+
 bool google_rt_pool_free(void *pointer) {
   if (!pointer)
     return false;
@@ -131,7 +175,7 @@ bool google_rt_pool_free(void *pointer) {
   bool pooled = slot->value & 1;
   ptrmap_erase(&blocks, slot);
   stats.bytes_in_use -= size;
-  if (pooled && stats.bytes_cached + size <= max_cached_bytes) {
+  if (pooled && stats.bytes_cached + size <= cached_bytes_limit()) {
     int c = size_class(size);
     free_block *block = pointer;
     block->next = free_lists[c];

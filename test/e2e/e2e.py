@@ -24,9 +24,14 @@ must instead fail with an error line that contains the text after `->`
 GOOGLE_E2E_OPT_LEVELS (default "0 1 2 3"). Exits 1 naming the first
 failing case. GOOGLE_RUN_PREFIX (e.g. a valgrind command) is put before
 google-run and GOOGLE_E2E_PIPELINE_OPTIONS added to its pipeline options.
+GOOGLE_E2E_COLLECT=DIR compiles the file into objects in DIR and writes
+each case there instead of running it; run_objects.py DIR runs them all in
+one process (scripts/check-memory.sh runs that under valgrind).
 """
 
 import concurrent.futures
+import hashlib
+import json
 import os
 import re
 import shlex
@@ -168,9 +173,54 @@ def with_pipeline_options(args, opt_level):
     return merged
 
 
+def collect_case(case, results, path, google_run, extra_args, collect,
+                 opt_level):
+    """GOOGLE_E2E_COLLECT=DIR: compiles the file into DIR (once per
+    opt-level) and writes the case's inputs, expected results (or error)
+    and object there, for run_objects.py; returns None or a failure."""
+    # One object per file, opt-level and options (a file may run twice;
+    # two files may have one name).
+    options = " ".join(with_pipeline_options(extra_args, opt_level))
+    stem = os.path.splitext(os.path.basename(path))[0] + "-" + \
+        hashlib.sha1((os.path.abspath(path) + options).encode()).hexdigest()[:8]
+    obj = os.path.join(collect, f"{stem}.so")
+    if not os.path.exists(obj):
+        done = subprocess.run(
+            [google_run, path, f"--emit-object={obj}"] +
+            with_pipeline_options(extra_args, opt_level),
+            capture_output=True, text=True)
+        if done.returncode != 0:
+            return f"error: {path}: cannot emit an object: {done.stderr}"
+    inputs = case.inputs()
+    record = {"object": obj, "function": case.name,
+              "where": f"{path} case {case.index} (@{case.name}) at "
+                       f"opt-level={opt_level}",
+              "inputs": [], "expected": [], "error": None}
+    prefix = os.path.join(collect, f"{stem}-{case.index}")
+    for i, value in enumerate(inputs):
+        np.save(f"{prefix}-input{i}.npy", value)
+        record["inputs"].append(f"{prefix}-input{i}.npy")
+    if case.expects_error:
+        record["error"] = case.expr
+    else:
+        for j, result_type in enumerate(results):
+            want = np.asarray(evaluate(case, inputs)[j]).astype(
+                EXPECTED_DTYPES[element_type(result_type)])
+            np.save(f"{prefix}-expected{j}.npy", want)
+            record["expected"].append(
+                (f"{prefix}-expected{j}.npy", element_type(result_type)))
+    with open(f"{prefix}.json", "w") as f:
+        json.dump(record, f)
+    return None
+
+
 def run_case(case, results, path, google_run, extra_args, directory,
              opt_level):
     """Runs one case; returns None or the failure as one line."""
+    collect = os.environ.get("GOOGLE_E2E_COLLECT")
+    if collect:
+        return collect_case(case, results, path, google_run, extra_args,
+                            collect, opt_level)
     inputs = case.inputs()
     command = (shlex.split(os.environ.get("GOOGLE_RUN_PREFIX", "")) +
                [google_run, path, f"--function={case.name}"])

@@ -4,6 +4,7 @@ inputs never modified, futures and threads, NaN debugging, eager mode and
 the printed stages."""
 
 import concurrent.futures
+import os
 import subprocess
 import sys
 import textwrap
@@ -260,7 +261,119 @@ def test_lower_prints_every_stage(rng):
     assert "linalg." in mlp.lower(*args, stage="linalg")
     assert "llvm.func @mlp" in mlp.lower(*args, stage="llvm")
     assert "define " in mlp.lower(*args, stage="llvm-ir")
-    with pytest.raises(gm.CompileError, match=r"unknown stage 'asm'; expected "
+    # A bad argument value: ValueError, not a compile error.
+    with pytest.raises(ValueError, match=r"unknown stage 'asm'; expected "
                        r"one of google, optimized, linalg, llvm, llvm-ir"):
         mlp.lower(*args, stage="asm")
     assert mlp.num_compiled == 0
+
+
+def test_fast_path_checks_byte_order_and_subclasses():
+    # After a native call, an array of the other byte order took the fast
+    # path and was read as little-endian ([1. 1. 1.] for x + 1.0).
+    f = gm.jit(lambda x: x + 1.0)
+    x = np.array([1.0, 2.0, 3.0], np.float32)
+    np.testing.assert_array_equal(f(x), x + 1)
+    np.testing.assert_array_equal(f(x.astype(">f4")), x + 1)
+    g = gm.jit(lambda x: x * 2)
+    i = np.array([1, 2, 3], np.int64)
+    np.testing.assert_array_equal(g(i), i * 2)
+    np.testing.assert_array_equal(g(i.astype(">i8")), i * 2)
+    # Masked arrays would lose their mask: rejected, also after a plain call.
+    with pytest.raises(TypeError, match=r"masked array"):
+        f(np.ma.masked_array(x, mask=[0, 1, 0]))
+    # Data not aligned to its elements is copied, not read misaligned.
+    raw = np.zeros(13, np.uint8)
+    unaligned = raw[1:].view(np.float32)
+    unaligned[:] = [1, 2, 3]
+    assert not unaligned.flags.aligned
+    np.testing.assert_array_equal(f(unaligned), x + 1)
+
+
+def test_keyword_and_static_arguments_take_the_fast_path():
+    @gm.jit(static_argnames="scale")
+    def scaled(x, scale):
+        return x * scale
+
+    x = np.ones(4, np.float32)
+    np.testing.assert_array_equal(scaled(x, scale=2.0), x * 2)
+    np.testing.assert_array_equal(scaled(x, 3.0), x * 3)
+    assert scaled.num_compiled == 2
+    # The same static value, positional or by keyword, with no new compile.
+    np.testing.assert_array_equal(scaled(x, scale=3.0), x * 3)
+    np.testing.assert_array_equal(scaled(x=x, scale=3.0), x * 3)
+    np.testing.assert_array_equal(scaled(x, 2.0), x * 2)
+    # 2 == 2.0, but an int is another static argument (another compile).
+    np.testing.assert_array_equal(scaled(x, 2), x * 2)
+    assert scaled.num_compiled == 3
+
+    add = gm.jit(lambda x, y: x + y)
+    np.testing.assert_array_equal(add(x, y=x), x * 2)
+    np.testing.assert_array_equal(add(y=x, x=x * 3), x * 4)
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'z'"):
+        add(x, z=x)
+
+
+def test_clear_caches_releases_pooled_buffers():
+    f = gm.jit(lambda x: x * 2.0)
+    x = np.ones((256, 1024), np.float32)
+    for _ in range(3):
+        f(x)
+    assert _native.pool_stats()["bytes_cached"] > 0
+    gm.clear_caches()
+    assert _native.pool_stats()["bytes_cached"] == 0
+    assert f.num_compiled == 0
+    np.testing.assert_array_equal(f(x), x * 2)
+
+
+def test_pool_limit_bounds_cached_buffers(tmp_path):
+    script = textwrap.dedent("""
+        import numpy as np, google_mlir as gm
+        from google_mlir import _native
+        f = gm.jit(lambda x: x * 2.0)
+        results = [f(np.ones((1024, 1024), np.float32)) for _ in range(8)]
+        del results
+        print(_native.pool_stats()["bytes_cached"])
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                          text=True, env={**os.environ,
+                                          "GOOGLE_MLIR_POOL_LIMIT": "9M"})
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) <= 9 << 20
+    bad = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                         text=True, env={**os.environ,
+                                         "GOOGLE_MLIR_POOL_LIMIT": "lots"})
+    assert "GOOGLE_MLIR_POOL_LIMIT must be a byte count" in bad.stderr
+
+
+def test_non_ascii_names_and_many_arguments():
+    def f(α, β):
+        return α * β + 1.0
+
+    x = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(gm.jit(f)(x, x), x * x + 1)
+
+    def 平方(x):
+        return x * x
+
+    np.testing.assert_array_equal(gm.jit(平方)(x), x * x)
+    # More than 64 arguments and results (the extension stopped at 64).
+    names = [f"a{i}" for i in range(70)]
+    namespace = {}
+    exec(f"def wide({', '.join(names)}):\n"
+         f"    return ({', '.join(n + ' + 1.0' for n in names)},)",
+         namespace)
+    results = gm.jit(namespace["wide"])(*[x] * 70)
+    assert len(results) == 70
+    np.testing.assert_array_equal(results[69], x + 1)
+
+
+def test_integer_to_float_power_is_float64():
+    f = gm.jit(lambda x: x ** 2.0)
+    i = np.array([70000], np.int32)
+    result = f(i)
+    assert result.dtype == np.float64
+    np.testing.assert_array_equal(result, i.astype(np.float64) ** 2.0)
+    one = gm.jit(lambda x: x ** 1.0)(i)
+    assert one.dtype == np.float64
+    assert gm.jit(lambda x: x ** 2)(np.array([3], np.int32)).dtype == np.int32

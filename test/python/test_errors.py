@@ -4,6 +4,8 @@ at call time naming the parameter, at run time naming the op."""
 
 import re
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -27,6 +29,53 @@ def test_matmul_shape_mismatch_names_shapes_and_line():
     line = f.__wrapped__.__code__.co_firstlineno + 2
     assert message.startswith(f"{__file__}:{line}: matmul")
     assert "(2, 3)" in message and "(4, 5)" in message
+
+
+def test_numpy_functions_name_the_users_line():
+    # Ops made through __array_function__ (np.sum, np.concatenate) were
+    # reported at <__array_function__ internals>:200.
+    @gm.jit
+    def f(x):
+        return np.concatenate([x, x])  # the line the error names
+
+    with pytest.raises(TypeError) as info:
+        f(f32(2, 3))
+    line = f.__wrapped__.__code__.co_firstlineno + 2
+    assert str(info.value).startswith(f"{__file__}:{line}: ")
+
+    @gm.jit
+    def g(x):
+        return np.log(np.sum(x, axis=0))  # NaN from the log of a sum < 0
+
+    gm.set_debug_nans(True)
+    try:
+        with pytest.raises(FloatingPointError) as info:
+            g(np.full((2, 2), -1.0, np.float32))
+    finally:
+        gm.set_debug_nans(False)
+    line = g.__wrapped__.__code__.co_firstlineno + 2
+    assert f"google.log at {__file__}:{line}" in str(info.value)
+    with pytest.raises(ValueError, match=r"max of an empty axis"):
+        gm.jit(lambda x: x.max(axis=0))(f32(0, 3))
+
+
+def test_options_with_a_target_are_rejected():
+    with pytest.raises(ValueError, match=r"use target='cpu', 'cuda'"):
+        gm.jit(lambda x: x, options="target=nvvm")
+
+
+def test_nan_replay_does_not_warn():
+    # The mean of an empty row is NaN; the replay that finds it leaked
+    # numpy's "Mean of empty slice" warning.
+    f = gm.jit(lambda x: x.mean(axis=1))
+    gm.set_debug_nans(True)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(FloatingPointError, match=r"reduce_mean"):
+                f(np.ones((2, 0), np.float32))
+    finally:
+        gm.set_debug_nans(False)
 
 
 @pytest.mark.parametrize("body,kind,pattern", [

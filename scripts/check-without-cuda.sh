@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs the GPU tests (the NVVM pipeline, device binaries, the runtime's
+# CUDA path with the stand-in driver, Python's GPU target) with the CUDA
+# toolkit hidden: CUDA_HOME names an empty directory, as on a user's
+# machine with an NVIDIA driver and no toolkit. Tests that need ptxas say
+# `REQUIRES: cuda-toolkit` and are reported unsupported.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+empty=$(mktemp -d)
+trap 'rm -rf "$empty"' EXIT
+unset CUDA_ROOT CUDA_PATH
+# (The compile cache keys NVVM objects by the toolkit they were built with.)
+CUDA_HOME=$empty /usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test/GPU" \
+  "$BUILD_DIR/test/google-run" "$BUILD_DIR/test/runtime" \
+  "$BUILD_DIR/test/Pipelines/extreme-gpu.mlir" \
+  "$BUILD_DIR/test/python/test_gpu.py"
