@@ -39,11 +39,18 @@ FailureOr<ConcreteTensor> evaluateOp(Operation *op,
 /// recursive.
 LogicalResult verifyInterpretable(func::FuncOp function, std::string &error);
 
+/// Sees each google op the interpreter evaluates, with its operands' and
+/// its result's values; returning false stops the interpretation (which
+/// then fails with `error` empty).
+using OpObserver = function_ref<bool(
+    Operation *op, ArrayRef<ConcreteTensor> operands,
+    const ConcreteTensor &result)>;
+
 /// The results of calling `function` (google ops, func.call and
 /// func.return) with `arguments`, which must match its signature.
 FailureOr<SmallVector<ConcreteTensor>>
 interpretFunction(func::FuncOp function, ArrayRef<ConcreteTensor> arguments,
-                  std::string &error);
+                  std::string &error, OpObserver observer = {});
 
 } // namespace google
 } // namespace mlir

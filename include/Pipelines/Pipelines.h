@@ -68,6 +68,11 @@ struct ExtremePipelineOptions
 };
 
 /// Checks option values and combinations; on failure `error` says why.
+/// Parses `text` (`key=value ...`) into `options`; on failure `error` is
+/// one line naming the text and what is wrong with it.
+LogicalResult parseOptions(StringRef text, ExtremePipelineOptions &options,
+                           std::string &error);
+
 LogicalResult verifyOptions(const ExtremePipelineOptions &options,
                             std::string &error);
 

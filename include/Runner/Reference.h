@@ -10,7 +10,10 @@
 #ifndef GOOGLE_RUNNER_REFERENCE_H
 #define GOOGLE_RUNNER_REFERENCE_H
 
+#include "Interpreter/ConcreteTensor.h"
 #include "Runner/HostTensor.h"
+
+#include <optional>
 
 #include <memory>
 
@@ -45,8 +48,18 @@ public:
                                          std::string &error,
                                          bool *unsupported = nullptr) const;
 
+  /// GOOGLE_MLIR_DEBUG_NANS: interprets function `name` on `inputs` up to
+  /// the first op whose result holds a NaN and says which it is and where,
+  /// or which argument brought the NaN in; std::nullopt when no op does.
+  std::optional<std::string> findFirstNaN(StringRef name,
+                                          ArrayRef<HostTensor> inputs,
+                                          std::string &error) const;
+
 private:
   ReferenceModule();
+  /// `inputs` as the interpreter's tensors for function `func`.
+  FailureOr<SmallVector<ConcreteTensor>>
+  toArguments(ArrayRef<HostTensor> inputs, std::string &error) const;
   struct Impl;
   std::unique_ptr<Impl> impl;
 };

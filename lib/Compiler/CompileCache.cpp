@@ -131,9 +131,11 @@ std::string google::getDefaultCacheDirectory() {
       dir && !dir->empty())
     return *dir;
   SmallString<128> path;
+  // A relative XDG_CACHE_HOME is invalid (XDG base directory spec) and is
+  // ignored: it made a folder in the current directory.
   if (std::optional<std::string> xdg =
           llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
-      xdg && !xdg->empty()) {
+      xdg && llvm::sys::path::is_absolute(*xdg)) {
     path = *xdg;
   } else if (llvm::sys::path::home_directory(path)) {
     llvm::sys::path::append(path, ".cache");

@@ -120,14 +120,11 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
-std::unique_ptr<ExtremePipelineOptions> parseOptions(StringRef text,
+std::unique_ptr<ExtremePipelineOptions> parseAndVerifyOptions(StringRef text,
                                                      std::string &error) {
-  std::unique_ptr<ExtremePipelineOptions> options =
-      ExtremePipelineOptions::createFromString(text);
-  if (!options) {
-    error = ("invalid pipeline options '" + text + "'").str();
+  auto options = std::make_unique<ExtremePipelineOptions>();
+  if (failed(google::parseOptions(text, *options, error)))
     return nullptr;
-  }
   if (failed(verifyOptions(*options, error)))
     return nullptr;
   return options;
@@ -460,7 +457,7 @@ LogicalResult google::compileToSharedObject(StringRef source,
     start = now;
   };
   std::unique_ptr<ExtremePipelineOptions> pipeline =
-      parseOptions(options.pipeline, error);
+      parseAndVerifyOptions(options.pipeline, error);
   if (!pipeline)
     return failure();
 
@@ -484,7 +481,7 @@ LogicalResult google::getCompilerFingerprint(const CompileOptions &options,
                                              std::string &fingerprint,
                                              std::string &error) {
   std::unique_ptr<ExtremePipelineOptions> pipeline =
-      parseOptions(options.pipeline, error);
+      parseAndVerifyOptions(options.pipeline, error);
   if (!pipeline)
     return failure();
   llvm::raw_string_ostream os(fingerprint);
@@ -533,7 +530,7 @@ LogicalResult google::printStage(StringRef source, StringRef bufferName,
                                  StringRef stage, std::string &output,
                                  std::string &error) {
   std::unique_ptr<ExtremePipelineOptions> pipeline =
-      parseOptions(options.pipeline, error);
+      parseAndVerifyOptions(options.pipeline, error);
   if (!pipeline)
     return failure();
   if (!llvm::is_contained(getStageNames(), stage)) {

@@ -42,7 +42,8 @@ LogicalResult checkValue(Type declared, const ConcreteTensor &value,
 
 FailureOr<SmallVector<ConcreteTensor>> call(func::FuncOp function,
                                             ArrayRef<ConcreteTensor> arguments,
-                                            int depth, std::string &error) {
+                                            int depth, std::string &error,
+                                            OpObserver observer) {
   std::string name = "@" + function.getSymName().str();
   if (function.isExternal()) {
     error = name + " has no body to interpret";
@@ -91,7 +92,7 @@ FailureOr<SmallVector<ConcreteTensor>> call(func::FuncOp function,
         return failure();
       }
       FailureOr<SmallVector<ConcreteTensor>> results =
-          call(callee, operandsOf(&op), depth + 1, error);
+          call(callee, operandsOf(&op), depth + 1, error, observer);
       if (failed(results))
         return failure();
       for (auto [result, value] : llvm::zip_equal(op.getResults(), *results))
@@ -104,9 +105,14 @@ FailureOr<SmallVector<ConcreteTensor>> call(func::FuncOp function,
               "google-dialect functions";
       return failure();
     }
-    FailureOr<ConcreteTensor> result = evaluateOp(&op, operandsOf(&op), error);
+    SmallVector<ConcreteTensor> operands = operandsOf(&op);
+    FailureOr<ConcreteTensor> result = evaluateOp(&op, operands, error);
     if (failed(result))
       return failure();
+    if (observer && !observer(&op, operands, *result)) {
+      error.clear();
+      return failure();
+    }
     values[op.getResult(0)] = std::move(*result);
   }
   error = name + " does not end with func.return";
@@ -166,6 +172,6 @@ LogicalResult google::verifyInterpretable(func::FuncOp function,
 FailureOr<SmallVector<ConcreteTensor>>
 google::interpretFunction(func::FuncOp function,
                           ArrayRef<ConcreteTensor> arguments,
-                          std::string &error) {
-  return call(function, arguments, 0, error);
+                          std::string &error, OpObserver observer) {
+  return call(function, arguments, 0, error, observer);
 }

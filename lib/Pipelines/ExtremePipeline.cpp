@@ -51,6 +51,54 @@ std::string ExtremePipelineOptions::getHostChip() const {
   return target == Target::CPU ? getChip() : "generic";
 }
 
+LogicalResult google::parseOptions(StringRef text,
+                                   ExtremePipelineOptions &options,
+                                   std::string &error) {
+  // LLVM's option parser prints its complaints to stderr itself: the keys
+  // and values are checked here first, for one error line. The keys and
+  // their kinds come from the printed defaults ("{chip= cse=true ...}").
+  std::string printed;
+  llvm::raw_string_ostream defaults(printed);
+  ExtremePipelineOptions().print(defaults);
+  llvm::StringMap<std::string> known;
+  SmallVector<StringRef> pairs;
+  StringRef(printed).trim("{} ").split(pairs, ' ', -1, false);
+  for (StringRef pair : pairs)
+    known[pair.split('=').first] = pair.split('=').second.str();
+  auto fail = [&](const Twine &reason) {
+    error = ("invalid pipeline options '" + text + "': " + reason).str();
+    return failure();
+  };
+  SmallVector<StringRef> given;
+  text.split(given, ' ', -1, false);
+  for (StringRef pair : given) {
+    auto [key, value] = pair.split('=');
+    auto it = known.find(key);
+    if (it == known.end()) {
+      std::vector<std::string> keys;
+      for (const auto &entry : known)
+        keys.push_back(entry.getKey().str());
+      llvm::sort(keys);
+      return fail("no option '" + key + "'; expected " +
+                  llvm::join(keys, ", "));
+    }
+    StringRef kind = it->getValue();
+    bool isBool = kind == "true" || kind == "false";
+    if (isBool && !llvm::is_contained({"true", "false", "1", "0"}, value))
+      return fail(key + "=" + value + ": expected true or false");
+    unsigned number;
+    if (key == "opt-level" && value.getAsInteger(10, number))
+      return fail(key + "=" + value + ": expected 0, 1, 2 or 3");
+    if (key == "target" && !llvm::is_contained({"cpu", "nvvm", "rocdl"}, value))
+      return fail(key + "=" + value + ": expected cpu, nvvm or rocdl");
+  }
+  std::string messages;
+  llvm::raw_string_ostream os(messages);
+  if (succeeded(options.parseFromString(text, os)))
+    return success();
+  return fail(StringRef(messages).trim().split('\n').first);
+}
+
 LogicalResult google::verifyOptions(const ExtremePipelineOptions &options,
                                     std::string &error) {
   if (options.optLevel > 3) {
@@ -97,8 +145,12 @@ LogicalResult google::verifyCpuChip(StringRef chip, std::string &error) {
       return success();
   }
   error = "unknown chip '" + chip.str() + "' for " + triple.getArchName().str() +
-          ": expected host or a CPU name that `llc -mtriple=" +
+          ": expected host or a 64-bit CPU name that `llc -mtriple=" +
           triple.str() + " -mcpu=help` lists";
+  if (generic && generic->isCPUStringValid(chip))
+    error = "chip '" + chip.str() + "' cannot run " +
+            triple.getArchName().str() + " code (it has no 64-bit mode): " +
+            "expected host or a 64-bit CPU, like x86-64-v3 or znver4";
   return failure();
 }
 
@@ -301,10 +353,9 @@ void google::registerExtremePipeline() {
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
         ExtremePipelineOptions options;
-        if (failed(options.parseFromString(text)))
-          return errorHandler("google-extreme-pipeline: invalid options '" +
-                              text + "'");
         std::string error;
+        if (failed(parseOptions(text, options, error)))
+          return errorHandler("google-extreme-pipeline: " + error);
         if (failed(buildExtremePipeline(pm, options, error)))
           return errorHandler("google-extreme-pipeline: " + error);
         return success();

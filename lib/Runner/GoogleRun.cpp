@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <cstdlib>
 #include <cstring>
 
 using namespace mlir;
@@ -198,8 +199,9 @@ std::optional<RunError> prepareInput(const Signature &signature, size_t index,
   return std::nullopt;
 }
 
-/// Parses expected result `index`, checked against the result's type as
-/// strictly as an input (bf16 results compare with f32 values).
+/// Parses expected result `index` and checks its element type against the
+/// result's (bf16 results compare with f32 values); its shape is compared
+/// with the shape the result has once the function ran.
 std::optional<RunError> prepareExpected(const Signature &signature,
                                         size_t index, StringRef spec,
                                         HostTensor &tensor) {
@@ -208,11 +210,61 @@ std::optional<RunError> prepareExpected(const Signature &signature,
   if (failed(parseTensorSpec(spec, tensor, error)))
     return RunError{where + ": " + error};
   const google_rt_tensor_type *type = &signature.results[index];
-  if (!matchesType(type, tensor))
+  if (tensor.dtype() != type->dtype &&
+      !(type->dtype == GOOGLE_RT_BF16 && tensor.dtype() == GOOGLE_RT_F32))
     return RunError{where + ": --expected_output is " +
                     formatTensorType(tensor.shape(), tensor.dtype()) +
                     ", the result is " + typeText(type)};
   return std::nullopt;
+}
+
+/// GOOGLE_MLIR_DEBUG_NANS=1 (SPEC section 6): a result holding a NaN fails
+/// the run, naming the first op that produced one (the reference
+/// interpreter replays the google-dialect module) or the argument that
+/// brought it in.
+std::optional<RunError> checkNaNs(const RunOptions &options, StringRef name,
+                                  StringRef moduleText,
+                                  const ReferenceModule *reference,
+                                  ArrayRef<HostTensor> inputs,
+                                  ArrayRef<HostTensor> values) {
+  const char *flag = std::getenv("GOOGLE_MLIR_DEBUG_NANS");
+  if (!flag || StringRef(flag) != "1")
+    return std::nullopt;
+  std::optional<size_t> bad;
+  for (size_t i = 0; i < values.size() && !bad; ++i) {
+    const HostTensor &value = values[i];
+    if (value.dtype() == GOOGLE_RT_I32 || value.dtype() == GOOGLE_RT_I64 ||
+        value.dtype() == GOOGLE_RT_I1 || value.dtype() == GOOGLE_RT_I8)
+      continue;
+    for (int64_t n = 0, e = value.numElements(); n < e; ++n)
+      if (std::isnan(value.getDouble(n))) {
+        bad = i;
+        break;
+      }
+  }
+  if (!bad)
+    return std::nullopt;
+  std::string prefix = "@" + name.str() + ": ";
+  std::string suffix = " (GOOGLE_MLIR_DEBUG_NANS)";
+  std::unique_ptr<ReferenceModule> parsed;
+  std::string error;
+  if (!reference && !moduleText.empty()) {
+    parsed = ReferenceModule::parse(moduleText, options.module, error);
+    reference = parsed.get();
+  }
+  std::optional<std::string> found;
+  if (reference)
+    found = reference->findFirstNaN(name, inputs, error);
+  else if (error.empty())
+    error = "the op that produced it is named for a module in the google "
+            "dialect, not a compiled object";
+  if (found)
+    return RunError{prefix + *found + suffix};
+  return RunError{prefix + "result " + std::to_string(*bad) +
+                  " contains NaN" + suffix +
+                  (error.empty() ? "; replaying the module found no op "
+                                   "that produced one"
+                                 : "; " + error)};
 }
 
 /// Whether `text` (a module in MLIR) defines a private function `name`.
@@ -283,11 +335,11 @@ std::optional<RunError> getPipeline(const RunOptions &options,
   google_rt_device_kind kind = getDeviceKind(options.target);
   StringRef wanted = pipelineTargets[kind];
   pipeline = ("target=" + wanted + " " + options.pipeline).str();
-  std::unique_ptr<ExtremePipelineOptions> parsed =
-      ExtremePipelineOptions::createFromString(options.pipeline);
-  if (parsed && pipelineTargets[static_cast<int>(parsed->target.getValue())] !=
-                    wanted &&
-      StringRef(options.pipeline).contains("target"))
+  ExtremePipelineOptions parsed;
+  std::string error;
+  if (failed(parseOptions(pipeline, parsed, error)))
+    return RunError{error};
+  if (pipelineTargets[static_cast<int>(parsed.target.getValue())] != wanted)
     return RunError{"--pipeline-options='" + options.pipeline +
                     "' compiles for another target than --target=" +
                     options.target + " (target=" + wanted.str() + ")"};
@@ -550,6 +602,10 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
         return RunError{mismatch};
     }
   }
+
+  if (std::optional<RunError> error = checkNaNs(
+          options, name, moduleText, reference.get(), inputs, values))
+    return error;
 
   for (size_t i = 0; i < expected.size(); ++i) {
     std::string error;

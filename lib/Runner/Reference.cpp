@@ -2,6 +2,8 @@
 
 #include "Runner/Reference.h"
 
+#include <cmath>
+
 #include "Compiler/Compiler.h"
 #include "Interpreter/Interpreter.h"
 #include "Support/ParserGuard.h"
@@ -157,21 +159,31 @@ ReferenceModule::getSignature(StringRef name,
   return success();
 }
 
-FailureOr<std::vector<HostTensor>>
-ReferenceModule::run(StringRef name, ArrayRef<HostTensor> inputs,
-                     std::string &error, bool *unsupported) const {
-  bool ignored;
-  if (!unsupported)
-    unsupported = &ignored;
-  *unsupported = true;
-  MLIRContext *context = &impl->context;
-  auto func = impl->module->lookupSymbol<func::FuncOp>(name);
+/// The interpretable function `name` of `module`, or null with `error`.
+static func::FuncOp lookupInterpretable(ModuleOp module, StringRef name,
+                                        std::string &error) {
+  auto func = module.lookupSymbol<func::FuncOp>(name);
   if (!func) {
-    error = "the reference interpreter finds no func.func @" + name.str();
-    return failure();
+    Operation *lowered = module.lookupSymbol(name);
+    error = lowered
+                ? "the reference interpreter runs google-dialect functions; @" +
+                      name.str() + " is '" +
+                      lowered->getName().getStringRef().str() +
+                      "' (the module is already lowered: give it the module "
+                      "before google-opt's pipeline)"
+                : "the reference interpreter finds no func.func @" +
+                      name.str();
+    return nullptr;
   }
   if (failed(verifyInterpretable(func, error)))
-    return failure();
+    return nullptr;
+  return func;
+}
+
+FailureOr<SmallVector<ConcreteTensor>>
+ReferenceModule::toArguments(ArrayRef<HostTensor> inputs,
+                             std::string &error) const {
+  MLIRContext *context = &impl->context;
   SmallVector<ConcreteTensor> arguments;
   for (const HostTensor &input : inputs) {
     Type elementType = elementTypeOf(context, input.dtype());
@@ -190,9 +202,26 @@ ReferenceModule::run(StringRef name, ArrayRef<HostTensor> inputs,
     }
     arguments.push_back(std::move(tensor));
   }
+  return arguments;
+}
+
+FailureOr<std::vector<HostTensor>>
+ReferenceModule::run(StringRef name, ArrayRef<HostTensor> inputs,
+                     std::string &error, bool *unsupported) const {
+  bool ignored;
+  if (!unsupported)
+    unsupported = &ignored;
+  *unsupported = true;
+  func::FuncOp func = lookupInterpretable(*impl->module, name, error);
+  if (!func)
+    return failure();
+  FailureOr<SmallVector<ConcreteTensor>> arguments =
+      toArguments(inputs, error);
+  if (failed(arguments))
+    return failure();
   *unsupported = false;
   FailureOr<SmallVector<ConcreteTensor>> results =
-      interpretFunction(func, arguments, error);
+      interpretFunction(func, *arguments, error);
   if (failed(results))
     return failure();
   std::vector<HostTensor> values;
@@ -211,6 +240,70 @@ ReferenceModule::run(StringRef name, ArrayRef<HostTensor> inputs,
     values.push_back(std::move(value));
   }
   return values;
+}
+
+static bool hasNaN(const ConcreteTensor &value) {
+  if (!value.isFloat())
+    return false;
+  for (int64_t n = 0, e = value.isSplat() ? 1 : value.getNumElements(); n < e;
+       ++n)
+    if (std::isnan(value.at(n).f))
+      return true;
+  return false;
+}
+
+/// `loc` as file:line:column where it has one.
+static std::string describeLocation(Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return (fileLoc.getFilename().getValue() + ":" +
+            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+        .str();
+  if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    return describeLocation(nameLoc.getChildLoc());
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return describeLocation(callSite.getCallee());
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::string text = describeLocation(inner); !text.empty())
+        return text;
+  return "";
+}
+
+std::optional<std::string>
+ReferenceModule::findFirstNaN(StringRef name, ArrayRef<HostTensor> inputs,
+                              std::string &error) const {
+  func::FuncOp func = lookupInterpretable(*impl->module, name, error);
+  if (!func)
+    return std::nullopt;
+  FailureOr<SmallVector<ConcreteTensor>> arguments =
+      toArguments(inputs, error);
+  if (failed(arguments))
+    return std::nullopt;
+  std::optional<std::string> report;
+  auto observe = [&](Operation *op, ArrayRef<ConcreteTensor> operands,
+                     const ConcreteTensor &result) {
+    if (!hasNaN(result))
+      return true;
+    std::string where = describeLocation(op->getLoc());
+    std::string opText = op->getName().getStringRef().str() +
+                         (where.empty() ? "" : " at " + where);
+    for (auto [operand, value] : llvm::zip(op->getOperands(), operands)) {
+      auto argument = dyn_cast<BlockArgument>(operand);
+      if (argument && argument.getOwner()->getParentOp() == func &&
+          hasNaN(value)) {
+        report = "argument " + std::to_string(argument.getArgNumber()) +
+                 " contains NaN; first used by " + opText;
+        return false;
+      }
+    }
+    report = opText + " produced NaN (the first op to do so)";
+    return false;
+  };
+  std::string stopped;
+  (void)interpretFunction(func, *arguments, stopped, observe);
+  if (!report && !stopped.empty())
+    error = stopped;
+  return report;
 }
 
 FailureOr<std::vector<HostTensor>>

@@ -14,6 +14,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -26,6 +28,10 @@ void registerGoogleTestPasses();
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "google-opt (google-mlir) " GOOGLE_MLIR_VERSION "\n"
+       << "  built with LLVM/MLIR " LLVM_VERSION_STRING "\n";
+  });
   mlir::registerAllPasses();
   mlir::google::registerGooglePasses();
   mlir::google::registerGoogleConversionPasses();

@@ -35,8 +35,10 @@ static cl::opt<std::string> target("target", cl::init("cpu"),
                                    cl::value_desc("cpu|cuda|rocm"),
                                    cl::desc("Where the function runs"),
                                    cl::cat(category));
-static cl::opt<int32_t>
-    device("device", cl::init(-1), cl::value_desc("N"),
+// Numbers are parsed here, not by cl::opt<int>: its errors go straight to
+// stderr, around the one error line.
+static cl::opt<std::string>
+    device("device", cl::value_desc("N"),
            cl::desc("The GPU to run on with --target=cuda or rocm (default: "
                     "0)"),
            cl::cat(category));
@@ -90,14 +92,21 @@ int main(int argc, char **argv) {
     StringRef first = StringRef(parseErrors).trim().split('\n').first;
     first.consume_front("google-run: ");
     errs() << "error: " << first << "\n";
-    return 2;
+    return 1;
   }
   int64_t calls = 0;
   if (!benchmark.empty() &&
       (StringRef(benchmark).getAsInteger(10, calls) || calls <= 0)) {
     errs() << "error: --benchmark='" << benchmark
            << "': expected a positive number of calls\n";
-    return 2;
+    return 1;
+  }
+  int32_t deviceIndex = -1;
+  if (!device.empty() &&
+      (StringRef(device).getAsInteger(10, deviceIndex) || deviceIndex < 0)) {
+    errs() << "error: --device='" << device
+           << "': expected a device number (0, 1, ...)\n";
+    return 1;
   }
   mlir::google::RunOptions options;
   options.module = module;
@@ -106,7 +115,7 @@ int main(int argc, char **argv) {
   options.outputs = outputs;
   options.expectedOutputs = expectedOutputs;
   options.target = target;
-  options.device = device;
+  options.device = deviceIndex;
   options.listDevices = listDevices;
   options.benchmark = calls;
   options.printAll = printAll;

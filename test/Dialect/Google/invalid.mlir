@@ -336,6 +336,15 @@ func.func @softmax_axis(%x: tensor<4x8xf32>) {
 
 // -----
 
+// A negative axis prints as given (it printed 18446744073709551614).
+func.func @softmax_negative_axis(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'google.softmax' op expected axis in [-1, 1) for input 'tensor<4xf32>', got -2}}
+  %0 = google.softmax %x {axis = -2 : i64} : tensor<4xf32>
+  return
+}
+
+// -----
+
 func.func @softmax_int(%x: tensor<4x8xi32>) {
   // expected-error@+1 {{'google.softmax' op operand #0 must be ranked tensor of floating-point type}}
   %0 = google.softmax %x {axis = 1 : i64} : tensor<4x8xi32>

@@ -199,10 +199,12 @@ SmallVector<int64_t> ReduceMeanOp::getNormalizedAxes() {
 
 LogicalResult SoftmaxOp::verify() {
   int64_t rank = getInput().getType().getRank();
-  if (!normalizeAxis(getAxis(), rank))
+  // I64Attr's getter is unsigned: -2 would print as 2^64 - 2.
+  auto axis = static_cast<int64_t>(getAxis());
+  if (!normalizeAxis(axis, rank))
     return emitOpError("expected axis in [")
            << -rank << ", " << rank << ") for input " << getInput().getType()
-           << ", got " << getAxis();
+           << ", got " << axis;
   return success();
 }
 
