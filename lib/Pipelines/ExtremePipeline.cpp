@@ -293,6 +293,14 @@ void google::addHostLoweringPasses(OpPassManager &pm,
   vectorOptions.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
   pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
+  // LLVM has no vector tanh: a vectorized loop expanded it into a call per
+  // lane (slow code, and compile time that grew with the square of a chain's
+  // length). Its polynomial approximation vectorizes.
+  if (!gpu) {
+    ApproximateMathPassOptions approximate;
+    approximate.functions = {"tanh"};
+    pm.addPass(createApproximateMathPass(approximate));
+  }
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   // Allocations go through the runtime's pooled allocator.
