@@ -55,6 +55,18 @@ public:
                                           ArrayRef<HostTensor> inputs,
                                           std::string &error) const;
 
+  /// --check: compares the float `results` of function `name` on `inputs`
+  /// with their values computed in f64, within a bound on what rounding to
+  /// the program's types may do (lib/Runner/ErrorBounds.h); an element
+  /// equal to the interpreter's (`interpreted`, run()'s results) passes
+  /// too (overflow to inf on the way, which the bounds do not model).
+  /// `covered` is false (and nothing is compared) for functions the bounds
+  /// do not cover (calls): compare with run()'s results then.
+  LogicalResult checkWithinBounds(StringRef name, ArrayRef<HostTensor> inputs,
+                                  ArrayRef<HostTensor> results,
+                                  ArrayRef<HostTensor> interpreted,
+                                  std::string &error, bool &covered) const;
+
 private:
   ReferenceModule();
   /// `inputs` as the interpreter's tensors for function `func`.

@@ -3,8 +3,10 @@
 #include "Runner/Reference.h"
 
 #include <cmath>
+#include <limits>
 
 #include "Compiler/Compiler.h"
+#include "ErrorBounds.h"
 #include "Interpreter/Interpreter.h"
 #include "Support/ParserGuard.h"
 
@@ -304,6 +306,97 @@ ReferenceModule::findFirstNaN(StringRef name, ArrayRef<HostTensor> inputs,
   if (!report && !stopped.empty())
     error = stopped;
   return report;
+}
+
+/// `n` of `shape`'s row-major order as "[i, j]".
+static std::string formatIndex(ArrayRef<int64_t> shape, int64_t n) {
+  SmallVector<int64_t> index(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    index[d] = shape[d] ? n % shape[d] : 0;
+    n = shape[d] ? n / shape[d] : 0;
+  }
+  std::string text = "[";
+  for (auto [k, v] : llvm::enumerate(index))
+    text += (k ? ", " : "") + std::to_string(v);
+  return text + "]";
+}
+
+LogicalResult ReferenceModule::checkWithinBounds(
+    StringRef name, ArrayRef<HostTensor> inputs, ArrayRef<HostTensor> results,
+    ArrayRef<HostTensor> interpreted, std::string &error,
+    bool &covered) const {
+  covered = false;
+  func::FuncOp func = lookupInterpretable(*impl->module, name, error);
+  if (!func)
+    return failure();
+  std::string uncovered;
+  FailureOr<func::FuncOp> boundFunction =
+      buildErrorBoundFunction(func, uncovered);
+  if (failed(boundFunction))
+    return success();
+  FailureOr<SmallVector<ConcreteTensor>> arguments =
+      toArguments(inputs, error);
+  if (failed(arguments))
+    return failure();
+  FailureOr<SmallVector<ConcreteTensor>> bounds =
+      interpretFunction(*boundFunction, *arguments, error);
+  boundFunction->erase();
+  if (failed(bounds))
+    return failure();
+  covered = true;
+  size_t next = 0;
+  for (auto [i, resultType] :
+       llvm::enumerate(func.getFunctionType().getResults())) {
+    Type element = cast<RankedTensorType>(resultType).getElementType();
+    if (!isa<FloatType>(element))
+      continue;
+    const ConcreteTensor &exact = (*bounds)[next++];
+    const ConcreteTensor &bound = (*bounds)[next++];
+    const HostTensor &got = results[i];
+    std::string where = "@" + name.str() + " result " + std::to_string(i);
+    if (got.shape() != exact.getShape()) {
+      error = where + " has shape " +
+              formatTensorType(got.shape(), got.dtype()) + ", expected " +
+              formatTensorType(exact.getShape(), got.dtype());
+      return failure();
+    }
+    // Subnormals of the result type may flush (a bound of 1 of them).
+    double tiny = std::ldexp(getUnitRoundoff(element),
+                             element.isF64()   ? -1021
+                             : element.isF16() ? -13
+                             : -125);
+    // Beyond the largest finite value, rounding gives inf.
+    double largest = element.isF16()    ? 65504.0
+                     : element.isBF16() ? 0x1.fep127
+                     : element.isF64()  ? std::numeric_limits<double>::max()
+                                        : std::numeric_limits<float>::max();
+    for (int64_t n = 0, e = got.numElements(); n < e; ++n) {
+      double value = got.getDouble(n), x = exact.at(n).f, b = bound.at(n).f;
+      bool overflows = std::isinf(value) && std::signbit(value) ==
+                                                std::signbit(x) &&
+                       std::fabs(x) + b >= largest;
+      bool ok = std::isnan(x)   ? std::isnan(value)
+                : std::isinf(x) ? value == x || std::isnan(b) || std::isinf(b)
+                                : overflows ||
+                                      !(std::fabs(value - x) > b + tiny);
+      if (!ok && i < interpreted.size()) {
+        double reference = interpreted[i].getDouble(n);
+        ok = value == reference ||
+             (std::isnan(value) && std::isnan(reference));
+      }
+      if (ok)
+        continue;
+      char text[160];
+      std::snprintf(text, sizeof(text), " is %.9g, expected %.9g +- %.3g",
+                    value, x, b + tiny);
+      error = where + " element " + formatIndex(got.shape(), n) + text +
+              " (its value computed in f64, and the most that rounding to " +
+              google_rt_dtype_name(got.dtype()) +
+              " may change it, reassociated sums included)";
+      return failure();
+    }
+  }
+  return success();
 }
 
 FailureOr<std::vector<HostTensor>>

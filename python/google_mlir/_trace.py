@@ -496,7 +496,9 @@ class Tracer:
         return matmul(self._as_tracer(other, self, "matmul"), self)
 
     def __neg__(self):
-        if self.dtype.kind != "f":
+        # google.neg on every float type (bf16 included: 0 - x would turn
+        # -(+0) into +0); integers negate as 0 - x.
+        if not is_float(self.dtype):
             return self._binary("sub", 0, reverse=True)
         return self._unary("neg")
 

@@ -11,6 +11,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
+
 #include <cstdlib>
 
 using namespace mlir;
@@ -62,6 +64,44 @@ int main() {
          "a wrong result is reported");
   llvm::outs() << "mismatch: " << error << "\n";
   pass("mismatch");
+
+  // --check's bounds: a centered sum of 4096 values around 100 in f32,
+  // where rounding legitimately moves the result far from the interpreter's
+  // (it was reported as a compiler bug), and a result off by more.
+  const char *sums = R"mlir(
+    func.func @centered(%x: tensor<1x4096xf32>) -> tensor<1x1xf32> {
+      %m = google.reduce_mean %x {axes = array<i64: 1>, keep_dims = true} : tensor<1x4096xf32> -> tensor<1x1xf32>
+      %c = google.sub %x, %m : tensor<1x4096xf32>, tensor<1x1xf32> -> tensor<1x4096xf32>
+      %s = google.reduce_sum %c {axes = array<i64: 1>, keep_dims = true} : tensor<1x4096xf32> -> tensor<1x1xf32>
+      return %s : tensor<1x1xf32>
+    }
+  )mlir";
+  std::unique_ptr<ReferenceModule> module =
+      ReferenceModule::parse(sums, "sums.mlir", error);
+  expect(module != nullptr, "parse: " + error);
+  HostTensor around100(GOOGLE_RT_F32, {1, 4096});
+  for (int64_t i = 0; i < 4096; ++i)
+    around100.setDouble(i, 100 + 0.001 * ((i * 7919) % 2000 - 1000));
+  std::vector<HostTensor> centeredInputs;
+  centeredInputs.push_back(std::move(around100));
+  FailureOr<std::vector<HostTensor>> interpreted =
+      module->run("centered", centeredInputs, error);
+  expect(succeeded(interpreted), "interpret the centered sum: " + error);
+  bool covered = false;
+  std::vector<HostTensor> rounded;
+  rounded.push_back(tensorOf({1, 1}, {0.03152466}));
+  expect(succeeded(module->checkWithinBounds("centered", centeredInputs,
+                                             rounded, {}, error, covered)) &&
+             covered,
+         "rounding within the bound: " + error);
+  pass("rounding within the bound");
+  std::vector<HostTensor> off;
+  off.push_back(tensorOf({1, 1}, {3000}));
+  expect(failed(module->checkWithinBounds("centered", centeredInputs, off, {},
+                                          error, covered)),
+         "a result beyond the bound is reported");
+  llvm::outs() << "beyond: " << error << "\n";
+  pass("beyond the bound");
 
   bool unsupported = false;
   expect(failed(interpretModule(source, "test.mlir", "lowered", inputs, error,

@@ -377,3 +377,14 @@ def test_integer_to_float_power_is_float64():
     one = gm.jit(lambda x: x ** 1.0)(i)
     assert one.dtype == np.float64
     assert gm.jit(lambda x: x ** 2)(np.array([3], np.int32)).dtype == np.int32
+
+
+def test_signed_zeros():
+    # -x on a bf16 +0 gave +0 (traced as 0 - x); x + 0 is +0 for x = -0.
+    x = gm.to_bfloat16(np.array([0.0, -0.0, 1.0], np.float32))
+    negated = gm.from_bfloat16(gm.jit(lambda x: -x)(x))
+    assert list(np.signbit(negated)) == [True, False, True]
+    minus_zero = np.array([-0.0], np.float32)
+    assert not np.signbit(gm.jit(lambda x: x + 0.0)(minus_zero))[0]
+    assert not np.signbit(gm.jit(lambda x: 0.0 + x)(minus_zero))[0]
+    assert np.signbit(gm.jit(lambda x: x - 0.0)(minus_zero))[0]
