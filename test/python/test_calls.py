@@ -388,3 +388,17 @@ def test_signed_zeros():
     assert not np.signbit(gm.jit(lambda x: x + 0.0)(minus_zero))[0]
     assert not np.signbit(gm.jit(lambda x: 0.0 + x)(minus_zero))[0]
     assert np.signbit(gm.jit(lambda x: x - 0.0)(minus_zero))[0]
+
+
+def test_zero_extents_and_narrow_sums():
+    # a @ b with K = 0 killed the interpreter (SIGSEGV in the CPU schedule).
+    product = gm.jit(lambda a, b: a @ b)(np.ones((8, 0), np.float32),
+                                         np.ones((0, 8), np.float32))
+    np.testing.assert_array_equal(product, np.zeros((8, 8), np.float32))
+    # f16 sums accumulate in f32: the mean of 5000 ones was 0.41.
+    ones = np.ones(5000, np.float16)
+    assert gm.jit(lambda x: x.mean())(ones) == 1
+    assert gm.jit(lambda x: x.sum())(ones) == 5000
+    total = gm.jit(gm.softmax)(np.zeros((1, 5000), np.float16)).astype(
+        np.float32).sum()
+    assert abs(total - 1) < 1e-3
