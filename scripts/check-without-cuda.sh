@@ -13,9 +13,9 @@ unset CUDA_ROOT CUDA_PATH
 # (The compile cache keys NVVM objects by the toolkit they were built with.)
 # (The kernel mapping run on the host, mapping-on-host.test, stops before
 # device code: the toolkit does not matter to it.)
-tests=$(cd "$BUILD_DIR" && ls -d test/GPU/*.mlir test/GPU/*.test \
-  test/google-run/gpu-*.test test/google-run/errors/gpu-*.test \
-  test/runtime test/Pipelines/extreme-gpu.mlir test/python/test_gpu.py |
+tests=$(ls -d test/GPU/*.mlir test/GPU/*.test test/google-run/gpu-*.test \
+  test/google-run/errors/gpu-*.test test/runtime \
+  test/Pipelines/extreme-gpu.mlir test/python/test_gpu.py |
   grep -v mapping-on-host)
 # shellcheck disable=SC2086
 CUDA_HOME=$empty /usr/lib/llvm-22/bin/lit -sv \
