@@ -62,22 +62,6 @@ Value createMatmul(OpBuilder &b, Location loc, StringRef opName,
       .getResult(0);
 }
 
-/// `product` (accumulators) rounded once to `elementType`, when it is not
-/// of that type.
-Value roundProduct(OpBuilder &b, Location loc, Value product,
-                   Type elementType) {
-  auto type = cast<RankedTensorType>(product.getType());
-  if (type.getElementType() == elementType)
-    return product;
-  return createParallelGeneric(
-      b, loc, type.clone(elementType), getDimSizes(b, loc, product), product,
-      b.getMultiDimIdentityMap(type.getRank()),
-      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-        return ArithAlgebra(nested, nestedLoc, elementType)
-            .fromAccumulator(args[0]);
-      });
-}
-
 struct MatmulToLinalg : public OpConversionPattern<MatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -87,8 +71,8 @@ struct MatmulToLinalg : public OpConversionPattern<MatmulOp> {
                                  op->getName().getStringRef(),
                                  op.getResult().getType(), adaptor.getLhs(),
                                  adaptor.getRhs());
-    product = roundProduct(rewriter, op.getLoc(), product,
-                           op.getResult().getType().getElementType());
+    product = roundAccumulators(rewriter, op.getLoc(), product,
+                                op.getResult().getType().getElementType());
     rewriter.replaceOp(op, relaxToType(rewriter, op.getLoc(), product,
                                        op.getResult().getType()));
     return success();

@@ -67,18 +67,6 @@ Value mapAccumulators(OpBuilder &b, Location loc, Value reduced,
       });
 }
 
-/// The accumulators `reduced` rounded to `elementType` (nothing to do
-/// when they have that type).
-Value roundAccumulators(OpBuilder &b, Location loc, Value reduced,
-                        Type elementType) {
-  if (getElementTypeOrSelf(reduced.getType()) == elementType)
-    return reduced;
-  return mapAccumulators(b, loc, reduced, elementType,
-                         [](ArithAlgebra &a, ArithAlgebra &, Value x) {
-                           return a.fromAccumulator(x);
-                         });
-}
-
 /// Reinserts the reduced `axes` of `input` as unit dimensions.
 Value expandReducedDims(OpBuilder &b, Location loc, Value reduced,
                         Value input, ArrayRef<int64_t> axes) {

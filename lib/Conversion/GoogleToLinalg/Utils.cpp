@@ -2,6 +2,8 @@
 
 #include "Utils.h"
 
+#include "ArithAlgebra.h"
+
 #include "Dialect/Google/IR/ShapeRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -175,4 +177,18 @@ Value google::createBroadcastingGeneric(OpBuilder &b, Location loc,
   Value result = createParallelGeneric(
       b, loc, resultType.clone(shape), sizes, refined, maps, body);
   return relaxToType(b, loc, result, resultType);
+}
+
+Value google::roundAccumulators(OpBuilder &b, Location loc, Value reduced,
+                                Type elementType) {
+  auto type = cast<RankedTensorType>(reduced.getType());
+  if (type.getElementType() == elementType)
+    return reduced;
+  return createParallelGeneric(
+      b, loc, type.clone(elementType), getDimSizes(b, loc, reduced), reduced,
+      b.getMultiDimIdentityMap(type.getRank()),
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        return ArithAlgebra(nested, nestedLoc, elementType)
+            .fromAccumulator(args[0]);
+      });
 }

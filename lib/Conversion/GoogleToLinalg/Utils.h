@@ -69,6 +69,12 @@ Value createBroadcastingGeneric(OpBuilder &b, Location loc, StringRef opName,
                                 RankedTensorType resultType, ValueRange inputs,
                                 ScalarBuilder body);
 
+/// The accumulators `reduced` (f32 for f16/bf16 sums and products, SPEC
+/// section 2) rounded once to `elementType`; `reduced` itself when it has
+/// that type.
+Value roundAccumulators(OpBuilder &b, Location loc, Value reduced,
+                        Type elementType);
+
 /// Registers the patterns of each op family.
 void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 void populateMatmulToLinalgPatterns(RewritePatternSet &patterns);
