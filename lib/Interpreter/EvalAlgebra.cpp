@@ -130,20 +130,6 @@ Scalar EvalAlgebra::abs(Scalar x) const {
   return x.i < 0 ? fromInt(0 - u(x.i)) : x;
 }
 
-// f32 calls the float functions, as compiled code does; f64 the double
-// ones. (f16/bf16 reach these only through inF32IfNarrow.)
-#define GOOGLE_MATH_FUNCTION(name)                                             \
-  Scalar EvalAlgebra::name(Scalar x) const {                                   \
-    if (kind == ElementKind::F64)                                              \
-      return Scalar{std::name(x.f), 0};                                        \
-    return fromDouble(std::name(static_cast<float>(x.f)));                     \
-  }
-GOOGLE_MATH_FUNCTION(exp)
-GOOGLE_MATH_FUNCTION(log)
-GOOGLE_MATH_FUNCTION(tanh)
-GOOGLE_MATH_FUNCTION(sqrt)
-#undef GOOGLE_MATH_FUNCTION
-
 Scalar EvalAlgebra::convert(Scalar x, Type to) const {
   return convertTo(x, getElementKind(to));
 }

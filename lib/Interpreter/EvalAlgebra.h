@@ -41,10 +41,14 @@ public:
   Scalar maxnum(Scalar x, Scalar y) const;
   Scalar neg(Scalar x) const;
   Scalar abs(Scalar x) const;
-  Scalar exp(Scalar x) const;
-  Scalar log(Scalar x) const;
-  Scalar tanh(Scalar x) const;
-  Scalar sqrt(Scalar x) const;
+  /// f32 calls the float function, as compiled code does; f64 the double
+  /// one. (f16/bf16 reach it only through inF32IfNarrow.)
+  template <typename MathOp>
+  Scalar libm(Scalar x, float (*f32)(float), double (*f64)(double)) const {
+    if (kind == ElementKind::F64)
+      return Scalar{f64(x.f), 0};
+    return fromDouble(f32(static_cast<float>(x.f)));
+  }
 
   template <typename Fn>
   Scalar inF32IfNarrow(Scalar x, Fn fn) const {

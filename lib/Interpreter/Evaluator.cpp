@@ -146,7 +146,8 @@ FailureOr<ConcreteTensor> evalElementwise(Operation *op,
   auto compute = [&](int64_t n, ArrayRef<int64_t> offsets) {
     for (auto [k, operand] : llvm::enumerate(operands))
       args[k] = operand.at(offsets[k]);
-    result.at(n) = *semantics::elementwise(op, algebra, args);
+    result.at(n) =
+        *semantics::elementwise(op, algebra, ArrayRef<Scalar>(args));
   };
   if (splat)
     compute(0, SmallVector<int64_t>(operands.size(), 0));
@@ -385,12 +386,9 @@ FailureOr<ConcreteTensor> google::evaluateOp(Operation *op,
             "google-dialect functions";
     return failure();
   }
+  if (op->hasTrait<OpTrait::google::Elementwise>())
+    return evalElementwise(op, operands, error);
   return llvm::TypeSwitch<Operation *, FailureOr<ConcreteTensor>>(op)
-      .Case<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ReluOp, NegOp, AbsOp,
-            ExpOp, LogOp, TanhOp, SqrtOp, SigmoidOp, CastOp>(
-          [&](Operation *elementwise) {
-            return evalElementwise(elementwise, operands, error);
-          })
       .Case([&](MatmulOp) {
         return evalMatmul(op, operands[0], operands[1], nullptr, error);
       })

@@ -293,15 +293,17 @@ void google::addHostLoweringPasses(OpPassManager &pm,
   vectorOptions.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
   pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
-  // LLVM has no vector tanh: a vectorized loop expanded it into a call per
-  // lane (slow code, and compile time that grew with the square of a chain's
-  // length). Its polynomial approximation vectorizes.
+  // LLVM has no vector tanh or erf: a vectorized loop expanded them into a
+  // call per lane (slow code, and compile time that grew with the square of
+  // a chain's length). Their f32 polynomial approximations vectorize.
   if (!gpu) {
     ApproximateMathPassOptions approximate;
-    approximate.functions = {"tanh"};
+    approximate.functions = {"tanh", "erf"};
     pm.addPass(createApproximateMathPass(approximate));
   }
   pm.addPass(createConvertMathToLLVMPass());
+  // (Scalar math only: MathToLibm unrolls a vector op into vector.extract
+  // and vector.insert, which nothing would lower after this point.)
   pm.addPass(createConvertMathToLibmPass());
   // Allocations go through the runtime's pooled allocator.
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;

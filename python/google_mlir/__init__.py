@@ -12,8 +12,7 @@ calls the compiled code on numpy arrays without copying.
 from ._native import CompileError, Error
 from ._jit import (JitFunction, clear_caches, disable_jit, jit,
                    set_debug_nans)
-from ._ops import (abs, cast, exp, log, matmul, maximum, minimum, relu,
-                   sigmoid, softmax, sqrt, tanh, transpose)
+from ._ops import ELEMENTWISE_FUNCTIONS, cast, matmul, softmax, transpose
 from ._trace import Tracer, bfloat16, from_bfloat16, to_bfloat16
 from . import _native as _native_module
 
@@ -21,10 +20,13 @@ _native_module.set_bfloat16_dtype(bfloat16)
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "CompileError", "Error", "JitFunction", "Tracer", "abs", "bfloat16",
-    "cast", "clear_caches", "from_bfloat16", "to_bfloat16",
-    "disable_jit", "exp", "jit", "log", "matmul", "maximum", "minimum",
-    "relu", "set_debug_nans", "sigmoid", "softmax", "sqrt", "tanh",
-    "transpose",
-]
+# gm.relu, gm.exp, gm.erf, gm.maximum, ...: the elementwise ops of the
+# dialect, from its op table.
+globals().update(ELEMENTWISE_FUNCTIONS)
+
+__all__ = sorted([
+    "CompileError", "Error", "JitFunction", "Tracer", "bfloat16", "cast",
+    "clear_caches", "from_bfloat16", "to_bfloat16", "disable_jit", "jit",
+    "matmul", "set_debug_nans", "softmax", "transpose",
+    *ELEMENTWISE_FUNCTIONS,
+])

@@ -2,22 +2,16 @@
 gm.disable_jit(), and when GOOGLE_MLIR_DEBUG_NANS replays a trace op by op.
 """
 
+import math  # noqa: F401 (numpy expressions of the op table use it)
+
 import numpy as np
 
+from ._op_table import OPS
 from ._trace import bfloat16, from_bfloat16, to_bfloat16
 
 
 def _scalar(x, value):
     return np.asarray(value, dtype=x.dtype)
-
-
-def relu(x):
-    return np.maximum(x, _scalar(x, 0))
-
-
-def sigmoid(x):
-    one = _scalar(x, 1)
-    return one / (one + np.exp(-x))
 
 
 def softmax(x, axis=-1):
@@ -29,26 +23,15 @@ def _as_float(x):
     return x if x.dtype.kind == "f" else x.astype(np.float64)
 
 
-_UNARY = {
-    "relu": relu,
-    "neg": np.negative,
-    "abs": np.abs,
-    "exp": np.exp,
-    "log": np.log,
-    "tanh": np.tanh,
-    "sigmoid": sigmoid,
-    "sqrt": np.sqrt,
-}
+def _numpy_function(name, expression):
+    parameters = "x, y" if len(OPS[name]["operands"]) == 2 else "x"
+    return eval(f"lambda {parameters}: {expression}",
+                {"np": np, "math": math})
 
-_BINARY = {
-    "add": np.add,
-    "sub": np.subtract,
-    "mul": np.multiply,
-    "div": np.divide,
-    "max": np.maximum,
-    "min": np.minimum,
-    "matmul": np.matmul,
-}
+
+# Every elementwise op on numpy arrays, from its expression in the op table.
+ELEMENTWISE = {name: _numpy_function(name, op["numpy_eager"])
+               for name, op in OPS.items() if op["numpy_eager"]}
 
 _REDUCE = {
     "reduce_sum": np.sum,
@@ -102,10 +85,11 @@ def _evaluate(node, operands, dtype):
     with np.errstate(all="ignore"):
         if op == "constant":
             return attrs["value"]
-        if op in _UNARY:
-            return _UNARY[op](operands[0])
-        if op in _BINARY:
-            return _BINARY[op](*operands).astype(dtype, copy=False)
+        if op in ELEMENTWISE:
+            return np.asarray(ELEMENTWISE[op](*operands)).astype(
+                dtype, copy=False)
+        if op == "matmul":
+            return np.matmul(*operands).astype(dtype, copy=False)
         if op in _REDUCE:
             return _REDUCE[op](operands[0], axis=attrs["axes"],
                                keepdims=attrs["keep_dims"]).astype(
@@ -129,5 +113,4 @@ def replay(graph, arguments):
         yield node, value
 
 
-__all__ = ["cast", "relu", "sigmoid", "softmax", "evaluate", "replay",
-           "has_nan"]
+__all__ = ["ELEMENTWISE", "cast", "softmax", "evaluate", "replay", "has_nan"]

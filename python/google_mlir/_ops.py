@@ -3,33 +3,53 @@
 import numpy as np
 
 from . import _eager
+from ._op_table import OPS
 from ._trace import Tracer, binary
 from ._trace import matmul as _traced_matmul
 from ._trace import softmax as _traced_softmax
 
 
-def _unary(name, eager):
-    def op(x):
-        if isinstance(x, Tracer):
-            return x._unary(name)
-        x = np.asarray(x)
-        if name in ("exp", "log", "tanh", "sigmoid", "sqrt"):
-            x = _eager._as_float(x)
-        with np.errstate(all="ignore"):
-            return eager(x)
-    op.__name__ = name
-    op.__qualname__ = name
-    op.__doc__ = f"google.{name}, elementwise."
+def _elementwise(name, python_name):
+    """gm.<python_name>: google.<name> on traced arrays, its numpy
+    expression from the op table on others."""
+    binary_op = len(OPS[name]["operands"]) == 2
+    float_only = OPS[name]["float_only"]
+    eager = _eager.ELEMENTWISE[name]
+
+    def prepare(value):
+        value = np.asarray(value)
+        return _eager._as_float(value) if float_only else value
+
+    if binary_op:
+        def op(a, b):
+            if isinstance(a, Tracer) or isinstance(b, Tracer):
+                return binary(name, a, b)
+            with np.errstate(all="ignore"):
+                return eager(prepare(a), prepare(b))
+    else:
+        def op(x):
+            if isinstance(x, Tracer):
+                return x._unary(name)
+            x = prepare(x)
+            with np.errstate(all="ignore"):
+                value = eager(x)
+            # (np.vectorize computes in float64.)
+            if getattr(value, "dtype", x.dtype) != x.dtype:
+                value = np.asarray(value).astype(x.dtype)[()]
+            return value
+    op.__name__ = python_name
+    op.__qualname__ = python_name
+    op.__doc__ = (f"google.{name}, elementwise"
+                  f"{' with numpy broadcasting' if binary_op else ''}.")
     return op
 
 
-relu = _unary("relu", _eager.relu)
-exp = _unary("exp", np.exp)
-log = _unary("log", np.log)
-tanh = _unary("tanh", np.tanh)
-sigmoid = _unary("sigmoid", _eager.sigmoid)
-sqrt = _unary("sqrt", np.sqrt)
-abs = _unary("abs", np.abs)  # noqa: A001 (numpy's name)
+# gm.relu, gm.exp, gm.maximum, ...: every elementwise op the table names.
+ELEMENTWISE_FUNCTIONS = {op["python_name"]: _elementwise(name,
+                                                         op["python_name"])
+                         for name, op in OPS.items()
+                         if op["elementwise"] and op["python_name"]}
+globals().update(ELEMENTWISE_FUNCTIONS)
 
 
 def softmax(x, axis=-1):
@@ -37,20 +57,6 @@ def softmax(x, axis=-1):
     if isinstance(x, Tracer):
         return _traced_softmax(x, axis)
     return _eager.softmax(_eager._as_float(np.asarray(x)), axis)
-
-
-def maximum(a, b):
-    """Elementwise maximum, with numpy broadcasting."""
-    if isinstance(a, Tracer) or isinstance(b, Tracer):
-        return binary("max", a, b)
-    return np.maximum(a, b)
-
-
-def minimum(a, b):
-    """Elementwise minimum, with numpy broadcasting."""
-    if isinstance(a, Tracer) or isinstance(b, Tracer):
-        return binary("min", a, b)
-    return np.minimum(a, b)
 
 
 def matmul(a, b):

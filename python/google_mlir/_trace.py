@@ -9,10 +9,13 @@ the op is recorded, naming the user's line.
 
 import itertools
 import os
+import re
 import sys
 import threading
 
 import numpy as np
+
+from ._op_table import OPS
 
 # bf16 has no numpy type (Debian has no ml_dtypes): its values are uint16
 # bits in this 2-byte dtype (`bits.view(gm.bfloat16)`; gm.to_bfloat16 and
@@ -248,31 +251,64 @@ def _dense(value):
     return f'dense<"0x{data.hex().upper()}">'
 
 
+_FORMAT_TOKEN = re.compile(r"`[^`]*`|type\(\$\w+\)|\$\w+|attr-dict")
+
+
+def _format_attribute(kind, value, node):
+    if kind == "DenseI64ArrayAttr":
+        return "array<i64" + "".join(
+            (": " if i == 0 else ", ") + str(int(v))
+            for i, v in enumerate(value)) + ">"
+    if kind == "BoolAttr":
+        return "true" if value else "false"
+    if kind == "I64Attr":
+        return f"{int(value)} : i64"
+    if kind == "ElementsAttr":
+        return f"{_dense(value)} : {node.mlir_type}"
+    raise NotImplementedError(f"attributes of kind {kind}")
+
+
 def _format_op(node, names):
-    op, attrs = node.op, node.attrs
-    operands = ", ".join(names[id(o)] for o in node.operands)
-    operand_types = ", ".join(o.mlir_type for o in node.operands)
-    result_type = node.mlir_type
-    if op == "constant":
-        return f"google.constant {_dense(attrs['value'])} : {result_type}"
-    if op in _UNARY_OPS or op == "softmax":
-        extra = f" {{axis = {attrs['axis']} : i64}}" if op == "softmax" else ""
-        return f"google.{op} {operands}{extra} : {result_type}"
-    if op == "transpose":
-        extra = f" {{perm = {_i64_array(attrs['perm'])}}}"
-    elif op.startswith("reduce_"):
-        keep = "true" if attrs["keep_dims"] else "false"
-        extra = (f" {{axes = {_i64_array(attrs['axes'])}, "
-                 f"keep_dims = {keep}}}")
-    else:
-        extra = ""
-    return (f"google.{op} {operands}{extra} : {operand_types} -> "
-            f"{result_type}")
+    """The op in its custom syntax, from its assembly format in the op
+    table."""
+    spec = OPS[node.op]
+    operands = dict(zip(spec["operands"], node.operands))
+    attribute_kinds = dict(spec["attributes"])
+    tokens = _FORMAT_TOKEN.findall(spec["format"])
+    inline = {t[1:] for t in tokens if t[1:] in attribute_kinds}
+    text = ["google." + node.op]
+    for token in tokens:
+        if token == "attr-dict":
+            entries = [f"{name} = "
+                       f"{_format_attribute(kind, node.attrs[name], node)}"
+                       for name, kind in spec["attributes"]
+                       if name not in inline]
+            if entries:
+                text.append("{" + ", ".join(entries) + "}")
+        elif token.startswith("`"):
+            literal = token[1:-1]
+            if literal == ",":
+                text[-1] += ","
+            else:
+                text.append(literal)
+        elif token.startswith("type("):
+            name = token[6:-1]
+            text.append(operands[name].mlir_type if name in operands
+                        else node.mlir_type)
+        elif token[1:] in operands:
+            text.append(names[id(operands[token[1:]])])
+        else:
+            text.append(_format_attribute(attribute_kinds[token[1:]],
+                                          node.attrs[token[1:]], node))
+    return " ".join(text)
 
 
-_UNARY_OPS = ("relu", "neg", "abs", "exp", "log", "tanh", "sigmoid", "sqrt")
-_FLOAT_ONLY = ("exp", "log", "tanh", "sigmoid", "sqrt", "softmax",
-               "reduce_mean", "div")
+# Ops the dialect computes element by element with one operand (not cast),
+# and ops that take floats only (integers are converted to float64 first).
+_UNARY_OPS = tuple(name for name, op in OPS.items()
+                   if op["elementwise"] and name != "cast" and
+                   len(op["operands"]) == 1)
+_FLOAT_ONLY = tuple(name for name, op in OPS.items() if op["float_only"])
 
 
 def _supported_names():
@@ -702,22 +738,20 @@ def _reduce_function(method):
     return reduce
 
 
-_UFUNCS = {
-    np.add: lambda a, b: binary("add", a, b),
-    np.subtract: lambda a, b: binary("sub", a, b),
-    np.multiply: lambda a, b: binary("mul", a, b),
-    np.true_divide: lambda a, b: binary("div", a, b),
-    np.maximum: lambda a, b: binary("max", a, b),
-    np.minimum: lambda a, b: binary("min", a, b),
+def _elementwise_ufunc(name):
+    if len(OPS[name]["operands"]) == 2:
+        return lambda a, b: binary(name, a, b)
+    return lambda a: a._unary(name)
+
+
+# The numpy ufuncs of the op table, and a few spelled differently.
+_UFUNCS = {getattr(np, op["ufunc"]): _elementwise_ufunc(name)
+           for name, op in OPS.items() if op["ufunc"]}
+_UFUNCS.update({
     np.matmul: matmul,
     np.negative: lambda a: -a,
     np.positive: lambda a: a,
-    np.absolute: lambda a: a._unary("abs"),
-    np.exp: lambda a: a._unary("exp"),
-    np.log: lambda a: a._unary("log"),
-    np.tanh: lambda a: a._unary("tanh"),
-    np.sqrt: lambda a: a._unary("sqrt"),
-}
+})
 
 _FUNCTIONS = {
     np.transpose: lambda a, axes=None: a.transpose(*(axes or ())),

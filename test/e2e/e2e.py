@@ -35,6 +35,7 @@ import concurrent.futures
 import glob
 import hashlib
 import json
+import math
 import os
 import re
 import shlex
@@ -146,6 +147,7 @@ def reference_namespace():
         "np": np,
         "relu": lambda x: np.maximum(x, 0),
         "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
+        "erf": np.vectorize(math.erf, otypes=[np.float64]),
         "softmax": softmax,
         "bf16": lambda x: round_bf16(x).astype(np.float64),
     }

@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 8 cases match numpy
+// CHECK: e2e: 11 cases match numpy
 
 // E2E: @relu(x: 4x8xf32) -> relu(x)
 // E2E: @neg(x: 7xf32) -> -x
@@ -9,6 +9,9 @@
 // E2E: @tanh(x: 3x5xf32[-5:5]) -> np.tanh(x)
 // E2E: @sigmoid(x: 3x5xf32[-20:20]) -> sigmoid(x)
 // E2E: @sqrt(x: 9xf32[0:100]) -> np.sqrt(x)
+// E2E: @erf(x: 3x17xf32[-4:4]) -> erf(x)
+// E2E: @matmul_erf(a: 100x70xf32[-0.2:0.2], b: 70x96xf32) -> erf(a @ b)
+// E2E: @erf_narrow(x: 16xf16[-3:3], y: 16xbf16[-3:3]) -> erf(x), erf(y)
 
 func.func @relu(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = google.relu %x : tensor<4x8xf32>
@@ -41,4 +44,19 @@ func.func @sigmoid(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
 func.func @sqrt(%x: tensor<9xf32>) -> tensor<9xf32> {
   %0 = google.sqrt %x : tensor<9xf32>
   return %0 : tensor<9xf32>
+}
+func.func @erf(%x: tensor<3x17xf32>) -> tensor<3x17xf32> {
+  %0 = google.erf %x : tensor<3x17xf32>
+  return %0 : tensor<3x17xf32>
+}
+func.func @erf_narrow(%x: tensor<16xf16>, %y: tensor<16xbf16>) -> (tensor<16xf16>, tensor<16xbf16>) {
+  %0 = google.erf %x : tensor<16xf16>
+  %1 = google.erf %y : tensor<16xbf16>
+  return %0, %1 : tensor<16xf16>, tensor<16xbf16>
+}
+// The matmul's vectorized epilogue (found by the differential tester).
+func.func @matmul_erf(%a: tensor<100x?xf32>, %b: tensor<?x96xf32>) -> tensor<100x96xf32> {
+  %0 = google.matmul %a, %b : tensor<100x?xf32>, tensor<?x96xf32> -> tensor<100x96xf32>
+  %1 = google.erf %0 : tensor<100x96xf32>
+  return %1 : tensor<100x96xf32>
 }

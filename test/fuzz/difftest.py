@@ -36,6 +36,7 @@ GPU pipeline's kernel mapping on the host.
 """
 
 import argparse
+import math
 import multiprocessing
 import os
 import random
@@ -187,8 +188,10 @@ class Node:
         return type_text(self.dims, self.dtype)
 
 
+ERF = np.vectorize(math.erf, otypes=[np.float64])
 BINARY = ("add", "sub", "mul", "div", "max", "min")
-UNARY = ("relu", "neg", "abs", "exp", "log", "tanh", "sigmoid", "sqrt")
+UNARY = ("relu", "neg", "abs", "exp", "log", "tanh", "sigmoid", "sqrt",
+         "erf")
 
 
 def stretches(operand_dims, i, result_dims, d):
@@ -291,6 +294,9 @@ def evaluate_unary(node, a):
         elif kind == "sigmoid":
             r = 1 / (1 + np.exp(-r0))
             e = e0 / 4 + 8 * u
+        elif kind == "erf":
+            r = ERF(r0)
+            e = 1.13 * e0 + 6 * u * np.abs(r)  # |erf'| <= 2 / sqrt(pi)
         else:  # sqrt
             r = np.sqrt(r0)
             e = np.where(r0 - e0 > 0, e0 / (2 * np.sqrt(np.maximum(r0 - e0,

@@ -1,8 +1,14 @@
 # RUN: %python -m pytest -q -p no:cacheprovider %s
 """Every traced op against numpy, for every dtype that supports it."""
 
+import math
+import os
+import sys
+
 import numpy as np
 import pytest
+
+from google_mlir._op_table import OPS
 
 import google_mlir as gm
 
@@ -103,6 +109,7 @@ UNARY = {
     "sqrt": (gm.sqrt, np.sqrt),
     "neg": (lambda x: -x, np.negative),
     "abs": (abs, np.abs),
+    "erf": (gm.erf, np.vectorize(math.erf, otypes=[np.float64])),
 }
 
 
@@ -122,6 +129,30 @@ def test_unary_on_integers(rng, op, dtype):
     if op == "exp":
         x = x // 10
     check(gm.jit(ours)(x), theirs(x))
+
+
+def test_eager_functions_keep_the_dtype(rng):
+    for dtype in FLOATS:
+        x = data(rng, (6,), dtype)
+        for name in ("erf", "exp", "sigmoid"):
+            expected = UNARY[name][1](x.astype(np.float64)).astype(dtype)
+            check(getattr(gm, name)(x), expected)
+    assert gm.erf(np.array([1, 2])).dtype == np.float64
+
+
+def test_every_elementwise_op_is_covered():
+    """A new op of the dialect's table is traced, eager and checked by the
+    differential tester (whose numpy models are its own)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "fuzz"))
+    import difftest
+    for name, op in OPS.items():
+        if not op["elementwise"] or name == "cast":
+            continue
+        assert name in difftest.UNARY + difftest.BINARY, name
+        if op["python_name"]:
+            assert getattr(gm, op["python_name"]).__name__ == \
+                op["python_name"]
+            assert op["python_name"] in gm.__all__
 
 
 def test_numpy_ufuncs_on_traced_arrays(rng):

@@ -82,10 +82,6 @@ V ArithAlgebra::abs(V x) {
     return math::AbsFOp::create(b, loc, x);
   return math::AbsIOp::create(b, loc, x);
 }
-V ArithAlgebra::exp(V x) { return math::ExpOp::create(b, loc, x); }
-V ArithAlgebra::log(V x) { return math::LogOp::create(b, loc, x); }
-V ArithAlgebra::tanh(V x) { return math::TanhOp::create(b, loc, x); }
-V ArithAlgebra::sqrt(V x) { return math::SqrtOp::create(b, loc, x); }
 
 //===----------------------------------------------------------------------===//
 // Conversions (SPEC section 1: round to nearest even once; float to int

@@ -37,10 +37,10 @@ public:
   Value maxnum(Value x, Value y);
   Value neg(Value x);
   Value abs(Value x);
-  Value exp(Value x);
-  Value log(Value x);
-  Value tanh(Value x);
-  Value sqrt(Value x);
+  template <typename MathOp>
+  Value libm(Value x, float (*)(float), double (*)(double)) {
+    return MathOp::create(b, loc, x);
+  }
 
   template <typename Fn>
   Value inF32IfNarrow(Value x, Fn fn) {

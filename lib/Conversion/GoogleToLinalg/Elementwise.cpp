@@ -22,40 +22,35 @@ struct ConstantToArith : public OpConversionPattern<ConstantOp> {
   }
 };
 
-/// Any elementwise op (unary, broadcasting binary or cast) to one
-/// linalg.generic whose body is the op's scalar semantics.
-template <typename SourceOp>
-struct ElementwiseToGeneric : public OpConversionPattern<SourceOp> {
-  using OpConversionPattern<SourceOp>::OpConversionPattern;
+/// Any elementwise op (OpTrait::google::Elementwise) to one linalg.generic whose
+/// body is the op's scalar semantics.
+struct ElementwiseToGeneric : public ConversionPattern {
+  ElementwiseToGeneric(MLIRContext *context)
+      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
   LogicalResult
-  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::google::Elementwise>())
+      return rewriter.notifyMatchFailure(op, "not elementwise");
     Type elementType =
         cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
     Value result = createBroadcastingGeneric(
-        rewriter, op.getLoc(), op->getName().getStringRef(),
-        op.getResult().getType(), adaptor.getOperands(),
+        rewriter, op->getLoc(), op->getName().getStringRef(),
+        cast<RankedTensorType>(op->getResult(0).getType()), operands,
         [&](OpBuilder &b, Location loc, ValueRange args) {
           ArithAlgebra algebra(b, loc, elementType);
           SmallVector<Value> scalars(args);
-          return *semantics::elementwise<ArithAlgebra>(op.getOperation(),
-                                                      algebra, scalars);
+          return *semantics::elementwise<ArithAlgebra>(
+              op, algebra, ArrayRef<Value>(scalars));
         });
     rewriter.replaceOp(op, result);
     return success();
   }
 };
 
-template <typename... Ops>
-void addElementwisePatterns(RewritePatternSet &patterns) {
-  patterns.add<ElementwiseToGeneric<Ops>...>(patterns.getContext());
-}
-
 } // namespace
 
 void google::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConstantToArith>(patterns.getContext());
-  addElementwisePatterns<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ReluOp,
-                         NegOp, AbsOp, ExpOp, LogOp, TanhOp, SqrtOp, SigmoidOp,
-                         CastOp>(patterns);
+  patterns.add<ConstantToArith, ElementwiseToGeneric>(patterns.getContext());
 }

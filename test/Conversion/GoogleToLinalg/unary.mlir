@@ -19,6 +19,9 @@ func.func @relu(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK: math.log %{{.*}} : f32
 // CHECK: math.tanh %{{.*}} : f32
 // CHECK: math.sqrt %{{.*}} : f32
+// CHECK: %[[W2:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT: %[[ERF:.*]] = math.erf %[[W2]] : f32
+// CHECK-NEXT: arith.truncf %[[ERF]] : f32 to f16
 // CHECK: math.absf %{{.*}} : f16
 func.func @math(%x: tensor<4xf16>) -> tensor<4xf16> {
   %0 = google.neg %x : tensor<4xf16>
@@ -26,7 +29,8 @@ func.func @math(%x: tensor<4xf16>) -> tensor<4xf16> {
   %2 = google.log %1 : tensor<4xf16>
   %3 = google.tanh %2 : tensor<4xf16>
   %4 = google.sqrt %3 : tensor<4xf16>
-  %5 = google.abs %4 : tensor<4xf16>
+  %e = google.erf %4 : tensor<4xf16>
+  %5 = google.abs %e : tensor<4xf16>
   return %5 : tensor<4xf16>
 }
 

@@ -96,6 +96,14 @@ func.func @sqrt_int(%a: tensor<4xi32>) {
 
 // -----
 
+func.func @erf_int(%a: tensor<4xi64>) {
+  // expected-error@+1 {{'google.erf' op operand #0 must be ranked tensor of floating-point type}}
+  %0 = google.erf %a : tensor<4xi64>
+  return
+}
+
+// -----
+
 func.func @relu_type_mismatch(%a: tensor<4xf32>) {
   // expected-error@+1 {{'google.relu' op requires the same type for all operands and results}}
   %0 = "google.relu"(%a) : (tensor<4xf32>) -> tensor<5xf32>

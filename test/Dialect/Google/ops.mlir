@@ -99,7 +99,9 @@ func.func @unary(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %6 = google.sqrt %5 : tensor<4x8xf32>
   // CHECK: google.abs %{{.*}} : tensor<4x8xf32>
   %7 = google.abs %6 : tensor<4x8xf32>
-  return %7 : tensor<4x8xf32>
+  // CHECK: google.erf %{{.*}} : tensor<4x8xf32>
+  %8 = google.erf %7 : tensor<4x8xf32>
+  return %8 : tensor<4x8xf32>
 }
 
 // -----

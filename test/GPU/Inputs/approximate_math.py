@@ -5,6 +5,7 @@ module runs on the CPU (google-run compiles linalg on tensors).
 
   approximate_math.py GOOGLE_OPT GOOGLE_RUN WORK_DIR
 """
+import math
 import os
 import re
 import subprocess
@@ -35,6 +36,8 @@ CASES = [
     ("sigmoid", spread(-80, 80), lambda x: 1 / (1 + np.exp(-x)),
      lambda r: 8 * U + 0 * r),
     ("sqrt", spread(0, 1e6), np.sqrt, lambda r: U * r),
+    ("erf", spread(-6, 6), np.vectorize(math.erf, otypes=[np.float64]),
+     lambda r: 6 * U * np.abs(r)),
 ]
 failed = False
 for name, x, reference, bound in CASES:

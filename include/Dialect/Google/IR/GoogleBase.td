@@ -46,7 +46,21 @@ def Google_Dialect : Dialect {
 }
 
 class Google_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Google_Dialect, mnemonic, !listconcat([Pure], traits)>;
+    : Op<Google_Dialect, mnemonic, !listconcat([Pure], traits)> {
+  // The Python front end (python/google_mlir/_op_table.py is generated from
+  // these records by python/gen_op_table.py): the gm.<pythonName> function
+  // ("" for none), the numpy ufunc np.<ufunc> that records this op on
+  // traced arrays ("" for none), and the numpy expression of `x` (and `y`)
+  // that computes it outside a trace ("" for none).
+  string pythonName = "";
+  string ufunc = "";
+  string numpyEager = "";
+}
+
+// Computed element by element with NumPy broadcasting; see GoogleTraits.h.
+def Google_Elementwise : NativeOpTrait<"Elementwise"> {
+  let cppNamespace = "::mlir::OpTrait::google";
+}
 
 //===----------------------------------------------------------------------===//
 // Type constraints

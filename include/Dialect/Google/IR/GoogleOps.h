@@ -4,6 +4,8 @@
 #define GOOGLE_DIALECT_GOOGLE_IR_GOOGLEOPS_H
 
 #include "Dialect/Google/IR/GoogleDialect.h"
+#include "Dialect/Google/IR/GoogleTraits.h"
+#include "Dialect/Google/IR/ScalarMath.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"

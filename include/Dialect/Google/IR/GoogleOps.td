@@ -1,7 +1,8 @@
 //===- GoogleOps.td - google dialect operations ------------*- tablegen -*-===//
 //
 // Op families: constant, elementwise binary (broadcasting), elementwise
-// unary, matrix products, layout, reductions, softmax and cast.
+// unary (each with its scalar semantics, `computeScalar`), matrix products,
+// layout, reductions, softmax and cast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,11 +42,13 @@ def Google_ConstantOp : Google_Op<"constant",
 // Elementwise binary ops (NumPy broadcasting)
 //===----------------------------------------------------------------------===//
 
+// `scalar` is the op's value for elements `x` and `y` in the algebra `a`
+// (ScalarSemantics.h).
 class Google_BinaryOp<string mnemonic, TypeConstraint tensorType,
-                      string numpyName, list<Trait> traits = []>
+                      string numpyName, code scalar, list<Trait> traits = []>
     : Google_Op<mnemonic,
-        !listconcat([AllElementTypesMatch<["lhs", "rhs", "result"]>],
-                    traits)> {
+        !listconcat([AllElementTypesMatch<["lhs", "rhs", "result"]>,
+                     Google_Elementwise], traits)> {
   let summary = "Elementwise " # numpyName # " with NumPy broadcasting";
   let description = [{
     Computes `numpy.}] # numpyName # [{(lhs, rhs)`. Shapes are aligned on
@@ -64,30 +67,53 @@ class Google_BinaryOp<string mnemonic, TypeConstraint tensorType,
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasVerifier = 1;
+  let ufunc = numpyName;
+  let numpyEager = "np." # numpyName # "(x, y)";
+  let extraClassDeclaration = [{
+    template <typename A, typename V = typename A::Value>
+    V computeScalar(A &a, ::llvm::ArrayRef<V> args) {
+      [[maybe_unused]] V x = args[0], y = args[1];
+      return }] # scalar # [{;
+    }
+  }];
 }
 
-def Google_AddOp : Google_BinaryOp<"add", Google_Tensor, "add"> {
+def Google_AddOp
+    : Google_BinaryOp<"add", Google_Tensor, "add", [{ a.add(x, y) }]> {
   let hasFolder = 1;
 }
-def Google_SubOp : Google_BinaryOp<"sub", Google_Tensor, "subtract"> {
+def Google_SubOp
+    : Google_BinaryOp<"sub", Google_Tensor, "subtract", [{ a.sub(x, y) }]> {
   let hasFolder = 1;
 }
-def Google_MulOp : Google_BinaryOp<"mul", Google_Tensor, "multiply"> {
+def Google_MulOp
+    : Google_BinaryOp<"mul", Google_Tensor, "multiply", [{ a.mul(x, y) }]> {
   let hasFolder = 1;
 }
-def Google_DivOp : Google_BinaryOp<"div", Google_FloatTensor, "divide"> {
+def Google_DivOp : Google_BinaryOp<"div", Google_FloatTensor, "true_divide",
+                                   [{ a.div(x, y) }]> {
   let hasFolder = 1;
 }
-def Google_MaxOp : Google_BinaryOp<"max", Google_Tensor, "maximum">;
-def Google_MinOp : Google_BinaryOp<"min", Google_Tensor, "minimum">;
+def Google_MaxOp : Google_BinaryOp<"max", Google_Tensor, "maximum",
+                                   [{ a.maximum(x, y) }]> {
+  let pythonName = "maximum";
+}
+def Google_MinOp : Google_BinaryOp<"min", Google_Tensor, "minimum",
+                                   [{ a.minimum(x, y) }]> {
+  let pythonName = "minimum";
+}
 
 //===----------------------------------------------------------------------===//
 // Elementwise unary ops
 //===----------------------------------------------------------------------===//
 
+// `scalar` is the op's value for an element `x` in the algebra `a`
+// (ScalarSemantics.h). The op is gm.<mnemonic> in Python, and np.<mnemonic>
+// records it where numpy has that ufunc.
 class Google_UnaryOp<string mnemonic, TypeConstraint tensorType,
-                     string formula, list<Trait> traits = []>
-    : Google_Op<mnemonic, !listconcat([SameOperandsAndResultType], traits)> {
+                     string formula, code scalar, list<Trait> traits = []>
+    : Google_Op<mnemonic, !listconcat([SameOperandsAndResultType,
+                                       Google_Elementwise], traits)> {
   let summary = "Elementwise " # formula;
   let description = [{
     Computes `}] # formula # [{` for every element. Operand and result have
@@ -100,19 +126,54 @@ class Google_UnaryOp<string mnemonic, TypeConstraint tensorType,
   let arguments = (ins tensorType:$input);
   let results = (outs tensorType:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
+  let pythonName = mnemonic;
+  let ufunc = mnemonic;
+  let numpyEager = "np." # mnemonic # "(x)";
+  let extraClassDeclaration = [{
+    template <typename A, typename V = typename A::Value>
+    V computeScalar(A &a, ::llvm::ArrayRef<V> args) {
+      [[maybe_unused]] V x = args[0];
+      return }] # scalar # [{;
+    }
+  }];
 }
 
-def Google_ReluOp : Google_UnaryOp<"relu", Google_Tensor, "max(x, 0)"> {
+def Google_ReluOp : Google_UnaryOp<"relu", Google_Tensor, "max(x, 0)",
+                                   [{ semantics::relu(a, x) }]> {
   let hasFolder = 1;
+  let ufunc = "";
+  let numpyEager = "np.maximum(x, np.zeros((), x.dtype))";
 }
-def Google_NegOp : Google_UnaryOp<"neg", Google_Tensor, "-x">;
-def Google_AbsOp : Google_UnaryOp<"abs", Google_Tensor, "|x|">;
-def Google_ExpOp : Google_UnaryOp<"exp", Google_FloatTensor, "exp(x)">;
-def Google_LogOp : Google_UnaryOp<"log", Google_FloatTensor, "log(x)">;
-def Google_TanhOp : Google_UnaryOp<"tanh", Google_FloatTensor, "tanh(x)">;
+def Google_NegOp
+    : Google_UnaryOp<"neg", Google_Tensor, "-x", [{ a.neg(x) }]> {
+  let pythonName = "";  // -x
+  let ufunc = "";  // np.negative is -x
+  let numpyEager = "np.negative(x)";
+}
+def Google_AbsOp
+    : Google_UnaryOp<"abs", Google_Tensor, "|x|", [{ a.abs(x) }]> {
+  let ufunc = "absolute";
+}
+def Google_ExpOp : Google_UnaryOp<"exp", Google_FloatTensor, "exp(x)",
+                                  [{ semantics::exp(a, x) }]>;
+def Google_LogOp : Google_UnaryOp<"log", Google_FloatTensor, "log(x)",
+                                  [{ semantics::log(a, x) }]>;
+def Google_TanhOp : Google_UnaryOp<"tanh", Google_FloatTensor, "tanh(x)",
+                                   [{ semantics::tanh(a, x) }]>;
 def Google_SigmoidOp
-    : Google_UnaryOp<"sigmoid", Google_FloatTensor, "1 / (1 + exp(-x))">;
-def Google_SqrtOp : Google_UnaryOp<"sqrt", Google_FloatTensor, "sqrt(x)">;
+    : Google_UnaryOp<"sigmoid", Google_FloatTensor, "1 / (1 + exp(-x))",
+                     [{ semantics::sigmoid(a, x) }]> {
+  let ufunc = "";
+  let numpyEager = "np.ones((), x.dtype) / (np.ones((), x.dtype) + np.exp(-x))";
+}
+def Google_SqrtOp : Google_UnaryOp<"sqrt", Google_FloatTensor, "sqrt(x)",
+                                   [{ semantics::sqrt(a, x) }]>;
+def Google_ErfOp : Google_UnaryOp<"erf", Google_FloatTensor,
+                                  "erf(x), the error function",
+                                  [{ semantics::erf(a, x) }]> {
+  let ufunc = "";  // numpy has no erf
+  let numpyEager = "np.vectorize(math.erf, otypes=[np.float64])(x)";
+}
 
 //===----------------------------------------------------------------------===//
 // Matrix products
@@ -258,7 +319,7 @@ def Google_SoftmaxOp : Google_Op<"softmax", [SameOperandsAndResultType]> {
   }];
 }
 
-def Google_CastOp : Google_Op<"cast"> {
+def Google_CastOp : Google_Op<"cast", [Google_Elementwise]> {
   let summary = "Converts the element type";
   let description = [{
     Converts every element to the result element type, as
@@ -274,6 +335,12 @@ def Google_CastOp : Google_Op<"cast"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    template <typename A, typename V = typename A::Value>
+    V computeScalar(A &a, ::llvm::ArrayRef<V> args) {
+      return a.convert(args[0], getResult().getType().getElementType());
+    }
+  }];
 }
 
 #endif // GOOGLE_DIALECT_GOOGLEOPS_TD

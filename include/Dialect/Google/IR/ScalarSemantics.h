@@ -1,7 +1,8 @@
 //===- ScalarSemantics.h - what every google op computes per element -*- C++ -*-===//
 //
 // The scalar meaning of each google op, written once over an "algebra" that
-// supplies the primitive operations. The linalg lowering instantiates it
+// supplies the primitive operations (elementwise ops: `computeScalar`, next
+// to each op's definition in GoogleOps.td; the other ops: below). The linalg lowering instantiates it
 // with an algebra that emits arith/math ops; the evaluator (constant folding
 // and the reference interpreter) with one that computes on host numbers.
 // Folded, interpreted and compiled code therefore cannot drift apart in what
@@ -18,7 +19,9 @@
 //   a.maximum/minimum(x, y)               NaN-propagating, -0 < +0 (IEEE
 //                                         754-2019 maximum); signed for ints
 //   a.neg/abs(x)                          integers wrap (abs(MIN) == MIN)
-//   a.exp/log/tanh/sqrt(x)                floats only
+//   a.libm<MathOp>(x, f32, f64)           a C library function (floats
+//                                         only): `MathOp` when building IR,
+//                                         f32/f64 on host numbers
 //   a.inF32IfNarrow(x, fn)                fn(wide, y) on x extended to f32
 //                                         when the type is f16/bf16, with
 //                                         `wide` an f32 algebra; the result
@@ -45,70 +48,34 @@
 
 namespace mlir::google::semantics {
 
-/// The type sums of `elementType` accumulate in (SPEC section 2): f32 for
-/// f16 and bf16, the element type otherwise.
-inline Type getAccumulatorType(Type elementType) {
-  if (elementType.isF16() || elementType.isBF16())
-    return Float32Type::get(elementType.getContext());
-  return elementType;
+namespace detail {
+template <typename A, typename V, typename... Ops>
+std::optional<V> dispatchElementwise(Operation *op, A &a, ArrayRef<V> args) {
+  std::optional<V> result;
+  (void)((
+       [&] {
+         if constexpr (Ops::template hasTrait<OpTrait::google::Elementwise>()) {
+           if (auto concrete = dyn_cast<Ops>(op)) {
+             result = concrete.computeScalar(a, args);
+             return true;
+           }
+         }
+         return false;
+       }() ||
+       ...));
+  return result;
 }
+} // namespace detail
 
-/// f16 and bf16 have no transcendental functions of their own on CPUs or
-/// GPUs: they are computed in f32 and rounded once.
+/// The scalar body of an elementwise op (OpTrait::google::Elementwise: unary,
+/// broadcasting binary or cast), or std::nullopt when `op` is not
+/// elementwise. Each op's body is its `computeScalar` in GoogleOps.td.
 template <typename A, typename V = typename A::Value>
-V exp(A &a, V x) {
-  return a.inF32IfNarrow(x, [](auto &w, auto y) { return w.exp(y); });
-}
-template <typename A, typename V = typename A::Value>
-V log(A &a, V x) {
-  return a.inF32IfNarrow(x, [](auto &w, auto y) { return w.log(y); });
-}
-template <typename A, typename V = typename A::Value>
-V tanh(A &a, V x) {
-  return a.inF32IfNarrow(x, [](auto &w, auto y) { return w.tanh(y); });
-}
-template <typename A, typename V = typename A::Value>
-V sqrt(A &a, V x) {
-  return a.inF32IfNarrow(x, [](auto &w, auto y) { return w.sqrt(y); });
-}
-/// 1 / (1 + exp(-x)); exp overflows to inf for very negative x, giving 0.
-template <typename A, typename V = typename A::Value>
-V sigmoid(A &a, V x) {
-  return a.inF32IfNarrow(x, [](auto &w, auto y) {
-    auto one = w.constant(1);
-    return w.div(one, w.add(one, w.exp(w.neg(y))));
-  });
-}
-/// max(x, 0): relu(-0) is +0 and relu(NaN) is NaN.
-template <typename A, typename V = typename A::Value>
-V relu(A &a, V x) {
-  return a.maximum(x, a.constant(0));
-}
-
-/// The scalar body of an elementwise op (unary, binary or cast), or
-/// std::nullopt when `op` is not elementwise.
-template <typename A, typename V = typename A::Value>
-std::optional<V> elementwise(Operation *op, A &a,
-                             ArrayRef<typename A::Value> args) {
-  return llvm::TypeSwitch<Operation *, std::optional<V>>(op)
-      .template Case<AddOp>([&](auto) { return a.add(args[0], args[1]); })
-      .template Case<SubOp>([&](auto) { return a.sub(args[0], args[1]); })
-      .template Case<MulOp>([&](auto) { return a.mul(args[0], args[1]); })
-      .template Case<DivOp>([&](auto) { return a.div(args[0], args[1]); })
-      .template Case<MaxOp>([&](auto) { return a.maximum(args[0], args[1]); })
-      .template Case<MinOp>([&](auto) { return a.minimum(args[0], args[1]); })
-      .template Case<ReluOp>([&](auto) { return relu(a, args[0]); })
-      .template Case<NegOp>([&](auto) { return a.neg(args[0]); })
-      .template Case<AbsOp>([&](auto) { return a.abs(args[0]); })
-      .template Case<ExpOp>([&](auto) { return exp(a, args[0]); })
-      .template Case<LogOp>([&](auto) { return log(a, args[0]); })
-      .template Case<TanhOp>([&](auto) { return tanh(a, args[0]); })
-      .template Case<SqrtOp>([&](auto) { return sqrt(a, args[0]); })
-      .template Case<SigmoidOp>([&](auto) { return sigmoid(a, args[0]); })
-      .template Case<CastOp>([&](CastOp cast) {
-        return a.convert(args[0], cast.getResult().getType().getElementType());
-      })
-      .Default([](Operation *) { return std::nullopt; });
+std::optional<V> elementwise(Operation *op, A &a, ArrayRef<V> args) {
+  return detail::dispatchElementwise<A, V,
+#define GET_OP_LIST
+#include "Dialect/Google/IR/GoogleOps.cpp.inc"
+                                     >(op, a, args);
 }
 
 /// Reductions combine elements in the accumulator type (SPEC section 2:

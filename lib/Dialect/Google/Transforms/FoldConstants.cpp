@@ -21,10 +21,10 @@ using namespace mlir::google;
 
 namespace {
 
+/// Ops that map a splat operand to a splat result.
 bool isElementwise(Operation *op) {
-  return isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ReluOp, NegOp, AbsOp,
-             ExpOp, LogOp, TanhOp, SqrtOp, SigmoidOp, CastOp, ReshapeOp,
-             TransposeOp>(op);
+  return op->hasTrait<OpTrait::google::Elementwise>() ||
+         isa<ReshapeOp, TransposeOp>(op);
 }
 
 /// True when a constant's size is what evaluating `op` costs: elementwise
