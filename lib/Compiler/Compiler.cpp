@@ -3,7 +3,7 @@
 #include "Compiler/Compiler.h"
 
 #include "Dialect/Google/IR/GoogleDialect.h"
-#include "GPU/Passes.h"
+#include "Codegen/GPU/Passes.h"
 #include "Pipelines/Pipelines.h"
 #include "Support/ParserGuard.h"
 

@@ -3,8 +3,9 @@
 #include "Pipelines/Pipelines.h"
 
 #include "Conversion/Passes.h"
+#include "Codegen/GPU/Passes.h"
+#include "Codegen/Passes.h"
 #include "Dialect/Google/Transforms/Passes.h"
-#include "GPU/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -26,7 +27,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
-#include "google_runtime.h"
+#include "google_runtime_abi.h"
 
 #include <functional>
 

@@ -2,7 +2,8 @@
 
 #include "Pipelines/Pipelines.h"
 
-#include "GPU/Passes.h"
+#include "Codegen/GPU/Passes.h"
+#include "Codegen/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"

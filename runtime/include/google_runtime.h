@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "google_runtime_abi.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -67,7 +69,6 @@ typedef enum google_rt_dtype {
   GOOGLE_RT_I8 = 7,
 } google_rt_dtype;
 
-#define GOOGLE_RT_MAX_RANK 8
 #define GOOGLE_RT_DYNAMIC (-1)
 
 /* Bytes per element. */
@@ -308,20 +309,6 @@ typedef char google_rt_memref_head_is_24_bytes
 typedef char google_rt_unranked_memref_is_16_bytes
     [sizeof(google_rt_unranked_memref) == 16 ? 1 : -1];
 #endif
-
-/* Name of the manifest global each compiled module defines. */
-#define GOOGLE_RT_MANIFEST_SYMBOL "google_mlir_manifest"
-/* Prefix of the packed entry point `void f(void **args)` per function. */
-#define GOOGLE_RT_PACKED_PREFIX "_google_packed_"
-/* The x86-64 CPU features (LLVM's names) that compiled code may use and the
- * runtime can detect: a module's manifest lists those it was compiled for
- * (`cpu ...`), and loading it on a CPU that lacks one fails with an error
- * naming it instead of a SIGILL later. */
-#define GOOGLE_RT_X86_FEATURES                                                 \
-  "sse3 ssse3 sse4.1 sse4.2 sse4a popcnt lzcnt movbe bmi bmi2 avx avx2 fma "   \
-  "f16c avx512f avx512cd avx512bw avx512dq avx512vl avx512ifma avx512vbmi "    \
-  "avx512vbmi2 avx512vnni avx512bitalg avx512vpopcntdq avx512bf16 "            \
-  "avx512fp16 avxvnni gfni vaes vpclmulqdq"
 
 /* 1 when the CPU running this has `feature` (a name from
  * GOOGLE_RT_X86_FEATURES) and the operating system saves its registers;

@@ -20,7 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/Passes.h"
-#include "GPU/Passes.h"
+#include "Codegen/GPU/Passes.h"
 #include "Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"

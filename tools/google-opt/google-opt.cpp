@@ -2,8 +2,9 @@
 
 #include "Conversion/Passes.h"
 #include "Dialect/Google/IR/GoogleDialect.h"
+#include "Codegen/GPU/Passes.h"
+#include "Codegen/Passes.h"
 #include "Dialect/Google/Transforms/Passes.h"
-#include "GPU/Passes.h"
 #include "Pipelines/Pipelines.h"
 #include "Support/ParserGuard.h"
 
@@ -35,6 +36,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::google::registerGooglePasses();
   mlir::google::registerGoogleConversionPasses();
+  mlir::google::registerGoogleCodegenPasses();
   mlir::google::registerGoogleGPUPasses();
   mlir::google::registerGoogleTestPasses();
   mlir::google::registerExtremePipeline();

@@ -1,7 +1,8 @@
 //===- ExportFunctions.cpp - --google-export-functions --------------------===//
 
 #include "Dialect/Google/IR/GoogleDialect.h"
-#include "Dialect/Google/Transforms/Passes.h"
+#include "Codegen/Passes.h"
+#include "google_runtime_abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -10,7 +11,7 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_EXPORTFUNCTIONSPASS
-#include "Dialect/Google/Transforms/Passes.h.inc"
+#include "Codegen/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;
@@ -38,13 +39,14 @@ bool isReservedSymbol(StringRef name) {
     for (StringRef other :
          {"abort", "aligned_alloc", "calloc", "free", "malloc", "memcmp",
           "memcpy", "memmove", "memset", "printf", "puts", "realloc",
-          "memrefCopy", "google_rt_check_failed", "_mlir_memref_to_llvm_alloc",
-          "_mlir_memref_to_llvm_aligned_alloc", "_mlir_memref_to_llvm_free"})
+          "memrefCopy", GOOGLE_RT_CHECK_FAILED_HOOK,
+          GOOGLE_RT_NUM_THREADS_HOOK, GOOGLE_RT_ALLOC_HOOK,
+          GOOGLE_RT_ALIGNED_ALLOC_HOOK, GOOGLE_RT_FREE_HOOK})
       names.insert(other);
     return names;
   }();
   // The compiled object's own symbols, and the C interface wrappers.
-  return reserved.contains(name) || name == "google_mlir_manifest" ||
+  return reserved.contains(name) || name == GOOGLE_RT_MANIFEST_SYMBOL ||
          name.starts_with("_mlir_") || name.starts_with("_google_");
 }
 

@@ -1,7 +1,7 @@
 //===- Passes.h - GPU code generation passes --------------------*- C++ -*-===//
 
-#ifndef GOOGLE_GPU_PASSES_H
-#define GOOGLE_GPU_PASSES_H
+#ifndef GOOGLE_CODEGEN_GPU_PASSES_H
+#define GOOGLE_CODEGEN_GPU_PASSES_H
 
 #include "mlir/Pass/Pass.h"
 
@@ -31,7 +31,7 @@ class SCFDialect;
 namespace google {
 
 #define GEN_PASS_DECL
-#include "GPU/Passes.h.inc"
+#include "Codegen/GPU/Passes.h.inc"
 
 /// The CUDA toolkit to compile kernels with: `option` when it is not
 /// empty, else CUDA_HOME, CUDA_ROOT or CUDA_PATH, else /usr/local/cuda.
@@ -61,9 +61,9 @@ std::optional<std::string> getPtxFeatures(StringRef chip);
 bool isKnownAmdgpuChip(StringRef chip);
 
 #define GEN_PASS_REGISTRATION
-#include "GPU/Passes.h.inc"
+#include "Codegen/GPU/Passes.h.inc"
 
 } // namespace google
 } // namespace mlir
 
-#endif // GOOGLE_GPU_PASSES_H
+#endif // GOOGLE_CODEGEN_GPU_PASSES_H

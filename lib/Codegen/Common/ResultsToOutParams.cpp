@@ -1,7 +1,7 @@
 //===- ResultsToOutParams.cpp - --google-results-to-out-params ------------===//
 
 #include "Dialect/Google/IR/GoogleDialect.h"
-#include "Dialect/Google/Transforms/Passes.h"
+#include "Codegen/Passes.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -10,7 +10,7 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_RESULTSTOOUTPARAMSPASS
-#include "Dialect/Google/Transforms/Passes.h.inc"
+#include "Codegen/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- DeviceBuffers.cpp - --google-gpu-device-buffers --------------------===//
 
-#include "GPU/Passes.h"
+#include "Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -10,7 +10,7 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_GPUDEVICEBUFFERSPASS
-#include "GPU/Passes.h.inc"
+#include "Codegen/GPU/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;

@@ -8,7 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Google/Transforms/Passes.h"
+#include "Codegen/Passes.h"
+#include "google_runtime_abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -24,7 +25,7 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_PARALLELIZELOOPSPASS
-#include "Dialect/Google/Transforms/Passes.h.inc"
+#include "Codegen/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;
@@ -32,7 +33,7 @@ using namespace mlir;
 namespace {
 
 /// Returns the number of threads (GOOGLE_MLIR_NUM_THREADS, or all cores).
-constexpr StringLiteral kNumThreadsHook = "google_rt_num_threads";
+constexpr StringLiteral kNumThreadsHook = GOOGLE_RT_NUM_THREADS_HOOK;
 
 /// Marks the calls of a parallel loop's body, outlined.
 constexpr StringLiteral kParallelBodyAttr = "google.parallel_body";

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Dialect/Google/Transforms/Passes.h"
+#include "Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -23,7 +23,7 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_CHECKSHAPEASSUMPTIONSPASS
-#include "Dialect/Google/Transforms/Passes.h.inc"
+#include "Codegen/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GPU/Passes.h"
+#include "Codegen/GPU/Passes.h"
 
 #include "mlir/Conversion/SCFToGPU/SCFToGPU.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -39,7 +39,7 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_MAPTOGPUPASS
-#include "GPU/Passes.h.inc"
+#include "Codegen/GPU/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;

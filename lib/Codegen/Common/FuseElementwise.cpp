@@ -1,6 +1,6 @@
 //===- FuseElementwise.cpp - --google-fuse-elementwise --------------------===//
 
-#include "Dialect/Google/Transforms/Passes.h"
+#include "Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -12,7 +12,7 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_FUSEELEMENTWISEPASS
-#include "Dialect/Google/Transforms/Passes.h.inc"
+#include "Codegen/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;

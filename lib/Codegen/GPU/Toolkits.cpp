@@ -1,6 +1,6 @@
 //===- Toolkits.cpp - finding CUDA and ROCm, checking GPU chips -----------===//
 
-#include "GPU/Passes.h"
+#include "Codegen/GPU/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"

@@ -1,6 +1,6 @@
 //===- ApproximateMath.cpp - --google-approximate-math --------------------===//
 
-#include "GPU/Passes.h"
+#include "Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -9,7 +9,7 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_APPROXIMATEMATHPASS
-#include "GPU/Passes.h.inc"
+#include "Codegen/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;

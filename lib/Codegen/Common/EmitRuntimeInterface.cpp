@@ -1,7 +1,8 @@
 //===- EmitRuntimeInterface.cpp - --google-emit-runtime-interface ---------===//
 
 #include "Dialect/Google/IR/GoogleDialect.h"
-#include "Dialect/Google/Transforms/Passes.h"
+#include "Codegen/Passes.h"
+#include "google_runtime_abi.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -12,7 +13,7 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_EMITRUNTIMEINTERFACEPASS
-#include "Dialect/Google/Transforms/Passes.h.inc"
+#include "Codegen/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;
@@ -20,9 +21,9 @@ using namespace mlir::google;
 
 namespace {
 
-constexpr StringLiteral kManifestSymbol = "google_mlir_manifest";
-constexpr StringLiteral kPackedPrefix = "_google_packed_";
-constexpr StringLiteral kCInterfacePrefix = "_mlir_ciface_";
+constexpr StringLiteral kManifestSymbol = GOOGLE_RT_MANIFEST_SYMBOL;
+constexpr StringLiteral kPackedPrefix = GOOGLE_RT_PACKED_PREFIX;
+constexpr StringLiteral kCInterfacePrefix = GOOGLE_RT_C_INTERFACE_PREFIX;
 
 bool isRuntimeElementType(Type type) {
   return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
@@ -83,15 +84,15 @@ void addRuntimeFallbacks(ModuleOp module) {
     StringRef hook, target;
   };
   for (Fallback fallback :
-       {Fallback{"_mlir_memref_to_llvm_alloc", "malloc"},
-        Fallback{"_mlir_memref_to_llvm_aligned_alloc", "aligned_alloc"},
-        Fallback{"_mlir_memref_to_llvm_free", "free"},
-        Fallback{"google_rt_check_failed", "puts"}}) {
+       {Fallback{GOOGLE_RT_ALLOC_HOOK, "malloc"},
+        Fallback{GOOGLE_RT_ALIGNED_ALLOC_HOOK, "aligned_alloc"},
+        Fallback{GOOGLE_RT_FREE_HOOK, "free"},
+        Fallback{GOOGLE_RT_CHECK_FAILED_HOOK, "puts"}}) {
     auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(fallback.hook);
     if (!hook || !hook.isExternal())
       continue;
     LLVM::LLVMFunctionType type = hook.getFunctionType();
-    bool isCheck = fallback.hook == "google_rt_check_failed";
+    bool isCheck = fallback.hook == GOOGLE_RT_CHECK_FAILED_HOOK;
     LLVM::LLVMFuncOp target = getOrDeclare(
         module, builder, fallback.target,
         isCheck ? LLVM::LLVMFunctionType::get(IntegerType::get(context, 32),

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GOOGLE_GPU_PASSES_TD
-#define GOOGLE_GPU_PASSES_TD
+#ifndef GOOGLE_CODEGEN_GPU_PASSES_TD
+#define GOOGLE_CODEGEN_GPU_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
@@ -126,35 +126,6 @@ def MergeKernelModulesPass
   }];
 }
 
-def ApproximateMathPass : Pass<"google-approximate-math"> {
-  let summary = "Math functions as polynomial approximations in arith ops";
-  let description = [{
-    Rewrites the `math` functions that MLIR approximates with polynomials
-    (`exp`, `log`, `tanh`, `erf`, `sin`, `cos`, ...) into `arith` ops, so
-    that kernels need no device math library:
-
-    ```mlir
-    %y = math.exp %x : f32
-    => arith ops only (a range reduction and a polynomial)
-    ```
-
-    The extreme pipeline runs it on NVVM kernels when no CUDA libdevice is
-    found (no CUDA toolkit: the module then ships as PTX), and on CPU code
-    for `tanh` (`functions=tanh`): LLVM has no vector tanh and expanded each
-    vectorized one into 16 calls (a 3000-op chain took seconds to compile).
-    The approximations are within a few ulp of the correctly rounded value;
-    `test/GPU/approximate-math.test` checks them against NumPy with the
-    differential tester's error bounds. Ops without an approximation
-    (`sqrt`, `absf`, `ctlz`) are left alone: they have LLVM intrinsics.
-  }];
-  let options = [
-    ListOption<"functions", "functions", "std::string",
-               "The math functions to approximate, by name (tanh, exp, "
-               "...); all that MLIR approximates when empty">,
-  ];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
-}
-
 def SerializeKernelsPass
     : Pass<"google-serialize-kernels", "::mlir::ModuleOp"> {
   let summary = "Serialize every gpu.module into a device binary";
@@ -185,4 +156,4 @@ def SerializeKernelsPass
   ];
 }
 
-#endif // GOOGLE_GPU_PASSES_TD
+#endif // GOOGLE_CODEGEN_GPU_PASSES_TD

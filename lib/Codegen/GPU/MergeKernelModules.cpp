@@ -1,6 +1,6 @@
 //===- MergeKernelModules.cpp - --google-merge-kernel-modules -------------===//
 
-#include "GPU/Passes.h"
+#include "Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -10,7 +10,7 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_MERGEKERNELMODULESPASS
-#include "GPU/Passes.h.inc"
+#include "Codegen/GPU/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- SerializeKernels.cpp - --google-serialize-kernels ------------------===//
 
-#include "GPU/Passes.h"
+#include "Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -26,7 +26,7 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_SERIALIZEKERNELSPASS
-#include "GPU/Passes.h.inc"
+#include "Codegen/GPU/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;

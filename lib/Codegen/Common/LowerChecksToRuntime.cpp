@@ -1,6 +1,7 @@
 //===- LowerChecksToRuntime.cpp - --google-lower-checks-to-runtime --------===//
 
-#include "Dialect/Google/Transforms/Passes.h"
+#include "Codegen/Passes.h"
+#include "google_runtime_abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -10,14 +11,14 @@
 
 namespace mlir::google {
 #define GEN_PASS_DEF_LOWERCHECKSTORUNTIMEPASS
-#include "Dialect/Google/Transforms/Passes.h.inc"
+#include "Codegen/Passes.h.inc"
 } // namespace mlir::google
 
 using namespace mlir;
 
 namespace {
 
-constexpr StringLiteral kFailureHook = "google_rt_check_failed";
+constexpr StringLiteral kFailureHook = GOOGLE_RT_CHECK_FAILED_HOOK;
 
 /// The two integers an `arith.cmpi eq` condition compares, or none.
 std::optional<std::pair<Value, Value>> comparedValues(Value condition) {

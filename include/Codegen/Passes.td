@@ -1,0 +1,343 @@
+//===- Passes.td - code generation passes shared by targets -*- tablegen -*-===//
+//
+// Passes on linalg, memref, scf, OpenMP and the LLVM dialect: the codegen
+// layer between the google dialect and a target. CPU schedules
+// (lib/Codegen/CPU) and what every target needs (lib/Codegen/Common); the
+// GPU passes are in Codegen/GPU/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_CODEGEN_PASSES_TD
+#define GOOGLE_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ExportFunctionsPass : Pass<"google-export-functions", "::mlir::ModuleOp"> {
+  let summary = "Give public functions a C interface and record their signature";
+  let description = [{
+    Sets `llvm.emit_c_interface` on every public `func.func` with a body, so
+    that the LLVM lowering emits `_mlir_ciface_<name>` taking memref
+    descriptors, and records its tensor signature as the
+    `google.signature` attribute, which survives the lowering to the LLVM
+    dialect:
+
+    ```mlir
+    func.func @mlp(%x: tensor<?x512xf32>) -> tensor<?x256xf32>
+    => func.func @mlp(...) attributes {google.signature = (tensor<?x512xf32>) -> tensor<?x256xf32>, llvm.emit_c_interface}
+    ```
+
+    Private functions and declarations are left alone, except that a
+    function named like a C library function the lowering may call (`exp`,
+    `tanh`, `malloc`, ...) is renamed to `<name>.google`, so that it cannot
+    capture those calls; a public one keeps its name in
+    `google.export_name`, which the runtime manifest uses.
+  }];
+}
+
+def ResultsToOutParamsPass
+    : Pass<"google-results-to-out-params", "::mlir::ModuleOp"> {
+  let summary = "Let callers provide the buffers of statically shaped results";
+  let description = [{
+    Runs after bufferization. Every exported function (one with a
+    `google.signature`) whose results all have static shapes takes them as
+    trailing out-parameters instead, so the caller can pass its own memory;
+    the allocation that produced a result becomes a write into the
+    out-parameter. Such functions are marked `google.results_out`:
+
+    ```mlir
+    func.func @f(%x: memref<4xf32>) -> memref<4xf32>
+    => func.func @f(%x: memref<4xf32>, %out: memref<4xf32>) attributes {google.results_out}
+    ```
+
+    Functions with a dynamically shaped result keep returning all their
+    results (the caller cannot know their size beforehand). Call sites in
+    the module are updated. A buffer returned more than once (CSE merges
+    equal results) is copied for each later result first, so that every
+    result has a buffer of its own.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def EmitRuntimeInterfacePass
+    : Pass<"google-emit-runtime-interface", "::mlir::ModuleOp"> {
+  let summary = "Emit the packed entry points and manifest the runtime loads";
+  let description = [{
+    Runs on the LLVM dialect. For every function with a `google.signature`
+    it adds `_google_packed_<name>(ptr %args)`, which loads each pointer of
+    `%args` and calls `_mlir_ciface_<name>` with them, and it describes all
+    of them in the `google_mlir_manifest` string constant:
+
+    ```
+    google-mlir-manifest 1
+    device <cuda|rocm>
+    cpu <feature>...
+    func <name> <out|ret> <#args> <arg types> <#results> <result types>
+    ```
+
+    `out` marks results passed as out-parameters, `ret` results returned
+    through the C interface's first pointer. The `device` line, for code
+    whose tensors live on a GPU, comes from the `device` option, else from
+    the targets of the module's `gpu.binary` ops (which must agree with it).
+    The `cpu` line lists the `cpu-features` option: the CPU features the
+    host code was compiled for, which the runtime checks before it runs
+    any of it. A module that already has a manifest is left alone.
+
+    The runtime hooks the module calls (`_mlir_memref_to_llvm_alloc`,
+    `_mlir_memref_to_llvm_free`, `google_rt_check_failed`, ...) get weak
+    definitions over malloc/free/puts+abort, marked
+    `google.runtime_fallback`, so that the module also runs without the
+    runtime (e.g. under mlir-runner); objects built for the runtime drop
+    them. Fails on a function without a C interface or
+    with an element type the runtime does not know.
+  }];
+  let options = [
+    Option<"device", "device", "std::string", /*default=*/"",
+           "Where the functions' tensors live: cpu, cuda or rocm (default: "
+           "what the device binaries are for, else cpu)">,
+    ListOption<"cpuFeatures", "cpu-features", "std::string",
+               "CPU features the host code was compiled for (LLVM's names)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops into their consumers";
+  let description = [{
+    Upstream elementwise fusion (`linalg::populateElementwiseOpsFusionPatterns`,
+    a producer fuses into its consumer when the consumer is its only user),
+    with linalg's canonicalization and constant folding, but without
+    `--linalg-fuse-elementwise-ops`'s propagation of reshapes through
+    generics: that turns `abs(collapse(x : ?x?x3))` into a collapse of an
+    expanded generic, which bufferizes to an `expand_shape` group with two
+    dynamic extents that MLIR 22's `--expand-strided-metadata` crashes on
+    (test/Upstream/expand-strided-metadata-two-dynamic.mlir).
+
+    ```mlir
+    %e = linalg.generic ... ins(%x) { math.exp }
+    %r = linalg.generic ... ins(%e, %y) { arith.addf }
+    => %r = linalg.generic ... ins(%x, %y) { math.exp; arith.addf }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def TileAndVectorizePass
+    : Pass<"google-tile-and-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tile matmuls into register blocks and row reductions into "
+                "rows, and vectorize them";
+  let description = [{
+    The CPU schedule for `linalg.matmul` and `linalg.batch_matmul` on f32
+    tensors, with their zero fill and an elementwise epilogue that only they
+    feed (the bias and relu of `google.matmul_bias_relu`):
+
+    1. tile the epilogue (or the matmul) into MR x NR register blocks, N
+       outer, fusing the fill and the matmul into each block; tile the
+       matmul's K by 1;
+    2. peel the block loops, so that full blocks have static shapes and
+       only the remainders (M or N not a multiple of the block) stay
+       scalar, dynamic sizes included;
+    3. vectorize the full blocks: the K step becomes a `vector.contract`
+       whose MR x NR accumulator is hoisted out of the K loop, so that it
+       lives in registers and the epilogue runs on it before one store.
+
+    When M, K and N are large enough (or dynamic) that B's rows are far
+    apart and every block column of B is read by several row blocks, the
+    block column is first copied into a contiguous K x NR panel.
+
+    The outer block loop (N, or the batch) of a matmul with more than one
+    outer block and enough work (at least 4096 MR x NR x 1 steps when the
+    shape is static) is marked `google.parallel`: its iterations write
+    disjoint blocks, and `--google-parallelize-loops` spreads them over
+    threads.
+
+    NR is two vectors of `vector-bits` and MR fills the registers (8 x 32
+    for 512 bits, 6 x 16 for 256); a static M below MR gives a block of all
+    M rows and a wider NR.
+
+    Reductions over a static innermost row of at most 1024 elements (f32 or
+    f64, every operand read contiguously) become one vector reduction per
+    row, reassociated as SPEC allows. Elementwise loops are left to LLVM's
+    loop vectorizer, which does as well on them.
+
+    ```mlir
+    %f = linalg.fill ins(%zero) outs(%e : tensor<64x64xf32>)
+    %m = linalg.matmul ins(%a, %b) outs(%f)
+    => scf.for %j = %c0 to %c64 step %c32 {
+         scf.for %i = %c0 to %c64 step %c8 {
+           %acc = scf.for %k ... iter_args(%c = %zeros) -> vector<8x32xf32> {
+             vector.contract ... %c
+    ```
+
+    Every linalg op it tiles first gets run-time checks that its operands'
+    extents agree (tiling takes each loop's range from one operand). Other
+    element types (f16 and bf16 are emulated in f32 later, integers keep
+    their scalar loops) and ops are left alone.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"512",
+           "Width of the target's vector registers in bits (128, 256, 512)">,
+  ];
+  let statistics = [
+    Statistic<"numTiled", "num-tiled", "Matmuls tiled into register blocks">,
+    Statistic<"numVectorized", "num-vectorized", "Linalg ops vectorized">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def ParallelizeLoopsPass
+    : Pass<"google-parallelize-loops", "::mlir::ModuleOp"> {
+  let summary = "Run the loops marked google.parallel on OpenMP threads";
+  let description = [{
+    Runs after bufferization and buffer deallocation, on the `scf.for` loops
+    that `--google-tile-and-vectorize` marked `google.parallel` (the outer
+    block loop of a large matmul, the rows of a chain of row ops, the chunks
+    of a large elementwise op: their iterations write disjoint blocks).
+    Each becomes an `omp.parallel` / `omp.wsloop` / `omp.loop_nest` nest:
+
+    ```mlir
+    scf.for %j = %c0 to %n step %c32 {
+      %panel = memref.alloc(%k) : memref<?x32xf32>
+      ...
+      memref.dealloc %panel : memref<?x32xf32>
+    } {google.parallel}
+    => func.func private @f_parallel_body(%j, %buffer, %k, ...) {
+         %thread = llvm.call @omp_get_thread_num() : () -> i32
+         %panel = memref.view %buffer[%offset][%k] : ...
+         ...
+       }
+       %threads = llvm.call @google_rt_num_threads() : () -> i32
+       %buffer = memref.alloc(%bytes) : memref<?xi8>  // %threads slots
+       scf.if %enough {
+         omp.parallel num_threads(%threads : i32) {
+           omp.wsloop {
+             omp.loop_nest (%j) : index = (%c0) to (%n) step (%c32) {
+               func.call @f_parallel_body(%j, %buffer, %k, ...)
+       } else {
+         scf.for %j = %c0 to %n step %c32 {
+           func.call @f_parallel_body(%j, %buffer, %k, ...)
+    ```
+
+    - Threads must not allocate or fail: every buffer the body allocates
+      (and frees in the same block) becomes one slot per thread of a
+      buffer allocated in front of the loop (its largest size when the size
+      is computed in the body), which the OpenMP thread number picks; a
+      loop whose body still allocates, calls or checks something stays an
+      `scf.for` (its buffers, hoisted, get one slot).
+    - The thread count comes from the runtime (`GOOGLE_MLIR_NUM_THREADS`,
+      default all cores). `%enough` keeps the loop on the calling thread,
+      outside OpenMP, with one thread, fewer than 2 iterations or fewer than
+      4096 innermost steps (estimated from the trip counts known in front of
+      the loop): a parallel region OpenMP serializes (its `if` clause) still
+      costs about a microsecond. The body is outlined into an internal
+      function, never inlined, that both loops call: compiled once.
+  }];
+  let statistics = [
+    Statistic<"numParallelized", "num-parallelized",
+              "Loops turned into OpenMP loops">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::omp::OpenMPDialect"];
+}
+
+def CheckShapeAssumptionsPass
+    : Pass<"google-check-shape-assumptions", "::mlir::ModuleOp"> {
+  let summary = "Check at run time every shape that memref code assumes";
+  let description = [{
+    Runs after bufferization. Wherever the IR assumes a dynamic extent has a
+    particular value, a `cf.assert` compares it first:
+
+    - `memref.cast` that makes a dynamic dimension static;
+    - `memref.expand_shape`: the source extent of each group equals the
+      product of the output extents;
+    - linalg ops: every operand extent indexed by a loop dimension equals
+      that loop's range (taken from the first operand that defines it).
+
+    ```mlir
+    %c = memref.cast %x : memref<?xf32> to memref<4xf32>
+    => %d = memref.dim %x, %c0
+       cf.assert (%d == 4), "google.add: an extent is {0} at run time where {1} is assumed"
+       %c = memref.cast %x : memref<?xf32> to memref<4xf32>
+    ```
+
+    The lowering checks dynamic extents where each google op is converted,
+    but tensor-level rewrites (elementwise fusion, canonicalization) may
+    move a refinement to another value, and the check on the original
+    value then folds away; the refinement itself always survives as one of
+    the ops above. The message names the google op from the op's location
+    (`--convert-google-to-linalg` tags locations with the op name). Static
+    extents are not checked: the verifiers compared them.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def LowerChecksToRuntimePass
+    : Pass<"google-lower-checks-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Turn failed cf.assert checks into runtime errors";
+  let description = [{
+    Rewrites every `cf.assert %ok, "message"` into a branch that, when `%ok`
+    is false, calls `google_rt_check_failed("message", actual, expected)`
+    from libgoogle_runtime and does not return. When `%ok` is an
+    `arith.cmpi eq` of two integers, they are passed as `actual` and
+    `expected`, and the runtime writes them where the message says `{0}`
+    and `{1}`; otherwise the placeholders become `?`:
+
+    ```mlir
+    %ok = arith.cmpi eq, %dim, %c4 : index
+    cf.assert %ok, "google.add: dimension 0 of operand #0 is {0}, expected {1}"
+    => cf.cond_br %ok, ^continue, ^failed
+       ^failed: llvm.call @google_rt_check_failed(%message, %dim, %c4)
+                llvm.unreachable
+    ```
+
+    Inside `google_rt_call` the runtime turns the failure into an error
+    status of that call; elsewhere it prints the message and aborts, as
+    `cf.assert` would.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
+def ApproximateMathPass : Pass<"google-approximate-math"> {
+  let summary = "Math functions as polynomial approximations in arith ops";
+  let description = [{
+    Rewrites the `math` functions that MLIR approximates with polynomials
+    (`exp`, `log`, `tanh`, `erf`, `sin`, `cos`, ...) into `arith` ops, so
+    that kernels need no device math library:
+
+    ```mlir
+    %y = math.exp %x : f32
+    => arith ops only (a range reduction and a polynomial)
+    ```
+
+    The extreme pipeline runs it on NVVM kernels when no CUDA libdevice is
+    found (no CUDA toolkit: the module then ships as PTX), and on CPU code
+    for f32 `tanh` and `erf` (`functions=tanh,erf`): LLVM has no vector
+    tanh or erf and expanded each vectorized one into 16 calls (a 3000-op
+    chain took seconds to compile).
+    The approximations are within a few ulp of the correctly rounded value;
+    `test/GPU/approximate-math.test` checks them against NumPy with the
+    differential tester's error bounds. Ops without an approximation
+    (`sqrt`, `absf`, `ctlz`) are left alone: they have LLVM intrinsics.
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "The math functions to approximate, by name (tanh, exp, "
+               "...); all that MLIR approximates when empty">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+#endif // GOOGLE_CODEGEN_PASSES_TD
