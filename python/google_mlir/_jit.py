@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from . import _eager, _native
+from . import _cache, _eager, _native
 from ._trace import (MAX_RANK, SUPPORTED_DTYPES, Graph, Tracer, dtype_name,
                      format_shape, numpy_name)
 
@@ -440,11 +440,19 @@ class JitFunction:
             graph = self._trace(bound, key)
             text = graph.to_mlir(self._mlir_name, locations=True)
             trace_ms = (time.perf_counter() - start) * 1e3
-            with _compile_lock:
-                info = _native.compile(text, self._name, self._pipeline,
-                                       self._cache_dir, 0)
+            # CPU modules: the cache's index first, without the compiler.
+            directory = self._cache_dir or _cache.default_directory()
+            index_key = None if self._device else _cache.index_key(
+                text, self._pipeline, directory)
+            info = index_key and self._load_indexed(directory, index_key)
+            if not info:
+                with _compile_lock:
+                    info = _native.compile(text, self._name, self._pipeline,
+                                           self._cache_dir, 0)
+                if index_key and not info["temporary"]:
+                    _cache.record(directory, index_key, info["path"])
             try:
-                module = _native.Module(info["path"])
+                module = info.get("module") or _native.Module(info["path"])
             except _native.Error as error:
                 # The cache entry goes by the function's name (e.g. code
                 # compiled for a chip=... this CPU cannot run).
@@ -464,6 +472,20 @@ class JitFunction:
             self._entries[key] = entry
             self._history.append(key)
             return entry
+
+    @staticmethod
+    def _load_indexed(directory, index_key):
+        """The module the disk cache's index has under `index_key`, loaded
+        without the compiler; None when there is no usable entry."""
+        path = _cache.lookup(directory, index_key)
+        if not path:
+            return None
+        try:
+            module = _native.Module(path)
+        except _native.Error:
+            return None  # the compiler explains (a foreign CPU, ...)
+        return {"path": path, "module": module, "hit": True,
+                "temporary": False}
 
     def _log(self, key, info, trace_ms, start):
         total = (time.perf_counter() - start) * 1e3

@@ -2,7 +2,9 @@
  *
  * google_mlir._native: the compiler's C API (compile through the disk cache,
  * print a stage) and the runtime's (load an object, call a function on numpy
- * arrays). A call passes each array's memory as a memref descriptor without
+ * arrays). The extension links the runtime only: the compiler library (and
+ * with it libMLIR and libLLVM) is loaded on the first compile, from the
+ * directory that holds libgoogle_runtime. A call passes each array's memory as a memref descriptor without
  * copying, releases the GIL while the compiled code runs, and wraps each
  * result's runtime buffer in a numpy array without copying; the buffer goes
  * back to the pool when the array dies.
@@ -17,6 +19,7 @@
 #include "Compiler/google_compiler.h"
 #include "google_runtime.h"
 
+#include <dlfcn.h>
 #include <string.h>
 
 /* google_mlir.Error: a call or compile failed. */
@@ -445,9 +448,70 @@ static PyTypeObject FunctionType = {
  * Compiler
  *===----------------------------------------------------------------------===*/
 
+/* The compiler's C API, resolved when first needed. */
+static struct {
+  void *handle;
+  __typeof__(google_compiler_compile) *compile;
+  __typeof__(google_compiler_result_free) *result_free;
+  __typeof__(google_compiler_print_stage) *print_stage;
+  __typeof__(google_compiler_default_cache_directory) *default_cache_directory;
+  __typeof__(google_compiler_free) *free;
+} compiler;
+
+/* libgoogle_compiler.so next to libgoogle_runtime (the build tree's lib/,
+ * or an install prefix's), in a new string; NULL when not found. */
+static char *compiler_library_path(void) {
+  Dl_info info;
+  if (!dladdr((void *)&google_rt_module_load, &info) || !info.dli_fname)
+    return NULL;
+  const char *slash = strrchr(info.dli_fname, '/');
+  size_t directory = slash ? (size_t)(slash - info.dli_fname + 1) : 0;
+  static const char kName[] = "libgoogle_compiler.so";
+  char *path = malloc(directory + sizeof(kName));
+  if (!path)
+    return NULL;
+  memcpy(path, info.dli_fname, directory);
+  memcpy(path + directory, kName, sizeof(kName));
+  return path;
+}
+
+/* Loads the compiler (with the GIL held); sets an exception on failure. */
+static int load_compiler(void) {
+  if (compiler.handle)
+    return 0;
+  char *path = compiler_library_path();
+  if (!path) {
+    PyErr_SetString(Error, "cannot locate libgoogle_compiler.so (it is "
+                           "installed next to libgoogle_runtime)");
+    return -1;
+  }
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    PyErr_Format(Error, "cannot load the compiler: %s", dlerror());
+    free(path);
+    return -1;
+  }
+  free(path);
+#define RESOLVE(field, symbol)                                                 \
+  compiler.field = (__typeof__(compiler.field))dlsym(handle, #symbol);         \
+  if (!compiler.field) {                                                       \
+    PyErr_Format(Error, "the compiler library lacks %s", #symbol);             \
+    dlclose(handle);                                                           \
+    return -1;                                                                 \
+  }
+  RESOLVE(compile, google_compiler_compile)
+  RESOLVE(result_free, google_compiler_result_free)
+  RESOLVE(print_stage, google_compiler_print_stage)
+  RESOLVE(default_cache_directory, google_compiler_default_cache_directory)
+  RESOLVE(free, google_compiler_free)
+#undef RESOLVE
+  compiler.handle = handle;
+  return 0;
+}
+
 static PyObject *raise_compile_error(char *message) {
   PyErr_SetString(CompileError, message);
-  google_compiler_free(message);
+  compiler.free(message);
   return NULL;
 }
 
@@ -461,11 +525,13 @@ static PyObject *native_compile(PyObject *module, PyObject *args,
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#ss|zi", keywords, &source,
                                    &length, &name, &pipeline, &cache_dir, &log))
     return NULL;
+  if (load_compiler() < 0)
+    return NULL;
   google_compiler_result result;
   char *error;
   Py_BEGIN_ALLOW_THREADS
-  error = google_compiler_compile(source, (size_t)length, name, pipeline,
-                                  cache_dir, log, &result);
+  error = compiler.compile(source, (size_t)length, name, pipeline, cache_dir,
+                           log, &result);
   Py_END_ALLOW_THREADS
   if (error)
     return raise_compile_error(error);
@@ -476,7 +542,7 @@ static PyObject *native_compile(PyObject *module, PyObject *args,
       result.temporary ? Py_True : Py_False, "ms", result.milliseconds,
       "parse_ms", result.parse_ms, "pipeline_ms", result.pipeline_ms,
       "codegen_ms", result.codegen_ms, "link_ms", result.link_ms);
-  google_compiler_result_free(&result);
+  compiler.result_free(&result);
   return dict;
 }
 
@@ -488,24 +554,43 @@ static PyObject *native_print_stage(PyObject *module, PyObject *args,
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#sss", keywords, &source,
                                    &length, &name, &pipeline, &stage))
     return NULL;
+  if (load_compiler() < 0)
+    return NULL;
   char *output, *error;
   Py_BEGIN_ALLOW_THREADS
-  error = google_compiler_print_stage(source, (size_t)length, name, pipeline,
-                                      stage, &output);
+  error = compiler.print_stage(source, (size_t)length, name, pipeline, stage,
+                               &output);
   Py_END_ALLOW_THREADS
   if (error)
     return raise_compile_error(error);
   PyObject *text = PyUnicode_FromString(output);
-  google_compiler_free(output);
+  compiler.free(output);
   return text;
 }
 
 static PyObject *native_default_cache_dir(PyObject *module,
                                           PyObject *Py_UNUSED(ignored)) {
-  char *path = google_compiler_default_cache_directory();
+  if (load_compiler() < 0)
+    return NULL;
+  char *path = compiler.default_cache_directory();
   PyObject *text = PyUnicode_FromString(path ? path : "");
-  google_compiler_free(path);
+  compiler.free(path);
   return text;
+}
+
+static PyObject *native_compiler_library(PyObject *module,
+                                         PyObject *Py_UNUSED(ignored)) {
+  char *path = compiler_library_path();
+  if (!path)
+    Py_RETURN_NONE;
+  PyObject *text = PyUnicode_DecodeFSDefault(path);
+  free(path);
+  return text;
+}
+
+static PyObject *native_compiler_loaded(PyObject *module,
+                                        PyObject *Py_UNUSED(ignored)) {
+  return PyBool_FromLong(compiler.handle != NULL);
 }
 
 static PyObject *native_pool_stats(PyObject *module,
@@ -531,6 +616,26 @@ static PyObject *native_cpu_has_feature(PyObject *module, PyObject *arg) {
   if (!feature)
     return NULL;
   return PyBool_FromLong(google_rt_cpu_has_feature(feature));
+}
+
+static PyObject *native_cpu_features(PyObject *module,
+                                     PyObject *Py_UNUSED(ignored)) {
+  PyObject *names = PyUnicode_FromString(GOOGLE_RT_X86_FEATURES);
+  if (!names)
+    return NULL;
+  PyObject *all = PyUnicode_Split(names, NULL, -1);
+  Py_DECREF(names);
+  if (!all)
+    return NULL;
+  PyObject *present = PyList_New(0);
+  for (Py_ssize_t i = 0; present && i < PyList_GET_SIZE(all); ++i) {
+    PyObject *name = PyList_GET_ITEM(all, i);
+    if (google_rt_cpu_has_feature(PyUnicode_AsUTF8(name)) &&
+        PyList_Append(present, name) < 0)
+      Py_CLEAR(present);
+  }
+  Py_DECREF(all);
+  return present;
 }
 
 static PyObject *native_set_bfloat16_dtype(PyObject *module,
@@ -603,10 +708,16 @@ static PyMethodDef native_methods[] = {
      "print_stage(source, name, pipeline, stage) -> str"},
     {"default_cache_dir", native_default_cache_dir, METH_NOARGS,
      "The cache directory used when none is given."},
+    {"compiler_library", native_compiler_library, METH_NOARGS,
+     "The compiler library's path (without loading it), or None."},
+    {"compiler_loaded", native_compiler_loaded, METH_NOARGS,
+     "Whether the compiler library has been loaded."},
     {"pool_stats", native_pool_stats, METH_NOARGS,
      "The runtime buffer pool's counters."},
     {"pool_trim", native_pool_trim, METH_NOARGS,
      "Returns the pool's cached free buffers to the system."},
+    {"cpu_features", native_cpu_features, METH_NOARGS,
+     "The x86 features (of GOOGLE_RT_X86_FEATURES) this CPU has."},
     {"cpu_has_feature", native_cpu_has_feature, METH_O,
      "cpu_has_feature(name) -> whether this CPU has the x86 feature."},
     {NULL, NULL, 0, NULL},

@@ -147,3 +147,80 @@ def test_unusable_cache_directory_still_runs(tmp_path, monkeypatch, capfd):
     f = gm.jit(lambda x: x - 1.0)
     np.testing.assert_array_equal(f(f32(3)), f32(3) - 1)
     assert "cannot use the cache directory" in capfd.readouterr().err
+
+
+def _maps_mlir(code, env):
+    """Runs `code` in a new Python; whether it ended with libMLIR mapped."""
+    probe = code + textwrap.dedent("""
+        import google_mlir._native as native
+        maps = open("/proc/self/maps").read()
+        print("libMLIR" in maps, "libLLVM" in maps, native.compiler_loaded())
+    """)
+    done = subprocess.run([sys.executable, "-c", probe], env=env,
+                          capture_output=True, text=True, check=True)
+    return done.stdout.split()[-3:], done.stderr
+
+
+def test_runtime_imports_without_the_compiler(cache_dir):
+    mapped, _ = _maps_mlir("import google_mlir.runtime\n", dict(os.environ))
+    assert mapped == ["False", "False", "False"]
+
+
+def test_disk_cache_hit_needs_no_compiler(cache_dir, tmp_path):
+    """A new process that hits the disk cache loads the object with the
+    runtime alone (the cache's index); a changed entry goes back through the
+    compiler, which rebuilds it."""
+    env = dict(os.environ, GOOGLE_MLIR_LOG_COMPILES="1")
+    mapped, err = _maps_mlir(SCRIPT, env)
+    assert mapped == ["True", "True", "True"] and "compiled mlp(" in err
+    mapped, err = _maps_mlir(SCRIPT, env)
+    assert mapped == ["False", "False", "False"], err
+    assert "cache hit for mlp(" in err
+    # Entries the compiler must look at again.
+    index = cache_dir / "index"
+    (record,) = index.iterdir()
+    entry = cache_dir / record.read_text().split()[0]
+    with open(entry, "ab") as f:
+        f.write(b"\0")
+    mapped, err = _maps_mlir(SCRIPT, env)
+    assert mapped[2] == "True" and "compiled mlp(" in err, err
+    record.write_text("../outside 1 2\n")
+    mapped, err = _maps_mlir(SCRIPT, env)
+    assert mapped[2] == "True" and "cache hit for mlp(" in err, err
+    mapped, err = _maps_mlir(SCRIPT, env)
+    assert mapped[2] == "False", err
+
+
+@pytest.mark.parametrize("variables", [
+    {"GOOGLE_MLIR_CACHE_DIR": "/tmp/gm-explicit"},
+    {"GOOGLE_MLIR_CACHE_DIR": "", "XDG_CACHE_HOME": "/tmp/xdg"},
+    {"GOOGLE_MLIR_CACHE_DIR": "", "XDG_CACHE_HOME": "relative",
+     "HOME": "/tmp/home"},
+])
+def test_index_uses_the_compilers_default_directory(variables):
+    code = textwrap.dedent("""
+        from google_mlir import _cache, _native
+        print(_cache.default_directory() == _native.default_cache_dir())
+    """)
+    env = dict(os.environ, **variables)
+    done = subprocess.run([sys.executable, "-c", code], env=env,
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True"
+
+
+def test_runtime_loads_and_calls_a_compiled_object(cache_dir, tmp_path):
+    source = textwrap.dedent("""
+        func.func @scale(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+          %0 = google.add %x, %x : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x3xf32>
+          return %0 : tensor<?x3xf32>
+        }
+    """)
+    info = gm._native_module.compile(source, "scale", "", str(cache_dir), 0)
+    from google_mlir import runtime
+    scale = runtime.load(info["path"]).function("scale")
+    x = f32(2, 3)
+    np.testing.assert_array_equal(scale(x), 2 * x)
+    not_an_object = tmp_path / "scale.mlir"
+    not_an_object.write_text(source)
+    with pytest.raises(runtime.Error):
+        runtime.load(str(not_an_object))
