@@ -41,7 +41,7 @@ struct CompileStats {
   double parse = 0;    // parse and verify
   double pipeline = 0; // the MLIR pass pipeline
   double codegen = 0;  // translation, LLVM optimization, object emission
-  double link = 0;     // ld.lld (a separate process)
+  double link = 0;     // linking the object (lld, in-process)
 };
 
 /// Compiles MLIR text at any stage (google dialect, linalg on tensors, or

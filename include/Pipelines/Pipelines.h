@@ -112,6 +112,9 @@ void addBufferizationPasses(OpPassManager &pm,
 /// serialized into device binaries.
 void addGpuKernelPasses(OpPassManager &pm,
                         const ExtremePipelineOptions &options);
+/// bf16 arithmetic in f32, rounded back after each op, and the conversions
+/// as integer ops (no bf16 libcall): on the host and in GPU kernels alike.
+void addBf16EmulationPasses(OpPassManager &pm);
 /// Stage 5: host code (loops, or GPU launches and copies) to the LLVM
 /// dialect.
 void addHostLoweringPasses(OpPassManager &pm,

@@ -5,6 +5,7 @@
 #include "Dialect/Google/IR/GoogleDialect.h"
 #include "Codegen/GPU/Passes.h"
 #include "Pipelines/Pipelines.h"
+#include "Support/InstallPaths.h"
 #include "Support/ParserGuard.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -50,20 +51,12 @@ using namespace mlir::google;
 /// code when it has one there (an installed libgoogle_compiler), else the
 /// build tree's.
 static std::string findRuntimeLibraryDir() {
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&findRuntimeLibraryDir), &info) &&
-      info.dli_fname) {
-    SmallString<128> dir(info.dli_fname);
-    llvm::sys::path::remove_filename(dir);
-    SmallString<128> runtime(dir);
-    llvm::sys::path::append(runtime, "libgoogle_runtime.so");
-    if (!dir.empty() && llvm::sys::fs::exists(runtime)) {
-      llvm::sys::fs::make_absolute(dir);
-      llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
-      return dir.str().str();
-    }
-  }
-  return GOOGLE_RUNTIME_LIBRARY_DIR;
+  std::string runtime =
+      findNextToLibrary(reinterpret_cast<const void *>(&findRuntimeLibraryDir),
+                        "libgoogle_runtime.so", "");
+  return runtime.empty()
+             ? std::string(GOOGLE_RUNTIME_LIBRARY_DIR)
+             : llvm::sys::path::parent_path(runtime).str();
 }
 
 CompileOptions google::getDefaultCompileOptions() {

@@ -13,6 +13,7 @@
 #include "Dialect/Google/IR/ScalarSemantics.h"
 #include "Dialect/Google/IR/ShapeRules.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -234,7 +235,7 @@ FailureOr<ConcreteTensor> evalTranspose(TransposeOp op, ConcreteTensor input,
       op.getInput().getType().getShape(), resultType.getShape(), perm);
   if (failed(checkKnown(op, "the input", known, input.getShape(), error)))
     return failure();
-  SmallVector<int64_t> shape = permutedShape(input.getShape(), perm);
+  SmallVector<int64_t> shape = applyPermutation(input.getShape(), perm);
   if (input.isSplat()) {
     input.reshape(shape);
     return input;

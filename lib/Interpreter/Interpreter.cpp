@@ -29,7 +29,7 @@ LogicalResult checkValue(Type declared, const ConcreteTensor &value,
                          const Twine &what, std::string &error) {
   auto type = dyn_cast<RankedTensorType>(declared);
   if (type && type.getElementType() == value.getElementType() &&
-      areCompatibleShapes(type.getShape(), value.getShape()))
+      succeeded(verifyCompatibleShape(type.getShape(), value.getShape())))
     return success();
   std::string expected;
   llvm::raw_string_ostream os(expected);

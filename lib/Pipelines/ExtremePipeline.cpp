@@ -218,6 +218,16 @@ void google::addLinalgLoweringPasses(OpPassManager &pm,
   pm.addPass(mlir::createCSEPass());
 }
 
+void google::addBf16EmulationPasses(OpPassManager &pm) {
+  arith::ArithEmulateUnsupportedFloatsOptions emulateOptions;
+  emulateOptions.sourceTypeStrs = {"bf16"};
+  emulateOptions.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulateOptions));
+  arith::ArithExpandOpsPassOptions expandOptions;
+  expandOptions.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expandOptions));
+}
+
 void google::addCpuTilingPasses(OpPassManager &pm,
                                 const ExtremePipelineOptions &options) {
   if (options.optLevel < 2)
@@ -278,15 +288,7 @@ void google::addHostLoweringPasses(OpPassManager &pm,
   pm.addPass(createLowerChecksToRuntimePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  // bf16 arithmetic runs in f32, rounded back after each op; the
-  // conversions are then integer ops, so no bf16 libcall is needed.
-  arith::ArithEmulateUnsupportedFloatsOptions emulateOptions;
-  emulateOptions.sourceTypeStrs = {"bf16"};
-  emulateOptions.targetTypeStr = "f32";
-  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulateOptions));
-  arith::ArithExpandOpsPassOptions expandOptions;
-  expandOptions.includeBf16 = true;
-  pm.addPass(arith::createArithExpandOpsPass(expandOptions));
+  addBf16EmulationPasses(pm);
   // Contractions become broadcasts and FMAs; reductions may reassociate
   // (SPEC, numerics).
   ConvertVectorToLLVMPassOptions vectorOptions;

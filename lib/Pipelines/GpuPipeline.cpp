@@ -66,13 +66,7 @@ void google::addGpuKernelPasses(OpPassManager &pm,
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
   // bf16 arithmetic in f32, rounded after each op, as on the CPU.
-  arith::ArithEmulateUnsupportedFloatsOptions emulateOptions;
-  emulateOptions.sourceTypeStrs = {"bf16"};
-  emulateOptions.targetTypeStr = "f32";
-  kernels.addPass(arith::createArithEmulateUnsupportedFloats(emulateOptions));
-  arith::ArithExpandOpsPassOptions expandOptions;
-  expandOptions.includeBf16 = true;
-  kernels.addPass(arith::createArithExpandOpsPass(expandOptions));
+  addBf16EmulationPasses(kernels);
   if (options.target == Target::NVVM) {
     // Without libdevice (no CUDA toolkit), exp, log, tanh, ... become
     // polynomials; the serializer defines the few libdevice functions

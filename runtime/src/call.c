@@ -117,16 +117,6 @@ static google_rt_status check_tensor(const google_rt_function *function,
   return NULL;
 }
 
-static bool is_contiguous(const google_rt_tensor *tensor) {
-  int64_t expected = 1;
-  for (int32_t i = tensor->rank - 1; i >= 0; --i) {
-    if (tensor->shape[i] > 1 && tensor->strides[i] != expected)
-      return false;
-    expected *= tensor->shape[i];
-  }
-  return true;
-}
-
 /* Blocks and copies in the memory of `device` (the host or the GPU of the
  * call running on this thread). */
 static bool owns_block(google_rt_device device, const void *pointer) {
@@ -154,7 +144,7 @@ static google_rt_status copy_within(google_rt_device device,
                            destination->strides);
     return NULL;
   }
-  if (!is_contiguous(source) || !is_contiguous(destination))
+  if (!google_rt_tensor_is_contiguous(source) || !google_rt_tensor_is_contiguous(destination))
     return google_rt_make_status(GOOGLE_RT_INTERNAL,
                                  "a strided GPU tensor cannot be copied");
   return google_rt_gpu_copy(destination->data, source->data,
@@ -279,7 +269,7 @@ static google_rt_status take_returned(const google_rt_function *function,
       free_block(device, head->allocated);
     return status;
   }
-  if (owned && is_contiguous(&returned) && !result->data) {
+  if (owned && google_rt_tensor_is_contiguous(&returned) && !result->data) {
     returned.buffer = head->allocated;
     states[index].block = head->allocated;
     *result = returned;
@@ -357,7 +347,7 @@ static google_rt_status check_call(const google_rt_function *function,
                                            &results[i]);
     if (status)
       return status;
-    if (!is_contiguous(&results[i]))
+    if (!google_rt_tensor_is_contiguous(&results[i]))
       return google_rt_make_status(
           GOOGLE_RT_INVALID_ARGUMENT,
           "@%s result %zu: the provided buffer must be contiguous",
@@ -388,7 +378,7 @@ static google_rt_status call_on(const google_rt_function *function,
   for (size_t i = 0; i < num_args && !status; ++i) {
     void *data = args[i].data;
     /* GPU arguments were made contiguous before. */
-    if (!is_contiguous(&args[i]))
+    if (!google_rt_tensor_is_contiguous(&args[i]))
       status = copy_to_contiguous(&frame, &args[i], &data);
     fill_descriptor(next, data, args[i].rank, args[i].shape);
     frame.packed[packed++] = next;
@@ -501,7 +491,7 @@ static google_rt_status stage_args(const google_rt_function *function,
             function->name, i,
             google_rt_device_format(arg->device, where, sizeof(where)),
             google_rt_device_format(device, need, sizeof(need)));
-      if (!is_contiguous(arg))
+      if (!google_rt_tensor_is_contiguous(arg))
         return google_rt_make_status(
             GOOGLE_RT_INVALID_ARGUMENT,
             "@%s argument %zu: a tensor on %s must be contiguous",
@@ -522,7 +512,7 @@ static google_rt_status stage_args(const google_rt_function *function,
     stage->arg_copied[i] = true;
     size_t bytes = (size_t)google_rt_tensor_num_elements(arg) *
                    google_rt_dtype_size(arg->dtype);
-    if (is_contiguous(arg)) {
+    if (google_rt_tensor_is_contiguous(arg)) {
       status = google_rt_gpu_copy(stage->args[i].data, arg->data, bytes);
     } else {
       /* The driver has copied pageable memory once the copy returns. */

@@ -103,21 +103,18 @@ static google_rt_status cuda_error(CUresult result, const char *what) {
   } while (0)
 
 static void load_driver(void) {
-  void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    init_error = google_rt_make_status(GOOGLE_RT_UNAVAILABLE,
-                                       "no CUDA driver found (libcuda.so.1)");
+  static const char *const libraries[] = {"libcuda.so.1", NULL};
+#define NAME(name, params) #name,
+#define SLOT(name, params) (void **)&cu.name,
+  static const char *const symbols[] = {CUDA_FUNCTIONS(NAME)};
+  void **const slots[] = {CUDA_FUNCTIONS(SLOT)};
+#undef NAME
+#undef SLOT
+  init_error = google_rt_gpu_load_driver("CUDA driver", libraries, symbols,
+                                         slots,
+                                         sizeof(slots) / sizeof(slots[0]));
+  if (init_error)
     return;
-  }
-#define RESOLVE(name, params)                                                  \
-  if (!(*(void **)&cu.name = dlsym(library, #name))) {                         \
-    init_error = google_rt_make_status(                                        \
-        GOOGLE_RT_UNAVAILABLE,                                                 \
-        "the CUDA driver (libcuda.so.1) lacks %s: it is too old", #name);      \
-    return;                                                                    \
-  }
-  CUDA_FUNCTIONS(RESOLVE)
-#undef RESOLVE
   CUresult result = cu.cuInit(0);
   if (result != 0) {
     google_rt_status error = cuda_error(result, "cuInit");

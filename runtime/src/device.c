@@ -585,16 +585,6 @@ google_rt_status google_rt_tensor_alloc_on(google_rt_device device,
   return NULL;
 }
 
-static bool tensor_is_contiguous(const google_rt_tensor *tensor) {
-  int64_t expected = 1;
-  for (int32_t i = tensor->rank - 1; i >= 0; --i) {
-    if (tensor->shape[i] > 1 && tensor->strides[i] != expected)
-      return false;
-    expected *= tensor->shape[i];
-  }
-  return true;
-}
-
 google_rt_status google_rt_tensor_copy(const google_rt_tensor *source,
                                        google_rt_tensor *destination) {
   if (!source || !destination)
@@ -620,8 +610,8 @@ google_rt_status google_rt_tensor_copy(const google_rt_tensor *source,
                            destination->strides);
     return NULL;
   }
-  if ((!source_host && !tensor_is_contiguous(source)) ||
-      (!destination_host && !tensor_is_contiguous(destination)))
+  if ((!source_host && !google_rt_tensor_is_contiguous(source)) ||
+      (!destination_host && !google_rt_tensor_is_contiguous(destination)))
     return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
                                  "google_rt_tensor_copy: GPU tensors must be "
                                  "contiguous");
@@ -640,8 +630,8 @@ google_rt_status google_rt_tensor_copy(const google_rt_tensor *source,
   const void *from = source->data;
   void *to = destination->data;
   google_rt_status status = NULL;
-  if ((source_host && !tensor_is_contiguous(source)) ||
-      (destination_host && !tensor_is_contiguous(destination))) {
+  if ((source_host && !google_rt_tensor_is_contiguous(source)) ||
+      (destination_host && !google_rt_tensor_is_contiguous(destination))) {
     status = google_rt_tensor_alloc(source->dtype, source->rank, source->shape,
                                     &staging);
     if (status)

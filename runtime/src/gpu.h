@@ -73,6 +73,16 @@ const char *google_rt_device_format(google_rt_device device, char *buffer,
 
 /* The initialized driver of `device`, with the device current on this
  * thread; fails naming the device when there is no such GPU. */
+/* Loads a GPU driver library at run time: the first of `libraries` (a NULL-
+ * terminated list) that dlopen finds, with each of `symbols[i]` resolved
+ * into `*slots[i]`. NULL on success, else an UNAVAILABLE status: "no
+ * `driver` found (`libraries[0]`)" or "`driver` (`library`) lacks X: it is
+ * too old". */
+google_rt_status google_rt_gpu_load_driver(const char *driver,
+                                           const char *const *libraries,
+                                           const char *const *symbols,
+                                           void **const *slots, size_t count);
+
 google_rt_status google_rt_gpu_open_device(google_rt_device device,
                                            const gpu_driver **driver);
 

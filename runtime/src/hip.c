@@ -89,25 +89,19 @@ static google_rt_status hip_error(hipError_t result, const char *what) {
   } while (0)
 
 static void load_runtime(void) {
-  void *library = dlopen("libamdhip64.so", RTLD_NOW | RTLD_LOCAL);
-  if (!library)
-    library = dlopen("libamdhip64.so.6", RTLD_NOW | RTLD_LOCAL);
-  if (!library)
-    library = dlopen("libamdhip64.so.5", RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    init_error = google_rt_make_status(GOOGLE_RT_UNAVAILABLE,
-                                       "no ROCm driver found (libamdhip64.so)");
+  static const char *const libraries[] = {
+      "libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5", NULL};
+#define NAME(name, result, params) #name,
+#define SLOT(name, result, params) (void **)&hip.name,
+  static const char *const symbols[] = {HIP_FUNCTIONS(NAME)};
+  void **const slots[] = {HIP_FUNCTIONS(SLOT)};
+#undef NAME
+#undef SLOT
+  init_error = google_rt_gpu_load_driver("ROCm driver", libraries, symbols,
+                                         slots,
+                                         sizeof(slots) / sizeof(slots[0]));
+  if (init_error)
     return;
-  }
-#define RESOLVE(name, result, params)                                          \
-  if (!(*(void **)&hip.name = dlsym(library, #name))) {                        \
-    init_error = google_rt_make_status(                                        \
-        GOOGLE_RT_UNAVAILABLE,                                                 \
-        "the HIP runtime (libamdhip64.so) lacks %s: it is too old", #name);    \
-    return;                                                                    \
-  }
-  HIP_FUNCTIONS(RESOLVE)
-#undef RESOLVE
   hipError_t result = hip.hipInit(0);
   if (result != 0) {
     google_rt_status error = hip_error(result, "hipInit");

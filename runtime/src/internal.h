@@ -60,6 +60,9 @@ void google_rt_contiguous_strides(int32_t rank, const int64_t *shape,
                                   int64_t *strides);
 
 /* Parses "tensor<2x?xf32>" (or "tensor<f32>"); false when malformed. */
+/* Row-major with no gaps (extents of 1 may have any stride). */
+bool google_rt_tensor_is_contiguous(const google_rt_tensor *tensor);
+
 bool google_rt_parse_tensor_type(const char *text, size_t length,
                                  google_rt_tensor_type *type);
 

@@ -159,6 +159,16 @@ void google_rt_tensor_view(google_rt_dtype dtype, int32_t rank,
   google_rt_contiguous_strides(rank, tensor->shape, tensor->strides);
 }
 
+bool google_rt_tensor_is_contiguous(const google_rt_tensor *tensor) {
+  int64_t expected = 1;
+  for (int32_t i = tensor->rank - 1; i >= 0; --i) {
+    if (tensor->shape[i] > 1 && tensor->strides[i] != expected)
+      return false;
+    expected *= tensor->shape[i];
+  }
+  return true;
+}
+
 int64_t google_rt_tensor_num_elements(const google_rt_tensor *tensor) {
   /* An empty tensor may have huge extents: look for a zero first. */
   for (int32_t i = 0; i < tensor->rank; ++i)

@@ -1,6 +1,7 @@
 //===- Toolkits.cpp - finding CUDA and ROCm, checking GPU chips -----------===//
 
 #include "Codegen/GPU/Passes.h"
+#include "Support/InstallPaths.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -55,19 +56,9 @@ std::string google::findLibdevice(StringRef toolkit) {
 /// device libraries as amdgcn/bitcode): beside an installed library, else
 /// in the build tree.
 static std::string getBundledRocmDir() {
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&getBundledRocmDir), &info) &&
-      info.dli_fname) {
-    SmallString<128> dir(info.dli_fname);
-    llvm::sys::path::remove_filename(dir);
-    llvm::sys::path::append(dir, "..", "share", "google-mlir", "rocm");
-    if (llvm::sys::fs::is_directory(dir)) {
-      llvm::sys::fs::make_absolute(dir);
-      llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
-      return dir.str().str();
-    }
-  }
-  return GOOGLE_ROCM_BUILD_DIR;
+  return google::findNextToLibrary(
+      reinterpret_cast<const void *>(&getBundledRocmDir),
+      "../share/google-mlir/rocm", GOOGLE_ROCM_BUILD_DIR);
 }
 
 std::string google::findRocmToolkit(StringRef option) {

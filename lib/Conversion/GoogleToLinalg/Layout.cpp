@@ -5,6 +5,7 @@
 #include "Dialect/Google/IR/GoogleOps.h"
 #include "Dialect/Google/IR/ShapeRules.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -37,7 +38,7 @@ struct TransposeToLinalg : public OpConversionPattern<TransposeOp> {
       sizes.push_back(getDimSize(rewriter, loc, input, p));
     Value init = createEmptyTensor(
         rewriter, loc,
-        resultType.clone(permutedShape(inputType.getShape(), perm)), sizes);
+        resultType.clone(applyPermutation(inputType.getShape(), perm)), sizes);
     Value result =
         linalg::TransposeOp::create(rewriter, loc, input, init, perm)
             .getResult()

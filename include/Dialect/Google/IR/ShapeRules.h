@@ -22,10 +22,8 @@ namespace mlir::google {
 std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
                                                     ArrayRef<int64_t> rhs);
 
-/// True when every pair of dimensions is equal or one of them is dynamic.
-bool areCompatibleShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs);
-
-/// True when dimensions are compatible one by one (see above).
+/// True when the dimensions are equal or one of them is dynamic (shapes:
+/// mlir::verifyCompatibleShape).
 bool areCompatibleDims(int64_t lhs, int64_t rhs);
 
 /// Formats a shape as MLIR does inside a tensor type: `4x?x8`, `` for rank 0.
@@ -43,13 +41,6 @@ normalizeReductionAxes(ArrayRef<int64_t> axes, int64_t rank,
 /// The shape of a reduction over normalized `axes`.
 SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
                                   ArrayRef<int64_t> axes, bool keepDims);
-
-/// True when `perm` is a permutation of [0, rank).
-bool isPermutation(ArrayRef<int64_t> perm, int64_t rank);
-
-/// Result shape of transposing `shape` by a valid `perm`.
-SmallVector<int64_t> permutedShape(ArrayRef<int64_t> shape,
-                                   ArrayRef<int64_t> perm);
 
 /// Number of elements of a static shape, std::nullopt when dynamic.
 std::optional<int64_t> staticElementCount(ArrayRef<int64_t> shape);

@@ -10,6 +10,7 @@
 #include "Dialect/Google/IR/GoogleOps.h"
 #include "Dialect/Google/IR/ShapeRules.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 using namespace mlir;
@@ -104,13 +105,6 @@ OpFoldResult ReluOp::fold(FoldAdaptor) {
   return {};
 }
 
-static bool isIdentityPermutation(ArrayRef<int64_t> perm) {
-  for (auto [i, p] : llvm::enumerate(perm))
-    if (p != static_cast<int64_t>(i))
-      return false;
-  return true;
-}
-
 OpFoldResult TransposeOp::fold(FoldAdaptor) {
   bool changed = false;
   if (auto inner = getInput().getDefiningOp<TransposeOp>()) {
@@ -130,8 +124,8 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
                  dim == sourceShape[indexed.value()];
         });
     if (innerIsExact &&
-        areCompatibleShapes(permutedShape(sourceShape, composed),
-                            getType().getShape())) {
+        succeeded(verifyCompatibleShape(
+            applyPermutation(sourceShape, composed), getType().getShape()))) {
       getInputMutable().assign(source);
       setPerm(composed);
       changed = true;

@@ -8,6 +8,7 @@
 #include "Dialect/Google/IR/GoogleOps.h"
 #include "Dialect/Google/IR/ShapeRules.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -27,7 +28,7 @@ static std::string formatTensor(ArrayRef<int64_t> shape, Type elementType) {
 
 static LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected,
                                        RankedTensorType result) {
-  if (areCompatibleShapes(expected, result.getShape()))
+  if (succeeded(verifyCompatibleShape(expected, result.getShape())))
     return success();
   return op->emitOpError("expected result type ")
          << formatTensor(expected, result.getElementType()) << ", got "
@@ -117,13 +118,14 @@ LogicalResult MatmulBiasReluOp::verify() {
 LogicalResult TransposeOp::verify() {
   RankedTensorType input = getInput().getType();
   ArrayRef<int64_t> perm = getPerm();
-  if (!isPermutation(perm, input.getRank())) {
+  if (static_cast<int64_t>(perm.size()) != input.getRank() ||
+      !isPermutationVector(perm)) {
     InFlightDiagnostic diag = emitOpError("expected perm to be a permutation of [0, ")
                               << input.getRank() << "), got [";
     llvm::interleaveComma(perm, diag);
     return diag << "]";
   }
-  return verifyResultShape(*this, permutedShape(input.getShape(), perm),
+  return verifyResultShape(*this, applyPermutation(input.getShape(), perm),
                            getResult().getType());
 }
 

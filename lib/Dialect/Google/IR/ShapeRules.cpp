@@ -36,15 +36,6 @@ bool google::areCompatibleDims(int64_t lhs, int64_t rhs) {
   return lhs == rhs || isDynamic(lhs) || isDynamic(rhs);
 }
 
-bool google::areCompatibleShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
-  if (lhs.size() != rhs.size())
-    return false;
-  for (auto [l, r] : llvm::zip_equal(lhs, rhs))
-    if (!areCompatibleDims(l, r))
-      return false;
-  return true;
-}
-
 std::string google::formatShape(ArrayRef<int64_t> shape) {
   std::string text;
   for (auto [i, dim] : llvm::enumerate(shape)) {
@@ -97,26 +88,6 @@ SmallVector<int64_t> google::reducedShape(ArrayRef<int64_t> shape,
     else if (keepDims)
       result.push_back(1);
   }
-  return result;
-}
-
-bool google::isPermutation(ArrayRef<int64_t> perm, int64_t rank) {
-  if (static_cast<int64_t>(perm.size()) != rank)
-    return false;
-  SmallVector<bool> seen(rank, false);
-  for (int64_t p : perm) {
-    if (p < 0 || p >= rank || seen[p])
-      return false;
-    seen[p] = true;
-  }
-  return true;
-}
-
-SmallVector<int64_t> google::permutedShape(ArrayRef<int64_t> shape,
-                                           ArrayRef<int64_t> perm) {
-  SmallVector<int64_t> result;
-  for (int64_t p : perm)
-    result.push_back(shape[p]);
   return result;
 }
 
