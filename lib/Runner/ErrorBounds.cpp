@@ -129,6 +129,18 @@ public:
                     return add(mul(operandE(0), scalar(1.13)),
                                rounding(x, 6 * u));
                   })
+                  .Case<SinOp, CosOp>([&](Operation *) {
+                    // |sin'|, |cos'| <= 1; vector libm (libmvec) is within
+                    // 4 ulp.
+                    return add(operandE(0), rounding(x, 4 * u));
+                  })
+                  .Case<RsqrtOp>([&](auto) {
+                    // |d/dx x^-1/2| = x^-1/2 / (2x); two roundings.
+                    Value margin = positive(sub(operandX(0), operandE(0)));
+                    return add(div(mul(operandE(0), x),
+                                   mul(margin, scalar(2))),
+                               rounding(x, 3 * u));
+                  })
                   .Case<SigmoidOp>([&](auto) {
                     return add(mul(operandE(0), scalar(0.25)),
                                add(zerosLike(x), scalar(8 * u)));

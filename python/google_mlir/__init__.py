@@ -12,7 +12,8 @@ calls the compiled code on numpy arrays without copying.
 from ._native import CompileError, Error
 from ._jit import (JitFunction, clear_caches, disable_jit, jit,
                    set_debug_nans)
-from ._ops import ELEMENTWISE_FUNCTIONS, cast, matmul, softmax, transpose
+from ._ops import (ELEMENTWISE_FUNCTIONS, cast, gelu, matmul, softmax,
+                   transpose)
 from ._trace import Tracer, bfloat16, from_bfloat16, to_bfloat16
 from . import _native as _native_module
 
@@ -26,7 +27,7 @@ globals().update(ELEMENTWISE_FUNCTIONS)
 
 __all__ = sorted([
     "CompileError", "Error", "JitFunction", "Tracer", "bfloat16", "cast",
-    "clear_caches", "from_bfloat16", "to_bfloat16", "disable_jit", "jit",
-    "matmul", "set_debug_nans", "softmax", "transpose",
+    "clear_caches", "from_bfloat16", "to_bfloat16", "disable_jit", "gelu",
+    "jit", "matmul", "set_debug_nans", "softmax", "transpose",
     *ELEMENTWISE_FUNCTIONS,
 ])

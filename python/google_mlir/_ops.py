@@ -52,6 +52,18 @@ ELEMENTWISE_FUNCTIONS = {op["python_name"]: _elementwise(name,
 globals().update(ELEMENTWISE_FUNCTIONS)
 
 
+def gelu(x, approximate=False):
+    """The GELU activation: x * Phi(x) with the erf form (approximate=False)
+    or the tanh form (approximate=True), as JAX and PyTorch define them."""
+    if not isinstance(x, Tracer):
+        x = _eager._as_float(np.asarray(x))
+    erf, tanh = ELEMENTWISE_FUNCTIONS["erf"], ELEMENTWISE_FUNCTIONS["tanh"]
+    if approximate:
+        inner = 0.7978845608028654 * (x + 0.044715 * (x * x * x))
+        return 0.5 * x * (1.0 + tanh(inner))
+    return 0.5 * x * (1.0 + erf(x * 0.7071067811865476))
+
+
 def softmax(x, axis=-1):
     """exp(x - max) / sum(exp(x - max)) along `axis` (default: the last)."""
     if isinstance(x, Tracer):

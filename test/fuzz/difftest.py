@@ -191,7 +191,7 @@ class Node:
 ERF = np.vectorize(math.erf, otypes=[np.float64])
 BINARY = ("add", "sub", "mul", "div", "max", "min")
 UNARY = ("relu", "neg", "abs", "exp", "log", "tanh", "sigmoid", "sqrt",
-         "erf")
+         "erf", "sin", "cos", "rsqrt")
 
 
 def stretches(operand_dims, i, result_dims, d):
@@ -294,6 +294,14 @@ def evaluate_unary(node, a):
         elif kind == "sigmoid":
             r = 1 / (1 + np.exp(-r0))
             e = e0 / 4 + 8 * u
+        elif kind in ("sin", "cos"):
+            r = np.sin(r0) if kind == "sin" else np.cos(r0)
+            e = e0 + 4 * u * np.abs(r)  # |sin'| <= 1; libmvec: 4 ulp
+        elif kind == "rsqrt":
+            r = 1 / np.sqrt(r0)
+            e = np.where(r0 - e0 > 0, e0 * r / (2 * np.maximum(r0 - e0,
+                                                               1e-300)),
+                         np.inf) + 3 * u * r
         elif kind == "erf":
             r = ERF(r0)
             e = 1.13 * e0 + 6 * u * np.abs(r)  # |erf'| <= 2 / sqrt(pi)
@@ -850,7 +858,7 @@ class Generator:
     def gen_unary(self, dtype, helper):
         kinds = list(UNARY) if is_float(dtype) else ["relu", "neg", "abs"]
         kind = self.choice(kinds)
-        if kind in ("log", "sqrt"):
+        if kind in ("log", "sqrt", "rsqrt"):
             a = self.pick(dtype, lambda n, v: v.ref.size == 0 or
                           np.min(v.ref - v.err) > 0.1)
             if a is None:

@@ -110,6 +110,9 @@ UNARY = {
     "neg": (lambda x: -x, np.negative),
     "abs": (abs, np.abs),
     "erf": (gm.erf, np.vectorize(math.erf, otypes=[np.float64])),
+    "sin": (gm.sin, np.sin),
+    "cos": (gm.cos, np.cos),
+    "rsqrt": (gm.rsqrt, lambda x: 1 / np.sqrt(x)),
 }
 
 
@@ -117,7 +120,7 @@ UNARY = {
 @pytest.mark.parametrize("op", sorted(UNARY))
 def test_unary(rng, op, dtype):
     ours, theirs = UNARY[op]
-    x = data(rng, (4, 33), dtype, positive=op in ("log", "sqrt"))
+    x = data(rng, (4, 33), dtype, positive=op in ("log", "sqrt", "rsqrt"))
     check(gm.jit(ours)(x), theirs(x).astype(dtype))
 
 
@@ -129,6 +132,21 @@ def test_unary_on_integers(rng, op, dtype):
     if op == "exp":
         x = x // 10
     check(gm.jit(ours)(x), theirs(x))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("approximate", [False, True])
+def test_gelu(rng, dtype, approximate):
+    x = data(rng, (3, 40), dtype) * 3
+    wide = x.astype(np.float64)
+    if approximate:
+        expected = 0.5 * wide * (1 + np.tanh(np.sqrt(2 / np.pi) * (
+            wide + 0.044715 * wide ** 3)))
+    else:
+        expected = 0.5 * wide * (1 + UNARY["erf"][1](wide / np.sqrt(2)))
+    expected = expected.astype(dtype)
+    check(gm.jit(lambda v: gm.gelu(v, approximate))(x), expected)
+    check(gm.gelu(x, approximate), expected)
 
 
 def test_eager_functions_keep_the_dtype(rng):

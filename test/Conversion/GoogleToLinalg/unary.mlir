@@ -62,3 +62,19 @@ func.func @int_unary(%x: tensor<4xi64>) -> tensor<4xi64> {
   %2 = google.abs %1 : tensor<4xi64>
   return %2 : tensor<4xi64>
 }
+
+// -----
+
+// sin and cos are math ops; rsqrt is 1 / sqrt(x), two roundings everywhere.
+// CHECK-LABEL: func @trig_rsqrt
+// CHECK: math.sin %{{.*}} : f32
+// CHECK: math.cos %{{.*}} : f32
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[ROOT:.*]] = math.sqrt %{{.*}} : f32
+// CHECK: arith.divf %[[ONE]], %[[ROOT]] : f32
+func.func @trig_rsqrt(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = google.sin %x : tensor<4xf32>
+  %1 = google.cos %0 : tensor<4xf32>
+  %2 = google.rsqrt %1 : tensor<4xf32>
+  return %2 : tensor<4xf32>
+}

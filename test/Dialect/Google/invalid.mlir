@@ -104,6 +104,14 @@ func.func @erf_int(%a: tensor<4xi64>) {
 
 // -----
 
+func.func @rsqrt_int(%a: tensor<4xi32>) {
+  // expected-error@+1 {{'google.rsqrt' op operand #0 must be ranked tensor of floating-point type}}
+  %0 = google.rsqrt %a : tensor<4xi32>
+  return
+}
+
+// -----
+
 func.func @relu_type_mismatch(%a: tensor<4xf32>) {
   // expected-error@+1 {{'google.relu' op requires the same type for all operands and results}}
   %0 = "google.relu"(%a) : (tensor<4xf32>) -> tensor<5xf32>

@@ -101,7 +101,13 @@ func.func @unary(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %7 = google.abs %6 : tensor<4x8xf32>
   // CHECK: google.erf %{{.*}} : tensor<4x8xf32>
   %8 = google.erf %7 : tensor<4x8xf32>
-  return %8 : tensor<4x8xf32>
+  // CHECK: google.sin %{{.*}} : tensor<4x8xf32>
+  %9 = google.sin %8 : tensor<4x8xf32>
+  // CHECK: google.cos %{{.*}} : tensor<4x8xf32>
+  %10 = google.cos %9 : tensor<4x8xf32>
+  // CHECK: google.rsqrt %{{.*}} : tensor<4x8xf32>
+  %11 = google.rsqrt %10 : tensor<4x8xf32>
+  return %11 : tensor<4x8xf32>
 }
 
 // -----

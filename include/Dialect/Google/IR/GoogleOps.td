@@ -168,6 +168,16 @@ def Google_SigmoidOp
 }
 def Google_SqrtOp : Google_UnaryOp<"sqrt", Google_FloatTensor, "sqrt(x)",
                                    [{ semantics::sqrt(a, x) }]>;
+def Google_SinOp : Google_UnaryOp<"sin", Google_FloatTensor, "sin(x)",
+                                  [{ semantics::sin(a, x) }]>;
+def Google_CosOp : Google_UnaryOp<"cos", Google_FloatTensor, "cos(x)",
+                                  [{ semantics::cos(a, x) }]>;
+def Google_RsqrtOp : Google_UnaryOp<"rsqrt", Google_FloatTensor,
+                                    "1 / sqrt(x)",
+                                    [{ semantics::rsqrt(a, x) }]> {
+  let ufunc = "";  // numpy has no rsqrt
+  let numpyEager = "np.ones((), x.dtype) / np.sqrt(x)";
+}
 def Google_ErfOp : Google_UnaryOp<"erf", Google_FloatTensor,
                                   "erf(x), the error function",
                                   [{ semantics::erf(a, x) }]> {

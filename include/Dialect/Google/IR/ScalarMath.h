@@ -55,6 +55,21 @@ template <typename A, typename V = typename A::Value>
 V erf(A &a, V x) {
   return libm<math::ErfOp>(a, x, ::erff, ::erf);
 }
+template <typename A, typename V = typename A::Value>
+V sin(A &a, V x) {
+  return libm<math::SinOp>(a, x, ::sinf, ::sin);
+}
+template <typename A, typename V = typename A::Value>
+V cos(A &a, V x) {
+  return libm<math::CosOp>(a, x, ::cosf, ::cos);
+}
+/// 1 / sqrt(x), rounded twice (after the root and after the division) on
+/// every target: no target's reciprocal square root instruction is exact.
+template <typename A, typename V = typename A::Value>
+V rsqrt(A &a, V x) {
+  return a.inF32IfNarrow(
+      x, [](auto &w, auto y) { return w.div(w.constant(1), sqrt(w, y)); });
+}
 /// 1 / (1 + exp(-x)); exp overflows to inf for very negative x, giving 0.
 template <typename A, typename V = typename A::Value>
 V sigmoid(A &a, V x) {
