@@ -177,17 +177,41 @@ typedef struct {
 static PyTypeObject FunctionType;
 
 static int Module_init(ModuleObject *self, PyObject *args, PyObject *kwargs) {
-  static char *keywords[] = {"path", NULL};
-  const char *path;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s", keywords, &path))
+  static char *keywords[] = {"path", "device", NULL};
+  const char *path, *device_name = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|z", keywords, &path,
+                                   &device_name))
     return -1;
+  /* "cuda", "cuda:1", "rocm:0"; NULL: the module's default. */
+  google_rt_device device = {GOOGLE_RT_DEVICE_HOST, 0};
+  if (device_name) {
+    const char *colon = strchr(device_name, ':');
+    size_t kind_length = colon ? (size_t)(colon - device_name)
+                               : strlen(device_name);
+    char *end = NULL;
+    long ordinal = colon ? strtol(colon + 1, &end, 10) : 0;
+    if (kind_length == 4 && strncmp(device_name, "cuda", 4) == 0)
+      device.kind = GOOGLE_RT_DEVICE_CUDA;
+    else if (kind_length == 4 && strncmp(device_name, "rocm", 4) == 0)
+      device.kind = GOOGLE_RT_DEVICE_ROCM;
+    if (device.kind == GOOGLE_RT_DEVICE_HOST ||
+        (colon && (end == colon + 1 || *end || ordinal < 0 ||
+                   ordinal > INT32_MAX))) {
+      PyErr_Format(PyExc_ValueError,
+                   "unknown device '%s'; expected 'cuda', 'cuda:N', 'rocm' "
+                   "or 'rocm:N'",
+                   device_name);
+      return -1;
+    }
+    device.ordinal = (int32_t)ordinal;
+  }
   if (self->module) {
     PyErr_SetString(PyExc_RuntimeError, "module already loaded");
     return -1;
   }
   google_rt_status status;
   Py_BEGIN_ALLOW_THREADS
-  status = google_rt_module_load(path, &self->module);
+  status = google_rt_module_load_on(path, device, &self->module);
   Py_END_ALLOW_THREADS
   if (status) {
     raise_status(status);

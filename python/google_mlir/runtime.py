@@ -14,11 +14,14 @@ object and passes numpy memory to the compiled code without copying.
 from ._native import Error, Function, Module, devices, pool_stats, pool_trim
 
 
-def load(path):
+def load(path, device=None):
     """The compiled module (a shared object with its manifest) at `path`;
     raises Error naming what is wrong (not an object of this compiler, a
-    CPU feature this machine lacks, no GPU driver for a GPU module)."""
-    return Module(path)
+    CPU feature this machine lacks, no GPU driver for a GPU module).
+
+    device: for a GPU module, the GPU it runs on ("cuda:1", "rocm"; default
+    the first of its kind); a module for another device is an Error."""
+    return Module(path, device)
 
 
 __all__ = ["Error", "Function", "Module", "devices", "load", "pool_stats",

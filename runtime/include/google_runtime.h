@@ -207,6 +207,13 @@ typedef struct google_rt_function_s google_rt_function;
  * the driver or a device this fails with GOOGLE_RT_UNAVAILABLE. */
 google_rt_status google_rt_module_load(const char *path,
                                        google_rt_module **module);
+/* Loads it onto `device`: a GPU of the module's kind (its functions run
+ * there), independently of the selection; the host means
+ * google_rt_module_load. A module for the CPU, or for another kind of GPU,
+ * fails with GOOGLE_RT_INVALID_ARGUMENT. */
+google_rt_status google_rt_module_load_on(const char *path,
+                                          google_rt_device device,
+                                          google_rt_module **module);
 /* Unloads the module; its functions become invalid. */
 void google_rt_module_free(google_rt_module *module);
 

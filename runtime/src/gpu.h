@@ -127,7 +127,9 @@ google_rt_status google_rt_gpu_copy(void *destination, const void *source,
 /* While google_rt_module_load runs dlopen: the module constructors load
  * device binaries onto the selected GPU, and the first error they hit is
  * kept for the load to report. */
-void google_rt_gpu_load_begin(void);
+/* Around dlopen of a module: its device binaries load onto `device` (a
+ * GPU), or onto the selected GPU of their kind when `device` is the host. */
+void google_rt_gpu_load_begin(google_rt_device device);
 google_rt_status google_rt_gpu_load_end(void);
 
 /*===----------------------------------------------------------------------===*

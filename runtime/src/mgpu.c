@@ -29,6 +29,7 @@ typedef struct gpu_module {
 /* While google_rt_module_load runs dlopen on this thread. */
 static _Thread_local struct {
   bool active;
+  google_rt_device device; /* the host: the selected GPU of each kind */
   google_rt_status error;
 } loading;
 
@@ -49,8 +50,9 @@ static google_rt_device last_loaded_device(void) {
   return device;
 }
 
-void google_rt_gpu_load_begin(void) {
+void google_rt_gpu_load_begin(google_rt_device device) {
   loading.active = true;
+  loading.device = device;
   loading.error = NULL;
 }
 
@@ -126,6 +128,16 @@ static void *load_binary(const void *data, int64_t size, bool jit,
         GOOGLE_RT_IO_ERROR, "unknown device binary format (expected a CUDA "
                             "fatbin or cubin, or an AMDGPU code object)"));
   google_rt_device device = google_rt_device_selected(kind);
+  if (loading.active && loading.device.kind != GOOGLE_RT_DEVICE_HOST) {
+    if (loading.device.kind != kind)
+      return load_failed(google_rt_make_status(
+          GOOGLE_RT_INVALID_ARGUMENT,
+          "its kernels are for %s, not for the requested %s:%d",
+          google_rt_device_kind_name(kind),
+          google_rt_device_kind_name(loading.device.kind),
+          loading.device.ordinal));
+    device = loading.device;
+  }
   const gpu_driver *driver;
   google_rt_status status = google_rt_gpu_open_device(device, &driver);
   if (status)

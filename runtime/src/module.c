@@ -272,7 +272,17 @@ google_rt_status google_rt_check_elf(const char *path, FILE *file) {
 
 google_rt_status google_rt_module_load(const char *path,
                                        google_rt_module **out) {
-  *out = NULL;
+  google_rt_device host = {GOOGLE_RT_DEVICE_HOST, 0};
+  return google_rt_module_load_on(path, host, out);
+}
+
+google_rt_status google_rt_module_load_on(const char *path,
+                                          google_rt_device device,
+                                          google_rt_module **out) {
+  if (out)
+    *out = NULL;
+  if (!out)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT, "no module out");
   if (!path)
     return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT, "no module path");
   int32_t threads;
@@ -300,7 +310,7 @@ google_rt_status google_rt_module_load(const char *path,
   if (!strchr(path, '/') && asprintf(&relative, "./%s", path) < 0)
     relative = NULL;
   /* A GPU module loads its device binaries from its constructors. */
-  google_rt_gpu_load_begin();
+  google_rt_gpu_load_begin(device);
   module->handle = dlopen(relative ? relative : path, RTLD_NOW | RTLD_LOCAL);
   google_rt_status device_error = google_rt_gpu_load_end();
   free(relative);
@@ -341,8 +351,19 @@ google_rt_status google_rt_module_load(const char *path,
     status = resolve_entries(module);
   /* Its functions run on the selected GPU, whether or not the module has
    * kernels: the driver and the device must be there. */
+  if (!status && device.kind != GOOGLE_RT_DEVICE_HOST &&
+      module->device.kind != device.kind)
+    status = google_rt_make_status(
+        GOOGLE_RT_INVALID_ARGUMENT,
+        "module '%s' runs on %s, not on the requested %s:%d", path,
+        module->device.kind == GOOGLE_RT_DEVICE_HOST
+            ? "the CPU"
+            : google_rt_device_kind_name(module->device.kind),
+        google_rt_device_kind_name(device.kind), device.ordinal);
   if (!status && module->device.kind != GOOGLE_RT_DEVICE_HOST) {
-    module->device = google_rt_device_selected(module->device.kind);
+    module->device = device.kind == GOOGLE_RT_DEVICE_HOST
+                         ? google_rt_device_selected(module->device.kind)
+                         : device;
     const gpu_driver *driver;
     google_rt_status unavailable =
         google_rt_gpu_open_device(module->device, &driver);

@@ -83,6 +83,41 @@ def test_copies_through_the_device(cache_dir):
 
 
 @pytest.mark.skipif(not FAKE_CUDA.is_dir(), reason="no fake CUDA driver")
+def test_runtime_loads_onto_a_chosen_gpu(cache_dir):
+    done = run_with_fake_cuda("""
+        import numpy as np, google_mlir as gm
+        from google_mlir import runtime
+        source = (
+            "func.func @twice(%x: tensor<2x3xf32>) -> "
+            "(tensor<2x3xf32>, tensor<6xf32>) {\\n"
+            "  %0 = google.reshape %x : tensor<2x3xf32> -> tensor<6xf32>\\n"
+            "  return %x, %0 : tensor<2x3xf32>, tensor<6xf32>\\n}\\n")
+        info = gm._native_module.compile(source, "twice", "target=nvvm",
+                                         None, 0)
+        module = runtime.load(info["path"], device="cuda:1")
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        a, b = module.function("twice")(x)
+        assert (a == x).all() and b.tolist() == list(range(6)), (a, b)
+        for device, error in (("cuda:5", runtime.Error),
+                              ("rocm:0", runtime.Error),
+                              ("tpu:0", ValueError), ("cuda:x", ValueError)):
+            try:
+                runtime.load(info["path"], device=device)
+                print("loaded on", device)
+            except error as e:
+                print(device, "->", e)
+        print("ok")
+        """, cache_dir, FAKE_CUDA_DEVICES="2")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "ok", done.stdout
+    assert "no device cuda:5" in lines[0], lines[0]
+    assert "requested rocm:0" in lines[1], lines[1]
+    assert lines[2].startswith("tpu:0 -> unknown device 'tpu:0'")
+    assert lines[3].startswith("cuda:x -> unknown device 'cuda:x'")
+
+
+@pytest.mark.skipif(not FAKE_CUDA.is_dir(), reason="no fake CUDA driver")
 def test_kernel_errors_raise(cache_dir):
     done = run_with_fake_cuda("""
         import numpy as np, google_mlir as gm

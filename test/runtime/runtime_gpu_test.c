@@ -7,6 +7,9 @@
  *     compiled with target=nvvm and holding @identity(tensor<?x3xf32>):
  *     device tensors, copies both ways, streams, zero-copy and
  *     asynchronous calls.
+ *   runtime_gpu_test devices MODULE.so CPU_MODULE.so
+ *     with FAKE_CUDA_DEVICES=2: a module loaded onto a chosen GPU, the
+ *     selection left alone, and modules for another device refused.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -216,13 +219,60 @@ static void fake_driver(const char *path) {
   google_rt_module_free(module);
 }
 
+static void load_on_devices(const char *path, const char *cpu_path) {
+  google_rt_device second = {GOOGLE_RT_DEVICE_CUDA, 1};
+  google_rt_module *module = NULL;
+  expect_ok(google_rt_module_load_on(path, second, &module), "load on cuda:1");
+  if (!module)
+    return;
+  google_rt_device where = google_rt_module_device(module);
+  EXPECT(where.kind == GOOGLE_RT_DEVICE_CUDA && where.ordinal == 1,
+         "module on cuda:1");
+  EXPECT(google_rt_device_selected(GOOGLE_RT_DEVICE_CUDA).ordinal == 0,
+         "the selection is left alone");
+  google_rt_module *first = NULL;
+  expect_ok(google_rt_module_load(path, &first), "load on the selected");
+  if (first)
+    EXPECT(google_rt_module_device(first).ordinal == 0, "module on cuda:0");
+  google_rt_module_free(first);
+  const google_rt_function *identity = NULL;
+  expect_ok(google_rt_module_lookup(module, "identity", &identity), "lookup");
+  int64_t shape[2] = {2, 3};
+  float host[6] = {1, 2, 3, 4, 5, 6};
+  google_rt_tensor source, result;
+  google_rt_tensor_view(GOOGLE_RT_F32, 2, shape, host, &source);
+  memset(&result, 0, sizeof(result));
+  result.device = second;
+  expect_ok(google_rt_call(identity, &source, 1, &result, 1), "call");
+  EXPECT(result.device.kind == GOOGLE_RT_DEVICE_CUDA &&
+             result.device.ordinal == 1,
+         "result on cuda:1");
+  google_rt_tensor_release(&result);
+  google_rt_module_free(module);
+  pass("load on a chosen GPU");
+
+  google_rt_device missing = {GOOGLE_RT_DEVICE_CUDA, 7};
+  google_rt_device rocm = {GOOGLE_RT_DEVICE_ROCM, 0};
+  expect_error(google_rt_module_load_on(path, missing, &module),
+               GOOGLE_RT_INVALID_ARGUMENT, "load on cuda:7");
+  expect_error(google_rt_module_load_on(path, rocm, &module),
+               GOOGLE_RT_INVALID_ARGUMENT, "cuda module on rocm:0");
+  expect_error(google_rt_module_load_on(cpu_path, second, &module),
+               GOOGLE_RT_INVALID_ARGUMENT, "cpu module on cuda:1");
+  EXPECT(module == NULL, "no module on failure");
+  pass("load on the wrong device");
+}
+
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "nodriver") == 0)
     no_driver();
   else if (argc == 3 && strcmp(argv[1], "fake") == 0)
     fake_driver(argv[2]);
+  else if (argc == 4 && strcmp(argv[1], "devices") == 0)
+    load_on_devices(argv[2], argv[3]);
   else {
-    fprintf(stderr, "usage: runtime_gpu_test nodriver | fake MODULE.so\n");
+    fprintf(stderr, "usage: runtime_gpu_test nodriver | fake MODULE.so | "
+                    "devices MODULE.so CPU_MODULE.so\n");
     return 2;
   }
   printf("%s\n", failures ? "FAILED" : "OK");
