@@ -13,7 +13,7 @@ unset CUDA_ROOT CUDA_PATH
 # (The compile cache keys NVVM objects by the toolkit they were built with.)
 # (The kernel mapping run on the host, mapping-on-host.test, stops before
 # device code: the toolkit does not matter to it.)
-tests=$(ls -d test/GPU/*.mlir test/GPU/*.test test/google-run/gpu-*.test \
+tests=$(ls -d test/Codegen/GPU/*.mlir test/Codegen/GPU/*.test test/google-run/gpu-*.test \
   test/google-run/errors/gpu-*.test test/runtime \
   test/Pipelines/extreme-gpu.mlir test/python/test_gpu.py |
   grep -v mapping-on-host)

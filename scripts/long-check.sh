@@ -13,7 +13,7 @@ start=$SECONDS
   --google-run build/bin/google-run
 GOOGLE_OPT=build/bin/google-opt GOOGLE_RUN=build/bin/google-run \
   /usr/bin/python3 test/fuzz/difftest.py --seeds $((SEEDS / 5)) --first 400 \
-  --google-run test/GPU/Inputs/run_gpu_mapping_on_host.py
+  --google-run test/Codegen/GPU/Inputs/run_gpu_mapping_on_host.py
 ROTATE=0 scripts/check-sanitizers.sh $((SEEDS / 10))
 scripts/fuzz.sh "$FUZZ_SECONDS"
 echo "long-check: done in $((SECONDS - start)) s"

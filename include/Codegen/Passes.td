@@ -328,8 +328,8 @@ def ApproximateMathPass : Pass<"google-approximate-math"> {
     tanh or erf and expanded each vectorized one into 16 calls (a 3000-op
     chain took seconds to compile).
     The approximations are within a few ulp of the correctly rounded value;
-    `test/GPU/approximate-math.test` checks them against NumPy with the
-    differential tester's error bounds. Ops without an approximation
+    `test/Codegen/GPU/approximate-math.test` checks them against NumPy with
+    the differential tester's error bounds. Ops without an approximation
     (`sqrt`, `absf`, `ctlz`) are left alone: they have LLVM intrinsics.
   }];
   let options = [

@@ -1,7 +1,7 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
 // CHECK: e2e: 3 cases match numpy
 // (Kept apart from unary.mlir: NVVM kernels need CUDA's libdevice for sin
-// and cos, see GPU/no-cuda-toolkit.test.)
+// and cos, see Codegen/GPU/no-cuda-toolkit.test.)
 
 // E2E: @trig(x: 5x33xf32[-20:20]) -> np.sin(x), np.cos(x)
 // E2E: @trig_narrow(x: 40xf16[-8:8], y: 40xbf16[-8:8]) -> np.sin(x), np.cos(y)

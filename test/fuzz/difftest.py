@@ -31,7 +31,7 @@ one-line command that reproduces it.
   difftest.py --seed S [--keep DIR]     one seed, verbose
 
 --target runs the compiled variants on a GPU (the interpreter stays on the
-host). test/GPU/Inputs/run_gpu_mapping_on_host.py as --google-run checks the
+host). test/Codegen/GPU/Inputs/run_gpu_mapping_on_host.py as --google-run checks the
 GPU pipeline's kernel mapping on the host.
 """
 
