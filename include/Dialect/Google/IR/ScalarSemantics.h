@@ -41,7 +41,6 @@
 
 #include "Dialect/Google/IR/GoogleOps.h"
 
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include <optional>
