@@ -16,14 +16,11 @@
 #define GOOGLE_COMPILER_COMPILECACHE_H
 
 #include "Compiler/Compiler.h"
+#include "Support/CacheEntry.h"
 
 #include <optional>
 
 namespace mlir::google {
-
-/// GOOGLE_MLIR_CACHE_DIR, else $XDG_CACHE_HOME/google-mlir, else
-/// ~/.cache/google-mlir.
-std::string getDefaultCacheDirectory();
 
 struct CachedObject {
   /// A loadable shared object (the cache entry, trailer included).
@@ -54,11 +51,6 @@ FailureOr<CachedObject> getOrCompile(StringRef source, StringRef name,
 
 /// Whether GOOGLE_MLIR_LOG_COMPILES=1 is set.
 bool isCompileLogEnabled();
-
-/// Writes the payload of a cache entry (or any shared object) to `path`,
-/// without the cache trailer.
-LogicalResult exportSharedObject(StringRef cachedPath, StringRef path,
-                                 std::string &error);
 
 } // namespace mlir::google
 

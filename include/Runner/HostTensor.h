@@ -106,6 +106,13 @@ std::string formatTensor(const HostTensor &tensor, bool summarize = false);
 LogicalResult compareTensors(const HostTensor &actual,
                              const HostTensor &expected, std::string &error);
 
+/// Compares compiled `results` with the `reference` results; on a mismatch
+/// `error` names the result and the first differing element.
+LogicalResult compareWithReference(StringRef function,
+                                   ArrayRef<HostTensor> results,
+                                   ArrayRef<HostTensor> reference,
+                                   std::string &error);
+
 } // namespace mlir::google
 
 #endif // GOOGLE_RUNNER_HOSTTENSOR_H

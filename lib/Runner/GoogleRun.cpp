@@ -2,13 +2,11 @@
 
 #include "Runner/GoogleRun.h"
 
-#include "Compiler/CompileCache.h"
+#include "CacheIndex.h"
+#include "Runner/CompilerServices.h"
 #include "Runner/HostTensor.h"
-#include "Runner/Reference.h"
+#include "Support/CacheEntry.h"
 
-#include "Pipelines/Pipelines.h"
-
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -75,63 +73,6 @@ std::string typeText(const google_rt_tensor_type *type) {
 }
 
 bool isSharedObject(StringRef data) { return data.starts_with("\177ELF"); }
-
-/// Compiles (through the cache) or takes the shared object; returns its
-/// path, and the module's text when it is MLIR. `--emit-object` is handled
-/// here too.
-std::optional<RunError> obtainObject(const RunOptions &options,
-                                     StringRef pipeline,
-                                     std::string &objectPath,
-                                     std::string &moduleText, bool &emittedOnly,
-                                     bool &temporary) {
-  emittedOnly = false;
-  temporary = false;
-  bool fromStdin = options.module == "-";
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      fromStdin ? llvm::MemoryBuffer::getSTDIN()
-                : llvm::MemoryBuffer::getFile(options.module, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return RunError{"cannot open module '" + options.module +
-                    "': " + buffer.getError().message()};
-  StringRef data = (*buffer)->getBuffer();
-  std::string name =
-      fromStdin ? "<stdin>" : llvm::sys::path::filename(options.module).str();
-  std::string error;
-
-  if (isSharedObject(data)) {
-    if (fromStdin) {
-      SmallString<128> path;
-      int fd;
-      if (llvm::sys::fs::createTemporaryFile("google-run", "so", fd, path))
-        return RunError{"cannot create a temporary file"};
-      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-      os << data;
-      objectPath = path.str().str();
-      temporary = true;
-    } else {
-      objectPath = options.module;
-    }
-  } else {
-    if (data.trim().empty())
-      return RunError{"module '" + name + "' is empty"};
-    moduleText = data.str();
-    CompileOptions compileOptions = getDefaultCompileOptions();
-    compileOptions.pipeline = pipeline;
-    FailureOr<CachedObject> cached = getOrCompile(
-        data, name, compileOptions, getDefaultCacheDirectory(), error);
-    if (failed(cached))
-      return RunError{error};
-    objectPath = cached->path;
-    temporary = cached->temporary;
-  }
-  if (!options.emitObject.empty()) {
-    if (failed(exportSharedObject(objectPath, options.emitObject, error)))
-      return RunError{error};
-    emittedOnly = true;
-  }
-  return std::nullopt;
-}
 
 /// `@a, @b`, or `(none)`.
 std::string publicList(ArrayRef<std::string> publicFunctions) {
@@ -218,55 +159,6 @@ std::optional<RunError> prepareExpected(const Signature &signature,
   return std::nullopt;
 }
 
-/// GOOGLE_MLIR_DEBUG_NANS=1 (SPEC section 6): a result holding a NaN fails
-/// the run, naming the first op that produced one (the reference
-/// interpreter replays the google-dialect module) or the argument that
-/// brought it in.
-std::optional<RunError> checkNaNs(const RunOptions &options, StringRef name,
-                                  StringRef moduleText,
-                                  const ReferenceModule *reference,
-                                  ArrayRef<HostTensor> inputs,
-                                  ArrayRef<HostTensor> values) {
-  const char *flag = std::getenv("GOOGLE_MLIR_DEBUG_NANS");
-  if (!flag || StringRef(flag) != "1")
-    return std::nullopt;
-  std::optional<size_t> bad;
-  for (size_t i = 0; i < values.size() && !bad; ++i) {
-    const HostTensor &value = values[i];
-    if (value.dtype() == GOOGLE_RT_I32 || value.dtype() == GOOGLE_RT_I64 ||
-        value.dtype() == GOOGLE_RT_I1 || value.dtype() == GOOGLE_RT_I8)
-      continue;
-    for (int64_t n = 0, e = value.numElements(); n < e; ++n)
-      if (std::isnan(value.getDouble(n))) {
-        bad = i;
-        break;
-      }
-  }
-  if (!bad)
-    return std::nullopt;
-  std::string prefix = "@" + name.str() + ": ";
-  std::string suffix = " (GOOGLE_MLIR_DEBUG_NANS)";
-  std::unique_ptr<ReferenceModule> parsed;
-  std::string error;
-  if (!reference && !moduleText.empty()) {
-    parsed = ReferenceModule::parse(moduleText, options.module, error);
-    reference = parsed.get();
-  }
-  std::optional<std::string> found;
-  if (reference)
-    found = reference->findFirstNaN(name, inputs, error);
-  else if (error.empty())
-    error = "the op that produced it is named for a module in the google "
-            "dialect, not a compiled object";
-  if (found)
-    return RunError{prefix + *found + suffix};
-  return RunError{prefix + "result " + std::to_string(*bad) +
-                  " contains NaN" + suffix +
-                  (error.empty() ? "; replaying the module found no op "
-                                   "that produced one"
-                                 : "; " + error)};
-}
-
 /// Whether `text` (a module in MLIR) defines a private function `name`.
 bool definesPrivateFunction(StringRef text, StringRef name) {
   for (StringRef quote : {"", "\""}) {
@@ -278,72 +170,11 @@ bool definesPrivateFunction(StringRef text, StringRef name) {
   return false;
 }
 
-/// The module's text, or std::nullopt (and `error`) when it cannot be read.
-std::optional<std::string> readModule(StringRef path, std::string &error) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      path == "-"
-          ? llvm::MemoryBuffer::getSTDIN()
-          : llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                        /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    error = "cannot open module '" + path.str() +
-            "': " + buffer.getError().message();
-    return std::nullopt;
-  }
-  return (*buffer)->getBuffer().str();
-}
-
-/// --interpret: the reference interpreter, no compiler.
-std::optional<RunError>
-openReference(const RunOptions &options,
-              std::unique_ptr<ReferenceModule> &reference,
-              Signature &signature) {
-  std::string error;
-  std::optional<std::string> text = readModule(options.module, error);
-  if (!text)
-    return RunError{error};
-  if (isSharedObject(*text))
-    return RunError{"--interpret needs the module as MLIR in the google "
-                    "dialect, not a compiled object"};
-  if (StringRef(*text).trim().empty())
-    return RunError{"module '" + options.module + "' is empty"};
-  reference = ReferenceModule::parse(*text, options.module, error);
-  if (!reference)
-    return RunError{error};
-  if (std::optional<RunError> notFound = selectFunction(
-          reference->getPublicFunctions(),
-          StringRef(options.function).ltrim('@'), signature.name))
-    return notFound;
-  if (failed(reference->getSignature(signature.name, signature.arguments,
-                                     signature.results, error)))
-    return RunError{error};
-  return std::nullopt;
-}
-
 /// The GPU kind a --target names (the host for cpu).
 google_rt_device_kind getDeviceKind(StringRef target) {
   return target == "cuda"   ? GOOGLE_RT_DEVICE_CUDA
          : target == "rocm" ? GOOGLE_RT_DEVICE_ROCM
                             : GOOGLE_RT_DEVICE_HOST;
-}
-
-/// The --google-extreme-pipeline options for --target and
-/// --pipeline-options, which must not ask for another target.
-std::optional<RunError> getPipeline(const RunOptions &options,
-                                    std::string &pipeline) {
-  static const char *const pipelineTargets[] = {"cpu", "nvvm", "rocdl"};
-  google_rt_device_kind kind = getDeviceKind(options.target);
-  StringRef wanted = pipelineTargets[kind];
-  pipeline = ("target=" + wanted + " " + options.pipeline).str();
-  ExtremePipelineOptions parsed;
-  std::string error;
-  if (failed(parseOptions(pipeline, parsed, error)))
-    return RunError{error};
-  if (pipelineTargets[static_cast<int>(parsed.target.getValue())] != wanted)
-    return RunError{"--pipeline-options='" + options.pipeline +
-                    "' compiles for another target than --target=" +
-                    options.target + " (target=" + wanted.str() + ")"};
-  return std::nullopt;
 }
 
 /// --list-devices: the host, then each GPU or why there is none.
@@ -397,71 +228,225 @@ struct DeviceInputs {
   }
 };
 
-std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
-  if (options.listDevices) {
-    listDevices(out);
+/// One google-run: validate the options, obtain the function (a compiled
+/// object, cached or compiled now, or the reference interpreter's), run it,
+/// report its results. The compiler is loaded only when a step needs it.
+class Runner {
+public:
+  Runner(const RunOptions &options, llvm::raw_ostream &out)
+      : options(options), out(out) {}
+  ~Runner() { removeTemporary(); }
+
+  std::optional<RunError> run() {
+    if (options.listDevices) {
+      listDevices(out);
+      return std::nullopt;
+    }
+    if (std::optional<RunError> error = validate())
+      return error;
+    if (options.interpret) {
+      if (std::optional<RunError> error = openReference())
+        return error;
+    } else {
+      bool emittedOnly = false;
+      if (std::optional<RunError> error = obtainObject(emittedOnly))
+        return error;
+      if (emittedOnly)
+        return std::nullopt;
+      if (std::optional<RunError> error = loadFunction())
+        return error;
+    }
+    for (auto step : {&Runner::prepareArguments, &Runner::execute,
+                      &Runner::report, &Runner::benchmark})
+      if (std::optional<RunError> error = (this->*step)())
+        return error;
     return std::nullopt;
   }
-  if (options.module.empty())
-    return RunError{"no module given: google-run MODULE [options] (see "
-                    "--help)"};
-  if (options.target != "cpu" && options.target != "cuda" &&
-      options.target != "rocm")
-    return RunError{"unknown --target='" + options.target +
-                    "'; expected cpu, cuda or rocm"};
-  google_rt_device_kind deviceKind = getDeviceKind(options.target);
-  if (options.device >= 0 && deviceKind == GOOGLE_RT_DEVICE_HOST)
-    return RunError{"--device selects a GPU; it goes with --target=cuda or "
-                    "--target=rocm"};
-  if (options.interpret && deviceKind != GOOGLE_RT_DEVICE_HOST)
-    return RunError{"--interpret runs the reference interpreter on the host; "
-                    "it does not go with --target=" +
-                    options.target};
-  std::string pipeline;
-  if (std::optional<RunError> error = getPipeline(options, pipeline))
-    return error;
-  // Running on a GPU needs its driver and the device, before compiling.
-  if (deviceKind != GOOGLE_RT_DEVICE_HOST && options.emitObject.empty())
-    if (std::optional<RunError> error = check(google_rt_device_select(
-            {deviceKind, options.device >= 0 ? options.device : 0})))
-      return error;
-  if (options.benchmark < 0)
-    return RunError{"--benchmark must be a positive number of calls"};
-  if (options.interpret &&
-      (options.check || options.benchmark || !options.emitObject.empty()))
-    return RunError{"--interpret runs the reference interpreter instead of "
-                    "compiled code; it does not go with --check, "
-                    "--benchmark or --emit-object"};
-  if (options.check && !options.emitObject.empty())
-    return RunError{"--check runs the function; it does not go with "
-                    "--emit-object"};
 
-  Signature signature;
-  std::unique_ptr<ReferenceModule> reference;
-  ModulePtr module;
-  const google_rt_function *function = nullptr;
-  std::string moduleText;
-  if (options.interpret) {
-    if (std::optional<RunError> error =
-            openReference(options, reference, signature))
-      return error;
-  } else {
-    std::string objectPath;
-    bool emittedOnly, temporary;
-    std::optional<RunError> obtained = obtainObject(
-        options, pipeline, objectPath, moduleText, emittedOnly, temporary);
-    // A temporary object is not needed once loaded (or emitted).
-    llvm::scope_exit removeTemporary([&] {
-      if (temporary)
-        llvm::sys::fs::remove(objectPath);
-    });
-    if (obtained)
-      return obtained;
-    if (emittedOnly)
+private:
+  //===--- validate ---===//
+
+  std::optional<RunError> validate() {
+    if (options.module.empty())
+      return RunError{"no module given: google-run MODULE [options] (see "
+                      "--help)"};
+    if (options.target != "cpu" && options.target != "cuda" &&
+        options.target != "rocm")
+      return RunError{"unknown --target='" + options.target +
+                      "'; expected cpu, cuda or rocm"};
+    deviceKind = getDeviceKind(options.target);
+    static const char *const pipelineTargets[] = {"cpu", "nvvm", "rocdl"};
+    pipelineTarget = pipelineTargets[deviceKind];
+    pipeline = "target=" + pipelineTarget + " " + options.pipeline;
+    if (options.device >= 0 && deviceKind == GOOGLE_RT_DEVICE_HOST)
+      return RunError{"--device selects a GPU; it goes with --target=cuda or "
+                      "--target=rocm"};
+    if (options.interpret && deviceKind != GOOGLE_RT_DEVICE_HOST)
+      return RunError{"--interpret runs the reference interpreter on the "
+                      "host; it does not go with --target=" +
+                      options.target};
+    // Options for a GPU or the interpreter need the compiler anyway; a CPU
+    // run checks them once it is known whether the cache has the object.
+    if (!options.pipeline.empty() &&
+        (deviceKind != GOOGLE_RT_DEVICE_HOST || options.interpret))
+      if (std::optional<RunError> error = checkPipeline())
+        return error;
+    // Running on a GPU needs its driver and the device, before compiling.
+    if (deviceKind != GOOGLE_RT_DEVICE_HOST && options.emitObject.empty())
+      if (std::optional<RunError> error = check(google_rt_device_select(
+              {deviceKind, options.device >= 0 ? options.device : 0})))
+        return error;
+    if (options.benchmark < 0)
+      return RunError{"--benchmark must be a positive number of calls"};
+    if (options.interpret &&
+        (options.check || options.benchmark || !options.emitObject.empty()))
+      return RunError{"--interpret runs the reference interpreter instead of "
+                      "compiled code; it does not go with --check, "
+                      "--benchmark or --emit-object"};
+    if (options.check && !options.emitObject.empty())
+      return RunError{"--check runs the function; it does not go with "
+                      "--emit-object"};
+    return std::nullopt;
+  }
+
+  /// The compiler, loaded on first use; `purpose` completes the error.
+  std::optional<RunError> loadCompiler(const std::string &purpose) {
+    if (compiler)
       return std::nullopt;
+    std::string error;
+    compiler = loadCompilerServices(error);
+    if (!compiler)
+      return RunError{error + " (it is needed to " + purpose + ")"};
+    return std::nullopt;
+  }
+
+  /// Parses the pipeline options, which must not ask for another target.
+  std::optional<RunError> checkPipeline() {
+    if (pipelineChecked)
+      return std::nullopt;
+    if (std::optional<RunError> error =
+            loadCompiler("read --pipeline-options"))
+      return error;
+    std::string error;
+    FailureOr<std::string> target = compiler->parsePipeline(pipeline, error);
+    if (failed(target))
+      return RunError{error};
+    if (*target != pipelineTarget)
+      return RunError{"--pipeline-options='" + options.pipeline +
+                      "' compiles for another target than --target=" +
+                      options.target + " (target=" + pipelineTarget + ")"};
+    pipelineChecked = true;
+    return std::nullopt;
+  }
+
+  //===--- obtain the function ---===//
+
+  /// The module's bytes into `data`, its name for messages into `name`.
+  std::optional<RunError> readModule() {
+    bool fromStdin = options.module == "-";
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        fromStdin ? llvm::MemoryBuffer::getSTDIN()
+                  : llvm::MemoryBuffer::getFile(
+                        options.module, /*IsText=*/false,
+                        /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return RunError{"cannot open module '" + options.module +
+                      "': " + buffer.getError().message()};
+    data = (*buffer)->getBuffer().str();
+    name = fromStdin ? "<stdin>"
+                     : llvm::sys::path::filename(options.module).str();
+    return std::nullopt;
+  }
+
+  /// The compiled object for the module: the module itself when it is one,
+  /// the cache's (found through its index without the compiler), or
+  /// compiled now. Handles --emit-object.
+  std::optional<RunError> obtainObject(bool &emittedOnly) {
+    if (std::optional<RunError> error = readModule())
+      return error;
+    if (isSharedObject(data)) {
+      if (!options.pipeline.empty())
+        if (std::optional<RunError> error = checkPipeline())
+          return error;
+      if (options.module == "-") {
+        SmallString<128> path;
+        int fd;
+        if (llvm::sys::fs::createTemporaryFile("google-run", "so", fd, path))
+          return RunError{"cannot create a temporary file"};
+        llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+        os << data;
+        objectPath = path.str().str();
+        temporary = true;
+      } else {
+        objectPath = options.module;
+      }
+    } else {
+      if (StringRef(data).trim().empty())
+        return RunError{"module '" + name + "' is empty"};
+      moduleText = data;
+      if (std::optional<RunError> error = compileThroughCache())
+        return error;
+    }
+    if (!options.emitObject.empty()) {
+      std::string error;
+      if (!exportCachePayload(objectPath, options.emitObject, error))
+        return RunError{error};
+      emittedOnly = true;
+      removeTemporary();
+    }
+    return std::nullopt;
+  }
+
+  std::optional<RunError> compileThroughCache() {
+    auto start = std::chrono::steady_clock::now();
+    std::string directory = getDefaultCacheDirectory();
+    std::string indexKey = deviceKind == GOOGLE_RT_DEVICE_HOST
+                               ? getCacheIndexKey(data, pipeline, directory)
+                               : "";
+    if (!indexKey.empty())
+      if (std::optional<std::string> path =
+              lookupCacheIndex(directory, indexKey)) {
+        objectPath = *path;
+        if (const char *log = std::getenv("GOOGLE_MLIR_LOG_COMPILES");
+            log && StringRef(log) == "1")
+          llvm::errs() << llvm::format(
+              "google-mlir: cache hit for %s (%s) in %.2f ms\n", name.c_str(),
+              llvm::sys::path::stem(objectPath).str().c_str(),
+              std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count());
+        return std::nullopt;
+      }
+    if (std::optional<RunError> error = loadCompiler("compile " + name))
+      return error;
+    if (std::optional<RunError> error = checkPipeline())
+      return error;
+    std::string error;
+    FailureOr<CompiledObject> compiled =
+        compiler->compile(data, name, pipeline, directory, error);
+    if (failed(compiled))
+      return RunError{error};
+    objectPath = compiled->path;
+    temporary = compiled->temporary;
+    if (!temporary)
+      recordCacheIndex(directory, indexKey, objectPath);
+    return std::nullopt;
+  }
+
+  void removeTemporary() {
+    if (temporary)
+      llvm::sys::fs::remove(objectPath);
+    temporary = false;
+  }
+
+  /// Loads the object and looks up the function to run.
+  std::optional<RunError> loadFunction() {
     google_rt_module *rawModule = nullptr;
-    if (std::optional<RunError> loaded =
-            check(google_rt_module_load(objectPath.c_str(), &rawModule))) {
+    std::optional<RunError> loaded =
+        check(google_rt_module_load(objectPath.c_str(), &rawModule));
+    // A temporary object is not needed once loaded.
+    removeTemporary();
+    if (loaded) {
       // An object compiled here (a cache entry) goes by the module's name.
       if (objectPath != options.module)
         for (StringRef object :
@@ -477,17 +462,18 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
     module.reset(rawModule);
     google_rt_device_kind moduleKind =
         google_rt_module_device(module.get()).kind;
-    if (moduleKind != deviceKind)
-      return RunError{
-          "module '" + options.module + "' was compiled to run on " +
-          (moduleKind == GOOGLE_RT_DEVICE_HOST
-               ? std::string("the CPU")
-               : std::string(google_rt_device_kind_name(moduleKind))) +
-          "; run it with --target=" +
-          (moduleKind == GOOGLE_RT_DEVICE_HOST
-               ? std::string("cpu")
-               : google_rt_device_kind_name(moduleKind)) +
-          " (given: --target=" + options.target + ")"};
+    if (moduleKind != deviceKind) {
+      std::string runsOn = moduleKind == GOOGLE_RT_DEVICE_HOST
+                               ? "the CPU"
+                               : google_rt_device_kind_name(moduleKind);
+      std::string target = moduleKind == GOOGLE_RT_DEVICE_HOST
+                               ? "cpu"
+                               : google_rt_device_kind_name(moduleKind);
+      return RunError{"module '" + options.module +
+                      "' was compiled to run on " + runsOn +
+                      "; run it with --target=" + target +
+                      " (given: --target=" + options.target + ")"};
+    }
     if (options.check && moduleText.empty())
       return RunError{"--check needs the module as MLIR in the google "
                       "dialect, not a compiled object"};
@@ -496,14 +482,14 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
          ++i)
       publicFunctions.push_back(
           google_rt_function_name(google_rt_module_function(module.get(), i)));
-    std::string name;
+    std::string selected;
     if (std::optional<RunError> error =
-            selectFunction(publicFunctions, options.function, name))
+            selectFunction(publicFunctions, options.function, selected))
       return error;
-    if (std::optional<RunError> error = check(
-            google_rt_module_lookup(module.get(), name.c_str(), &function))) {
-      if (definesPrivateFunction(moduleText, name))
-        error->message = "@" + name +
+    if (std::optional<RunError> error = check(google_rt_module_lookup(
+            module.get(), selected.c_str(), &function))) {
+      if (definesPrivateFunction(moduleText, selected))
+        error->message = "@" + selected +
                          " is private: only public functions can be run "
                          "(remove `private`); the public functions are: " +
                          publicList(publicFunctions);
@@ -512,79 +498,128 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
     signature.name = google_rt_function_name(function);
     for (size_t i = 0, e = google_rt_function_num_args(function); i < e; ++i)
       signature.arguments.push_back(*google_rt_function_arg_type(function, i));
-    for (size_t i = 0, e = google_rt_function_num_results(function); i < e; ++i)
+    for (size_t i = 0, e = google_rt_function_num_results(function); i < e;
+         ++i)
       signature.results.push_back(*google_rt_function_result_type(function, i));
+    return std::nullopt;
   }
-  const std::string &name = signature.name;
-  size_t numArgs = signature.arguments.size();
-  size_t numResults = signature.results.size();
 
-  if (options.inputs.size() != numArgs) {
-    std::string types;
-    for (size_t i = 0; i < numArgs; ++i)
-      types += (i ? ", " : "") + typeText(&signature.arguments[i]);
-    return RunError{"@" + name + " takes " + std::to_string(numArgs) +
-                    " input" + (numArgs == 1 ? "" : "s") +
-                    (numArgs ? " (" + types + ")" : "") + ", got " +
-                    std::to_string(options.inputs.size()) + " --input"};
+  /// Parses `moduleText` for the reference interpreter.
+  std::optional<RunError> parseReference(const std::string &purpose,
+                                         std::unique_ptr<ReferenceModule> &into,
+                                         std::string &error) {
+    if (std::optional<RunError> loadError = loadCompiler(purpose))
+      return loadError;
+    into = compiler->parseReference(moduleText, options.module, error);
+    return std::nullopt;
   }
-  if (options.outputs.size() > numResults ||
-      options.expectedOutputs.size() > numResults)
-    return RunError{"@" + name + " has " + std::to_string(numResults) +
-                    " result" + (numResults == 1 ? "" : "s") + ", got " +
-                    std::to_string(std::max(options.outputs.size(),
-                                            options.expectedOutputs.size())) +
-                    (options.outputs.size() > numResults
-                         ? " --output"
-                         : " --expected_output")};
-  for (StringRef output : options.outputs)
-    if (!output.starts_with("@") || output.size() == 1)
-      return RunError{"--output='" + output.str() + "': expected @FILE.npy"};
 
-  std::vector<HostTensor> inputs(numArgs);
-  std::vector<google_rt_tensor> args(numArgs);
-  for (size_t i = 0; i < numArgs; ++i) {
-    if (std::optional<RunError> error =
-            prepareInput(signature, i, options.inputs[i], inputs[i]))
+  /// --interpret: the reference interpreter instead of compiled code.
+  std::optional<RunError> openReference() {
+    if (std::optional<RunError> error = readModule())
       return error;
-    args[i] = inputs[i].view();
-  }
-  std::vector<HostTensor> expected(options.expectedOutputs.size());
-  for (size_t i = 0; i < expected.size(); ++i)
-    if (std::optional<RunError> error = prepareExpected(
-            signature, i, options.expectedOutputs[i], expected[i]))
-      return error;
-
-  std::vector<HostTensor> values;
-  Results results(numResults);
-  if (options.interpret) {
+    if (isSharedObject(data))
+      return RunError{"--interpret needs the module as MLIR in the google "
+                      "dialect, not a compiled object"};
+    if (StringRef(data).trim().empty())
+      return RunError{"module '" + options.module + "' is empty"};
+    moduleText = data;
     std::string error;
-    FailureOr<std::vector<HostTensor>> interpreted =
-        reference->run(name, inputs, error);
-    if (failed(interpreted))
-      return RunError{"@" + name + ": " + error};
-    values = std::move(*interpreted);
-  } else {
+    if (std::optional<RunError> loadError =
+            parseReference("interpret " + name, reference, error))
+      return loadError;
+    if (!reference)
+      return RunError{error};
+    if (std::optional<RunError> notFound = selectFunction(
+            reference->getPublicFunctions(),
+            StringRef(options.function).ltrim('@'), signature.name))
+      return notFound;
+    if (failed(reference->getSignature(signature.name, signature.arguments,
+                                       signature.results, error)))
+      return RunError{error};
+    return std::nullopt;
+  }
+
+  //===--- run ---===//
+
+  std::optional<RunError> prepareArguments() {
+    const std::string &fn = signature.name;
+    size_t numArgs = signature.arguments.size();
+    size_t numResults = signature.results.size();
+    if (options.inputs.size() != numArgs) {
+      std::string types;
+      for (size_t i = 0; i < numArgs; ++i)
+        types += (i ? ", " : "") + typeText(&signature.arguments[i]);
+      return RunError{"@" + fn + " takes " + std::to_string(numArgs) +
+                      " input" + (numArgs == 1 ? "" : "s") +
+                      (numArgs ? " (" + types + ")" : "") + ", got " +
+                      std::to_string(options.inputs.size()) + " --input"};
+    }
+    if (options.outputs.size() > numResults ||
+        options.expectedOutputs.size() > numResults)
+      return RunError{
+          "@" + fn + " has " + std::to_string(numResults) + " result" +
+          (numResults == 1 ? "" : "s") + ", got " +
+          std::to_string(std::max(options.outputs.size(),
+                                  options.expectedOutputs.size())) +
+          (options.outputs.size() > numResults ? " --output"
+                                               : " --expected_output")};
+    for (StringRef output : options.outputs)
+      if (!output.starts_with("@") || output.size() == 1)
+        return RunError{"--output='" + output.str() +
+                        "': expected @FILE.npy"};
+    inputs.resize(numArgs);
+    args.resize(numArgs);
+    for (size_t i = 0; i < numArgs; ++i) {
+      if (std::optional<RunError> error =
+              prepareInput(signature, i, options.inputs[i], inputs[i]))
+        return error;
+      args[i] = inputs[i].view();
+    }
+    expected.resize(options.expectedOutputs.size());
+    for (size_t i = 0; i < expected.size(); ++i)
+      if (std::optional<RunError> error = prepareExpected(
+              signature, i, options.expectedOutputs[i], expected[i]))
+        return error;
+    return std::nullopt;
+  }
+
+  /// Calls the function (or interprets it); with --check, compares with the
+  /// reference interpreter.
+  std::optional<RunError> execute() {
+    const std::string &fn = signature.name;
+    if (options.interpret) {
+      std::string error;
+      FailureOr<std::vector<HostTensor>> interpreted =
+          reference->run(fn, inputs, error);
+      if (failed(interpreted))
+        return RunError{"@" + fn + ": " + error};
+      values = std::move(*interpreted);
+      return std::nullopt;
+    }
     // The reference first: its verdict decides how a failed call reads.
     std::optional<std::vector<HostTensor>> referenceValues;
     std::string referenceError;
     std::unique_ptr<ReferenceModule> checked;
     if (options.check) {
-      checked = ReferenceModule::parse(moduleText, options.module,
-                                       referenceError);
+      if (std::optional<RunError> error =
+              parseReference("run --check", checked, referenceError))
+        return error;
       if (!checked)
         return RunError{"--check: the reference interpreter " +
                         referenceError};
       bool unsupported = false;
       FailureOr<std::vector<HostTensor>> interpreted =
-          checked->run(name, inputs, referenceError, &unsupported);
+          checked->run(fn, inputs, referenceError, &unsupported);
       if (unsupported)
         return RunError{"--check: " + referenceError};
       if (succeeded(interpreted))
         referenceValues = std::move(*interpreted);
     }
+    size_t numResults = signature.results.size();
+    Results results(numResults);
     if (std::optional<RunError> error =
-            check(google_rt_call(function, args.data(), numArgs,
+            check(google_rt_call(function, args.data(), args.size(),
                                  results.tensors.data(), numResults))) {
       if (referenceValues)
         error->message = "the compiled code failed where the reference "
@@ -594,69 +629,127 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
     }
     for (const google_rt_tensor &tensor : results.tensors)
       values.push_back(HostTensor::copyOf(tensor));
-    results.reset();
-    if (options.check) {
-      if (!referenceValues)
-        return RunError{"@" + name +
-                        ": the compiled code returned results "
-                        "where the reference interpreter reports: " +
-                        referenceError};
-      // Floats within what rounding may do (computed in f64 with a
-      // bound); integers exactly as the interpreter has them.
-      std::string mismatch;
-      bool covered = false;
-      if (failed(checked->checkWithinBounds(name, inputs, values,
-                                            *referenceValues, mismatch,
-                                            covered)))
-        return RunError{"--check: " + mismatch};
-      if (!covered) {
-        if (failed(compareWithReference(name, values, *referenceValues,
-                                        mismatch)))
-          return RunError{mismatch};
-      } else {
-        for (size_t i = 0; i < values.size(); ++i) {
-          google_rt_dtype dtype = values[i].dtype();
-          if (dtype != GOOGLE_RT_I32 && dtype != GOOGLE_RT_I64)
-            continue;
-          if (failed(compareTensors(values[i], (*referenceValues)[i],
-                                    mismatch)))
-            return RunError{"@" + name + " result " + std::to_string(i) +
-                            " differs from the reference interpreter: " +
-                            mismatch};
-        }
-      }
+    if (!options.check)
+      return std::nullopt;
+    if (!referenceValues)
+      return RunError{"@" + fn +
+                      ": the compiled code returned results "
+                      "where the reference interpreter reports: " +
+                      referenceError};
+    // Floats within what rounding may do (computed in f64 with a bound);
+    // integers exactly as the interpreter has them.
+    std::string mismatch;
+    bool covered = false;
+    if (failed(checked->checkWithinBounds(fn, inputs, values,
+                                          *referenceValues, mismatch,
+                                          covered)))
+      return RunError{"--check: " + mismatch};
+    if (!covered) {
+      if (failed(compareWithReference(fn, values, *referenceValues,
+                                      mismatch)))
+        return RunError{mismatch};
+      return std::nullopt;
     }
+    for (size_t i = 0; i < values.size(); ++i) {
+      google_rt_dtype dtype = values[i].dtype();
+      if (dtype != GOOGLE_RT_I32 && dtype != GOOGLE_RT_I64)
+        continue;
+      if (failed(compareTensors(values[i], (*referenceValues)[i], mismatch)))
+        return RunError{"@" + fn + " result " + std::to_string(i) +
+                        " differs from the reference interpreter: " +
+                        mismatch};
+    }
+    return std::nullopt;
   }
 
-  if (std::optional<RunError> error = checkNaNs(
-          options, name, moduleText, reference.get(), inputs, values))
-    return error;
+  //===--- report ---===//
 
-  for (size_t i = 0; i < expected.size(); ++i) {
+  /// GOOGLE_MLIR_DEBUG_NANS=1 (SPEC section 6): a result holding a NaN
+  /// fails the run, naming the first op that produced one (the reference
+  /// interpreter replays the google-dialect module) or the argument that
+  /// brought it in.
+  std::optional<RunError> checkNaNs() {
+    const char *flag = std::getenv("GOOGLE_MLIR_DEBUG_NANS");
+    if (!flag || StringRef(flag) != "1")
+      return std::nullopt;
+    std::optional<size_t> bad;
+    for (size_t i = 0; i < values.size() && !bad; ++i) {
+      const HostTensor &value = values[i];
+      if (value.dtype() == GOOGLE_RT_I32 || value.dtype() == GOOGLE_RT_I64 ||
+          value.dtype() == GOOGLE_RT_I1 || value.dtype() == GOOGLE_RT_I8)
+        continue;
+      for (int64_t n = 0, e = value.numElements(); n < e; ++n)
+        if (std::isnan(value.getDouble(n))) {
+          bad = i;
+          break;
+        }
+    }
+    if (!bad)
+      return std::nullopt;
+    const std::string &fn = signature.name;
+    std::string prefix = "@" + fn + ": ";
+    std::string suffix = " (GOOGLE_MLIR_DEBUG_NANS)";
+    std::unique_ptr<ReferenceModule> parsed;
+    const ReferenceModule *replay = reference.get();
     std::string error;
-    if (failed(compareTensors(values[i], expected[i], error)))
-      return RunError{"@" + name + " result " + std::to_string(i) + ": " +
-                      error};
+    if (!replay && !moduleText.empty()) {
+      if (std::optional<RunError> loadError =
+              parseReference("find the op that produced a NaN", parsed, error))
+        error = loadError->message;
+      replay = parsed.get();
+    }
+    std::optional<std::string> found;
+    if (replay)
+      found = replay->findFirstNaN(fn, inputs, error);
+    else if (error.empty())
+      error = "the op that produced it is named for a module in the google "
+              "dialect, not a compiled object";
+    if (found)
+      return RunError{prefix + *found + suffix};
+    return RunError{prefix + "result " + std::to_string(*bad) +
+                    " contains NaN" + suffix +
+                    (error.empty() ? "; replaying the module found no op "
+                                     "that produced one"
+                                   : "; " + error)};
   }
-  for (size_t i = 0; i < options.outputs.size(); ++i) {
-    std::string error;
-    if (failed(writeNpy(StringRef(options.outputs[i]).drop_front(), values[i],
-                        error)))
-      return RunError{"@" + name + " result " + std::to_string(i) + ": " +
-                      error};
-  }
-  for (size_t i = options.outputs.size(); i < numResults; ++i)
-    out << "result[" << i << "]: " << formatTensor(values[i], !options.printAll)
-        << "\n";
-  if (options.check)
-    out << "check: @" << name << ": " << numResults
-        << (numResults == 1 ? " result matches" : " results match")
-        << " the reference interpreter\n";
 
-  if (options.benchmark > 0) {
+  std::optional<RunError> report() {
+    if (std::optional<RunError> error = checkNaNs())
+      return error;
+    const std::string &fn = signature.name;
+    for (size_t i = 0; i < expected.size(); ++i) {
+      std::string error;
+      if (failed(compareTensors(values[i], expected[i], error)))
+        return RunError{"@" + fn + " result " + std::to_string(i) + ": " +
+                        error};
+    }
+    for (size_t i = 0; i < options.outputs.size(); ++i) {
+      std::string error;
+      if (failed(writeNpy(StringRef(options.outputs[i]).drop_front(),
+                          values[i], error)))
+        return RunError{"@" + fn + " result " + std::to_string(i) + ": " +
+                        error};
+    }
+    size_t numResults = signature.results.size();
+    for (size_t i = options.outputs.size(); i < numResults; ++i)
+      out << "result[" << i
+          << "]: " << formatTensor(values[i], !options.printAll) << "\n";
+    if (options.check)
+      out << "check: @" << fn << ": " << numResults
+          << (numResults == 1 ? " result matches" : " results match")
+          << " the reference interpreter\n";
+    return std::nullopt;
+  }
+
+  std::optional<RunError> benchmark() {
+    if (options.benchmark <= 0)
+      return std::nullopt;
+    size_t numResults = signature.results.size();
+    Results results(numResults);
     // On a GPU, inputs stay on the device and results are left there.
     google_rt_device device = google_rt_module_device(module.get());
     DeviceInputs onDevice;
+    std::vector<google_rt_tensor> callArgs = args;
     if (device.kind != GOOGLE_RT_DEVICE_HOST) {
       for (const google_rt_tensor &arg : args) {
         google_rt_tensor copy;
@@ -668,7 +761,7 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
                 check(google_rt_tensor_copy(&arg, &onDevice.tensors.back())))
           return error;
       }
-      args = onDevice.tensors;
+      callArgs = onDevice.tensors;
     }
     auto prepareResults = [&] {
       for (google_rt_tensor &tensor : results.tensors)
@@ -683,8 +776,9 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
     double minimum = INFINITY, mean = 0, squares = 0;
     for (int64_t n = 0; n < options.benchmark; ++n) {
       auto start = std::chrono::steady_clock::now();
-      google_rt_status status = google_rt_call(
-          function, args.data(), numArgs, results.tensors.data(), numResults);
+      google_rt_status status =
+          google_rt_call(function, callArgs.data(), callArgs.size(),
+                         results.tensors.data(), numResults);
       results.reset();
       prepareResults();
       double time = std::chrono::duration<double, std::micro>(
@@ -712,19 +806,36 @@ std::optional<RunError> run(const RunOptions &options, llvm::raw_ostream &out) {
             : 0;
     out << llvm::format("benchmark: @%s, %lld calls: min %.3f us, median "
                         "%.3f us, mean %.3f us, stddev %.3f us per call\n",
-                        name.c_str(), (long long)options.benchmark, minimum,
-                        sample[sample.size() / 2], mean, deviation);
+                        signature.name.c_str(), (long long)options.benchmark,
+                        minimum, sample[sample.size() / 2], mean, deviation);
+    return std::nullopt;
   }
-  return std::nullopt;
-}
 
+  const RunOptions &options;
+  llvm::raw_ostream &out;
+  google_rt_device_kind deviceKind = GOOGLE_RT_DEVICE_HOST;
+  /// "cpu", "nvvm" or "rocdl", and the options with it.
+  std::string pipelineTarget, pipeline;
+  bool pipelineChecked = false;
+  CompilerServices *compiler = nullptr;
+  /// The module's bytes, its name in messages, and its text when MLIR.
+  std::string data, name, moduleText;
+  std::string objectPath;
+  bool temporary = false;
+  ModulePtr module;
+  const google_rt_function *function = nullptr;
+  std::unique_ptr<ReferenceModule> reference;
+  Signature signature;
+  std::vector<HostTensor> inputs, expected, values;
+  std::vector<google_rt_tensor> args;
+};
 } // namespace
 
 int google::runGoogleRun(const RunOptions &options, llvm::raw_ostream &out,
                          llvm::raw_ostream &err) {
   std::string printed;
   llvm::raw_string_ostream buffered(printed);
-  if (std::optional<RunError> error = run(options, buffered)) {
+  if (std::optional<RunError> error = Runner(options, buffered).run()) {
     err << "error: " << error->message << "\n";
     return 1;
   }

@@ -594,3 +594,25 @@ LogicalResult google::compareTensors(const HostTensor &actual,
   }
   return success();
 }
+
+LogicalResult google::compareWithReference(StringRef function,
+                                           ArrayRef<HostTensor> results,
+                                           ArrayRef<HostTensor> reference,
+                                           std::string &error) {
+  if (results.size() != reference.size()) {
+    error = "@" + function.str() + " returned " +
+            std::to_string(results.size()) +
+            " results, the reference interpreter " +
+            std::to_string(reference.size());
+    return failure();
+  }
+  for (size_t i = 0; i < results.size(); ++i) {
+    std::string mismatch;
+    if (failed(compareTensors(results[i], reference[i], mismatch))) {
+      error = "@" + function.str() + " result " + std::to_string(i) +
+              " differs from the reference interpreter: " + mismatch;
+      return failure();
+    }
+  }
+  return success();
+}

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runner/Reference.h"
+#include "Compiler/Reference.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -77,7 +77,7 @@ int main() {
     }
   )mlir";
   std::unique_ptr<ReferenceModule> module =
-      ReferenceModule::parse(sums, "sums.mlir", error);
+      parseReferenceModule(sums, "sums.mlir", error);
   expect(module != nullptr, "parse: " + error);
   HostTensor around100(GOOGLE_RT_F32, {1, 4096});
   for (int64_t i = 0; i < 4096; ++i)

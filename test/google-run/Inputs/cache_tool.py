@@ -1,7 +1,8 @@
 """Helpers for the compile cache tests.
 
   cache_tool.py corrupt DIR truncate|flip   damage the one entry in DIR
-  cache_tool.py list DIR                    print entries and leftovers
+  cache_tool.py list DIR                    print entries, leftovers and
+                                            index records
   cache_tool.py swap DIR                    copy one of DIR's two entries
                                             over the other
   cache_tool.py concurrent N CMD...         run CMD N times at once; print
@@ -35,6 +36,10 @@ def main():
         open(os.path.join(directory, second), "wb").write(data)
     elif action == "list":
         for name in entries(sys.argv[2]):
+            if name == "index":
+                for record in entries(os.path.join(sys.argv[2], name)):
+                    print("index", record)
+                continue
             print("tmp" if name.endswith(".tmp") else "entry", name)
     elif action == "concurrent":
         count, command = int(sys.argv[2]), sys.argv[3:]

@@ -1,12 +1,13 @@
 //===- Reference.cpp - run a function with the reference interpreter ------===//
 
-#include "Runner/Reference.h"
+#include "Compiler/Reference.h"
 
 #include <cmath>
 #include <limits>
 
 #include "Compiler/Compiler.h"
 #include "ErrorBounds.h"
+#include "Interpreter/ConcreteTensor.h"
 #include "Interpreter/Interpreter.h"
 #include "Support/ParserGuard.h"
 
@@ -72,25 +73,50 @@ static std::optional<google_rt_tensor_type> runtimeTypeOf(Type type) {
   return result;
 }
 
-struct ReferenceModule::Impl {
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
+namespace {
 
-  explicit Impl(DialectRegistry &registry)
+/// The reference interpreter over a module parsed in its own context.
+class ReferenceModuleImpl final : public ReferenceModule {
+public:
+  explicit ReferenceModuleImpl(DialectRegistry &registry)
       : context(registry, MLIRContext::Threading::DISABLED) {}
+
+  std::vector<std::string> getPublicFunctions() const override;
+  LogicalResult getSignature(StringRef name,
+                             std::vector<google_rt_tensor_type> &arguments,
+                             std::vector<google_rt_tensor_type> &results,
+                             std::string &error) const override;
+  FailureOr<std::vector<HostTensor>> run(StringRef name,
+                                         ArrayRef<HostTensor> inputs,
+                                         std::string &error,
+                                         bool *unsupported) const override;
+  std::optional<std::string> findFirstNaN(StringRef name,
+                                          ArrayRef<HostTensor> inputs,
+                                          std::string &error) const override;
+  LogicalResult checkWithinBounds(StringRef name, ArrayRef<HostTensor> inputs,
+                                  ArrayRef<HostTensor> results,
+                                  ArrayRef<HostTensor> interpreted,
+                                  std::string &error,
+                                  bool &covered) const override;
+
+  mutable MLIRContext context;
+  mutable OwningOpRef<ModuleOp> module;
+
+private:
+  /// `inputs` as the interpreter's tensors.
+  FailureOr<SmallVector<ConcreteTensor>>
+  toArguments(ArrayRef<HostTensor> inputs, std::string &error) const;
 };
 
-ReferenceModule::ReferenceModule() = default;
-ReferenceModule::~ReferenceModule() = default;
+} // namespace
 
 std::unique_ptr<ReferenceModule>
-ReferenceModule::parse(StringRef source, StringRef bufferName,
-                       std::string &error) {
+google::parseReferenceModule(StringRef source, StringRef bufferName,
+                             std::string &error) {
   DialectRegistry registry;
   registerCompilerDialects(registry);
-  std::unique_ptr<ReferenceModule> result(new ReferenceModule());
-  result->impl = std::make_unique<Impl>(registry);
-  MLIRContext &context = result->impl->context;
+  auto result = std::make_unique<ReferenceModuleImpl>(registry);
+  MLIRContext &context = result->context;
   std::string diagnostic;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error && diagnostic.empty())
@@ -102,28 +128,28 @@ ReferenceModule::parse(StringRef source, StringRef bufferName,
       // The lexer reads up to a NUL: parse a terminated copy.
       llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
       llvm::SMLoc());
-  result->impl->module = parseModuleGuarded(sourceMgr, &context);
-  if (!result->impl->module) {
+  result->module = parseModuleGuarded(sourceMgr, &context);
+  if (!result->module) {
     error = "cannot parse the module: " + diagnostic;
     return nullptr;
   }
   return result;
 }
 
-std::vector<std::string> ReferenceModule::getPublicFunctions() const {
+std::vector<std::string> ReferenceModuleImpl::getPublicFunctions() const {
   std::vector<std::string> names;
-  for (auto func : impl->module->getOps<func::FuncOp>())
+  for (auto func : module->getOps<func::FuncOp>())
     if (func.isPublic() && !func.isExternal())
       names.push_back(func.getSymName().str());
   return names;
 }
 
 LogicalResult
-ReferenceModule::getSignature(StringRef name,
+ReferenceModuleImpl::getSignature(StringRef name,
                               std::vector<google_rt_tensor_type> &arguments,
                               std::vector<google_rt_tensor_type> &results,
                               std::string &error) const {
-  auto func = impl->module->lookupSymbol<func::FuncOp>(name);
+  auto func = module->lookupSymbol<func::FuncOp>(name);
   if (!func || !func.isPublic() || func.isExternal()) {
     std::string names;
     for (const std::string &publicName : getPublicFunctions())
@@ -183,12 +209,11 @@ static func::FuncOp lookupInterpretable(ModuleOp module, StringRef name,
 }
 
 FailureOr<SmallVector<ConcreteTensor>>
-ReferenceModule::toArguments(ArrayRef<HostTensor> inputs,
+ReferenceModuleImpl::toArguments(ArrayRef<HostTensor> inputs,
                              std::string &error) const {
-  MLIRContext *context = &impl->context;
   SmallVector<ConcreteTensor> arguments;
   for (const HostTensor &input : inputs) {
-    Type elementType = elementTypeOf(context, input.dtype());
+    Type elementType = elementTypeOf(&context, input.dtype());
     if (!elementType) {
       error = "the reference interpreter has no element type " +
               std::string(google_rt_dtype_name(input.dtype()));
@@ -208,13 +233,13 @@ ReferenceModule::toArguments(ArrayRef<HostTensor> inputs,
 }
 
 FailureOr<std::vector<HostTensor>>
-ReferenceModule::run(StringRef name, ArrayRef<HostTensor> inputs,
+ReferenceModuleImpl::run(StringRef name, ArrayRef<HostTensor> inputs,
                      std::string &error, bool *unsupported) const {
   bool ignored;
   if (!unsupported)
     unsupported = &ignored;
   *unsupported = true;
-  func::FuncOp func = lookupInterpretable(*impl->module, name, error);
+  func::FuncOp func = lookupInterpretable(*module, name, error);
   if (!func)
     return failure();
   FailureOr<SmallVector<ConcreteTensor>> arguments =
@@ -272,9 +297,9 @@ static std::string describeLocation(Location loc) {
 }
 
 std::optional<std::string>
-ReferenceModule::findFirstNaN(StringRef name, ArrayRef<HostTensor> inputs,
+ReferenceModuleImpl::findFirstNaN(StringRef name, ArrayRef<HostTensor> inputs,
                               std::string &error) const {
-  func::FuncOp func = lookupInterpretable(*impl->module, name, error);
+  func::FuncOp func = lookupInterpretable(*module, name, error);
   if (!func)
     return std::nullopt;
   FailureOr<SmallVector<ConcreteTensor>> arguments =
@@ -321,12 +346,12 @@ static std::string formatIndex(ArrayRef<int64_t> shape, int64_t n) {
   return text + "]";
 }
 
-LogicalResult ReferenceModule::checkWithinBounds(
+LogicalResult ReferenceModuleImpl::checkWithinBounds(
     StringRef name, ArrayRef<HostTensor> inputs, ArrayRef<HostTensor> results,
     ArrayRef<HostTensor> interpreted, std::string &error,
     bool &covered) const {
   covered = false;
-  func::FuncOp func = lookupInterpretable(*impl->module, name, error);
+  func::FuncOp func = lookupInterpretable(*module, name, error);
   if (!func)
     return failure();
   std::string uncovered;
@@ -406,32 +431,10 @@ google::interpretModule(StringRef source, StringRef bufferName,
   if (unsupported)
     *unsupported = true;
   std::unique_ptr<ReferenceModule> module =
-      ReferenceModule::parse(source, bufferName, error);
+      parseReferenceModule(source, bufferName, error);
   if (!module) {
     error = "the reference interpreter " + error;
     return failure();
   }
   return module->run(function, inputs, error, unsupported);
-}
-
-LogicalResult google::compareWithReference(StringRef function,
-                                           ArrayRef<HostTensor> results,
-                                           ArrayRef<HostTensor> reference,
-                                           std::string &error) {
-  if (results.size() != reference.size()) {
-    error = "@" + function.str() + " returned " +
-            std::to_string(results.size()) +
-            " results, the reference interpreter " +
-            std::to_string(reference.size());
-    return failure();
-  }
-  for (size_t i = 0; i < results.size(); ++i) {
-    std::string mismatch;
-    if (failed(compareTensors(results[i], reference[i], mismatch))) {
-      error = "@" + function.str() + " result " + std::to_string(i) +
-              " differs from the reference interpreter: " + mismatch;
-      return failure();
-    }
-  }
-  return success();
 }
