@@ -1,0 +1,26 @@
+//===- Matchers.h - op shapes the CPU and GPU schedules both take -*- C++
+//-*-===//
+//
+// The structural tests the targets' schedules share; each target adds its
+// own conditions (element types, where the ops live, what they alias).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_CODEGEN_MATCHERS_H
+#define GOOGLE_CODEGEN_MATCHERS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::google {
+
+/// Whether `epilogue` is an elementwise op over all of `product` (a
+/// contraction's result, tensor or buffer) that can run on each tile of
+/// the product where the contraction computes it: every loop parallel, no
+/// index ops, one output written through the identity map, loops of the
+/// product's rank, every input read through a projected permutation (a
+/// broadcast), and `product` read element by element (identity map).
+bool isElementwiseEpilogue(linalg::GenericOp epilogue, Value product);
+
+} // namespace mlir::google
+
+#endif // GOOGLE_CODEGEN_MATCHERS_H

@@ -1,0 +1,198 @@
+//===- CpuSchedules.h - the CPU schedules of --google-tile-and-vectorize -*- C++
+//-*-===//
+//
+// Strategy apart from mechanics: CpuStrategy.cpp decides which schedule an
+// op gets and its sizes (register blocks, chunks, when threads pay); one
+// file per schedule applies it (MatmulSchedule.cpp: register-blocked
+// matmuls and their epilogues; RowSchedule.cpp: chains of row-wise ops and
+// row reductions; ElementwiseSchedule.cpp: chunks of elementwise ops for
+// threads); TileAndVectorize.cpp runs them in order and holds the shared
+// mechanics (tile-and-fuse, peeling, vectorization, hoisting).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_LIB_CODEGEN_CPU_CPUSCHEDULES_H
+#define GOOGLE_LIB_CODEGEN_CPU_CPUSCHEDULES_H
+
+#include "Codegen/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <array>
+#include <optional>
+
+namespace mlir::google::cpu {
+
+/// Marks the block loops (to peel) and the ops of a full block (to
+/// vectorize) between the steps; removed at the end.
+constexpr StringLiteral kBlockLoopAttr = "google.block_loop";
+constexpr StringLiteral kVectorizeAttr = "google.vectorize";
+/// The ops of a matmul's blocks (not of row reductions).
+constexpr StringLiteral kMatmulBlockAttr = "google.matmul_block";
+/// The most rows a block of dynamic rows can have (splitPartialRows).
+constexpr StringLiteral kMaxRowsAttr = "google.max_rows";
+
+bool isF32(Value value);
+/// Whether `op` has a loop of static extent 0 (an empty tensor, or a
+/// matmul with K = 0): nothing to block, chunk or vectorize.
+bool hasEmptyLoop(linalg::LinalgOp op);
+/// An elementwise consumer that only `matmul` feeds, through an identity
+/// map, with the matmul's shape: it can run on each block of the product.
+linalg::GenericOp getEpilogue(linalg::LinalgOp matmul);
+
+//===--- Strategy (CpuStrategy.cpp)
+//------------------------------------------===//
+
+struct BlockShape {
+  int64_t rows;
+  int64_t columns;
+};
+
+/// MR x NR for a matmul of M x N (see CpuStrategy.cpp).
+BlockShape chooseBlock(int64_t m, int64_t n, unsigned vectorBits);
+/// The widest block of `rows` rows, in vectors, whose accumulators fit.
+uint64_t maxBlockVectors(int64_t rows, unsigned vectorBits);
+/// Whether the outer block loop goes to --google-parallelize-loops: more
+/// than one outer block and, when the shape is static, enough work. (With
+/// dynamic extents the loop decides at run time.)
+bool isWorthThreads(RankedTensorType result, int64_t k, BlockShape block);
+/// Rows shorter than this (or dynamic) are not worth a loop of their
+/// own: their elementwise ops vectorize better over several rows.
+constexpr int64_t kMinFusedRow = 128;
+/// An elementwise op over rows of at least kMinFusedRow elements that
+/// reads a value per row (softmax's divide, layer norm's scaling): the
+/// end of a chain of row-wise ops when a row reduction computes it.
+bool isRowChainEnd(linalg::GenericOp op);
+/// Elements an elementwise op's chunk has at least (16 KiB of f32).
+constexpr int64_t kMinElementwiseChunk = 4096;
+/// Where an elementwise op (all loops parallel: arithmetic, broadcasts,
+/// transposes) is cut into chunks for threads: its outermost non-unit
+/// loop and the chunk's extent there, at least kMinElementwiseChunk
+/// elements. Only ops that may have enough work: 2^16 elements or more,
+/// cut into equal chunks (the chunk divides the extent); or a dynamic
+/// outermost extent over static rows of kMinFusedRow elements or more,
+/// cut into full chunks and a shorter last one.
+std::optional<std::pair<unsigned, int64_t>>
+getElementwiseChunk(linalg::LinalgOp op);
+/// Rows longer than this are reduced in chunks of at most this many
+/// elements, one vector reduction each.
+constexpr int64_t kMaxVectorReduction = 1024;
+/// A row split into chunks shorter than this stays scalar.
+constexpr int64_t kMinReductionChunk = 64;
+/// The chunk a static row of `length` elements is reduced in: the row
+/// itself up to kMaxVectorReduction, else its largest divisor that is
+/// not longer (and at least kMinReductionChunk); 0 when there is none.
+int64_t getReductionChunk(int64_t length);
+/// A generic or reduce on f32/f64 tensors whose loops are all parallel
+/// but the innermost, a reduction over a static row that every operand
+/// reads contiguously and that getReductionChunk can split.
+/// (LLVM vectorizes elementwise loops as well as tiling them here does,
+/// but not float reductions, which it may not reassociate.)
+bool isRowReduction(linalg::LinalgOp op);
+/// B's rows are N elements apart: for more than a few row blocks over a
+/// wide B, each block column of B is worth copying into a contiguous
+/// panel once, so that the K loop streams through it.
+bool shouldPackRhs(ShapedType result, ShapedType rhs, BlockShape block);
+
+//===--- Schedules
+//-----------------------------------------------------------===//
+
+/// The schedules applied to one function.
+class CpuScheduler {
+public:
+  CpuScheduler(func::FuncOp func, unsigned vectorBits,
+               const FrozenRewritePatternSet &simplifyPatterns,
+               const FrozenRewritePatternSet &vectorCleanupPatterns)
+      : func(func), vectorBits(vectorBits), simplifyPatterns(simplifyPatterns),
+        vectorCleanupPatterns(vectorCleanupPatterns) {}
+
+  /// Tiles and vectorizes every op a schedule takes.
+  LogicalResult run();
+
+  int64_t numTiled = 0;
+  int64_t numVectorized = 0;
+
+private:
+  func::FuncOp getOperation() { return func; }
+  MLIRContext &getContext() { return *func.getContext(); }
+
+  // Mechanics (TileAndVectorize.cpp).
+  FailureOr<scf::SCFTileAndFuseResult>
+  tileAndFuse(IRRewriter &rewriter, linalg::LinalgOp root,
+              ArrayRef<int64_t> sizes, ArrayRef<int64_t> interchange,
+              function_ref<bool(Operation *)> fuse);
+  void peelBlockLoops(IRRewriter &rewriter);
+  LogicalResult simplify();
+  void vectorizeFullBlocks(IRRewriter &rewriter);
+  LogicalResult hoistAccumulators(IRRewriter &rewriter);
+
+  // Matmuls (MatmulSchedule.cpp).
+  /// The two parts of a split along M: each part's matmul and root (its
+  /// part of the epilogue, or the matmul).
+  struct RowSplit {
+    std::array<linalg::LinalgOp, 2> matmuls;
+    std::array<linalg::LinalgOp, 2> roots;
+  };
+  LogicalResult tileMatmul(IRRewriter &rewriter, linalg::LinalgOp matmul);
+  FailureOr<RowSplit>
+  splitRows(IRRewriter &rewriter, linalg::LinalgOp matmul,
+            linalg::GenericOp epilogue,
+            function_ref<OpFoldResult(Location, OpFoldResult)> splitAt);
+  LogicalResult tileRowBlocks(IRRewriter &rewriter, linalg::LinalgOp matmul,
+                              bool fullRows);
+  LogicalResult tileLastRows(IRRewriter &rewriter, linalg::LinalgOp matmul,
+                             linalg::LinalgOp root, int64_t blockRows);
+  static SmallVector<Operation *> getChain(linalg::LinalgOp matmul,
+                                           linalg::LinalgOp root);
+  static bool canPadRows(linalg::LinalgOp matmul, linalg::LinalgOp root);
+  LogicalResult padLastRows(IRRewriter &rewriter, linalg::LinalgOp matmul,
+                            linalg::LinalgOp root, int64_t blockRows);
+  static Value padRows(IRRewriter &rewriter, linalg::LinalgOp op,
+                       OpOperand &operand, const IRMapping &padded,
+                       int64_t blockRows);
+  FailureOr<scf::SCFTileAndFuseResult>
+  tileMatmulRoot(IRRewriter &rewriter, linalg::LinalgOp matmul,
+                 linalg::LinalgOp root, ArrayRef<int64_t> sizes,
+                 ArrayRef<int64_t> interchange);
+  void assumeFullBlocks(IRRewriter &rewriter, scf::ForOp loop, int64_t size);
+  SmallVector<linalg::LinalgOp> getBlockRoots();
+  FailureOr<scf::SCFTileAndFuseResult> tileBlock(IRRewriter &rewriter,
+                                                 linalg::LinalgOp root,
+                                                 ArrayRef<int64_t> sizes);
+  LogicalResult splitPartialRows(IRRewriter &rewriter);
+  LogicalResult splitColumns(IRRewriter &rewriter);
+  LogicalResult splitColumnsOnce(IRRewriter &rewriter, int64_t lanes,
+                                 bool &split);
+  LogicalResult tileBlocksK(IRRewriter &rewriter);
+  void packRhs(IRRewriter &rewriter, linalg::LinalgOp tiledMatmul,
+               ArrayRef<LoopLikeOpInterface> loops, BlockShape block,
+               bool dynamicRows);
+  void versionForLargeM(IRRewriter &rewriter, scf::ForOp rowBlocks,
+                        int64_t minRows);
+
+  // Row chains and row reductions (RowSchedule.cpp).
+  static bool readsRows(AffineMap map, unsigned rowDims);
+  static llvm::SetVector<Operation *> getRowChain(linalg::GenericOp end);
+  static void foldUnitExpansions(IRRewriter &rewriter,
+                                 linalg::GenericOp generic);
+  LogicalResult fuseRowChains(IRRewriter &rewriter);
+  LogicalResult tileRowReduction(IRRewriter &rewriter, linalg::LinalgOp op);
+
+  // Elementwise ops (ElementwiseSchedule.cpp).
+  LogicalResult tileElementwise(IRRewriter &rewriter);
+
+  func::FuncOp func;
+  unsigned vectorBits;
+  const FrozenRewritePatternSet &simplifyPatterns;
+  const FrozenRewritePatternSet &vectorCleanupPatterns;
+};
+
+} // namespace mlir::google::cpu
+
+#endif // GOOGLE_LIB_CODEGEN_CPU_CPUSCHEDULES_H

@@ -1,0 +1,204 @@
+//===- CpuStrategy.cpp - which CPU schedule, which sizes ------------------===//
+
+#include "CpuSchedules.h"
+
+#include "Codegen/Matchers.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace mlir::google::cpu {
+
+bool isF32(Value value) {
+  return getElementTypeOrSelf(value.getType()).isF32();
+}
+
+/// Whether `op` has a loop of static extent 0 (an empty tensor, or a
+/// matmul with K = 0): nothing to block, chunk or vectorize.
+bool hasEmptyLoop(linalg::LinalgOp op) {
+  return llvm::is_contained(op.getStaticLoopRanges(), 0);
+}
+
+/// An elementwise consumer that only `matmul` feeds, through an identity
+/// map, with the matmul's shape: it can run on each block of the product.
+linalg::GenericOp getEpilogue(linalg::LinalgOp matmul) {
+  Value product = matmul->getResult(0);
+  if (!product.hasOneUse())
+    return nullptr;
+  auto generic = dyn_cast<linalg::GenericOp>(*product.getUsers().begin());
+  if (!generic || !isElementwiseEpilogue(generic, product) ||
+      generic->getResult(0).getType() != product.getType() ||
+      !llvm::all_of(generic.getDpsInputs(), isF32) ||
+      !isF32(generic->getResult(0)))
+    return nullptr;
+  return generic;
+}
+
+/// MR x NR: two vectors wide and as many rows as keep the accumulators
+/// within the 16 (AVX-512: 32) vector registers, with room for the loads.
+/// A static M below MR makes the block all M rows and wider, a power of
+/// two of vectors (LLVM splits other widths badly: 3 x 80 lanes ran 15
+/// times slower than 3 x 64), as is a block narrower than a static N
+/// (splitColumns splits the partial blocks the same way).
+BlockShape chooseBlock(int64_t m, int64_t n, unsigned vectorBits) {
+  int64_t lanes = std::max<int64_t>(vectorBits / 32, 1);
+  int64_t rows = vectorBits >= 512 ? 8 : vectorBits >= 256 ? 6 : 4;
+  int64_t accumulators = rows * 2;
+  int64_t columns = 2 * lanes;
+  if (!ShapedType::isDynamic(m) && m < rows) {
+    rows = m;
+    int64_t vectors = llvm::bit_floor<uint64_t>(accumulators / rows);
+    columns = std::max<int64_t>(vectors, 2) * lanes;
+  }
+  if (!ShapedType::isDynamic(n) && n < columns)
+    columns = n < lanes || (n % lanes == 0 &&
+                            llvm::has_single_bit(uint64_t(n / lanes)))
+                  ? n
+                  : lanes * llvm::bit_floor(uint64_t(n / lanes));
+  return {rows, columns};
+}
+
+/// The widest block of `rows` rows, in vectors, whose accumulators fit
+/// (as many as chooseBlock's full blocks hold), a power of two.
+uint64_t maxBlockVectors(int64_t rows, unsigned vectorBits) {
+  int64_t accumulators =
+      2 *
+      chooseBlock(ShapedType::kDynamic, ShapedType::kDynamic, vectorBits).rows;
+  return llvm::bit_floor<uint64_t>(
+      std::max<int64_t>(accumulators / std::max<int64_t>(rows, 1), 1));
+}
+
+bool isWorthThreads(RankedTensorType result, int64_t k, BlockShape block) {
+  ArrayRef<int64_t> shape = result.getShape();
+  int64_t outer = shape.size() == 3 ? shape[0] : shape.back();
+  int64_t outerStep = shape.size() == 3 ? 1 : block.columns;
+  if (!ShapedType::isDynamic(outer) && outer <= outerStep)
+    return false;
+  if (!result.hasStaticShape() || ShapedType::isDynamic(k))
+    return true;
+  int64_t steps = result.getNumElements() / (block.rows * block.columns) * k;
+  return steps >= google::kMinParallelSteps;
+}
+
+bool isRowChainEnd(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() < 2 || hasEmptyLoop(op) ||
+      op.getStaticLoopRanges().back() < kMinFusedRow ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return false;
+  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    return input->get().getDefiningOp<linalg::LinalgOp>() &&
+           op.getMatchingIndexingMap(input) ==
+               op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+                   .dropResult(op.getNumLoops() - 1);
+  });
+}
+
+std::optional<std::pair<unsigned, int64_t>>
+getElementwiseChunk(linalg::LinalgOp op) {
+  // Not the blocks of a matmul's schedule (a dynamic M's last rows).
+  if (op->hasAttr(kVectorizeAttr) || op->hasAttr(kMatmulBlockAttr) ||
+      op->hasAttr(kMaxRowsAttr))
+    return std::nullopt;
+  if (isa<linalg::FillOp, linalg::CopyOp>(op) || !op.hasPureTensorSemantics() ||
+      op->getNumResults() != 1 || op.getNumLoops() == 0 || hasEmptyLoop(op) ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !isa<TilingInterface>(op.getOperation()))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto *outer = llvm::find_if(ranges, [](int64_t r) { return r != 1; });
+  if (outer == ranges.end() ||
+      llvm::any_of(llvm::make_range(outer + 1, ranges.end()),
+                   ShapedType::isDynamic))
+    return std::nullopt;
+  unsigned dim = outer - ranges.begin();
+  int64_t slab = 1;
+  for (int64_t range : llvm::make_range(outer + 1, ranges.end()))
+    slab *= range;
+  int64_t chunk = llvm::divideCeil(kMinElementwiseChunk, slab);
+  // Short rows of a dynamic number: a loop nest of its own vectorizes
+  // them better than a loop per chunk.
+  if (ShapedType::isDynamic(*outer))
+    return slab >= kMinFusedRow ? std::optional(std::pair(dim, chunk))
+                                : std::nullopt;
+  if (*outer * slab < google::kMinParallelSteps * google::kLanesPerStep)
+    return std::nullopt;
+  while (chunk < *outer && *outer % chunk != 0)
+    ++chunk;
+  if (chunk >= *outer)
+    return std::nullopt;
+  return std::pair(dim, chunk);
+}
+
+int64_t getReductionChunk(int64_t length) {
+  if (length <= kMaxVectorReduction)
+    return length;
+  for (int64_t pieces = llvm::divideCeil(length, kMaxVectorReduction);
+       length / pieces >= kMinReductionChunk; ++pieces)
+    if (length % pieces == 0)
+      return length / pieces;
+  return 0;
+}
+
+bool isRowReduction(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp, linalg::ReduceOp>(op) ||
+      !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() == 0 || op.hasIndexSemantics() || hasEmptyLoop(op))
+    return false;
+  for (Value operand : op->getOperands()) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (!element.isF32() && !element.isF64())
+      return false;
+  }
+  unsigned innermost = op.getNumLoops() - 1;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (unsigned d = 0; d < innermost; ++d)
+    if (iterators[d] != utils::IteratorType::parallel)
+      return false;
+  if (iterators[innermost] != utils::IteratorType::reduction)
+    return false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isProjectedPermutation())
+      return false;
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      if (map.getDimPosition(r) == innermost && r + 1 != map.getNumResults())
+        return false;
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  return !ShapedType::isDynamic(ranges[innermost]) &&
+         getReductionChunk(ranges[innermost]) > 0;
+}
+
+bool shouldPackRhs(ShapedType result, ShapedType rhs, BlockShape block) {
+  int64_t m = result.getDimSize(0), k = rhs.getDimSize(0),
+          n = rhs.getDimSize(1);
+  auto atLeast = [](int64_t extent, int64_t bound) {
+    return ShapedType::isDynamic(extent) || extent >= bound;
+  };
+  return atLeast(m, 4 * block.rows) && atLeast(k, 64) &&
+         atLeast(n, 4 * block.columns);
+}
+
+} // namespace mlir::google::cpu

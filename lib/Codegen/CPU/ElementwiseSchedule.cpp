@@ -1,0 +1,55 @@
+//===- ElementwiseSchedule.cpp - elementwise chunks for threads -----------===//
+
+#include "CpuSchedules.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace mlir::google::cpu {
+
+/// Step 0': each elementwise op left in the function that may have
+/// enough work for threads runs in a loop over chunks
+/// (getElementwiseChunk), which goes to threads. The chunks' loops stay
+/// whole for LLVM's vectorizer.
+LogicalResult CpuScheduler::tileElementwise(IRRewriter &rewriter) {
+  SmallVector<std::pair<linalg::LinalgOp, std::pair<unsigned, int64_t>>> ops;
+  for (Operation &op : getOperation().getBody().getOps())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
+      if (auto chunk = getElementwiseChunk(linalgOp))
+        ops.push_back({linalgOp, *chunk});
+  for (auto [op, chunk] : ops) {
+    SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+    sizes[chunk.first] = chunk.second;
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        tileAndFuse(rewriter, op, sizes, /*interchange=*/{},
+                    [](Operation *) { return false; });
+    if (failed(tiled))
+      return op->emitError("cannot tile an elementwise op into chunks");
+    tiled->loops.front()->setAttr(google::kParallelLoopAttrName,
+                                  rewriter.getUnitAttr());
+    rewriter.eraseOp(op);
+  }
+  return success();
+}
+
+} // namespace mlir::google::cpu

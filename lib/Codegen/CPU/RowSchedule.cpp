@@ -1,0 +1,220 @@
+//===- RowSchedule.cpp - row chains and row reductions --------------------===//
+
+#include "CpuSchedules.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace mlir::google::cpu {
+
+/// Whether `map` reads rows: its first `rowDims` results are the loops
+/// d0, d1, ... (a row's slice of the operand is a row of it).
+bool CpuScheduler::readsRows(AffineMap map, unsigned rowDims) {
+  if (map.getNumResults() < rowDims)
+    return false;
+  for (unsigned d = 0; d < rowDims; ++d)
+    if (map.getResult(d) != getAffineDimExpr(d, map.getContext()))
+      return false;
+  return true;
+}
+
+/// The linalg ops `end` depends on row by row (each row of theirs is
+/// read by one row of `end`: not a column sum, which every row would
+/// compute again), through ops all of whose users are in the chain too
+/// (nothing is computed twice).
+llvm::SetVector<Operation *> CpuScheduler::getRowChain(linalg::GenericOp end) {
+  unsigned rowDims = end.getNumLoops() - 1;
+  llvm::SetVector<Operation *> chain;
+  SmallVector<linalg::LinalgOp> worklist = {end};
+  while (!worklist.empty()) {
+    linalg::LinalgOp op = worklist.pop_back_val();
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+      if (producer && producer.hasPureTensorSemantics() &&
+          producer->getBlock() == end->getBlock() &&
+          producer->getNumResults() == 1 &&
+          readsRows(op.getMatchingIndexingMap(&operand), rowDims) &&
+          readsRows(
+              producer.getMatchingIndexingMap(producer.getDpsInitOperand(0)),
+              rowDims) &&
+          chain.insert(producer))
+        worklist.push_back(producer);
+    }
+  }
+  // Ops read outside the chain, or not by rows, stay out, and so do
+  // their producers.
+  auto readOutside = [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (user != end && !chain.contains(user))
+      return true;
+    auto consumer = cast<linalg::LinalgOp>(user);
+    return !readsRows(consumer.getMatchingIndexingMap(&use), rowDims);
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation *op : llvm::to_vector(chain))
+      if (llvm::any_of(op->getUses(), readOutside)) {
+        chain.remove(op);
+        changed = true;
+      }
+  }
+  return chain;
+}
+
+/// Inputs of `generic` that tensor.expand_shape makes by adding unit
+/// dimensions, read at 0 (a keep_dims reduction's result): `generic`
+/// reads the source instead, so that fusion sees its producer.
+void CpuScheduler::foldUnitExpansions(IRRewriter &rewriter,
+                                      linalg::GenericOp generic) {
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>();
+    if (!expand)
+      continue;
+    AffineMap map = maps[input->getOperandNumber()];
+    ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    auto isUnitAtZero = [&](int64_t dim) {
+      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(dim));
+      return shape[dim] == 1 && constant && constant.getValue() == 0;
+    };
+    SmallVector<AffineExpr> kept;
+    for (ReassociationIndices group : expand.getReassociationIndices()) {
+      SmallVector<int64_t> others;
+      for (int64_t dim : group)
+        if (!isUnitAtZero(dim))
+          others.push_back(dim);
+      if (others.size() > 1)
+        break;
+      kept.push_back(
+          map.getResult(others.empty() ? group.front() : others.front()));
+    }
+    if (kept.size() != expand.getReassociationIndices().size())
+      continue;
+    maps[input->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, kept, rewriter.getContext());
+    rewriter.modifyOpInPlace(generic, [&] {
+      input->set(expand.getSrc());
+      generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+    if (expand->use_empty())
+      rewriter.eraseOp(expand);
+  }
+}
+
+/// Step 0: each chain of row-wise ops (a softmax: max, exp, sum, divide)
+/// runs row by row: its end is tiled by rows with the chain fused in,
+/// so that a row stays in cache from op to op, and the row loop goes
+/// to threads. The copies fusion makes of an op read twice are merged.
+LogicalResult CpuScheduler::fuseRowChains(IRRewriter &rewriter) {
+  SmallVector<linalg::GenericOp> ends;
+  for (Operation &op : getOperation().getBody().getOps()) {
+    auto generic = dyn_cast<linalg::GenericOp>(&op);
+    if (!generic)
+      continue;
+    foldUnitExpansions(rewriter, generic);
+    if (isRowChainEnd(generic))
+      ends.push_back(generic);
+  }
+  // Last first: an end that feeds a later one is fused into its chain.
+  llvm::SmallPtrSet<Operation *, 8> fused;
+  for (linalg::GenericOp end : llvm::reverse(ends)) {
+    if (fused.contains(end))
+      continue;
+    llvm::SetVector<Operation *> chain = getRowChain(end);
+    if (llvm::none_of(chain, [&](Operation *op) {
+          return isRowReduction(cast<linalg::LinalgOp>(op));
+        }))
+      continue;
+    fused.insert(chain.begin(), chain.end());
+    SmallVector<int64_t> sizes(end.getNumLoops(), 1);
+    sizes.back() = 0;
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        tileAndFuse(rewriter, end, sizes, /*interchange=*/{},
+                    [&](Operation *op) { return chain.contains(op); });
+    if (failed(tiled))
+      return end->emitError("cannot tile a chain of row ops into rows");
+    tiled->loops.front()->setAttr(google::kParallelLoopAttrName,
+                                  rewriter.getUnitAttr());
+    chain.insert(end);
+    for (bool erased = true; erased;) {
+      erased = false;
+      for (Operation *op : llvm::to_vector(chain))
+        if (op->use_empty()) {
+          chain.remove(op);
+          rewriter.eraseOp(op);
+          erased = true;
+        }
+    }
+  }
+  if (ends.empty())
+    return success();
+  DominanceInfo dominance(getOperation());
+  eliminateCommonSubExpressions(rewriter, dominance, getOperation());
+  return success();
+}
+
+/// One row per tile, with the fill of the reduction's init fused in; a
+/// long row is then reduced chunk by chunk into the row's accumulator.
+LogicalResult CpuScheduler::tileRowReduction(IRRewriter &rewriter,
+                                             linalg::LinalgOp op) {
+  rewriter.setInsertionPoint(op);
+  google::checkLinalgExtents(op);
+  int64_t length = op.getStaticLoopRanges().back();
+  int64_t chunk = getReductionChunk(length);
+  SmallVector<Operation *> rows = {op};
+  if (op.getNumLoops() > 1) {
+    SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+    sizes.back() = 0;
+    FailureOr<scf::SCFTileAndFuseResult> tiled = tileAndFuse(
+        rewriter, op, sizes, /*interchange=*/{},
+        [](Operation *producer) { return isa<linalg::FillOp>(producer); });
+    if (failed(tiled))
+      return op->emitError("cannot tile into rows");
+    rows.assign(tiled->tiledAndFusedOps.begin(), tiled->tiledAndFusedOps.end());
+  }
+  for (Operation *row : rows) {
+    auto rowOp = dyn_cast<linalg::LinalgOp>(row);
+    if (!rowOp || chunk == length || isa<linalg::FillOp>(row)) {
+      row->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+      continue;
+    }
+    // Chunks of the row accumulate into its result in turn.
+    SmallVector<int64_t> sizes(rowOp.getNumLoops(), 0);
+    sizes.back() = chunk;
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes))
+        .setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    rewriter.setInsertionPoint(row);
+    FailureOr<scf::SCFTilingResult> chunked =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(row), tiling);
+    if (failed(chunked))
+      return row->emitError("cannot split the row into chunks");
+    rewriter.replaceOp(row, chunked->replacements);
+    for (Operation *tiledOp : chunked->tiledOps)
+      tiledOp->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  }
+  return success();
+}
+
+} // namespace mlir::google::cpu

@@ -1,0 +1,27 @@
+//===- Matchers.cpp - op shapes the CPU and GPU schedules both take -------===//
+
+#include "Codegen/Matchers.h"
+
+using namespace mlir;
+
+bool google::isElementwiseEpilogue(linalg::GenericOp epilogue, Value product) {
+  auto productType = cast<ShapedType>(product.getType());
+  if (epilogue.getNumDpsInits() != 1 || epilogue.hasIndexSemantics() ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
+      epilogue.getNumLoops() != productType.getRank() ||
+      !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0))
+           .isIdentity())
+    return false;
+  bool readsProduct = false;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    if (!map.isProjectedPermutation())
+      return false;
+    if (input->get() == product) {
+      if (!map.isIdentity())
+        return false;
+      readsProduct = true;
+    }
+  }
+  return readsProduct;
+}

@@ -1,0 +1,558 @@
+//===- ContractionKernels.cpp - matmuls as GPU kernels --------------------===//
+
+#include "GpuKernels.h"
+
+#include "Codegen/Matchers.h"
+
+using namespace mlir;
+
+namespace mlir::google::kernels {
+
+/// The indices of `operand` when the loop dimensions have the values
+/// `loops` (its indexing map is a projected permutation).
+SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
+                              ArrayRef<Value> loops) {
+  SmallVector<Value> indices;
+  for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults())
+    indices.push_back(loops[cast<AffineDimExpr>(result).getPosition()]);
+  return indices;
+}
+
+namespace {
+
+/// Whether the ops strictly between `from` and `to` (in one block) leave
+/// memory alone (run-time checks and index arithmetic).
+bool touchesNoMemoryBetween(Operation *from, Operation *to) {
+  for (Operation *op = from->getNextNode(); op && op != to;
+       op = op->getNextNode())
+    if (!isa<cf::AssertOp>(op) && !isMemoryEffectFree(op))
+      return false;
+  return true;
+}
+
+} // namespace
+
+/// The linalg.fill that sets the whole of `op`'s accumulator just before
+/// it, whose value can then start the accumulation instead.
+linalg::FillOp getFusableFill(linalg::LinalgOp op) {
+  Value accumulator = op.getDpsInitOperand(0)->get();
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev))
+      return fill.getDpsInitOperand(0)->get() == accumulator &&
+                     fill.hasPureBufferSemantics() &&
+                     touchesNoMemoryBetween(fill, op)
+                 ? fill
+                 : nullptr;
+    if (!isa<cf::AssertOp>(prev) && !isMemoryEffectFree(prev))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// An elementwise linalg.generic right after contraction `op` that reads
+/// its result element by element (identity map), with one output of the
+/// same shape: computing it in the contraction's threads saves a kernel
+/// and a pass over memory. Its output is the contraction's buffer, or a
+/// buffer that is neither operand of the contraction while the
+/// contraction's own buffer is a local allocation read by nothing else.
+linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op) {
+  Value product = op.getDpsInitOperand(0)->get();
+  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(op->getNextNode());
+  for (Operation *next = op->getNextNode(); next && !epilogue;
+       next = next->getNextNode()) {
+    epilogue = dyn_cast<linalg::GenericOp>(next);
+    if (!epilogue && !isa<cf::AssertOp>(next) && !isMemoryEffectFree(next))
+      return nullptr;
+  }
+  if (!epilogue || !epilogue.hasPureBufferSemantics() ||
+      !isElementwiseEpilogue(epilogue, product) ||
+      !touchesNoMemoryBetween(op, epilogue))
+    return nullptr;
+  OpOperand *output = epilogue.getDpsInitOperand(0);
+  Value result = output->get();
+  if (result == product)
+    return epilogue;
+  if (result == op.getDpsInputOperand(0)->get() ||
+      result == op.getDpsInputOperand(1)->get())
+    return nullptr;
+  // The product buffer must die with the epilogue: a buffer of this
+  // function (not an argument the caller reads) that nothing else reads.
+  if (!product.getDefiningOp<gpu::AllocOp>() &&
+      !product.getDefiningOp<memref::AllocOp>())
+    return nullptr;
+  for (Operation *user : product.getUsers())
+    if (user != op && user != epilogue &&
+        !isa<linalg::FillOp, memref::DimOp, memref::DeallocOp,
+             memref::ExtractStridedMetadataOp,
+             memref::ExtractAlignedPointerAsIndexOp>(user))
+      return nullptr;
+  return epilogue;
+}
+
+/// The value contraction `op`'s body computes from `lhs`, `rhs` and the
+/// accumulator `accumulator`.
+Value accumulate(RewriterBase &rewriter, linalg::LinalgOp op, Value lhs,
+                 Value rhs, Value accumulator) {
+  Block *body = op.getBlock();
+  IRMapping mapping;
+  mapping.map(body->getArgument(0), lhs);
+  mapping.map(body->getArgument(1), rhs);
+  mapping.map(body->getArgument(2), accumulator);
+  for (Operation &payload : body->without_terminator())
+    rewriter.clone(payload, mapping);
+  return mapping.lookup(body->getTerminator()->getOperand(0));
+}
+
+namespace {
+
+/// Where one thread's tile of a contraction's output lies: C[rows[i],
+/// columns[j]] in batch `loops[batch]`; `clamped*` are the indices clamped
+/// into range, safe to read.
+struct OutputTile {
+  SmallVector<Value> loops;
+  SmallVector<Value> rows, columns, clampedRows, clampedColumns;
+  Value sizeM, sizeN;
+};
+
+} // namespace
+
+namespace {
+
+/// The tile's starting values: the fill's value, or C's elements.
+SmallVector<Value> loadAccumulators(RewriterBase &rewriter, Location loc,
+                                    linalg::LinalgOp op,
+                                    const linalg::ContractionDimensions &dims,
+                                    OutputTile &tile, linalg::FillOp fill) {
+  SmallVector<Value> initial;
+  OpOperand *out = op.getDpsInitOperand(0);
+  for (Value row : tile.clampedRows)
+    for (Value column : tile.clampedColumns) {
+      if (fill) {
+        initial.push_back(fill.getDpsInputOperand(0)->get());
+        continue;
+      }
+      tile.loops[dims.m.front()] = row;
+      tile.loops[dims.n.front()] = column;
+      initial.push_back(memref::LoadOp::create(
+          rewriter, loc, out->get(), getIndices(op, *out, tile.loops)));
+    }
+  return initial;
+}
+
+} // namespace
+
+namespace {
+
+/// Stores the tile's `values` (row-major), the elements in range only,
+/// through the elementwise `epilogue` when there is one.
+void storeTile(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+               const linalg::ContractionDimensions &dims, OutputTile &tile,
+               ValueRange values, linalg::GenericOp epilogue) {
+  OpOperand *out = op.getDpsInitOperand(0);
+  int64_t tileN = tile.columns.size();
+  for (auto [i, row] : llvm::enumerate(tile.rows)) {
+    Value rowInRange = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, row, tile.sizeM);
+    for (auto [j, column] : llvm::enumerate(tile.columns)) {
+      Value columnInRange = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::slt, column, tile.sizeN);
+      Value inRange =
+          arith::AndIOp::create(rewriter, loc, rowInRange, columnInRange);
+      auto guard = scf::IfOp::create(rewriter, loc, inRange);
+      OpBuilder::InsertionGuard insertion(rewriter);
+      rewriter.setInsertionPointToStart(guard.thenBlock());
+      tile.loops[dims.m.front()] = row;
+      tile.loops[dims.n.front()] = column;
+      SmallVector<Value> element = getIndices(op, *out, tile.loops);
+      Value value = values[i * tileN + j];
+      if (!epilogue) {
+        memref::StoreOp::create(rewriter, loc, value, out->get(), element);
+        continue;
+      }
+      // The epilogue's loops are the product's dimensions.
+      IRMapping mapping;
+      Block *epilogueBody = epilogue.getBlock();
+      for (OpOperand &operand : epilogue->getOpOperands()) {
+        BlockArgument argument = epilogue.getMatchingBlockArgument(&operand);
+        bool isOutput = epilogue.isDpsInit(&operand);
+        if (operand.get() == out->get() &&
+            epilogue.getMatchingIndexingMap(&operand).isIdentity()) {
+          mapping.map(argument, value);
+          continue;
+        }
+        if (isOutput && !epilogue.payloadUsesValueFromOperand(&operand))
+          continue;
+        SmallVector<Value> indices;
+        for (AffineExpr result :
+             epilogue.getMatchingIndexingMap(&operand).getResults())
+          indices.push_back(element[cast<AffineDimExpr>(result).getPosition()]);
+        mapping.map(argument, memref::LoadOp::create(rewriter, loc,
+                                                     operand.get(), indices));
+      }
+      for (Operation &payload : epilogueBody->without_terminator())
+        rewriter.clone(payload, mapping);
+      memref::StoreOp::create(
+          rewriter, loc,
+          mapping.lookup(epilogueBody->getTerminator()->getOperand(0)),
+          epilogue.getDpsInitOperand(0)->get(), element);
+    }
+  }
+}
+
+} // namespace
+
+namespace {
+
+/// Erases a contraction lowered to a kernel, with its fused fill and
+/// epilogue.
+void eraseContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                      linalg::FillOp fill, linalg::GenericOp epilogue) {
+  if (fill)
+    rewriter.eraseOp(fill);
+  if (epilogue)
+    rewriter.eraseOp(epilogue);
+  rewriter.eraseOp(op);
+}
+
+} // namespace
+
+namespace {
+
+/// How tiles of tileM x tileN cover the output of a contraction: its
+/// extents, the tiles along M and N, and the tiles of all batches.
+struct TileGrid {
+  Value sizeM, sizeN, sizeK, tilesM, tilesN, count;
+};
+
+} // namespace
+
+namespace {
+
+TileGrid getTileGrid(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+                     const linalg::ContractionDimensions &dims, int64_t tileM,
+                     int64_t tileN) {
+  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+  auto extent = [&](unsigned dim) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size);
+  };
+  auto tilesOf = [&](Value size, int64_t tile) -> Value {
+    Value tileSize = arith::ConstantIndexOp::create(rewriter, loc, tile);
+    return arith::CeilDivSIOp::create(rewriter, loc, size, tileSize);
+  };
+  TileGrid grid;
+  grid.sizeM = extent(dims.m.front());
+  grid.sizeN = extent(dims.n.front());
+  grid.sizeK = extent(dims.k.front());
+  grid.tilesM = tilesOf(grid.sizeM, tileM);
+  grid.tilesN = tilesOf(grid.sizeN, tileN);
+  grid.count = arith::MulIOp::create(rewriter, loc, grid.tilesM, grid.tilesN);
+  if (!dims.batch.empty())
+    grid.count = arith::MulIOp::create(rewriter, loc, grid.count,
+                                       extent(dims.batch.front()));
+  return grid;
+}
+
+} // namespace
+
+namespace {
+
+/// Where a tile of a contraction's output starts.
+struct TileOrigin {
+  Value firstRow, firstColumn, batch;
+};
+
+} // namespace
+
+namespace {
+
+/// The origin of tile `index` of `grid`. Column tiles come fastest, so that
+/// neighbouring tiles read neighbouring columns of B and write neighbouring
+/// columns of C.
+TileOrigin getTileOrigin(RewriterBase &rewriter, Location loc,
+                         const TileGrid &grid, Value index, int64_t tileM,
+                         int64_t tileN) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Value tileJ = arith::RemSIOp::create(rewriter, loc, index, grid.tilesN);
+  Value rest = arith::DivSIOp::create(rewriter, loc, index, grid.tilesN);
+  Value tileI = arith::RemSIOp::create(rewriter, loc, rest, grid.tilesM);
+  TileOrigin origin;
+  origin.batch = arith::DivSIOp::create(rewriter, loc, rest, grid.tilesM);
+  origin.firstRow =
+      arith::MulIOp::create(rewriter, loc, tileI, constant(tileM));
+  origin.firstColumn =
+      arith::MulIOp::create(rewriter, loc, tileJ, constant(tileN));
+  return origin;
+}
+
+} // namespace
+
+/// A one-dimensional scf.parallel over tiles of the output of contraction
+/// `op`: each iteration (one thread) keeps a tileM x tileN tile of C in
+/// registers across the whole K loop, loading a column of A and a row of B
+/// per step (indices clamped into range; only in-range elements are
+/// stored).
+scf::ParallelOp
+lowerContractionToTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims,
+                        int64_t tileM, int64_t tileN, linalg::FillOp fill,
+                        linalg::GenericOp epilogue) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  // Static extents smaller than a tile shrink it.
+  SmallVector<int64_t> staticRanges = op.getStaticLoopRanges();
+  auto fit = [](int64_t size, int64_t tile) {
+    return !ShapedType::isDynamic(size) && size > 0 ? std::min(size, tile)
+                                                    : tile;
+  };
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  tileM = fit(staticRanges[m], tileM);
+  tileN = fit(staticRanges[n], tileN);
+  TileGrid grid = getTileGrid(rewriter, loc, op, dims, tileM, tileN);
+  OutputTile tile;
+  tile.sizeM = grid.sizeM;
+  tile.sizeN = grid.sizeN;
+  Value zero = constant(0), one = constant(1);
+  auto parallel = scf::ParallelOp::create(
+      rewriter, loc, ValueRange{zero}, ValueRange{grid.count}, ValueRange{one});
+  rewriter.setInsertionPoint(parallel.getBody()->getTerminator());
+  TileOrigin origin = getTileOrigin(
+      rewriter, loc, grid, parallel.getInductionVars().front(), tileM, tileN);
+  Value firstRow = origin.firstRow, firstColumn = origin.firstColumn;
+  Value lastRow = arith::SubIOp::create(rewriter, loc, tile.sizeM, one);
+  Value lastColumn = arith::SubIOp::create(rewriter, loc, tile.sizeN, one);
+  for (int64_t i = 0; i < tileM; ++i) {
+    tile.rows.push_back(
+        arith::AddIOp::create(rewriter, loc, firstRow, constant(i)));
+    tile.clampedRows.push_back(
+        arith::MinSIOp::create(rewriter, loc, tile.rows.back(), lastRow));
+  }
+  for (int64_t j = 0; j < tileN; ++j) {
+    tile.columns.push_back(
+        arith::AddIOp::create(rewriter, loc, firstColumn, constant(j)));
+    tile.clampedColumns.push_back(
+        arith::MinSIOp::create(rewriter, loc, tile.columns.back(), lastColumn));
+  }
+  tile.loops.assign(op.getNumLoops(), zero);
+  if (!dims.batch.empty())
+    tile.loops[dims.batch.front()] = origin.batch;
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  auto load = [&](OpOperand *operand, Value row, Value column, Value depth) {
+    SmallVector<Value> loops = tile.loops;
+    loops[m] = row;
+    loops[n] = column;
+    loops[k] = depth;
+    return memref::LoadOp::create(rewriter, loc, operand->get(),
+                                  getIndices(op, *operand, loops))
+        .getResult();
+  };
+
+  SmallVector<Value> initial =
+      loadAccumulators(rewriter, loc, op, dims, tile, fill);
+  auto kLoop = scf::ForOp::create(
+      rewriter, loc, zero, grid.sizeK, one, initial,
+      [&](OpBuilder &builder, Location nested, Value depth,
+          ValueRange accumulators) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+        SmallVector<Value> lhsColumn, rhsRow, updated;
+        for (Value row : tile.clampedRows)
+          lhsColumn.push_back(load(lhs, row, zero, depth));
+        for (Value column : tile.clampedColumns)
+          rhsRow.push_back(load(rhs, zero, column, depth));
+        for (int64_t i = 0; i < tileM; ++i)
+          for (int64_t j = 0; j < tileN; ++j)
+            updated.push_back(accumulate(rewriter, op, lhsColumn[i], rhsRow[j],
+                                         accumulators[i * tileN + j]));
+        scf::YieldOp::create(rewriter, nested, updated);
+      });
+  storeTile(rewriter, loc, op, dims, tile, kLoop.getResults(), epilogue);
+  eraseContraction(rewriter, op, fill, epilogue);
+  return parallel;
+}
+
+/// A gpu.launch computing contraction `op` through shared memory: each
+/// block owns a (16 t) x (16 t) tile of C (t = tileSize) and walks K in
+/// slices of 16; per slice its threads copy the slices of A and B into
+/// shared memory together (coalesced along each operand's innermost
+/// dimension, indices clamped into range), wait at a barrier, and each
+/// thread updates its t x t tile, held in registers, from shared memory.
+/// Thread (x, y) owns rows y + 16 i and columns x + 16 j of the block's
+/// tile, so that a warp reads shared memory without bank conflicts and
+/// stores neighbouring columns of C.
+gpu::LaunchOp
+lowerContractionToSharedTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                              const linalg::ContractionDimensions &dims,
+                              int64_t tileSize, linalg::FillOp fill,
+                              linalg::GenericOp epilogue) {
+  Location loc = op.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  const int64_t threads = kSharedThreads * kSharedThreads;
+  const int64_t blockTile = kSharedThreads * tileSize;
+  TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
+  OutputTile tile;
+  tile.sizeM = grid.sizeM;
+  tile.sizeN = grid.sizeN;
+  Value sizeK = grid.sizeK;
+
+  // Slices of A (rows x depth) and B (depth x columns), each row padded by
+  // one element so that column-wise writes avoid bank conflicts.
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto sharedType = [&](OpOperand *operand, int64_t rows, int64_t columns) {
+    return MemRefType::get({rows, columns + 1},
+                           getElementTypeOrSelf(operand->get().getType()),
+                           MemRefLayoutAttrInterface(), workgroup);
+  };
+  Value one = constant(1);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, grid.count, one, one, constant(kSharedThreads),
+      constant(kSharedThreads), one, /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+      TypeRange{sharedType(lhs, blockTile, kSharedDepth),
+                sharedType(rhs, kSharedDepth, blockTile)});
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(&body);
+  Value sharedLhs = launch.getWorkgroupAttributions()[0];
+  Value sharedRhs = launch.getWorkgroupAttributions()[1];
+  Value zero = constant(0);
+  one = constant(1);
+
+  TileOrigin origin = getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
+                                    blockTile, blockTile);
+  Value firstRow = origin.firstRow, firstColumn = origin.firstColumn;
+  Value lastRow = arith::SubIOp::create(rewriter, loc, tile.sizeM, one);
+  Value lastColumn = arith::SubIOp::create(rewriter, loc, tile.sizeN, one);
+  Value lastDepth = arith::SubIOp::create(rewriter, loc, sizeK, one);
+  Value threadX = launch.getThreadIds().x;
+  Value threadY = launch.getThreadIds().y;
+  Value thread = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, threadY, constant(kSharedThreads)),
+      threadX);
+  SmallVector<Value> localRows, localColumns;
+  for (int64_t i = 0; i < tileSize; ++i) {
+    localRows.push_back(arith::AddIOp::create(rewriter, loc, threadY,
+                                              constant(i * kSharedThreads)));
+    localColumns.push_back(arith::AddIOp::create(rewriter, loc, threadX,
+                                                 constant(i * kSharedThreads)));
+    tile.rows.push_back(
+        arith::AddIOp::create(rewriter, loc, firstRow, localRows.back()));
+    tile.clampedRows.push_back(
+        arith::MinSIOp::create(rewriter, loc, tile.rows.back(), lastRow));
+    tile.columns.push_back(
+        arith::AddIOp::create(rewriter, loc, firstColumn, localColumns.back()));
+    tile.clampedColumns.push_back(
+        arith::MinSIOp::create(rewriter, loc, tile.columns.back(), lastColumn));
+  }
+  tile.loops.assign(op.getNumLoops(), zero);
+  if (!dims.batch.empty())
+    tile.loops[dims.batch.front()] = origin.batch;
+
+  // Copies a rows x columns slice of `operand` whose element (r, c) lies at
+  // loop dimensions (rowDim = first[0] + r, columnDim = first[1] + c) into
+  // `shared`: the block's threads take consecutive elements along the
+  // operand's innermost dimension.
+  auto stage = [&](OpOperand *operand, Value shared, unsigned rowDim,
+                   unsigned columnDim, int64_t rows, int64_t columns,
+                   Value firstRowOf, Value lastRowOf, Value firstColumnOf,
+                   Value lastColumnOf) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    bool rowsFastest =
+        cast<AffineDimExpr>(map.getResults().back()).getPosition() == rowDim;
+    for (int64_t e = 0; e < rows * columns / threads; ++e) {
+      Value index =
+          arith::AddIOp::create(rewriter, loc, thread, constant(e * threads));
+      int64_t fastSize = rowsFastest ? rows : columns;
+      Value fast =
+          arith::RemSIOp::create(rewriter, loc, index, constant(fastSize));
+      Value slow =
+          arith::DivSIOp::create(rewriter, loc, index, constant(fastSize));
+      Value row = rowsFastest ? fast : slow;
+      Value column = rowsFastest ? slow : fast;
+      SmallVector<Value> loops = tile.loops;
+      loops[rowDim] = arith::MinSIOp::create(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, firstRowOf, row),
+          lastRowOf);
+      loops[columnDim] = arith::MinSIOp::create(
+          rewriter, loc,
+          arith::AddIOp::create(rewriter, loc, firstColumnOf, column),
+          lastColumnOf);
+      Value value = memref::LoadOp::create(rewriter, loc, operand->get(),
+                                           getIndices(op, *operand, loops));
+      memref::StoreOp::create(rewriter, loc, value, shared,
+                              ValueRange{row, column});
+    }
+  };
+
+  SmallVector<Value> initial =
+      loadAccumulators(rewriter, loc, op, dims, tile, fill);
+  auto slices = scf::ForOp::create(
+      rewriter, loc, zero, sizeK, constant(kSharedDepth), initial,
+      [&](OpBuilder &builder, Location nested, Value firstDepth,
+          ValueRange accumulators) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+        stage(lhs, sharedLhs, m, k, blockTile, kSharedDepth, firstRow, lastRow,
+              firstDepth, lastDepth);
+        stage(rhs, sharedRhs, k, n, kSharedDepth, blockTile, firstDepth,
+              lastDepth, firstColumn, lastColumn);
+        gpu::BarrierOp::create(rewriter, loc);
+        // Every slice is whole when K is a known multiple of its depth: a
+        // constant trip count that LLVM unrolls.
+        int64_t staticK = op.getStaticLoopRanges()[k];
+        Value depth =
+            !ShapedType::isDynamic(staticK) && staticK % kSharedDepth == 0
+                ? constant(kSharedDepth)
+                : arith::MinSIOp::create(
+                      rewriter, loc, constant(kSharedDepth),
+                      arith::SubIOp::create(rewriter, loc, sizeK, firstDepth))
+                      .getResult();
+        auto steps = scf::ForOp::create(
+            rewriter, loc, zero, depth, one, accumulators,
+            [&](OpBuilder &inner, Location, Value step, ValueRange partial) {
+              OpBuilder::InsertionGuard innerGuard(rewriter);
+              rewriter.setInsertionPointToStart(inner.getInsertionBlock());
+              SmallVector<Value> lhsColumn, rhsRow, updated;
+              for (Value row : localRows)
+                lhsColumn.push_back(memref::LoadOp::create(
+                    rewriter, loc, sharedLhs, ValueRange{row, step}));
+              for (Value column : localColumns)
+                rhsRow.push_back(memref::LoadOp::create(
+                    rewriter, loc, sharedRhs, ValueRange{step, column}));
+              for (int64_t i = 0; i < tileSize; ++i)
+                for (int64_t j = 0; j < tileSize; ++j)
+                  updated.push_back(accumulate(rewriter, op, lhsColumn[i],
+                                               rhsRow[j],
+                                               partial[i * tileSize + j]));
+              scf::YieldOp::create(rewriter, loc, updated);
+            });
+        // The next slice overwrites shared memory once all have read it.
+        gpu::BarrierOp::create(rewriter, loc);
+        scf::YieldOp::create(rewriter, nested, steps.getResults());
+        // Unrolled, the steps' shared loads overlap with the arithmetic.
+        if (!ShapedType::isDynamic(staticK) && staticK % kSharedDepth == 0)
+          (void)loopUnrollFull(steps);
+        else
+          (void)loopUnrollByFactor(steps, 4);
+      });
+  storeTile(rewriter, loc, op, dims, tile, slices.getResults(), epilogue);
+  eraseContraction(rewriter, op, fill, epilogue);
+  return launch;
+}
+
+} // namespace mlir::google::kernels

@@ -1,0 +1,179 @@
+//===- GpuKernels.h - the kernel families of --google-map-to-gpu -*- C++
+//-*-===//
+//
+// Strategy apart from mechanics: GpuStrategy.cpp decides which kernel an op
+// gets (register tiles or shared-memory tiles for contractions, split or
+// per-row reductions, threads over loops) and their sizes;
+// ContractionKernels.cpp and ReductionKernels.cpp build those kernels;
+// MapToGpu.cpp runs the pass and maps the remaining loops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_LIB_CODEGEN_GPU_GPUKERNELS_H
+#define GOOGLE_LIB_CODEGEN_GPU_GPUKERNELS_H
+
+#include "mlir/Conversion/SCFToGPU/SCFToGPU.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include "llvm/Support/Debug.h"
+
+#include <numeric>
+
+namespace mlir::google::kernels {
+
+/// The loop dimensions of a contraction that one thread tiles: C[b, m, n]
+/// += A[b, m, k] * B[b, k, n] with any operand layout and at most one batch
+/// dimension; std::nullopt for other ops.
+std::optional<linalg::ContractionDimensions>
+getTileableContraction(linalg::LinalgOp op);
+
+/// The indices of `operand` when the loop dimensions have the values
+/// `loops` (its indexing map is a projected permutation).
+SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
+                              ArrayRef<Value> loops);
+
+/// The linalg.fill that sets the whole of `op`'s accumulator just before
+/// it, whose value can then start the accumulation instead.
+linalg::FillOp getFusableFill(linalg::LinalgOp op);
+
+/// An elementwise linalg.generic right after contraction `op` that reads
+/// its result element by element (identity map), with one output of the
+/// same shape: computing it in the contraction's threads saves a kernel
+/// and a pass over memory. Its output is the contraction's buffer, or a
+/// buffer that is neither operand of the contraction while the
+/// contraction's own buffer is a local allocation read by nothing else.
+linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op);
+
+/// The value contraction `op`'s body computes from `lhs`, `rhs` and the
+/// accumulator `accumulator`.
+Value accumulate(RewriterBase &rewriter, linalg::LinalgOp op, Value lhs,
+                 Value rhs, Value accumulator);
+
+/// A one-dimensional scf.parallel over tiles of the output of contraction
+/// `op`: each iteration (one thread) keeps a tileM x tileN tile of C in
+/// registers across the whole K loop, loading a column of A and a row of B
+/// per step (indices clamped into range; only in-range elements are
+/// stored).
+scf::ParallelOp
+lowerContractionToTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims,
+                        int64_t tileM, int64_t tileN, linalg::FillOp fill,
+                        linalg::GenericOp epilogue);
+
+/// Threads of a shared-memory contraction kernel: kSharedThreads x
+/// kSharedThreads, each computing tileSize x tileSize elements of C.
+constexpr int64_t kSharedThreads = 16;
+
+/// The depth of the slices of A and B that a block stages in shared memory.
+constexpr int64_t kSharedDepth = 16;
+
+/// Whether contraction `op` is worth a shared-memory kernel: M and N span
+/// at least a block's tile, and K a slice, or are dynamic.
+bool prefersSharedMemory(linalg::LinalgOp op,
+                         const linalg::ContractionDimensions &dims,
+                         int64_t tileSize);
+
+/// A gpu.launch computing contraction `op` through shared memory: each
+/// block owns a (16 t) x (16 t) tile of C (t = tileSize) and walks K in
+/// slices of 16; per slice its threads copy the slices of A and B into
+/// shared memory together (coalesced along each operand's innermost
+/// dimension, indices clamped into range), wait at a barrier, and each
+/// thread updates its t x t tile, held in registers, from shared memory.
+/// Thread (x, y) owns rows y + 16 i and columns x + 16 j of the block's
+/// tile, so that a warp reads shared memory without bank conflicts and
+/// stores neighbouring columns of C.
+gpu::LaunchOp
+lowerContractionToSharedTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                              const linalg::ContractionDimensions &dims,
+                              int64_t tileSize, linalg::FillOp fill,
+                              linalg::GenericOp epilogue);
+
+/// At most this many threads share a split reduction, each reducing a
+/// chunk of at least kMinReductionChunk elements.
+constexpr int64_t kMaxReductionThreads = 4096;
+
+constexpr int64_t kMinReductionChunk = 32;
+
+/// How a reduction combines: an optional widening of each element to the
+/// accumulator's type (arith.extf: f16 and bf16 sums accumulate in f32),
+/// then a commutative and associative op on two accumulators (float adds
+/// may be reassociated, SPEC).
+struct ReductionCombine {
+  arith::ExtFOp widen;
+  Operation *combine = nullptr;
+
+  explicit operator bool() const { return combine; }
+
+  /// An input element as an accumulator.
+  Value toAccumulator(RewriterBase &rewriter, Value element) const {
+    if (!widen)
+      return element;
+    arith::ExtFOp op = widen;
+    return arith::ExtFOp::create(rewriter, op.getLoc(), op.getType(), element);
+  }
+
+  /// Two accumulators combined.
+  Value apply(RewriterBase &rewriter, Value lhs, Value rhs) const {
+    IRMapping mapping;
+    mapping.map(combine->getOperand(0), lhs);
+    mapping.map(combine->getOperand(1), rhs);
+    return rewriter.clone(*combine, mapping)->getResult(0);
+  }
+};
+
+/// The combine of a reduction with one input read through a permutation
+/// and a body `yield combine(in, out)` or `yield combine(extf(in), out)`
+/// (either operand order); empty otherwise.
+ReductionCombine getReductionCombine(linalg::LinalgOp op);
+
+/// The combine of a reduction with no parallel dimension (see
+/// getReductionCombine), unless it is statically small.
+ReductionCombine getSplittableReduction(linalg::LinalgOp op);
+
+/// Threads of a block that reduces one row.
+constexpr int64_t kRowReductionThreads = 256;
+
+/// The combine of a reduction with parallel dimensions (see
+/// getReductionCombine) whose rows are long (at least a block of threads,
+/// or dynamic) and run along the input's innermost dimension, so that a
+/// block's threads read consecutive elements.
+ReductionCombine getRowReduction(linalg::LinalgOp op);
+
+/// A reduction of all its dimensions in two kernels instead of one
+/// thread: threads reduce consecutive chunks of the elements into partial
+/// results, then one thread combines the partials into the output. Returns
+/// the two loops, to map like any other.
+std::pair<scf::ParallelOp, scf::ParallelOp>
+splitFullReduction(RewriterBase &rewriter, linalg::LinalgOp op,
+                   const ReductionCombine &combine);
+
+/// A gpu.launch with a block per output element of reduction `op`: thread
+/// t combines the row's elements t, t + 256, ... in order (along the input's
+/// innermost dimension: coalesced), then the partials meet in a tree in
+/// shared memory (halving the active threads after each barrier), and
+/// thread 0 combines the row's value into the output.
+gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
+                                        linalg::LinalgOp op,
+                                        const ReductionCombine &combine);
+
+} // namespace mlir::google::kernels
+
+#endif // GOOGLE_LIB_CODEGEN_GPU_GPUKERNELS_H
