@@ -2,7 +2,7 @@
 // (the CPU schedule divided by the empty loop's extent), softmax over an
 // empty axis is empty, elementwise ops over empty tensors do nothing.
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 8 cases match numpy
+// CHECK: e2e: 9 cases match numpy
 
 // E2E: @matmul(a: 8x0xf32, b: 0x8xf32) -> a @ b
 // E2E: @batched(a: 2x8x0xf32, b: 2x0x8xf32) -> a @ b
@@ -12,6 +12,7 @@
 // E2E: @empty_rows(x: 0x300xf32) -> (softmax(x), x.sum(axis=1))
 // E2E: @casts(x: 2x0x4xi64) -> x
 // E2E: @big_empty(x: 0x65536xf32, y: 65536xf32) -> np.maximum(x * 2 + y, 0)
+// E2E: @reshape_empty(x: 0x5xf32, y: 2x0x7xi32) -> (x.reshape(1, 1, 0, 1), y.reshape(0, 3))
 
 func.func @matmul(%a: tensor<8x0xf32>, %b: tensor<0x8xf32>) -> tensor<8x8xf32> {
   %0 = google.matmul %a, %b : tensor<8x0xf32>, tensor<0x8xf32> -> tensor<8x8xf32>
@@ -49,4 +50,9 @@ func.func @big_empty(%x: tensor<0x65536xf32>, %y: tensor<65536xf32>) -> tensor<0
   %1 = google.add %0, %y : tensor<0x65536xf32>, tensor<65536xf32> -> tensor<0x65536xf32>
   %2 = google.relu %1 : tensor<0x65536xf32>
   return %2 : tensor<0x65536xf32>
+}
+func.func @reshape_empty(%x: tensor<0x?xf32>, %y: tensor<2x0x?xi32>) -> (tensor<1x1x0x1xf32>, tensor<?x3xi32>) {
+  %0 = google.reshape %x : tensor<0x?xf32> -> tensor<1x1x0x1xf32>
+  %1 = google.reshape %y : tensor<2x0x?xi32> -> tensor<?x3xi32>
+  return %0, %1 : tensor<1x1x0x1xf32>, tensor<?x3xi32>
 }

@@ -134,6 +134,20 @@ struct ReshapeToTensor : public OpConversionPattern<ReshapeOp> {
       rewriter.replaceOp(op, input);
       return success();
     }
+    // An empty input (a static extent of 0) has no elements to move, and
+    // flattening it would collapse a dynamic extent into a static 0, which
+    // memref.collapse_shape rejects once bufferized. The verifier leaves
+    // no dynamic result extent next to a 0, so a dynamic one is 0 here.
+    if (llvm::is_contained(sourceType.getShape(), 0)) {
+      SmallVector<int64_t> shape(resultType.getShape());
+      for (int64_t &dim : shape)
+        if (ShapedType::isDynamic(dim))
+          dim = 0;
+      Value empty = tensor::EmptyOp::create(rewriter, loc, shape,
+                                            resultType.getElementType());
+      rewriter.replaceOp(op, relaxToType(rewriter, loc, empty, resultType));
+      return success();
+    }
     // A plain collapse or expansion of static shapes needs one op.
     if (sourceType.hasStaticShape() && resultType.hasStaticShape() &&
         sourceType.getRank() != resultType.getRank()) {

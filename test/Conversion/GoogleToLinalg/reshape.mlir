@@ -102,3 +102,21 @@ func.func @dynamic_to_low_rank(%x: tensor<?x4xf32>, %y: tensor<?xf32>) -> (tenso
   %1 = google.reshape %y : tensor<?xf32> -> tensor<f32>
   return %0, %1 : tensor<8xf32>, tensor<f32>
 }
+
+// -----
+
+// An input with a static extent of 0 has no elements: the result is an
+// empty tensor (flattening it collapsed a dynamic extent into a static 0,
+// which bufferization rejected; found by the differential tester, seed
+// 890). A dynamic result extent is 0 then.
+// CHECK-LABEL: func @empty_input
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[A:.*]] = tensor.empty() : tensor<1x1x0x1xf32>
+// CHECK: %[[B:.*]] = tensor.empty() : tensor<0x3xf32>
+// CHECK: %[[C:.*]] = tensor.cast %[[B]] : tensor<0x3xf32> to tensor<?x3xf32>
+// CHECK: return %[[A]], %[[C]]
+func.func @empty_input(%x: tensor<0x?xf32>, %y: tensor<2x0x?xf32>) -> (tensor<1x1x0x1xf32>, tensor<?x3xf32>) {
+  %0 = google.reshape %x : tensor<0x?xf32> -> tensor<1x1x0x1xf32>
+  %1 = google.reshape %y : tensor<2x0x?xf32> -> tensor<?x3xf32>
+  return %0, %1 : tensor<1x1x0x1xf32>, tensor<?x3xf32>
+}
