@@ -99,6 +99,22 @@ public:
                     return add(div(numerator, margin, resultType),
                                rounding(x, u));
                   })
+                  .Case<PowOp>([&](auto) {
+                    // x' ** y' = x ** y * exp(y' ln|x'| - y ln|x|), with
+                    // |y' ln|x'| - y ln|x|| <= |y| ea / m + eb (|ln|x|| +
+                    // ea / m), m = |x| - ea; pow is within 6 ulp.
+                    Value xa = operandX(0), ea = operandE(0);
+                    Value eb = operandE(1);
+                    Value m = positive(sub(abs(xa), ea));
+                    Value relative = div(ea, m);
+                    Value t = add(mul(abs(operandX(1)), relative, resultType),
+                                  mul(eb, add(abs(unary<LogOp>(abs(xa))),
+                                              relative),
+                                      resultType),
+                                  resultType);
+                    Value grown = sub(unary<ExpOp>(t), scalar(1));
+                    return add(mul(abs(x), grown), rounding(x, 6 * u));
+                  })
                   .Case<MaxOp, MinOp>([&](auto) {
                     return MaxOp::create(b, loc, resultType, operandE(0),
                                          operandE(1))

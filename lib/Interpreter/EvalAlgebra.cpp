@@ -88,7 +88,41 @@ Scalar EvalAlgebra::mul(Scalar x, Scalar y) const {
   return isFloat() ? fromDouble(x.f * y.f) : fromInt(u(x.i) * u(y.i));
 }
 Scalar EvalAlgebra::div(Scalar x, Scalar y) const {
+  if (!isFloat())
+    return fromInt(u(x.i / y.i));
   return fromDouble(x.f / y.f);
+}
+
+Scalar EvalAlgebra::rem(Scalar x, Scalar y) const {
+  if (!isFloat())
+    return fromInt(u(x.i % y.i));
+  return Scalar{std::fmod(x.f, y.f), 0}; // exact
+}
+
+Scalar EvalAlgebra::compare(semantics::Comparison comparison, Scalar x,
+                            Scalar y) const {
+  using semantics::Comparison;
+  bool result;
+  if (isFloat()) {
+    switch (comparison) {
+    case Comparison::EQ: result = x.f == y.f; break;
+    case Comparison::NE: result = !(x.f == y.f); break;
+    case Comparison::LT: result = x.f < y.f; break;
+    case Comparison::LE: result = x.f <= y.f; break;
+    case Comparison::GT: result = x.f > y.f; break;
+    case Comparison::GE: result = x.f >= y.f; break;
+    }
+  } else {
+    switch (comparison) {
+    case Comparison::EQ: result = x.i == y.i; break;
+    case Comparison::NE: result = x.i != y.i; break;
+    case Comparison::LT: result = x.i < y.i; break;
+    case Comparison::LE: result = x.i <= y.i; break;
+    case Comparison::GT: result = x.i > y.i; break;
+    case Comparison::GE: result = x.i >= y.i; break;
+    }
+  }
+  return Scalar{0, result};
 }
 
 // IEEE 754-2019 maximum/minimum: NaN wins, -0 < +0.

@@ -11,7 +11,10 @@
 #ifndef GOOGLE_LIB_INTERPRETER_EVALALGEBRA_H
 #define GOOGLE_LIB_INTERPRETER_EVALALGEBRA_H
 
+#include "Dialect/Google/IR/ScalarMath.h"
 #include "Interpreter/ConcreteTensor.h"
+
+#include <cmath>
 
 namespace mlir::google {
 
@@ -41,6 +44,24 @@ public:
   Scalar maxnum(Scalar x, Scalar y) const;
   Scalar neg(Scalar x) const;
   Scalar abs(Scalar x) const;
+  /// Floats: fmod (exact); integers: the remainder of the truncating
+  /// division, for a `y` that is not 0 (nor -1 with `x` the minimum).
+  Scalar rem(Scalar x, Scalar y) const;
+  Scalar copysign(Scalar x, Scalar y) const {
+    return Scalar{std::copysign(x.f, y.f), 0};
+  }
+  /// A boolean (0 or 1 in `i`): `x` compared with `y` as NumPy does.
+  Scalar compare(semantics::Comparison comparison, Scalar x, Scalar y) const;
+  Scalar select(Scalar condition, Scalar x, Scalar y) const {
+    return condition.i ? x : y;
+  }
+  Scalar logicalAnd(Scalar p, Scalar q) const {
+    return Scalar{0, p.i && q.i};
+  }
+  Scalar logicalOr(Scalar p, Scalar q) const { return Scalar{0, p.i || q.i}; }
+  Scalar logicalXor(Scalar p, Scalar q) const {
+    return Scalar{0, (p.i != 0) != (q.i != 0)};
+  }
   /// f32 calls the float function, as compiled code does; f64 the double
   /// one. (f16/bf16 reach it only through inF32IfNarrow.)
   template <typename MathOp>
@@ -50,6 +71,21 @@ public:
     return fromDouble(f32(static_cast<float>(x.f)));
   }
 
+  template <typename MathOp>
+  Scalar libm(Scalar x, Scalar y, float (*f32)(float, float),
+              double (*f64)(double, double)) const {
+    if (kind == ElementKind::F64)
+      return Scalar{f64(x.f, y.f), 0};
+    return fromDouble(
+        f32(static_cast<float>(x.f), static_cast<float>(y.f)));
+  }
+  template <typename Fn>
+  Scalar inF32IfNarrow(Scalar x, Scalar y, Fn fn) const {
+    if (!isNarrow())
+      return fn(*this, x, y);
+    EvalAlgebra wide(ElementKind::F32);
+    return Scalar{round(fn(wide, x, y).f), 0};
+  }
   template <typename Fn>
   Scalar inF32IfNarrow(Scalar x, Fn fn) const {
     if (!isNarrow())

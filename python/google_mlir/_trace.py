@@ -489,7 +489,13 @@ class Tracer:
         other = self._as_tracer(other, self, what)
         lhs, rhs = (other, self) if reverse else (self, other)
         dtype = promote(lhs.dtype, rhs.dtype)
-        if op == "div" and not is_float(dtype):
+        if op in _FLOAT_ONLY and not is_float(dtype):
+            if op == "pow":
+                # numpy raises integers to integer powers exactly (a
+                # negative power is an error): not a float op.
+                raise trace_error(TypeError, "x ** y on integer arrays is "
+                                  "not supported (cast one to a float "
+                                  "type); integer scalar powers are")
             dtype = np.dtype(np.float64)
         if dtype not in _MLIR_TYPES:
             raise trace_error(TypeError, f"{what}: unsupported dtype {dtype}")
@@ -549,14 +555,54 @@ class Tracer:
                 not is_float(self.dtype):
             # NumPy: an integer base to a float power is float64.
             return self.astype(np.float64) ** exponent
-        if exponent == 2:
-            return self * self
-        if exponent == 1:
-            return self
-        if exponent == 0.5:
-            return self._unary("sqrt")
-        raise trace_error(TypeError, "x ** p is supported for p in "
-                          f"(0.5, 1, 2), got {exponent!r}")
+        if isinstance(exponent, (int, np.integer)) and \
+                not isinstance(exponent, bool) and not is_float(self.dtype):
+            # Integer powers of integers multiply (wrapping, as numpy).
+            if exponent < 0:
+                raise trace_error(ValueError, "integers to negative integer "
+                                  "powers are not allowed")
+            result, base, n = None, self, int(exponent)
+            while n:
+                if n & 1:
+                    result = base if result is None else result * base
+                n >>= 1
+                if n:
+                    base = base * base
+            return result if result is not None else \
+                self._binary("mul", 0)._binary("add", 1)
+        # numpy's fast paths for float arrays and these scalar powers.
+        if isinstance(exponent, (int, float, np.integer, np.floating)) and \
+                not isinstance(exponent, bool):
+            if exponent == 2:
+                return self * self
+            if exponent == 1:
+                return self
+            if exponent == 0.5:
+                return self._unary("sqrt")
+            if exponent == -1:
+                return self._binary("div", 1, reverse=True)
+        return self._binary("pow", exponent)
+
+    def __rpow__(self, base):
+        return self._binary("pow", base, reverse=True)
+
+    def __floordiv__(self, other):
+        return self._binary("floor_div", other)
+
+    def __rfloordiv__(self, other):
+        return self._binary("floor_div", other, reverse=True)
+
+    def __mod__(self, other):
+        return self._binary("rem", other)
+
+    def __rmod__(self, other):
+        return self._binary("rem", other, reverse=True)
+
+    def __divmod__(self, other):
+        return self // other, self % other
+
+    def __rdivmod__(self, other):
+        return other // self, other % self
 
     def transpose(self, *axes):
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
@@ -751,6 +797,7 @@ _UFUNCS.update({
     np.matmul: matmul,
     np.negative: lambda a: -a,
     np.positive: lambda a: a,
+    np.divmod: divmod,
 })
 
 _FUNCTIONS = {

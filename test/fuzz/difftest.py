@@ -189,7 +189,12 @@ class Node:
 
 
 ERF = np.vectorize(math.erf, otypes=[np.float64])
-BINARY = ("add", "sub", "mul", "div", "max", "min")
+BINARY = ("add", "sub", "mul", "div", "max", "min", "pow", "floor_div", "rem")
+# Float-only binary ops.
+FLOAT_BINARY = ("div", "pow")
+# Their result can jump by one where an operand's error crosses a multiple:
+# generated on exact operands only.
+DISCONTINUOUS = ("floor_div", "rem")
 UNARY = ("relu", "neg", "abs", "exp", "log", "tanh", "sigmoid", "sqrt",
          "erf", "sin", "cos", "rsqrt")
 
@@ -246,6 +251,8 @@ def evaluate_binary(node, a, b, shape):
     ra, ea = broadcast_to(a, node.dims, node.operands[0].dims, shape)
     rb, eb = broadcast_to(b, node.dims, node.operands[1].dims, shape)
     kind = node.kind
+    if kind in DISCONTINUOUS:
+        return evaluate_divmod(kind, dtype, ra, ea, rb, eb)
     if not is_float(dtype):
         r = {"add": ra + rb, "sub": ra - rb, "mul": ra * rb,
              "max": np.maximum(ra, rb), "min": np.minimum(ra, rb)}[kind]
@@ -264,12 +271,41 @@ def evaluate_binary(node, a, b, shape):
             r = ra / rb
             margin = np.abs(rb) - eb
             e = np.where(margin > 0, (ea + np.abs(r) * eb) / margin, np.inf)
+        elif kind == "pow":
+            # x' ** y' = x ** y * exp(y' ln|x'| - y ln|x|); pow is within
+            # 6 ulp.
+            r = np.power(ra, rb)
+            margin = np.abs(ra) - ea
+            relative = np.where(margin > 0, ea / margin, np.inf)
+            t = np.abs(rb) * relative + np.where(
+                eb > 0, eb * (np.abs(np.log(np.abs(ra))) + relative), 0)
+            return Val(r, np.abs(r) * np.expm1(t) +
+                       6 * UNIT[dtype] * np.abs(r) + TINY[dtype], dtype)
         elif kind == "max":
             return Val(np.maximum(ra, rb), np.maximum(ea, eb), dtype)
         else:
             return Val(np.minimum(ra, rb), np.maximum(ea, eb), dtype)
     return Val(r, e * (1 + UNIT[dtype]) + rounding(dtype, np.abs(r) + e),
                dtype)
+
+
+NUMPY_TYPES = {"f32": np.float32, "f16": np.float16, "bf16": np.float32,
+               "f64": np.float64, "i32": np.int32, "i64": np.int64}
+
+
+def evaluate_divmod(kind, dtype, ra, ea, rb, eb):
+    """np.floor_divide or np.remainder in the element type, as numpy (and
+    the dialect) compute them: exact on exact operands; an inexact operand
+    gives an unbounded error (the value is not generated)."""
+    fn = np.floor_divide if kind == "floor_div" else np.remainder
+    with np.errstate(all="ignore"):
+        r = fn(np.asarray(ra).astype(NUMPY_TYPES[dtype]),
+               np.asarray(rb).astype(NUMPY_TYPES[dtype]))
+    if not is_float(dtype):
+        return Val(r.astype(np.int64), None, dtype)
+    r = to_dtype(r, dtype)  # bf16: computed in f32, rounded once
+    exact = not (np.any(ea) or np.any(eb))
+    return Val(r, 0 if exact else np.inf, dtype)
 
 
 def evaluate_unary(node, a):
@@ -812,19 +848,32 @@ class Generator:
 
     def gen_binary(self, dtype, helper):
         kinds = list(BINARY) if is_float(dtype) else \
-            ["add", "sub", "mul", "max", "min"]
+            [k for k in BINARY if k not in FLOAT_BINARY]
         kind = self.choice(kinds)
-        a = self.pick(dtype)
+        exact = (lambda n, v: not np.any(v.err)) \
+            if kind in DISCONTINUOUS else None
+        a = self.pick(dtype, exact)
+        if kind == "pow" and a is not None:
+            a = self.positive(a, dtype)
         if a is None:
             return
         for attempt in range(2):
             b = None
             if attempt == 0 and self.rng.random() < 0.5:
-                b = self.pick(dtype, lambda n, v: len(n.dims) <= len(a.dims))
+                b = self.pick(dtype, lambda n, v: len(n.dims) <= len(a.dims)
+                              and (exact is None or exact(n, v)))
             if b is None:
                 b = self.new_partner(a, dtype)
             if b is None:
                 continue
+            if kind == "pow" and self.rng.random() < 0.5:
+                # Small powers: large ones overflow the limits.
+                b = self.add(Node("constant", dtype, [], attrs={
+                    "value": to_dtype(np.asarray(self.choice(
+                        [-2.5, -1.5, -1.0, 0.0, 0.5, 1.5, 2.0, 3.0])),
+                        dtype)}))
+                if b is None:
+                    continue
             if kind == "div":
                 v = self.env[b]
                 if v.ref.size and np.min(np.abs(v.ref) - v.err) <= 0.25:

@@ -53,6 +53,59 @@ NUMPY_BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply,
 
 
 @pytest.mark.parametrize("dtype", FLOATS + INTS)
+def test_floor_divide_and_remainder(rng, dtype):
+    """NumPy's floored division: the remainder takes the divisor's sign;
+    integers divided by 0 give 0 and the minimum // -1 wraps."""
+    a, b = data(rng, (3, 4, 5), dtype), data(rng, (4, 1), dtype)
+    if np.dtype(dtype).kind == "i":
+        b[0, 0] = 0
+        b[1, 0] = -1
+        a[0, 1] = np.iinfo(dtype).min
+    else:
+        b = np.where(np.abs(b) < 0.1, 0.5, b).astype(dtype)
+    f = gm.jit(lambda x, y: (x // y, x % y, np.floor_divide(x, y),
+                             np.remainder(x, y), np.mod(x, y), 7 // y,
+                             divmod(x, y)[1], np.divmod(x, y)[0]))
+    with np.errstate(all="ignore"):
+        q, r = np.floor_divide(a, b), np.remainder(a, b)
+        expected = (q, r, q, r, r, np.floor_divide(dtype(7), b), r, q)
+    for ours, theirs in zip(f(a, b), expected):
+        check(ours, theirs)
+
+
+def test_floor_divide_signs():
+    x = np.array([7, -7, 7, -7, -0.0, 5.5], np.float32)
+    y = np.array([2, 2, -2, -2, 3, 0], np.float32)
+    q, r = gm.jit(lambda a, b: (a // b, a % b))(x, y)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(q, np.floor_divide(x, y))
+        np.testing.assert_array_equal(np.signbit(q),
+                                      np.signbit(np.floor_divide(x, y)))
+        np.testing.assert_array_equal(r, np.remainder(x, y))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_power(rng, dtype):
+    x = data(rng, (4, 9), dtype, positive=True)
+    y = (data(rng, (9,), dtype) * 2).astype(dtype)
+    f = gm.jit(lambda a, b: (a ** b, np.power(a, b), a ** 3, a ** -1,
+                             a ** 0, a ** 2.5, 2 ** b, a ** 0.5))
+    expected = (x ** y, np.power(x, y), x ** 3, x ** -1, x ** 0, x ** 2.5,
+                2 ** y, x ** 0.5)
+    for ours, theirs in zip(f(x, y), expected):
+        check(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_integer_powers(rng, dtype):
+    x = data(rng, (10,), dtype)
+    f = gm.jit(lambda a: (a ** 3, a ** 0, a ** 1, a ** 5, a ** 2.0))
+    expected = (x ** 3, x ** 0, x ** 1, x ** 5, x ** 2.0)
+    for ours, theirs in zip(f(x), expected):
+        check(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + INTS)
 @pytest.mark.parametrize("op", sorted(BINARY))
 def test_binary_broadcast(rng, op, dtype):
     f = gm.jit(BINARY[op])

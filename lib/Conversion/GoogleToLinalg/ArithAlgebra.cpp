@@ -55,8 +55,61 @@ V ArithAlgebra::mul(V x, V y) {
 V ArithAlgebra::div(V x, V y) {
   if (isNarrow())
     return inF32(x, y, [&](V l, V r) { return arith::DivFOp::create(b, loc, l, r); });
+  if (!isFloat())
+    return arith::DivSIOp::create(b, loc, x, y);
   return arith::DivFOp::create(b, loc, x, y);
 }
+V ArithAlgebra::rem(V x, V y) {
+  if (isNarrow())
+    return inF32(x, y, [&](V l, V r) { return arith::RemFOp::create(b, loc, l, r); });
+  if (!isFloat())
+    return arith::RemSIOp::create(b, loc, x, y);
+  return arith::RemFOp::create(b, loc, x, y);
+}
+V ArithAlgebra::copysign(V x, V y) {
+  if (isNarrow())
+    return inF32(x, y, [&](V l, V r) { return math::CopySignOp::create(b, loc, l, r); });
+  return math::CopySignOp::create(b, loc, x, y);
+}
+
+V ArithAlgebra::compare(semantics::Comparison comparison, V x, V y) {
+  using semantics::Comparison;
+  if (isFloat()) {
+    if (isNarrow()) {
+      // Exact in f32.
+      x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+      y = arith::ExtFOp::create(b, loc, b.getF32Type(), y);
+    }
+    arith::CmpFPredicate predicate;
+    switch (comparison) {
+    case Comparison::EQ: predicate = arith::CmpFPredicate::OEQ; break;
+    case Comparison::NE: predicate = arith::CmpFPredicate::UNE; break;
+    case Comparison::LT: predicate = arith::CmpFPredicate::OLT; break;
+    case Comparison::LE: predicate = arith::CmpFPredicate::OLE; break;
+    case Comparison::GT: predicate = arith::CmpFPredicate::OGT; break;
+    case Comparison::GE: predicate = arith::CmpFPredicate::OGE; break;
+    }
+    return arith::CmpFOp::create(b, loc, predicate, x, y);
+  }
+  // Booleans order false < true.
+  bool isBool = elementType.isInteger(1);
+  arith::CmpIPredicate predicate;
+  switch (comparison) {
+  case Comparison::EQ: predicate = arith::CmpIPredicate::eq; break;
+  case Comparison::NE: predicate = arith::CmpIPredicate::ne; break;
+  case Comparison::LT: predicate = isBool ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt; break;
+  case Comparison::LE: predicate = isBool ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle; break;
+  case Comparison::GT: predicate = isBool ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt; break;
+  case Comparison::GE: predicate = isBool ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge; break;
+  }
+  return arith::CmpIOp::create(b, loc, predicate, x, y);
+}
+V ArithAlgebra::select(V condition, V x, V y) {
+  return arith::SelectOp::create(b, loc, condition, x, y);
+}
+V ArithAlgebra::logicalAnd(V p, V q) { return arith::AndIOp::create(b, loc, p, q); }
+V ArithAlgebra::logicalOr(V p, V q) { return arith::OrIOp::create(b, loc, p, q); }
+V ArithAlgebra::logicalXor(V p, V q) { return arith::XOrIOp::create(b, loc, p, q); }
 V ArithAlgebra::maximum(V x, V y) {
   if (isFloat())
     return arith::MaximumFOp::create(b, loc, x, y);

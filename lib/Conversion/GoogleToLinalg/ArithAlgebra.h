@@ -8,6 +8,8 @@
 #ifndef GOOGLE_LIB_CONVERSION_GOOGLETOLINALG_ARITHALGEBRA_H
 #define GOOGLE_LIB_CONVERSION_GOOGLETOLINALG_ARITHALGEBRA_H
 
+#include "Dialect/Google/IR/ScalarMath.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 
@@ -37,10 +39,27 @@ public:
   Value maxnum(Value x, Value y);
   Value neg(Value x);
   Value abs(Value x);
+  /// Floats: fmod (exact); integers: the remainder of the truncating
+  /// division, for a `y` that is not 0 (nor -1 with `x` the minimum).
+  Value rem(Value x, Value y);
+  Value copysign(Value x, Value y);
   template <typename MathOp>
   Value libm(Value x, float (*)(float), double (*)(double)) {
     return MathOp::create(b, loc, x);
   }
+  template <typename MathOp>
+  Value libm(Value x, Value y, float (*)(float, float),
+             double (*)(double, double)) {
+    return MathOp::create(b, loc, x, y);
+  }
+
+  /// An i1: `x` compared with `y` as NumPy does.
+  Value compare(semantics::Comparison comparison, Value x, Value y);
+  /// `x` where the i1 `condition` holds, else `y`.
+  Value select(Value condition, Value x, Value y);
+  Value logicalAnd(Value p, Value q);
+  Value logicalOr(Value p, Value q);
+  Value logicalXor(Value p, Value q);
 
   template <typename Fn>
   Value inF32IfNarrow(Value x, Fn fn) {
@@ -49,6 +68,16 @@ public:
     ArithAlgebra wide(b, loc, b.getF32Type());
     Value result =
         fn(wide, arith::ExtFOp::create(b, loc, b.getF32Type(), x).getResult());
+    return arith::TruncFOp::create(b, loc, elementType, result);
+  }
+  template <typename Fn>
+  Value inF32IfNarrow(Value x, Value y, Fn fn) {
+    if (!isNarrow())
+      return fn(*this, x, y);
+    ArithAlgebra wide(b, loc, b.getF32Type());
+    Type f32 = b.getF32Type();
+    Value result = fn(wide, arith::ExtFOp::create(b, loc, f32, x).getResult(),
+                      arith::ExtFOp::create(b, loc, f32, y).getResult());
     return arith::TruncFOp::create(b, loc, elementType, result);
   }
 

@@ -79,3 +79,37 @@ func.func @constant() -> tensor<2xi64> {
   %0 = google.constant dense<[1, 2]> : tensor<2xi64>
   return %0 : tensor<2xi64>
 }
+
+// -----
+
+// Integer floored division never traps: the divisor is 1 where it is 0 or
+// where the minimum is divided by -1, and the results are then chosen.
+// CHECK-LABEL: func @floor_div_int
+// CHECK: linalg.generic
+// CHECK-DAG: arith.cmpi eq
+// CHECK-DAG: arith.ori
+// CHECK: %[[D:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
+// CHECK: arith.divsi %{{.*}}, %[[D]] : i32
+// CHECK: arith.remsi %{{.*}}, %[[D]] : i32
+// CHECK: arith.xori
+// CHECK: linalg.yield
+func.func @floor_div_int(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = google.floor_div %a, %b : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// Floats follow npy_divmod: fmod, then the quotient snapped to an integer.
+// CHECK-LABEL: func @floor_div_rem_pow_f32
+// CHECK: arith.remf
+// CHECK: math.floor
+// CHECK: math.copysign
+// CHECK: arith.remf
+// CHECK: math.powf
+func.func @floor_div_rem_pow_f32(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = google.floor_div %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %1 = google.rem %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %2 = google.pow %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}

@@ -104,6 +104,22 @@ func.func @erf_int(%a: tensor<4xi64>) {
 
 // -----
 
+func.func @pow_int(%a: tensor<4xi32>) {
+  // expected-error@+1 {{'google.pow' op operand #0 must be ranked tensor of floating-point type}}
+  %0 = google.pow %a, %a : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @floor_div_shapes(%a: tensor<4xi32>, %b: tensor<3xi32>) {
+  // expected-error@+1 {{'google.floor_div' op expected broadcast-compatible operands, got lhs 'tensor<4xi32>' and rhs 'tensor<3xi32>'}}
+  %0 = google.floor_div %a, %b : tensor<4xi32>, tensor<3xi32> -> tensor<4xi32>
+  return
+}
+
+// -----
+
 func.func @rsqrt_int(%a: tensor<4xi32>) {
   // expected-error@+1 {{'google.rsqrt' op operand #0 must be ranked tensor of floating-point type}}
   %0 = google.rsqrt %a : tensor<4xi32>

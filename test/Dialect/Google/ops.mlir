@@ -44,7 +44,13 @@ func.func @binary(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
   %4 = google.max %3, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
   // CHECK: google.min
   %5 = google.min %4, %a : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
-  return %5 : tensor<4x8xf32>
+  // CHECK: google.pow %{{.*}}, %[[B]] : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %6 = google.pow %5, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  // CHECK: google.floor_div %{{.*}}, %[[B]] : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %7 = google.floor_div %6, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  // CHECK: google.rem %{{.*}}, %[[A]] : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  %8 = google.rem %7, %a : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %8 : tensor<4x8xf32>
 }
 
 // -----

@@ -67,6 +67,11 @@ class Google_BinaryOp<string mnemonic, TypeConstraint tensorType,
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return verifyBroadcastingOp(*this);
+    }
+  }];
   let ufunc = numpyName;
   let numpyEager = "np." # numpyName # "(x, y)";
   let extraClassDeclaration = [{
@@ -102,6 +107,13 @@ def Google_MinOp : Google_BinaryOp<"min", Google_Tensor, "minimum",
                                    [{ a.minimum(x, y) }]> {
   let pythonName = "minimum";
 }
+def Google_PowOp : Google_BinaryOp<"pow", Google_FloatTensor, "power",
+                                   [{ semantics::pow(a, x, y) }]>;
+def Google_FloorDivOp
+    : Google_BinaryOp<"floor_div", Google_Tensor, "floor_divide",
+                      [{ semantics::floorDivide(a, x, y) }]>;
+def Google_RemOp : Google_BinaryOp<"rem", Google_Tensor, "remainder",
+                                   [{ semantics::remainder(a, x, y) }]>;
 
 //===----------------------------------------------------------------------===//
 // Elementwise unary ops

@@ -16,6 +16,10 @@
 
 namespace mlir::google::semantics {
 
+/// How `a.compare` compares, as NumPy does: floats are unordered with a NaN
+/// (every comparison false but NE).
+enum class Comparison { EQ, NE, LT, LE, GT, GE };
+
 /// The type sums of `elementType` accumulate in (SPEC section 2): f32 for
 /// f16 and bf16, the element type otherwise.
 inline Type getAccumulatorType(Type elementType) {
@@ -82,6 +86,101 @@ V sigmoid(A &a, V x) {
 template <typename A, typename V = typename A::Value>
 V relu(A &a, V x) {
   return a.maximum(x, a.constant(0));
+}
+
+/// A C library function of two arguments (see libm above).
+template <typename MathOp, typename A, typename V = typename A::Value>
+V libm2(A &a, V x, V y, float (*f32)(float, float),
+        double (*f64)(double, double)) {
+  return a.inF32IfNarrow(x, y, [&](auto &w, auto p, auto q) {
+    return w.template libm<MathOp>(p, q, f32, f64);
+  });
+}
+
+/// x ** y as C's pow (NumPy's np.power on floats).
+template <typename A, typename V = typename A::Value>
+V pow(A &a, V x, V y) {
+  return libm2<math::PowFOp>(a, x, y, ::powf, ::pow);
+}
+
+/// An integer divisor that cannot trap: 1 where `y` is 0, or -1 with `x`
+/// the minimum (whose quotient overflows).
+template <typename A, typename V = typename A::Value>
+V safeDivisor(A &a, V x, V y) {
+  auto zero = a.compare(Comparison::EQ, y, a.constant(0));
+  auto overflows =
+      a.logicalAnd(a.compare(Comparison::EQ, x, a.lowest()),
+                   a.compare(Comparison::EQ, y, a.constant(-1)));
+  return a.select(a.logicalOr(zero, overflows), a.constant(1), y);
+}
+
+/// Whether the remainder `r` of a truncating division by `y` has the other
+/// sign than `y` (the floored quotient is one less, and the floored
+/// remainder is r + y).
+template <typename A, typename V = typename A::Value>
+auto needsFloorStep(A &a, V r, V y) {
+  return a.logicalAnd(
+      a.compare(Comparison::NE, r, a.constant(0)),
+      a.logicalXor(a.compare(Comparison::LT, r, a.constant(0)),
+                   a.compare(Comparison::LT, y, a.constant(0))));
+}
+
+/// NumPy's floored division and remainder of floats (npy_divmod): the
+/// remainder from fmod, moved to the divisor's sign; the quotient
+/// (x - mod) / y, rounded to the nearest integer below. Division by 0 gives
+/// x / y and fmod's NaN. f16 and bf16 are computed in f32 and rounded once.
+template <typename A, typename V = typename A::Value>
+V floatDivmod(A &w, V x, V y, bool wantQuotient) {
+  V mod = w.rem(x, y);
+  V div = w.div(w.sub(x, mod), y);
+  auto step = needsFloorStep(w, mod, y);
+  V zero = w.constant(0);
+  V floorMod = w.select(step, w.add(mod, y),
+                        w.select(w.compare(Comparison::NE, mod, zero), mod,
+                                 w.copysign(zero, y)));
+  auto byZero = w.compare(Comparison::EQ, y, zero);
+  if (!wantQuotient)
+    return w.select(byZero, mod, floorMod);
+  div = w.select(step, w.sub(div, w.constant(1)), div);
+  V floored = libm<math::FloorOp>(w, div, ::floorf, ::floor);
+  floored = w.select(
+      w.compare(Comparison::GT, w.sub(div, floored), w.constant(0.5)),
+      w.add(floored, w.constant(1)), floored);
+  V quotient = w.div(x, y);
+  V result = w.select(w.compare(Comparison::NE, div, zero), floored,
+                      w.copysign(zero, quotient));
+  return w.select(byZero, quotient, result);
+}
+
+/// x // y as NumPy computes it: floats as floatDivmod; integers rounded
+/// toward minus infinity, x // 0 == 0, and the minimum // -1 wraps to the
+/// minimum.
+template <typename A, typename V = typename A::Value>
+V floorDivide(A &a, V x, V y) {
+  if (a.isFloat())
+    return a.inF32IfNarrow(x, y, [](auto &w, auto p, auto q) {
+      return floatDivmod(w, p, q, /*wantQuotient=*/true);
+    });
+  V divisor = safeDivisor(a, x, y);
+  V quotient = a.div(x, divisor);
+  quotient = a.select(needsFloorStep(a, a.rem(x, divisor), y),
+                      a.sub(quotient, a.constant(1)), quotient);
+  return a.select(a.compare(Comparison::EQ, y, a.constant(0)),
+                  a.constant(0), quotient);
+}
+
+/// x % y as NumPy computes it (the sign of y): floats as floatDivmod;
+/// integers x % 0 == 0.
+template <typename A, typename V = typename A::Value>
+V remainder(A &a, V x, V y) {
+  if (a.isFloat())
+    return a.inF32IfNarrow(x, y, [](auto &w, auto p, auto q) {
+      return floatDivmod(w, p, q, /*wantQuotient=*/false);
+    });
+  V r = a.rem(x, safeDivisor(a, x, y));
+  r = a.select(needsFloorStep(a, r, y), a.add(r, y), r);
+  return a.select(a.compare(Comparison::EQ, y, a.constant(0)),
+                  a.constant(0), r);
 }
 
 } // namespace mlir::google::semantics

@@ -51,12 +51,6 @@ static LogicalResult verifyBroadcastingOp(Operation *op) {
   return verifyResultShape(op, *shape, result);
 }
 
-LogicalResult AddOp::verify() { return verifyBroadcastingOp(*this); }
-LogicalResult SubOp::verify() { return verifyBroadcastingOp(*this); }
-LogicalResult MulOp::verify() { return verifyBroadcastingOp(*this); }
-LogicalResult DivOp::verify() { return verifyBroadcastingOp(*this); }
-LogicalResult MaxOp::verify() { return verifyBroadcastingOp(*this); }
-LogicalResult MinOp::verify() { return verifyBroadcastingOp(*this); }
 
 //===----------------------------------------------------------------------===//
 // Matrix products

@@ -288,3 +288,32 @@ func.func @negative_not_constant(%x: tensor<2xf32>) -> tensor<2xf32> {
   %0 = google.add %a, %x : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// Floored division and remainder fold with NumPy's rules: the remainder
+// has the divisor's sign, integer division by 0 gives 0, and the minimum
+// divided by -1 wraps.
+// CHECK-LABEL: func @floor_div_rem
+// CHECK-DAG: google.constant dense<[3, -4, -4, 3, 0, -2147483648]> : tensor<6xi32>
+// CHECK-DAG: google.constant dense<[1, 1, -1, -1, 0, 0]> : tensor<6xi32>
+// CHECK-DAG: google.constant dense<[3.000000e+00, -4.000000e+00, -0.000000e+00, 0x7F800000]> : tensor<4xf32>
+// CHECK-DAG: google.constant dense<[1.000000e+00, 1.000000e+00, 0.000000e+00, {{0x7FC00000|0xFFC00000}}]> : tensor<4xf32>
+// CHECK-DAG: google.constant dense<[4.900000e+01, 2.500000e-01, 1.000000e+00, 8.000000e+00]> : tensor<4xf32>
+// CHECK-NOT: google.floor_div
+// CHECK-NOT: google.rem
+// CHECK-NOT: google.pow
+func.func @floor_div_rem() -> (tensor<6xi32>, tensor<6xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %a = google.constant dense<[7, -7, 7, -7, 5, -2147483648]> : tensor<6xi32>
+  %b = google.constant dense<[2, 2, -2, -2, 0, -1]> : tensor<6xi32>
+  %0 = google.floor_div %a, %b : tensor<6xi32>, tensor<6xi32> -> tensor<6xi32>
+  %1 = google.rem %a, %b : tensor<6xi32>, tensor<6xi32> -> tensor<6xi32>
+  %x = google.constant dense<[7.0, -7.0, -0.0, 5.5]> : tensor<4xf32>
+  %y = google.constant dense<[2.0, 2.0, 3.0, 0.0]> : tensor<4xf32>
+  %2 = google.floor_div %x, %y : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %3 = google.rem %x, %y : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %p = google.constant dense<[7.0, 4.0, 0.0, 4.0]> : tensor<4xf32>
+  %q = google.constant dense<[2.0, -1.0, 0.0, 1.5]> : tensor<4xf32>
+  %4 = google.pow %p, %q : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0, %1, %2, %3, %4 : tensor<6xi32>, tensor<6xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
