@@ -57,6 +57,21 @@ public:
     Value result = op->getResult(0);
     auto type = cast<RankedTensorType>(result.getType());
     bool isFloat = isa<FloatType>(type.getElementType());
+    // A comparison of values with rounding errors (or their cast to
+    // booleans) may flip: only exact operands are covered.
+    bool decides = isa<EqOp, NeOp, LtOp, LeOp, GtOp, GeOp>(op) ||
+                   (isa<CastOp>(op) && type.getElementType().isInteger(1));
+    if (decides && !llvm::all_of(op->getOperands(), [&](Value operand) {
+          return isExact(operand);
+        }))
+      return failure();
+    // What moves or picks exact values, or no values at all, is exact.
+    if (isa<ConstantOp>(op) ||
+        (isa<ReshapeOp, TransposeOp, NegOp, AbsOp, ReluOp, MaxOp, MinOp,
+             SelectOp>(op) &&
+         llvm::all_of(op->getOperands(),
+                      [&](Value operand) { return isExact(operand); })))
+      exactValues.insert(result);
     // X: the op itself, on the operands' X, in f64 where it is a float.
     Operation *clone = b.clone(*op, exact);
     if (isa<ConstantOp>(op) && isFloat)
@@ -118,6 +133,12 @@ public:
                   .Case<MaxOp, MinOp>([&](auto) {
                     return MaxOp::create(b, loc, resultType, operandE(0),
                                          operandE(1))
+                        .getResult();
+                  })
+                  .Case<SelectOp>([&](auto) {
+                    // The condition is exact (see `decides`).
+                    return SelectOp::create(b, loc, resultType, operandX(0),
+                                            operandE(1), operandE(2))
                         .getResult();
                   })
                   .Case<ReluOp, NegOp, AbsOp>(
@@ -205,6 +226,7 @@ public:
   Value getBound(Value v) const { return bounds.lookup(v); }
   void mapArgument(Value original, Value x) {
     exact.map(original, x);
+    exactValues.insert(original);
     if (isa<FloatType>(getElementTypeOrSelf(original.getType())))
       bounds[original] = zerosLike(x);
   }
@@ -333,6 +355,13 @@ private:
   Type f64;
   IRMapping exact;
   DenseMap<Value, Value> bounds;
+  /// Values (of the checked function) without rounding errors.
+  DenseSet<Value> exactValues;
+
+  bool isExact(Value v) const {
+    return !isa<FloatType>(getElementTypeOrSelf(v.getType())) ||
+           exactValues.contains(v);
+  }
 };
 
 } // namespace

@@ -36,6 +36,8 @@ static Type elementTypeOf(MLIRContext *context, google_rt_dtype dtype) {
     return b.getI32Type();
   case GOOGLE_RT_I64:
     return b.getI64Type();
+  case GOOGLE_RT_I1:
+    return b.getI1Type();
   default:
     return nullptr;
   }
@@ -52,6 +54,8 @@ static google_rt_dtype dtypeOf(Type type) {
     return GOOGLE_RT_I32;
   if (type.isInteger(64))
     return GOOGLE_RT_I64;
+  if (type.isInteger(1))
+    return GOOGLE_RT_I1;
   return GOOGLE_RT_F32;
 }
 
@@ -62,7 +66,8 @@ static std::optional<google_rt_tensor_type> runtimeTypeOf(Type type) {
     return std::nullopt;
   Type element = tensor.getElementType();
   if (!element.isF16() && !element.isBF16() && !element.isF32() &&
-      !element.isF64() && !element.isInteger(32) && !element.isInteger(64))
+      !element.isF64() && !element.isInteger(32) && !element.isInteger(64) &&
+      !element.isInteger(1))
     return std::nullopt;
   google_rt_tensor_type result;
   result.dtype = dtypeOf(element);

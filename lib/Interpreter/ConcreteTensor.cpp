@@ -34,6 +34,12 @@ static double toDouble(llvm::APFloat value) {
   return value.convertToDouble();
 }
 
+/// Signed integers; booleans are 0 or 1.
+static int64_t toInt(const llvm::APInt &value) {
+  return value.getBitWidth() == 1 ? value.getZExtValue()
+                                  : value.getSExtValue();
+}
+
 ConcreteTensor ConcreteTensor::fromAttr(DenseElementsAttr attr) {
   auto type = cast<RankedTensorType>(attr.getType());
   Type elementType = type.getElementType();
@@ -43,7 +49,7 @@ ConcreteTensor ConcreteTensor::fromAttr(DenseElementsAttr attr) {
     if (isFloat)
       t.data[0].f = toDouble(attr.getSplatValue<llvm::APFloat>());
     else
-      t.data[0].i = attr.getSplatValue<llvm::APInt>().getSExtValue();
+      t.data[0].i = toInt(attr.getSplatValue<llvm::APInt>());
     return t;
   }
   int64_t n = 0;
@@ -58,7 +64,7 @@ ConcreteTensor ConcreteTensor::fromAttr(DenseElementsAttr attr) {
       t.data[n++].f = toDouble(v);
   } else {
     for (const llvm::APInt &v : attr.getValues<llvm::APInt>())
-      t.data[n++].i = v.getSExtValue();
+      t.data[n++].i = toInt(v);
   }
   return t;
 }
@@ -66,6 +72,8 @@ ConcreteTensor ConcreteTensor::fromAttr(DenseElementsAttr attr) {
 DenseElementsAttr ConcreteTensor::toAttr() const {
   RankedTensorType type = getType();
   if (splat) {
+    if (elementType.isInteger(1))
+      return DenseElementsAttr::get(type, data[0].i != 0);
     if (!isFloat())
       return DenseElementsAttr::get(
           type, llvm::APInt(elementType.getIntOrFloatBitWidth(), data[0].i,
@@ -75,6 +83,13 @@ DenseElementsAttr ConcreteTensor::toAttr() const {
     value.convert(cast<FloatType>(elementType).getFloatSemantics(),
                   llvm::APFloat::rmNearestTiesToEven, &losesInfo);
     return DenseElementsAttr::get(type, value);
+  }
+  if (elementType.isInteger(1)) {
+    SmallVector<bool> values;
+    values.reserve(data.size());
+    for (const Scalar &s : data)
+      values.push_back(s.i != 0);
+    return DenseElementsAttr::get(type, ArrayRef<bool>(values));
   }
   if (!isFloat()) {
     if (elementType.getIntOrFloatBitWidth() == 32) {

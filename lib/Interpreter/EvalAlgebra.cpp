@@ -21,6 +21,8 @@ ElementKind google::getElementKind(Type type) {
     return ElementKind::F64;
   if (type.isInteger(32))
     return ElementKind::I32;
+  if (type.isInteger(1))
+    return ElementKind::I1;
   assert(type.isInteger(64) && "not a google element type");
   return ElementKind::I64;
 }
@@ -57,6 +59,8 @@ double EvalAlgebra::round(double x) const {
 }
 
 int64_t EvalAlgebra::wrap(uint64_t x) const {
+  if (kind == ElementKind::I1)
+    return x & 1;
   if (kind == ElementKind::I32)
     return static_cast<int32_t>(static_cast<uint32_t>(x));
   return static_cast<int64_t>(x);
@@ -170,6 +174,12 @@ Scalar EvalAlgebra::convert(Scalar x, Type to) const {
 
 Scalar EvalAlgebra::convertTo(Scalar x, ElementKind to) const {
   EvalAlgebra target(to);
+  // Booleans: true is 1; anything but 0 (NaN included) is true.
+  if (to == ElementKind::I1)
+    return Scalar{0, isFloat() ? !(x.f == 0) : x.i != 0};
+  if (kind == ElementKind::I1)
+    return target.isFloat() ? Scalar{static_cast<double>(x.i), 0}
+                            : Scalar{0, x.i};
   if (isFloat() && target.isFloat())
     return Scalar{target.round(x.f), 0}; // one rounding, from the exact value
   if (isFloat()) {

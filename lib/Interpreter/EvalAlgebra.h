@@ -18,7 +18,7 @@
 
 namespace mlir::google {
 
-enum class ElementKind { F16, BF16, F32, F64, I32, I64 };
+enum class ElementKind { F16, BF16, F32, F64, I32, I64, I1 };
 
 /// The kind of a google element type.
 ElementKind getElementKind(Type type);
@@ -62,6 +62,7 @@ public:
   Scalar logicalXor(Scalar p, Scalar q) const {
     return Scalar{0, (p.i != 0) != (q.i != 0)};
   }
+  Scalar logicalNot(Scalar p) const { return Scalar{0, !p.i}; }
   /// f32 calls the float function, as compiled code does; f64 the double
   /// one. (f16/bf16 reach it only through inF32IfNarrow.)
   template <typename MathOp>

@@ -138,7 +138,9 @@ FailureOr<ConcreteTensor> evalElementwise(Operation *op,
     if (dim == kDynamic)
       dim = 1; // every operand stretches
 
-  Type elementType = operands[0].getElementType();
+  // An elementwise op computes in its last operand's type (a select's
+  // values, a comparison's operands).
+  Type elementType = operands.back().getElementType();
   EvalAlgebra algebra(elementType);
   bool splat = llvm::all_of(operands,
                             [](const ConcreteTensor &t) { return t.isSplat(); });

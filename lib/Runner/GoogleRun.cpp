@@ -652,7 +652,8 @@ private:
     }
     for (size_t i = 0; i < values.size(); ++i) {
       google_rt_dtype dtype = values[i].dtype();
-      if (dtype != GOOGLE_RT_I32 && dtype != GOOGLE_RT_I64)
+      if (dtype != GOOGLE_RT_I32 && dtype != GOOGLE_RT_I64 &&
+          dtype != GOOGLE_RT_I1)
         continue;
       if (failed(compareTensors(values[i], (*referenceValues)[i], mismatch)))
         return RunError{"@" + fn + " result " + std::to_string(i) +

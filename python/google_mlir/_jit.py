@@ -523,7 +523,8 @@ class JitFunction:
             file, line, _ = node.location
             for operand in node.operands:
                 if id(operand) in names and _eager.has_nan(
-                        arrays[graph.arguments.index(operand)]):
+                        arrays[next(i for i, a in enumerate(graph.arguments)
+                                    if a is operand)]):
                     raise FloatingPointError(
                         f"{self._name}(): argument '{names[id(operand)]}' "
                         f"contains NaN; first used by google.{node.op} at "

@@ -30,6 +30,7 @@ _MLIR_TYPES = {
     np.dtype(np.float64): "f64",
     np.dtype(np.int32): "i32",
     np.dtype(np.int64): "i64",
+    np.dtype(np.bool_): "i1",
 }
 SUPPORTED_DTYPES = tuple(_MLIR_TYPES)
 # GOOGLE_RT_MAX_RANK: the most dimensions an argument or result may have.
@@ -242,6 +243,14 @@ def _i64_array(values):
 
 def _dense(value):
     """The dense attribute of a numpy array, exact (hex bytes)."""
+    if value.dtype == np.bool_:
+        def nested(a):
+            if a.ndim == 0:
+                return "true" if a else "false"
+            return "[" + ", ".join(nested(x) for x in a) + "]"
+        if value.size and np.all(value == value.reshape(-1)[0]):
+            return f"dense<{nested(value.reshape(-1)[0])}>"
+        return f"dense<{nested(value)}>"
     if value.size == 1 and is_float(value.dtype):
         bits = value.view(f"u{value.dtype.itemsize}").reshape(-1)[0]
         return f"dense<0x{int(bits):0{2 * value.dtype.itemsize}X}>"
@@ -309,6 +318,10 @@ _UNARY_OPS = tuple(name for name, op in OPS.items()
                    if op["elementwise"] and name != "cast" and
                    len(op["operands"]) == 1)
 _FLOAT_ONLY = tuple(name for name, op in OPS.items() if op["float_only"])
+# The ops on booleans.
+_LOGICAL = ("and", "or", "xor")
+_COMPARISONS = {"equal": "eq", "not_equal": "ne", "less": "lt",
+                "less_equal": "le", "greater": "gt", "greater_equal": "ge"}
 
 
 def _supported_names():
@@ -422,12 +435,60 @@ class Tracer:
             "tracing (use google_mlir functions, or gm.disable_jit() to run "
             "eagerly)")
 
-    def _compare(self, other):
-        raise trace_error(
-            TypeError, "comparing traced arrays is not supported (the google "
-            "dialect has no boolean ops; use gm.maximum/gm.minimum)")
+    def _compare(self, op, other, reverse=False):
+        """google.<op> (eq, ne, lt, ...): booleans, comparing in the
+        promoted dtype as numpy does."""
+        what = "google." + op
+        other = self._as_tracer(other, self, what)
+        lhs, rhs = (other, self) if reverse else (self, other)
+        dtype = promote(lhs.dtype, rhs.dtype)
+        if dtype == np.bool_:
+            # numpy orders False < True: compare as integers.
+            dtype = np.dtype(np.int32)
+        if dtype not in _MLIR_TYPES:
+            raise trace_error(TypeError, f"{what}: unsupported dtype {dtype}")
+        shape = broadcast_shapes(lhs.shape, rhs.shape, what)
+        return self._new(op, (lhs.astype(dtype), rhs.astype(dtype)), {},
+                         shape, np.dtype(np.bool_))
 
-    __lt__ = __le__ = __gt__ = __ge__ = _compare
+    def __eq__(self, other):
+        return self._compare("eq", other)
+
+    def __ne__(self, other):
+        return self._compare("ne", other)
+
+    def __lt__(self, other):
+        return self._compare("lt", other)
+
+    def __le__(self, other):
+        return self._compare("le", other)
+
+    def __gt__(self, other):
+        return self._compare("gt", other)
+
+    def __ge__(self, other):
+        return self._compare("ge", other)
+
+    # == builds a comparison: tracers hash (and are found) by identity.
+    __hash__ = object.__hash__
+
+    def __and__(self, other):
+        return self._binary("and", other)
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        return self._binary("or", other)
+
+    __ror__ = __or__
+
+    def __xor__(self, other):
+        return self._binary("xor", other)
+
+    __rxor__ = __xor__
+
+    def __invert__(self):
+        return self._unary("not")
 
     def __getitem__(self, index):
         raise trace_error(TypeError, "indexing a traced array is not "
@@ -489,6 +550,13 @@ class Tracer:
         other = self._as_tracer(other, self, what)
         lhs, rhs = (other, self) if reverse else (self, other)
         dtype = promote(lhs.dtype, rhs.dtype)
+        if (dtype == np.bool_) != (op in _LOGICAL):
+            raise trace_error(TypeError, f"{what} on "
+                              f"{'booleans' if dtype == np.bool_ else dtype} "
+                              "is not supported" + (
+                                  " (cast them with astype)"
+                                  if dtype == np.bool_ else
+                                  ": & | ^ and ~ take booleans"))
         if op in _FLOAT_ONLY and not is_float(dtype):
             if op == "pow":
                 # numpy raises integers to integer powers exactly (a
@@ -504,6 +572,13 @@ class Tracer:
                          shape, dtype)
 
     def _unary(self, op):
+        if (self.dtype == np.bool_) != (op == "not"):
+            raise trace_error(TypeError, f"google.{op} on "
+                              f"{'booleans' if op != 'not' else self.dtype} "
+                              "is not supported" + (
+                                  " (cast them with astype)"
+                                  if op != "not" else
+                                  ": ~ takes booleans"))
         operand = self._float() if op in _FLOAT_ONLY else self
         return self._new(op, (operand,), {}, operand.shape, operand.dtype)
 
@@ -654,6 +729,11 @@ class Tracer:
         what = "google." + op
         axes = _normalize_axes(axis, self.ndim, what)
         operand = self._float() if op in _FLOAT_ONLY else self
+        if operand.dtype == np.bool_:
+            if op == "reduce_max":
+                raise trace_error(TypeError, "max of booleans is not "
+                                  "supported (cast them with astype)")
+            operand = operand.astype(np.int64)  # as numpy counts them
         if op == "reduce_sum" and operand.dtype == np.int32:
             operand = operand.astype(np.int64)  # as numpy sums integers
         if not axes:
@@ -785,6 +865,12 @@ def _reduce_function(method):
 
 
 def _elementwise_ufunc(name):
+    if name in _COMPARISONS.values():
+        def compare(a, b):
+            tracer = _first_tracer(a, b)
+            return tracer._compare(name, b if tracer is a else a,
+                                   reverse=tracer is not a)
+        return compare
     if len(OPS[name]["operands"]) == 2:
         return lambda a, b: binary(name, a, b)
     return lambda a: a._unary(name)
@@ -800,7 +886,39 @@ _UFUNCS.update({
     np.divmod: divmod,
 })
 
+
+def where(condition, x, y):
+    """numpy.where(condition, x, y): google.select, with numpy's
+    broadcasting and dtype promotion (condition as booleans)."""
+    tracer = _first_tracer(condition, x, y)
+    if tracer is None:
+        return np.where(condition, x, y)
+    what = "google.select"
+    c = tracer._as_tracer(condition, tracer, what)
+    if c.dtype != np.bool_:
+        c = c.astype(np.bool_)
+    values = [x, y]
+    like = next((v for v in values if isinstance(v, Tracer)), None)
+    if like is None:
+        # Two constants: numpy's own promotion of them.
+        dtype = np.result_type(x, y)
+        if dtype not in _MLIR_TYPES:
+            raise trace_error(TypeError, f"{what}: unsupported dtype "
+                              f"{dtype}")
+        values = [tracer.graph.constant(np.asarray(v, dtype))
+                  for v in values]
+    else:
+        values = [like._as_tracer(v, like, what) for v in values]
+    dtype = promote(values[0].dtype, values[1].dtype)
+    if dtype not in _MLIR_TYPES:
+        raise trace_error(TypeError, f"{what}: unsupported dtype {dtype}")
+    shape = broadcast_shapes(broadcast_shapes(c.shape, values[0].shape, what),
+                             values[1].shape, what)
+    return tracer._new("select", (c,) + tuple(v.astype(dtype) for v in values),
+                       {}, shape, dtype)
+
 _FUNCTIONS = {
+    np.where: lambda condition, x, y: where(condition, x, y),
     np.transpose: lambda a, axes=None: a.transpose(*(axes or ())),
     np.reshape: lambda a, newshape: a.reshape(newshape),
     np.sum: _reduce_function("sum"),

@@ -48,13 +48,14 @@ import numpy as np
 
 DIRECTIVE = re.compile(
     r"//\s*E2E(-ERROR)?:\s*@(\w+)\((.*?)\)\s*->\s*(.+)$")
-ARG = re.compile(r"(\w+)\s*:\s*([0-9x]*?)x?(f16|bf16|f32|f64|i32|i64)"
+ARG = re.compile(r"(\w+)\s*:\s*([0-9x]*?)x?(f16|bf16|f32|f64|i32|i64|i1)"
                  r"(?:\[([-0-9.e]+):([-0-9.e]+)\])?$")
 FUNC = re.compile(r"func\.func\s+@(\w+)\((.*?)\)\s*(?:->\s*(.*?))?\s*"
                   r"(?:attributes.*?)?\{", re.S)
 
 NP_TYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
-            "i32": np.int32, "i64": np.int64, "bf16": np.float32}
+            "i32": np.int32, "i64": np.int64, "bf16": np.float32,
+            "i1": np.bool_}
 
 
 def round_bf16(values):
@@ -81,6 +82,8 @@ class Arg:
         return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.dtype + ">"
 
     def generate(self, rng):
+        if self.dtype == "i1":
+            return rng.integers(0, 2, self.shape).astype(np.bool_)
         if self.is_int:
             values = rng.integers(int(self.low), int(self.high) + 1, self.shape)
             return values.astype(NP_TYPES[self.dtype])
@@ -154,7 +157,8 @@ def reference_namespace():
 
 
 EXPECTED_DTYPES = {"f16": np.float16, "bf16": np.float32, "f32": np.float32,
-                   "f64": np.float64, "i32": np.int32, "i64": np.int64}
+                   "f64": np.float64, "i32": np.int32, "i64": np.int64,
+                   "i1": np.bool_}
 
 
 def evaluate(case, inputs):

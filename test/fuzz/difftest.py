@@ -58,7 +58,7 @@ TINY = {"f32": 2.0 ** -149, "f16": 2.0 ** -24, "bf16": 2.0 ** -133,
         "f64": 2.0 ** -1074}
 # Largest magnitude a generated value may reach (far from overflow).
 LIMIT = {"f32": 1e6, "f16": 2e3, "bf16": 1e6, "f64": 1e6, "i32": 1e6,
-         "i64": 1e6}
+         "i64": 1e6, "i1": 1}
 PRECISION = {"f32": 24, "f16": 11, "bf16": 8, "f64": 53}
 CONFIGS = ["opt-level=0", "opt-level=1", "opt-level=2", "opt-level=3",
            "fold=false", "cse=false", "dce=false", "fuse=false"]
@@ -91,6 +91,8 @@ def to_dtype(values, dtype):
         return values.astype(np.float64)
     if dtype == "i32":
         return values.astype(np.int64).astype(np.int32).astype(np.int64)
+    if dtype == "i1":
+        return (values != 0).astype(np.int64)
     return values.astype(np.int64)
 
 
@@ -98,7 +100,8 @@ def storage(values, dtype):
     """The array google-run reads for an input of `dtype`."""
     return np.asarray(values, {"f32": np.float32, "f16": np.float16,
                                "bf16": np.float32, "f64": np.float64,
-                               "i32": np.int32, "i64": np.int64}[dtype])
+                               "i32": np.int32, "i64": np.int64,
+                               "i1": np.bool_}[dtype])
 
 
 def type_text(dims, dtype):
@@ -107,6 +110,8 @@ def type_text(dims, dtype):
 
 
 def format_scalar(value, dtype):
+    if dtype == "i1":
+        return "true" if value else "false"
     if dtype in INTS:
         return str(int(value))
     return repr(float(value))
@@ -189,14 +194,21 @@ class Node:
 
 
 ERF = np.vectorize(math.erf, otypes=[np.float64])
-BINARY = ("add", "sub", "mul", "div", "max", "min", "pow", "floor_div", "rem")
+# Booleans (i1) come from comparisons of exact values (a rounding error
+# could flip one), combine with the logical ops and pick with select.
+LOGICAL = ("and", "or", "xor")
+COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
+BINARY = ("add", "sub", "mul", "div", "max", "min", "pow", "floor_div",
+          "rem") + LOGICAL
 # Float-only binary ops.
 FLOAT_BINARY = ("div", "pow")
 # Their result can jump by one where an operand's error crosses a multiple:
 # generated on exact operands only.
 DISCONTINUOUS = ("floor_div", "rem")
 UNARY = ("relu", "neg", "abs", "exp", "log", "tanh", "sigmoid", "sqrt",
-         "erf", "sin", "cos", "rsqrt")
+         "erf", "sin", "cos", "rsqrt", "not")
+# Every elementwise op the generator makes (test_ops.py checks the table).
+COVERED = UNARY + BINARY + COMPARE + ("select",)
 
 
 def stretches(operand_dims, i, result_dims, d):
@@ -253,6 +265,10 @@ def evaluate_binary(node, a, b, shape):
     kind = node.kind
     if kind in DISCONTINUOUS:
         return evaluate_divmod(kind, dtype, ra, ea, rb, eb)
+    if kind in LOGICAL:
+        fn = {"and": np.logical_and, "or": np.logical_or,
+              "xor": np.logical_xor}[kind]
+        return Val(fn(ra != 0, rb != 0).astype(np.int64), None, dtype)
     if not is_float(dtype):
         r = {"add": ra + rb, "sub": ra - rb, "mul": ra * rb,
              "max": np.maximum(ra, rb), "min": np.minimum(ra, rb)}[kind]
@@ -308,8 +324,34 @@ def evaluate_divmod(kind, dtype, ra, ea, rb, eb):
     return Val(r, 0 if exact else np.inf, dtype)
 
 
+def evaluate_compare(node, a, b, shape):
+    """A comparison of exact values (the generator makes no other): in
+    float64 as in the element type, NaN unequal."""
+    ra, _ = broadcast_to(a, node.dims, node.operands[0].dims, shape)
+    rb, _ = broadcast_to(b, node.dims, node.operands[1].dims, shape)
+    fn = {"eq": np.equal, "ne": np.not_equal, "lt": np.less,
+          "le": np.less_equal, "gt": np.greater,
+          "ge": np.greater_equal}[node.kind]
+    with np.errstate(all="ignore"):
+        return Val(fn(ra, rb).astype(np.int64), None, "i1")
+
+
+def evaluate_select(node, operands, shape):
+    c, _ = broadcast_to(operands[0], node.dims, node.operands[0].dims, shape)
+    rx, ex = broadcast_to(operands[1], node.dims, node.operands[1].dims,
+                          shape)
+    ry, ey = broadcast_to(operands[2], node.dims, node.operands[2].dims,
+                          shape)
+    pick = c != 0
+    return Val(np.where(pick, rx, ry),
+               np.where(pick, ex, ey) if is_float(node.dtype) else None,
+               node.dtype)
+
+
 def evaluate_unary(node, a):
     dtype, kind, r0, e0 = node.dtype, node.kind, a.ref, a.err
+    if kind == "not":
+        return Val(1 - a.ref, None, dtype)
     if kind in ("relu", "neg", "abs"):
         fn = {"relu": lambda x: np.maximum(x, 0), "neg": np.negative,
               "abs": np.abs}[kind]
@@ -463,6 +505,10 @@ def evaluate_softmax(node, a):
 def evaluate_cast(node, a):
     src, dst = node.operands[0].dtype, node.dtype
     check_known(a.shape, node.dims, "cast")
+    if src == "i1" or dst == "i1":
+        # Exact both ways (casts to i1 are made from exact values only).
+        r = (a.ref != 0).astype(np.int64) if dst == "i1" else a.ref
+        return Val(r.astype(np.float64) if is_float(dst) else r, None, dst)
     if is_float(src) and is_float(dst):
         return Val(a.ref, a.err + rounding(dst, np.abs(a.ref) + a.err), dst)
     if is_float(src):
@@ -496,6 +542,14 @@ def evaluate(node, operands):
         shape = broadcast_shape(node, operands)
         check_known(shape, node.dims, kind)
         return evaluate_binary(node, operands[0], operands[1], shape)
+    if kind in COMPARE:
+        shape = broadcast_shape(node, operands)
+        check_known(shape, node.dims, kind)
+        return evaluate_compare(node, operands[0], operands[1], shape)
+    if kind == "select":
+        shape = broadcast_shape(node, operands)
+        check_known(shape, node.dims, kind)
+        return evaluate_select(node, operands, shape)
     if kind in UNARY:
         return evaluate_unary(node, operands[0])
     if kind == "matmul":
@@ -594,9 +648,13 @@ def node_text(node, names):
     if kind == "constant":
         return (f"{out} = google.constant "
                 f"{format_dense(node.attrs['value'], node.dtype)} : {node.type()}")
-    if kind in BINARY:
+    if kind in BINARY or kind in COMPARE:
         return (f"{out} = google.{kind} {ops[0]}, {ops[1]} : "
                 f"{node.operands[0].type()}, {node.operands[1].type()} -> "
+                f"{node.type()}")
+    if kind == "select":
+        types = ", ".join(o.type() for o in node.operands)
+        return (f"{out} = google.select {', '.join(ops)} : {types} -> "
                 f"{node.type()}")
     if kind in UNARY:
         return f"{out} = google.{kind} {ops[0]} : {node.type()}"
@@ -662,6 +720,8 @@ class Generator:
                            [0.25, 1, 4, 4, 4, 2, 1, 2])
 
     def values(self, shape, dtype, low=-2.0, high=2.0, exact=False):
+        if dtype == "i1":
+            return self.nprng.integers(0, 2, shape).astype(np.int64)
         if dtype in INTS:
             return self.nprng.integers(-10, 11, shape).astype(np.int64)
         if exact or self.rng.random() < 0.3:
@@ -798,6 +858,8 @@ class Generator:
         if is_float(dtype):
             kinds.append("softmax")
             weights.append(1.5)
+        kinds.append("mask")
+        weights.append(2)
         if helper is not None:
             kinds.append("call")
             weights.append(1.5)
@@ -847,8 +909,8 @@ class Generator:
         return out
 
     def gen_binary(self, dtype, helper):
-        kinds = list(BINARY) if is_float(dtype) else \
-            [k for k in BINARY if k not in FLOAT_BINARY]
+        kinds = [k for k in BINARY if k not in LOGICAL and
+                 (is_float(dtype) or k not in FLOAT_BINARY)]
         kind = self.choice(kinds)
         exact = (lambda n, v: not np.any(v.err)) \
             if kind in DISCONTINUOUS else None
@@ -893,6 +955,60 @@ class Generator:
             if self.add(node) is not None:
                 return
 
+    def broadcasting(self, kind, dtype, operands):
+        """A broadcasting op of `kind` on `operands`, or None."""
+        dims = operands[0].dims
+        for operand in operands[1:]:
+            dims = self.declared_broadcast(Node("arg", dtype, dims), operand)
+            if dims is None:
+                return None
+        node = Node(kind, dtype, dims, operands)
+        try:
+            shape = broadcast_shape(node, [self.env[o] for o in operands])
+        except ShapeMismatch:
+            return None
+        node.dims = self.result_dims(dims, shape)
+        return self.add(node)
+
+    def gen_mask(self, dtype, helper):
+        """Booleans as models use them: a comparison of exact values,
+        maybe combined with another mask or negated, then a select between
+        two values (or the mask as numbers)."""
+        exact = lambda n, v: not np.any(v.err)
+        a = self.pick(dtype, exact)
+        if a is None:
+            return
+        b = None
+        if self.rng.random() < 0.5:
+            b = self.pick(dtype, lambda n, v: exact(n, v) and
+                          len(n.dims) <= len(a.dims))
+        if b is None:
+            b = self.new_partner(a, dtype)
+        if b is None:
+            return
+        mask = self.broadcasting(self.choice(COMPARE), "i1",
+                                 [a, b] if self.rng.random() < 0.7 else [b, a])
+        if mask is None:
+            return
+        r = self.rng.random()
+        if r < 0.3:
+            other = self.pick("i1") if self.rng.random() < 0.5 else None
+            other = other or self.new_partner(mask, "i1")
+            if other is not None:
+                mask = self.broadcasting(self.choice(LOGICAL), "i1",
+                                         [mask, other]) or mask
+        elif r < 0.45:
+            mask = self.add(Node("not", "i1", mask.dims, [mask])) or mask
+        if self.rng.random() < 0.2:
+            self.add(Node("cast", dtype, mask.dims, [mask]))
+            return
+        x = self.pick(dtype)
+        y = self.pick(dtype) if self.rng.random() < 0.5 else None
+        y = y or (x and self.new_partner(x, dtype))
+        if x is None or y is None:
+            return
+        self.broadcasting("select", dtype, [mask, x, y])
+
     def positive(self, node, dtype):
         """abs(node) + 1: bounded away from zero."""
         if node is None:
@@ -905,7 +1021,8 @@ class Generator:
         return self.add(Node("add", dtype, absolute.dims, [absolute, one]))
 
     def gen_unary(self, dtype, helper):
-        kinds = list(UNARY) if is_float(dtype) else ["relu", "neg", "abs"]
+        kinds = [k for k in UNARY if k != "not"] if is_float(dtype) else \
+            ["relu", "neg", "abs"]
         kind = self.choice(kinds)
         if kind in ("log", "sqrt", "rsqrt"):
             a = self.pick(dtype, lambda n, v: v.ref.size == 0 or
@@ -1147,10 +1264,11 @@ class Generator:
     def gen_call(self, dtype, helper):
         operands = []
         for arg in helper.args:
-            match = self.pick(dtype, lambda n, v, arg=arg: n.dims == arg.dims)
+            match = self.pick(arg.dtype,
+                              lambda n, v, arg=arg: n.dims == arg.dims)
             if match is None:
                 shape = list(self.arg_values[arg].shape)
-                match = self.new_arg(dtype, list(arg.dims), shape)
+                match = self.new_arg(arg.dtype, list(arg.dims), shape)
             operands.append(match)
         result = helper.results[0]
         node = Node("call", result.dtype, result.dims, operands,

@@ -110,6 +110,10 @@ V ArithAlgebra::select(V condition, V x, V y) {
 V ArithAlgebra::logicalAnd(V p, V q) { return arith::AndIOp::create(b, loc, p, q); }
 V ArithAlgebra::logicalOr(V p, V q) { return arith::OrIOp::create(b, loc, p, q); }
 V ArithAlgebra::logicalXor(V p, V q) { return arith::XOrIOp::create(b, loc, p, q); }
+V ArithAlgebra::logicalNot(V p) {
+  return arith::XOrIOp::create(
+      b, loc, p, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+}
 V ArithAlgebra::maximum(V x, V y) {
   if (isFloat())
     return arith::MaximumFOp::create(b, loc, x, y);
@@ -280,6 +284,25 @@ V ArithAlgebra::convert(V x, Type to) {
   Type from = x.getType();
   if (from == to)
     return x;
+  // Booleans: true is 1; anything but 0 (NaN included) is true.
+  if (to.isInteger(1)) {
+    if (isa<FloatType>(from))
+      return arith::CmpFOp::create(
+          b, loc, arith::CmpFPredicate::UNE, x,
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(from, 0)));
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, x,
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(from, 0)));
+  }
+  if (from.isInteger(1)) {
+    if (!isa<FloatType>(to))
+      return arith::ExtUIOp::create(b, loc, to, x);
+    // 0 and 1 are exact in every float type.
+    Type wide = isNarrowFloat(to) ? b.getF32Type() : to;
+    Value converted = arith::UIToFPOp::create(b, loc, wide, x);
+    return wide == to ? converted
+                      : arith::TruncFOp::create(b, loc, to, converted);
+  }
   bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
   if (fromFloat && toFloat)
     return floatToFloat(b, loc, x, to);

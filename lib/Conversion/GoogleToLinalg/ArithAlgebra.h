@@ -60,6 +60,7 @@ public:
   Value logicalAnd(Value p, Value q);
   Value logicalOr(Value p, Value q);
   Value logicalXor(Value p, Value q);
+  Value logicalNot(Value p);
 
   template <typename Fn>
   Value inF32IfNarrow(Value x, Fn fn) {

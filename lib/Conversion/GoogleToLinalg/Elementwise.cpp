@@ -33,8 +33,11 @@ struct ElementwiseToGeneric : public ConversionPattern {
                   ConversionPatternRewriter &rewriter) const override {
     if (!op->hasTrait<OpTrait::google::Elementwise>())
       return rewriter.notifyMatchFailure(op, "not elementwise");
+    // It computes in its last operand's type (a select's values, a
+    // comparison's operands).
     Type elementType =
-        cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
+        cast<RankedTensorType>(op->getOperands().back().getType())
+            .getElementType();
     Value result = createBroadcastingGeneric(
         rewriter, op->getLoc(), op->getName().getStringRef(),
         cast<RankedTensorType>(op->getResult(0).getType()), operands,

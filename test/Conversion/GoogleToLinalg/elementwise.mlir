@@ -113,3 +113,27 @@ func.func @floor_div_rem_pow_f32(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tenso
   %2 = google.pow %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Comparisons are NumPy's: ordered but for ne; a select computes in its
+// values' type; casts to i1 test for nonzero (NaN is true).
+// CHECK-LABEL: func @booleans
+// CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.cmpf une, %{{.*}}, %{{.*}} : f32
+// CHECK: ^bb0(%[[C:.*]]: i1, %[[X:.*]]: f32, %[[Y:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[S:.*]] = arith.select %[[C]], %[[X]], %[[Y]] : f32
+// CHECK-NEXT: linalg.yield %[[S]]
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+// CHECK: arith.cmpf une, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.uitofp %{{.*}} : i1 to f32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+func.func @booleans(%a: tensor<4xf32>, %b: tensor<f32>, %i: tensor<4xi64>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xbf16>) {
+  %0 = google.lt %a, %b : tensor<4xf32>, tensor<f32> -> tensor<4xi1>
+  %1 = google.ne %a, %b : tensor<4xf32>, tensor<f32> -> tensor<4xi1>
+  %2 = google.select %0, %a, %b : tensor<4xi1>, tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  %3 = google.lt %i, %i : tensor<4xi64>, tensor<4xi64> -> tensor<4xi1>
+  %4 = google.cast %a : tensor<4xf32> -> tensor<4xi1>
+  %5 = google.cast %4 : tensor<4xi1> -> tensor<4xbf16>
+  return %0, %1, %2, %3, %4, %5 : tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xbf16>
+}

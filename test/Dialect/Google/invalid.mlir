@@ -402,7 +402,63 @@ func.func @constant_type_mismatch() {
 // -----
 
 func.func @constant_unsupported_type() {
-  // expected-error@+1 {{'google.constant' op result #0 must be ranked tensor of f16, bf16, f32, f64, i32 or i64 values, but got 'tensor<4xi1>'}}
-  %0 = google.constant dense<true> : tensor<4xi1>
+  // expected-error@+1 {{'google.constant' op result #0 must be ranked tensor of f16, bf16, f32, f64, i32, i64 or i1 values, but got 'tensor<4xi8>'}}
+  %0 = google.constant dense<1> : tensor<4xi8>
+  return
+}
+
+// -----
+
+func.func @compare_result_not_bool(%a: tensor<4xf32>) {
+  // expected-error@+1 {{'google.lt' op result #0 must be ranked tensor of i1 (bool) values}}
+  %0 = google.lt %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @compare_booleans(%a: tensor<4xi1>) {
+  // expected-error@+1 {{'google.gt' op operand #0 must be ranked tensor of f16, bf16, f32, f64, i32 or i64 values}}
+  %0 = google.gt %a, %a : tensor<4xi1>, tensor<4xi1> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @select_condition_not_bool(%c: tensor<4xf32>, %a: tensor<4xf32>) {
+  // expected-error@+1 {{'google.select' op operand #0 must be ranked tensor of i1 (bool) values}}
+  %0 = google.select %c, %a, %a : tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @select_shapes(%c: tensor<3xi1>, %a: tensor<4xf32>) {
+  // expected-error@+1 {{'google.select' op expected broadcast-compatible operands, got 'tensor<3xi1>', 'tensor<4xf32>' and 'tensor<4xf32>'}}
+  %0 = google.select %c, %a, %a : tensor<3xi1>, tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @select_value_types(%c: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error@+1 {{'google.select' op failed to verify that all of {on_true, on_false, result} have same element type}}
+  %0 = google.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>, tensor<4xf16> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @and_floats(%a: tensor<4xf32>) {
+  // expected-error@+1 {{'google.and' op operand #0 must be ranked tensor of i1 (bool) values}}
+  %0 = google.and %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @bool_arithmetic(%a: tensor<4xi1>) {
+  // expected-error@+1 {{'google.add' op operand #0 must be ranked tensor of f16, bf16, f32, f64, i32 or i64 values}}
+  %0 = google.add %a, %a : tensor<4xi1>, tensor<4xi1> -> tensor<4xi1>
   return
 }

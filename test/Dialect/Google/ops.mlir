@@ -196,3 +196,38 @@ func.func @softmax_cast(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf16
   %i = google.cast %h : tensor<4x8xf16> -> tensor<4x8xi32>
   return %p, %h, %i : tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xi32>
 }
+
+// -----
+
+// Comparisons give booleans; select, the logical ops, casts and the layout
+// ops take them.
+// CHECK-LABEL: func @booleans
+func.func @booleans(%a: tensor<4x8xf32>, %b: tensor<8xf32>, %p: tensor<4x8xi1>) -> (tensor<4x8xf32>, tensor<8x4xi1>, tensor<4x8xf32>) {
+  // CHECK: google.eq %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  %0 = google.eq %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  // CHECK: google.ne
+  %1 = google.ne %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  // CHECK: google.lt
+  %2 = google.lt %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  // CHECK: google.le
+  %3 = google.le %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  // CHECK: google.gt
+  %4 = google.gt %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  // CHECK: google.ge
+  %5 = google.ge %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  // CHECK: google.and %{{.*}}, %{{.*}} : tensor<4x8xi1>, tensor<4x8xi1> -> tensor<4x8xi1>
+  %6 = google.and %0, %1 : tensor<4x8xi1>, tensor<4x8xi1> -> tensor<4x8xi1>
+  // CHECK: google.or
+  %7 = google.or %6, %2 : tensor<4x8xi1>, tensor<4x8xi1> -> tensor<4x8xi1>
+  // CHECK: google.xor
+  %8 = google.xor %7, %3 : tensor<4x8xi1>, tensor<4x8xi1> -> tensor<4x8xi1>
+  // CHECK: google.not %{{.*}} : tensor<4x8xi1>
+  %9 = google.not %8 : tensor<4x8xi1>
+  // CHECK: google.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %10 = google.select %9, %a, %b : tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  // CHECK: google.transpose %{{.*}} {perm = array<i64: 1, 0>} : tensor<4x8xi1> -> tensor<8x4xi1>
+  %11 = google.transpose %p {perm = array<i64: 1, 0>} : tensor<4x8xi1> -> tensor<8x4xi1>
+  // CHECK: google.cast %{{.*}} : tensor<4x8xi1> -> tensor<4x8xf32>
+  %12 = google.cast %5 : tensor<4x8xi1> -> tensor<4x8xf32>
+  return %10, %11, %12 : tensor<4x8xf32>, tensor<8x4xi1>, tensor<4x8xf32>
+}

@@ -72,6 +72,13 @@ def Google_Element : AnyTypeOf<[F16, BF16, F32, F64, I32, I64],
     "f16, bf16, f32, f64, i32 or i64">;
 
 def Google_Tensor : RankedTensorOf<[Google_Element]>;
+// Booleans (NumPy's bool): comparisons give them, select and the logical
+// ops take them, and the layout ops, constants and casts move them.
+def Google_BoolElement : AnyTypeOf<[I1], "i1 (bool)">;
+def Google_AnyElement : AnyTypeOf<[F16, BF16, F32, F64, I32, I64, I1],
+    "f16, bf16, f32, f64, i32, i64 or i1">;
+def Google_BoolTensor : RankedTensorOf<[Google_BoolElement]>;
+def Google_AnyTensor : RankedTensorOf<[Google_AnyElement]>;
 def Google_FloatTensor : RankedTensorOf<[Google_FloatElement]>;
 
 #endif // GOOGLE_DIALECT_GOOGLEBASE_TD

@@ -28,7 +28,7 @@ def Google_ConstantOp : Google_Op<"constant",
     ```
   }];
   let arguments = (ins ElementsAttr:$value);
-  let results = (outs Google_Tensor:$result);
+  let results = (outs Google_AnyTensor:$result);
   let assemblyFormat = "attr-dict $value";
   let hasFolder = 1;
   let builders = [
@@ -116,6 +116,88 @@ def Google_RemOp : Google_BinaryOp<"rem", Google_Tensor, "remainder",
                                    [{ semantics::remainder(a, x, y) }]>;
 
 //===----------------------------------------------------------------------===//
+// Comparisons and booleans (NumPy broadcasting)
+//===----------------------------------------------------------------------===//
+
+// `comparison` names a semantics::Comparison: floats compare as NumPy's
+// (IEEE) do, false with a NaN but for `ne`.
+class Google_CompareOp<string mnemonic, string numpyName, string comparison>
+    : Google_Op<mnemonic, [AllElementTypesMatch<["lhs", "rhs"]>,
+                           Google_Elementwise]> {
+  let summary = "Elementwise " # numpyName # " with NumPy broadcasting";
+  let description = [{
+    Computes `numpy.}] # numpyName # [{(lhs, rhs)`: booleans (`i1`), with
+    the broadcasting of the binary ops.
+
+    ```mlir
+    %m = google.}] # mnemonic # [{ %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+    ```
+  }];
+  let arguments = (ins Google_Tensor:$lhs, Google_Tensor:$rhs);
+  let results = (outs Google_BoolTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return verifyBroadcastingOp(*this);
+    }
+  }];
+  let ufunc = numpyName;
+  let numpyEager = "np." # numpyName # "(x, y)";
+  let extraClassDeclaration = [{
+    template <typename A, typename V = typename A::Value>
+    V computeScalar(A &a, ::llvm::ArrayRef<V> args) {
+      return a.compare(semantics::Comparison::}] # comparison # [{, args[0],
+                       args[1]);
+    }
+  }];
+}
+
+def Google_EqOp : Google_CompareOp<"eq", "equal", "EQ">;
+def Google_NeOp : Google_CompareOp<"ne", "not_equal", "NE">;
+def Google_LtOp : Google_CompareOp<"lt", "less", "LT">;
+def Google_LeOp : Google_CompareOp<"le", "less_equal", "LE">;
+def Google_GtOp : Google_CompareOp<"gt", "greater", "GT">;
+def Google_GeOp : Google_CompareOp<"ge", "greater_equal", "GE">;
+
+def Google_AndOp : Google_BinaryOp<"and", Google_BoolTensor, "logical_and",
+                                   [{ a.logicalAnd(x, y) }]>;
+def Google_OrOp : Google_BinaryOp<"or", Google_BoolTensor, "logical_or",
+                                  [{ a.logicalOr(x, y) }]>;
+def Google_XorOp : Google_BinaryOp<"xor", Google_BoolTensor, "logical_xor",
+                                   [{ a.logicalXor(x, y) }]>;
+
+def Google_SelectOp : Google_Op<"select",
+    [AllElementTypesMatch<["on_true", "on_false", "result"]>,
+     Google_Elementwise]> {
+  let summary = "Picks elements by a boolean condition, with broadcasting";
+  let description = [{
+    Computes `numpy.where(condition, on_true, on_false)`: the three
+    operands broadcast to the result's shape as the binary ops' do.
+
+    ```mlir
+    %r = google.select %c, %x, %y : tensor<4x8xi1>, tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Google_BoolTensor:$condition,
+                       Google_AnyTensor:$on_true, Google_AnyTensor:$on_false);
+  let results = (outs Google_AnyTensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $on_true `,` $on_false attr-dict `:` type($condition) `,`
+    type($on_true) `,` type($on_false) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    template <typename A, typename V = typename A::Value>
+    V computeScalar(A &a, ::llvm::ArrayRef<V> args) {
+      return a.select(args[0], args[1], args[2]);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Elementwise unary ops
 //===----------------------------------------------------------------------===//
 
@@ -190,6 +272,12 @@ def Google_RsqrtOp : Google_UnaryOp<"rsqrt", Google_FloatTensor,
   let ufunc = "";  // numpy has no rsqrt
   let numpyEager = "np.ones((), x.dtype) / np.sqrt(x)";
 }
+def Google_NotOp : Google_UnaryOp<"not", Google_BoolTensor, "not x",
+                                  [{ a.logicalNot(x) }]> {
+  let pythonName = "";
+  let ufunc = "logical_not";
+  let numpyEager = "np.logical_not(x)";
+}
 def Google_ErfOp : Google_UnaryOp<"erf", Google_FloatTensor,
                                   "erf(x), the error function",
                                   [{ semantics::erf(a, x) }]> {
@@ -257,8 +345,8 @@ def Google_TransposeOp : Google_Op<"transpose",
     %t = google.transpose %x {perm = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
     ```
   }];
-  let arguments = (ins Google_Tensor:$input, DenseI64ArrayAttr:$perm);
-  let results = (outs Google_Tensor:$result);
+  let arguments = (ins Google_AnyTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Google_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -276,8 +364,8 @@ def Google_ReshapeOp : Google_Op<"reshape",
     %v = google.reshape %x : tensor<4x8xf32> -> tensor<32xf32>
     ```
   }];
-  let arguments = (ins Google_Tensor:$input);
-  let results = (outs Google_Tensor:$result);
+  let arguments = (ins Google_AnyTensor:$input);
+  let results = (outs Google_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -346,14 +434,16 @@ def Google_CastOp : Google_Op<"cast", [Google_Elementwise]> {
   let description = [{
     Converts every element to the result element type, as
     `numpy.astype`: floats round to nearest even, float to integer
-    truncates toward zero, integers sign-extend or wrap. Shapes must match.
+    truncates toward zero, integers sign-extend or wrap; to `i1`, anything
+    but zero (NaN included) is true; from `i1`, true is 1. Shapes must
+    match.
 
     ```mlir
     %h = google.cast %x : tensor<4x8xf32> -> tensor<4x8xf16>
     ```
   }];
-  let arguments = (ins Google_Tensor:$input);
-  let results = (outs Google_Tensor:$result);
+  let arguments = (ins Google_AnyTensor:$input);
+  let results = (outs Google_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;

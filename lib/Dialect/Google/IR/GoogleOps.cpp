@@ -51,6 +51,20 @@ static LogicalResult verifyBroadcastingOp(Operation *op) {
   return verifyResultShape(op, *shape, result);
 }
 
+LogicalResult SelectOp::verify() {
+  RankedTensorType condition = getCondition().getType();
+  RankedTensorType onTrue = getOnTrue().getType();
+  RankedTensorType onFalse = getOnFalse().getType();
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(condition.getShape(), onTrue.getShape());
+  if (shape)
+    shape = broadcastShapes(*shape, onFalse.getShape());
+  if (!shape)
+    return emitOpError("expected broadcast-compatible operands, got ")
+           << condition << ", " << onTrue << " and " << onFalse;
+  return verifyResultShape(*this, *shape, getResult().getType());
+}
+
 
 //===----------------------------------------------------------------------===//
 // Matrix products

@@ -317,3 +317,26 @@ func.func @floor_div_rem() -> (tensor<6xi32>, tensor<6xi32>, tensor<4xf32>, tens
   %4 = google.pow %p, %q : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return %0, %1, %2, %3, %4 : tensor<6xi32>, tensor<6xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Comparisons, select and the logical ops fold; NaN compares unequal.
+// CHECK-LABEL: func @booleans
+// CHECK-DAG: google.constant dense<[true, false, false]> : tensor<3xi1>
+// CHECK-DAG: google.constant dense<[false, true, true]> : tensor<3xi1>
+// CHECK-DAG: google.constant dense<[1.000000e+00, 5.000000e+00, 6.000000e+00]> : tensor<3xf32>
+// CHECK-DAG: google.constant dense<[false, true, false]> : tensor<3xi1>
+// CHECK-NOT: google.lt
+// CHECK-NOT: google.select
+// CHECK-NOT: google.not
+func.func @booleans() -> (tensor<3xi1>, tensor<3xi1>, tensor<3xf32>, tensor<3xi1>) {
+  %a = google.constant dense<[1.0, 2.0, 0x7FC00000]> : tensor<3xf32>
+  %b = google.constant dense<[4.0, 5.0, 6.0]> : tensor<3xf32>
+  %c = google.constant dense<[1.5, 1.5, 1.5]> : tensor<3xf32>
+  %lt = google.lt %a, %c : tensor<3xf32>, tensor<3xf32> -> tensor<3xi1>
+  %ge = google.not %lt : tensor<3xi1>
+  %s = google.select %lt, %a, %b : tensor<3xi1>, tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  %ne = google.ne %a, %a : tensor<3xf32>, tensor<3xf32> -> tensor<3xi1>
+  %x = google.xor %ne, %ge : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  return %lt, %ge, %s, %x : tensor<3xi1>, tensor<3xi1>, tensor<3xf32>, tensor<3xi1>
+}
