@@ -12,8 +12,9 @@ calls the compiled code on numpy arrays without copying.
 from ._native import CompileError, Error
 from ._jit import (JitFunction, clear_caches, disable_jit, jit,
                    set_debug_nans)
-from ._ops import (ELEMENTWISE_FUNCTIONS, cast, gelu, matmul, softmax,
-                   transpose)
+from ._ops import (ELEMENTWISE_FUNCTIONS, arange, broadcast_to, cast, clip,
+                   full, full_like, gelu, matmul, ones, ones_like, softmax,
+                   transpose, zeros, zeros_like)
 from ._trace import Tracer, bfloat16, from_bfloat16, to_bfloat16
 from . import _native as _native_module
 
@@ -26,8 +27,10 @@ __version__ = "0.1.0"
 globals().update(ELEMENTWISE_FUNCTIONS)
 
 __all__ = sorted([
-    "CompileError", "Error", "JitFunction", "Tracer", "bfloat16", "cast",
-    "clear_caches", "from_bfloat16", "to_bfloat16", "disable_jit", "gelu",
-    "jit", "matmul", "set_debug_nans", "softmax", "transpose",
+    "CompileError", "Error", "JitFunction", "Tracer", "arange", "bfloat16",
+    "broadcast_to", "cast", "clear_caches", "clip", "from_bfloat16",
+    "full", "full_like", "to_bfloat16", "disable_jit", "gelu", "jit",
+    "matmul", "ones", "ones_like", "set_debug_nans", "softmax", "transpose",
+    "zeros", "zeros_like",
     *ELEMENTWISE_FUNCTIONS,
 ])

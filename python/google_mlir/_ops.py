@@ -4,7 +4,10 @@ import numpy as np
 
 from . import _eager
 from ._op_table import OPS
-from ._trace import Tracer, binary
+from ._trace import Tracer, binary, to_bfloat16
+from ._trace import bfloat16 as _bfloat16
+from ._trace import broadcast_to as _traced_broadcast_to
+from ._trace import clip as _traced_clip
 from ._trace import matmul as _traced_matmul
 from ._trace import softmax as _traced_softmax
 
@@ -91,3 +94,69 @@ def cast(x, dtype):
     if isinstance(x, Tracer):
         return x.astype(dtype)
     return _eager.cast(x, dtype)
+
+
+def clip(x, a_min, a_max):
+    """numpy.clip: minimum(maximum(x, a_min), a_max)."""
+    if isinstance(x, Tracer):
+        return _traced_clip(x, a_min, a_max)
+    return np.clip(x, a_min, a_max)
+
+
+def broadcast_to(x, shape):
+    """numpy.broadcast_to (a copy when traced)."""
+    if isinstance(x, Tracer):
+        return _traced_broadcast_to(x, shape)
+    return np.broadcast_to(x, shape)
+
+
+def _filled(shape, value, dtype):
+    dtype = np.dtype(np.float64 if dtype is None else dtype)
+    if dtype == _bfloat16:
+        return to_bfloat16(np.full(shape, value, np.float32))
+    return np.full(shape, value, dtype)
+
+
+def _like(x, value, dtype):
+    dtype = x.dtype if dtype is None else np.dtype(dtype)
+    if isinstance(x, Tracer):
+        # The shape of a trace is static: a constant of it.
+        return x.graph.constant(_filled(x.shape, value, dtype))
+    return _filled(np.shape(x), value, dtype)
+
+
+def zeros(shape, dtype=None):
+    """numpy.zeros (float64 by default); a constant inside traced code."""
+    return _filled(shape, 0, dtype)
+
+
+def ones(shape, dtype=None):
+    """numpy.ones (float64 by default); a constant inside traced code."""
+    return _filled(shape, 1, dtype)
+
+
+def full(shape, fill_value, dtype=None):
+    """numpy.full; the dtype defaults to the fill value's, as numpy's."""
+    if dtype is None:
+        dtype = np.asarray(fill_value).dtype
+    return _filled(shape, fill_value, dtype)
+
+
+def zeros_like(x, dtype=None):
+    return _like(x, 0, dtype)
+
+
+def ones_like(x, dtype=None):
+    return _like(x, 1, dtype)
+
+
+def full_like(x, fill_value, dtype=None):
+    return _like(x, fill_value, dtype)
+
+
+def arange(start, stop=None, step=1, dtype=None):
+    """numpy.arange (iota): the integers from `start` (0) to `stop`, as a
+    constant inside traced code, whose shapes are static."""
+    if stop is None:
+        start, stop = 0, start
+    return np.arange(start, stop, step, dtype=dtype)

@@ -748,6 +748,9 @@ class Tracer:
                                           "keep_dims": bool(keepdims)},
                          shape, operand.dtype)
 
+    def clip(self, min=None, max=None):
+        return clip(self, min, max)
+
     def sum(self, axis=None, keepdims=False):
         return self._reduce("reduce_sum", axis, keepdims)
 
@@ -917,8 +920,41 @@ def where(condition, x, y):
     return tracer._new("select", (c,) + tuple(v.astype(dtype) for v in values),
                        {}, shape, dtype)
 
+def clip(a, a_min, a_max):
+    """numpy.clip: minimum(maximum(a, a_min), a_max), NaN propagating as
+    numpy's does; either bound may be None."""
+    if a_min is None and a_max is None:
+        raise trace_error(ValueError, "clip: one of a_min and a_max must be "
+                          "given")
+    if a_min is not None:
+        a = binary("max", a, a_min)
+    if a_max is not None:
+        a = binary("min", a, a_max)
+    return a
+
+
+def broadcast_to(array, shape):
+    """numpy.broadcast_to: the same values at a broadcast shape (a select
+    on an all-true mask of that shape, exact for every dtype)."""
+    what = "broadcast_to"
+    shape = tuple(int(d) for d in (shape if isinstance(shape, (tuple, list))
+                                   else (shape,)))
+    tracer = array
+    if tuple(broadcast_shapes(tracer.shape, shape, what)) != shape:
+        raise trace_error(ValueError, f"{what}: shape "
+                          f"{format_shape(tracer.shape)} cannot broadcast "
+                          f"to {format_shape(shape)}")
+    if tracer.shape == shape:
+        return tracer
+    mask = tracer.graph.constant(np.ones(shape, np.bool_))
+    return tracer._new("select", (mask, tracer, tracer), {}, shape,
+                       tracer.dtype)
+
+
 _FUNCTIONS = {
     np.where: lambda condition, x, y: where(condition, x, y),
+    np.clip: lambda a, a_min, a_max: clip(a, a_min, a_max),
+    np.broadcast_to: lambda array, shape: broadcast_to(array, shape),
     np.transpose: lambda a, axes=None: a.transpose(*(axes or ())),
     np.reshape: lambda a, newshape: a.reshape(newshape),
     np.sum: _reduce_function("sum"),

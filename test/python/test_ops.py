@@ -137,6 +137,38 @@ def test_causal_mask(rng):
     check(gm.jit(masked)(s), expected.astype(np.float32))
 
 
+@pytest.mark.parametrize("dtype", FLOATS + INTS)
+def test_clip_broadcast_to_and_filled_arrays(rng, dtype):
+    x = data(rng, (4, 6), dtype)
+    f = gm.jit(lambda a: (np.clip(a, -1, 1), a.clip(0, None), gm.clip(a, None, 2),
+                          np.broadcast_to(a, (2, 4, 6)),
+                          gm.broadcast_to(a, (3, 4, 6)),
+                          gm.zeros_like(a) + a, gm.ones_like(a) * 2,
+                          gm.full_like(a, 3), gm.zeros((6,), dtype) + a,
+                          gm.full((4, 1), 2, dtype) * a,
+                          a + gm.arange(6).astype(dtype)))
+    expected = (np.clip(x, -1, 1), x.clip(0, None), np.clip(x, None, 2),
+                np.broadcast_to(x, (2, 4, 6)), np.broadcast_to(x, (3, 4, 6)),
+                np.zeros_like(x) + x, np.ones_like(x) * 2, np.full_like(x, 3),
+                np.zeros((6,), dtype) + x, np.full((4, 1), 2, dtype) * x,
+                x + np.arange(6).astype(dtype))
+    for ours, theirs in zip(f(x), expected):
+        check(ours, theirs)
+
+
+def test_broadcast_to_keeps_negative_zero():
+    x = np.array([-0.0, 1.0], np.float32)
+    y = gm.jit(lambda a: np.broadcast_to(a, (3, 2)))(x)
+    assert np.all(np.signbit(y[:, 0]))
+
+
+def test_filled_arrays_outside_traces():
+    assert gm.zeros((2, 3)).dtype == np.float64
+    assert gm.full((2,), 7).dtype == np.full((2,), 7).dtype
+    np.testing.assert_array_equal(gm.arange(2, 9, 3), np.arange(2, 9, 3))
+    assert gm.ones_like(np.ones(3, np.int32)).dtype == np.int32
+
+
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_power(rng, dtype):
     x = data(rng, (4, 9), dtype, positive=True)
