@@ -130,6 +130,15 @@ public:
                     Value grown = sub(unary<ExpOp>(t), scalar(1));
                     return add(mul(abs(x), grown), rounding(x, 6 * u));
                   })
+                  .Case<ReduceProdOp>([&](auto) {
+                    // Each factor inflated by its error and by one rounding
+                    // of the accumulator, less the exact product; and the
+                    // last rounding to the element type.
+                    Value inflated = mul(add(abs(operandX(0)), operandE(0)),
+                                         scalar(1 + uAcc));
+                    return add(sub(cloneOn(op, inflated, resultType), abs(x)),
+                               rounding(x, u));
+                  })
                   .Case<MaxOp, MinOp>([&](auto) {
                     return MaxOp::create(b, loc, resultType, operandE(0),
                                          operandE(1))
@@ -143,7 +152,7 @@ public:
                   })
                   .Case<ReluOp, NegOp, AbsOp>(
                       [&](Operation *) { return operandE(0); })
-                  .Case<TransposeOp, ReshapeOp, ReduceMaxOp>(
+                  .Case<TransposeOp, ReshapeOp, ReduceMaxOp, ReduceMinOp>(
                       [&](Operation *) {
                         return cloneOn(op, operandE(0), resultType);
                       })

@@ -80,6 +80,14 @@ Scalar EvalAlgebra::lowest() const {
                        : std::numeric_limits<int64_t>::min()};
 }
 
+Scalar EvalAlgebra::highest() const {
+  if (isFloat())
+    return Scalar{std::numeric_limits<double>::infinity(), 0};
+  return Scalar{0, kind == ElementKind::I32
+                       ? std::numeric_limits<int32_t>::max()
+                       : std::numeric_limits<int64_t>::max()};
+}
+
 static uint64_t u(int64_t x) { return static_cast<uint64_t>(x); }
 
 Scalar EvalAlgebra::add(Scalar x, Scalar y) const {

@@ -34,6 +34,7 @@ public:
   bool isFloat() const { return kind <= ElementKind::F64; }
   Scalar constant(double value) const;
   Scalar lowest() const;
+  Scalar highest() const;
 
   Scalar add(Scalar x, Scalar y) const;
   Scalar sub(Scalar x, Scalar y) const;

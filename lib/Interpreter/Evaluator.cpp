@@ -406,6 +406,12 @@ FailureOr<ConcreteTensor> google::evaluateOp(Operation *op,
       .Case([&](ReduceMaxOp r) {
         return evalReduceOp(r, operands[0], Combiner::Max, false, error);
       })
+      .Case([&](ReduceMinOp r) {
+        return evalReduceOp(r, operands[0], Combiner::Min, false, error);
+      })
+      .Case([&](ReduceProdOp r) {
+        return evalReduceOp(r, operands[0], Combiner::Prod, false, error);
+      })
       .Case([&](ReduceMeanOp r) {
         return evalReduceOp(r, operands[0], Combiner::Sum, true, error);
       })

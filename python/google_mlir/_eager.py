@@ -36,6 +36,8 @@ ELEMENTWISE = {name: _numpy_function(name, op["numpy_eager"])
 _REDUCE = {
     "reduce_sum": np.sum,
     "reduce_max": np.max,
+    "reduce_min": np.min,
+    "reduce_prod": np.prod,
     "reduce_mean": np.mean,
 }
 

@@ -730,11 +730,11 @@ class Tracer:
         axes = _normalize_axes(axis, self.ndim, what)
         operand = self._float() if op in _FLOAT_ONLY else self
         if operand.dtype == np.bool_:
-            if op == "reduce_max":
-                raise trace_error(TypeError, "max of booleans is not "
+            if op in ("reduce_max", "reduce_min"):
+                raise trace_error(TypeError, f"{op[7:]} of booleans is not "
                                   "supported (cast them with astype)")
             operand = operand.astype(np.int64)  # as numpy counts them
-        if op == "reduce_sum" and operand.dtype == np.int32:
+        if op in ("reduce_sum", "reduce_prod") and operand.dtype == np.int32:
             operand = operand.astype(np.int64)  # as numpy sums integers
         if not axes:
             return operand
@@ -760,6 +760,16 @@ class Tracer:
             raise trace_error(ValueError, "max of an empty axis: a maximum "
                               "of no elements has no value (as in numpy)")
         return self._reduce("reduce_max", axis, keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        axes = _normalize_axes(axis, self.ndim, "google.reduce_min")
+        if any(self.shape[a] == 0 for a in axes):
+            raise trace_error(ValueError, "min of an empty axis: a minimum "
+                              "of no elements has no value (as in numpy)")
+        return self._reduce("reduce_min", axis, keepdims)
+
+    def prod(self, axis=None, keepdims=False):
+        return self._reduce("reduce_prod", axis, keepdims)
 
     def mean(self, axis=None, keepdims=False):
         return self._reduce("reduce_mean", axis, keepdims)
@@ -960,6 +970,9 @@ _FUNCTIONS = {
     np.sum: _reduce_function("sum"),
     np.max: _reduce_function("max"),
     np.amax: _reduce_function("max"),
+    np.min: _reduce_function("min"),
+    np.amin: _reduce_function("min"),
+    np.prod: _reduce_function("prod"),
     np.mean: _reduce_function("mean"),
     np.matmul: matmul,
 }

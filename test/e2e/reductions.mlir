@@ -1,7 +1,11 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 22 cases match numpy
+// CHECK: e2e: 26 cases match numpy
 
 // E2E: @sum_rows(x: 4x8xf32) -> x.sum(axis=1)
+// E2E: @min_prod(x: 4x8xf32[0.5:1.5], h: 6x5xf16[0.5:1.5]) -> (x.min(axis=1), x.prod(axis=(0, 1)), h.prod(axis=0), h.min(axis=0, keepdims=True))
+// E2E: @min_prod_int(x: 3x7xi32[-4:4], y: 5x2000xi64[-9:9]) -> (x.prod(axis=1), x.min(axis=0), y.min(axis=-1), y.max(axis=-1))
+// E2E: @min_long_rows(x: 3x3000xf32) -> (x.min(axis=1), np.min(x, axis=0))
+// E2E: @prod_rows(x: 64x16xf64[0.5:2]) -> x.prod(axis=1)
 // E2E: @max_keep(x: 3x4x5xf32) -> x.max(axis=(0, 2), keepdims=True)
 // E2E: @mean_all(x: 6x7xf32) -> x.mean()
 // E2E: @mean_dynamic(x: 3x4x8xf32) -> x.mean(axis=(1, 2), keepdims=True)
@@ -98,4 +102,27 @@ func.func @mean_two_axes(%x: tensor<2x20x30xf32>) -> tensor<2xf32> {
 func.func @max_rows_int(%x: tensor<3x1000xi32>) -> tensor<3xi32> {
   %0 = google.reduce_max %x {axes = array<i64: 1>, keep_dims = false} : tensor<3x1000xi32> -> tensor<3xi32>
   return %0 : tensor<3xi32>
+}
+func.func @min_prod(%x: tensor<4x8xf32>, %h: tensor<6x5xf16>) -> (tensor<4xf32>, tensor<f32>, tensor<5xf16>, tensor<1x5xf16>) {
+  %0 = google.reduce_min %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  %1 = google.reduce_prod %x {axes = array<i64: 0, 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<f32>
+  %2 = google.reduce_prod %h {axes = array<i64: 0>, keep_dims = false} : tensor<6x5xf16> -> tensor<5xf16>
+  %3 = google.reduce_min %h {axes = array<i64: 0>, keep_dims = true} : tensor<6x5xf16> -> tensor<1x5xf16>
+  return %0, %1, %2, %3 : tensor<4xf32>, tensor<f32>, tensor<5xf16>, tensor<1x5xf16>
+}
+func.func @min_prod_int(%x: tensor<3x7xi32>, %y: tensor<5x2000xi64>) -> (tensor<3xi32>, tensor<7xi32>, tensor<5xi64>, tensor<5xi64>) {
+  %0 = google.reduce_prod %x {axes = array<i64: 1>, keep_dims = false} : tensor<3x7xi32> -> tensor<3xi32>
+  %1 = google.reduce_min %x {axes = array<i64: 0>, keep_dims = false} : tensor<3x7xi32> -> tensor<7xi32>
+  %2 = google.reduce_min %y {axes = array<i64: -1>, keep_dims = false} : tensor<5x2000xi64> -> tensor<5xi64>
+  %3 = google.reduce_max %y {axes = array<i64: -1>, keep_dims = false} : tensor<5x2000xi64> -> tensor<5xi64>
+  return %0, %1, %2, %3 : tensor<3xi32>, tensor<7xi32>, tensor<5xi64>, tensor<5xi64>
+}
+func.func @min_long_rows(%x: tensor<3x3000xf32>) -> (tensor<3xf32>, tensor<3000xf32>) {
+  %0 = google.reduce_min %x {axes = array<i64: 1>, keep_dims = false} : tensor<3x3000xf32> -> tensor<3xf32>
+  %1 = google.reduce_min %x {axes = array<i64: 0>, keep_dims = false} : tensor<3x3000xf32> -> tensor<3000xf32>
+  return %0, %1 : tensor<3xf32>, tensor<3000xf32>
+}
+func.func @prod_rows(%x: tensor<64x16xf64>) -> tensor<64xf64> {
+  %0 = google.reduce_prod %x {axes = array<i64: 1>, keep_dims = false} : tensor<64x16xf64> -> tensor<64xf64>
+  return %0 : tensor<64xf64>
 }

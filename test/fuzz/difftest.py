@@ -447,20 +447,35 @@ def evaluate_reduce(node, a):
     dtype, kind = node.dtype, node.kind
     count = int(np.prod([a.shape[ax] for ax in axes]))
     if not is_float(dtype):
-        fn = np.sum if kind == "reduce_sum" else np.max
-        if kind == "reduce_max" and count == 0:
+        fn = {"reduce_sum": np.sum, "reduce_max": np.max,
+              "reduce_min": np.min, "reduce_prod": np.prod}[kind]
+        info = np.iinfo(np.int32 if dtype == "i32" else np.int64)
+        if kind in ("reduce_max", "reduce_min") and count == 0:
             r = np.full(np.sum(a.ref, axis=axes, keepdims=keep).shape,
-                        np.iinfo(np.int32 if dtype == "i32" else np.int64).min)
+                        info.min if kind == "reduce_max" else info.max)
         else:
-            r = fn(a.ref, axis=axes, keepdims=keep)
+            # (int64 products wrap, and so do their low 32 bits.)
+            with np.errstate(all="ignore"):
+                r = fn(a.ref, axis=axes, keepdims=keep)
         return Val(wrap(r, dtype), None, dtype)
     with np.errstate(all="ignore"):
-        if kind == "reduce_max":
+        if kind in ("reduce_max", "reduce_min"):
+            fn = np.max if kind == "reduce_max" else np.min
             if count == 0:
                 shape = np.sum(a.ref, axis=axes, keepdims=keep).shape
-                return Val(np.full(shape, -np.inf), np.zeros(shape), dtype)
-            return Val(np.max(a.ref, axis=axes, keepdims=keep),
+                return Val(np.full(shape, -np.inf if fn is np.max else np.inf),
+                           np.zeros(shape), dtype)
+            return Val(fn(a.ref, axis=axes, keepdims=keep),
                        np.max(a.err, axis=axes, keepdims=keep), dtype)
+        if kind == "reduce_prod":
+            # Each factor inflated by its error and one rounding of the
+            # accumulator (any order), less the product; underflow steps.
+            acc = accumulator(dtype)
+            r = np.prod(a.ref, axis=axes, keepdims=keep)
+            inflated = np.prod((np.abs(a.ref) + a.err) * (1 + UNIT[acc]),
+                               axis=axes, keepdims=keep)
+            e = np.maximum(inflated - np.abs(r), 0) + count * TINY[acc]
+            return Val(r, rounded_once(dtype, r, e), dtype)
         # f16 and bf16 accumulate in f32 and round once (SPEC section 2).
         acc = accumulator(dtype)
         s = np.sum(a.ref, axis=axes, keepdims=keep)
@@ -579,7 +594,8 @@ def evaluate(node, operands):
                 raise ShapeMismatch("reshape: count differs")
             shape = node.dims
         return Val(a.ref.reshape(shape), a.err.reshape(shape), node.dtype)
-    if kind in ("reduce_sum", "reduce_max", "reduce_mean"):
+    if kind in ("reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
+                "reduce_mean"):
         return evaluate_reduce(node, operands[0])
     if kind == "softmax":
         return evaluate_softmax(node, operands[0])
@@ -1163,7 +1179,7 @@ class Generator:
         self.add(Node("reshape", dtype, dims, [a]))
 
     def gen_reduce(self, dtype, helper):
-        kinds = ["reduce_sum", "reduce_max"] + \
+        kinds = ["reduce_sum", "reduce_max", "reduce_min", "reduce_prod"] + \
             (["reduce_mean"] if is_float(dtype) else [])
         kind = self.choice(kinds)
         a = self.pick(dtype, lambda n, v: len(n.dims) >= 1)
@@ -1175,8 +1191,13 @@ class Generator:
         keep = self.rng.random() < 0.5
         normalized = sorted(ax % rank for ax in axes)
         value = self.env[a]
-        if kind == "reduce_max" and any(value.shape[ax] == 0
-                                        for ax in normalized):
+        if kind in ("reduce_max", "reduce_min") and any(
+                value.shape[ax] == 0 for ax in normalized):
+            return
+        # Long products leave the float range; short ones are what models
+        # take (and they keep the underflow bound small).
+        if kind == "reduce_prod" and np.prod(
+                [value.shape[ax] for ax in normalized]) > 16:
             return
         dims, shape = [], []
         for d in range(rank):

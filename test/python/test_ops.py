@@ -101,6 +101,25 @@ def test_comparisons_and_where(rng, dtype):
         check(ours, theirs)
 
 
+@pytest.mark.parametrize("dtype", FLOATS + INTS)
+def test_min_and_prod(rng, dtype):
+    x = data(rng, (3, 4, 5), dtype)
+    if np.dtype(dtype).kind == "f":
+        x = (np.abs(x) + 0.5).astype(dtype)
+    else:
+        x = x // 10
+    f = gm.jit(lambda a: (a.min(), a.min(axis=1), np.min(a, axis=(0, 2),
+                                                        keepdims=True),
+                          np.amin(a, axis=-1), a.prod(axis=2),
+                          np.prod(a, axis=0, keepdims=True),
+                          (a > 0).prod(axis=1)))
+    expected = (x.min(), x.min(axis=1), np.min(x, axis=(0, 2), keepdims=True),
+                np.amin(x, axis=-1), x.prod(axis=2),
+                np.prod(x, axis=0, keepdims=True), (x > 0).prod(axis=1))
+    for ours, theirs in zip(f(x), expected):
+        check(ours, theirs)
+
+
 def test_nan_compares_unequal():
     x = np.array([1.0, np.nan, 3.0], np.float32)
     results = gm.jit(lambda v: (v == v, v != v, v < 2, v >= 2))(x)

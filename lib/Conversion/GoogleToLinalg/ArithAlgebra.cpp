@@ -31,6 +31,18 @@ V ArithAlgebra::lowest() {
                                         elementType.getIntOrFloatBitWidth())));
 }
 
+V ArithAlgebra::highest() {
+  if (auto floatType = dyn_cast<FloatType>(elementType))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(floatType, llvm::APFloat::getInf(
+                                      floatType.getFloatSemantics(), false)));
+  return arith::ConstantOp::create(
+      b, loc,
+      b.getIntegerAttr(elementType, APInt::getSignedMaxValue(
+                                        elementType.getIntOrFloatBitWidth())));
+}
+
 V ArithAlgebra::add(V x, V y) {
   if (isNarrow())
     return inF32(x, y, [&](V l, V r) { return arith::AddFOp::create(b, loc, l, r); });

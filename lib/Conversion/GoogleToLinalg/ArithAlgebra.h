@@ -29,6 +29,7 @@ public:
   }
   Value constant(double value);
   Value lowest();
+  Value highest();
 
   Value add(Value x, Value y);
   Value sub(Value x, Value y);

@@ -192,6 +192,8 @@ struct SoftmaxToLinalg : public OpConversionPattern<SoftmaxOp> {
 void google::populateReductionToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ReduceToLinalg<ReduceSumOp, Combiner::Sum>,
                ReduceToLinalg<ReduceMaxOp, Combiner::Max>,
+               ReduceToLinalg<ReduceMinOp, Combiner::Min>,
+               ReduceToLinalg<ReduceProdOp, Combiner::Prod>,
                ReduceToLinalg<ReduceMeanOp, Combiner::Sum, /*isMean=*/true>,
                SoftmaxToLinalg>(patterns.getContext());
 }

@@ -73,3 +73,27 @@ func.func @reduce_static_result_of_dynamic(%x: tensor<?x4xf32>) -> tensor<2xf32>
   %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<?x4xf32> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// Minimum from +inf (the integers' maximum); products from 1, f16 ones
+// accumulating in f32 and rounding once.
+// CHECK-LABEL: func @reduce_min_prod
+// CHECK: %[[INF:.*]] = arith.constant 0x7F800000 : f32
+// CHECK: linalg.fill ins(%[[INF]] : f32)
+// CHECK: linalg.reduce { arith.minimumf } ins(%{{.*}} : tensor<4x8xf32>) outs(%{{.*}} : tensor<4xf32>) dimensions = [1]
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: linalg.fill ins(%[[ONE]] : f32)
+// CHECK: linalg.reduce
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[MAX:.*]] = arith.constant 9223372036854775807 : i64
+// CHECK: linalg.fill ins(%[[MAX]] : i64)
+// CHECK: linalg.reduce { arith.minsi }
+func.func @reduce_min_prod(%x: tensor<4x8xf32>, %h: tensor<4x8xf16>, %i: tensor<4x8xi64>) -> (tensor<4xf32>, tensor<8xf16>, tensor<4xi64>) {
+  %0 = google.reduce_min %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  %1 = google.reduce_prod %h {axes = array<i64: 0>, keep_dims = false} : tensor<4x8xf16> -> tensor<8xf16>
+  %2 = google.reduce_min %i {axes = array<i64: -1>, keep_dims = false} : tensor<4x8xi64> -> tensor<4xi64>
+  return %0, %1, %2 : tensor<4xf32>, tensor<8xf16>, tensor<4xi64>
+}

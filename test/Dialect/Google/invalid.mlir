@@ -462,3 +462,11 @@ func.func @bool_arithmetic(%a: tensor<4xi1>) {
   %0 = google.add %a, %a : tensor<4xi1>, tensor<4xi1> -> tensor<4xi1>
   return
 }
+
+// -----
+
+func.func @reduce_min_axis(%a: tensor<4x8xf32>) {
+  // expected-error@+1 {{'google.reduce_min' op invalid axes for input 'tensor<4x8xf32>': axis 2 is out of range [-2, 2)}}
+  %0 = google.reduce_min %a {axes = array<i64: 2>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  return
+}

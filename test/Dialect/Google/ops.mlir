@@ -231,3 +231,14 @@ func.func @booleans(%a: tensor<4x8xf32>, %b: tensor<8xf32>, %p: tensor<4x8xi1>) 
   %12 = google.cast %5 : tensor<4x8xi1> -> tensor<4x8xf32>
   return %10, %11, %12 : tensor<4x8xf32>, tensor<8x4xi1>, tensor<4x8xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @reduce_min_prod
+func.func @reduce_min_prod(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<1x8xf32>) {
+  // CHECK: google.reduce_min %{{.*}} {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  %0 = google.reduce_min %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  // CHECK: google.reduce_prod %{{.*}} {axes = array<i64: 0>, keep_dims = true} : tensor<4x8xf32> -> tensor<1x8xf32>
+  %1 = google.reduce_prod %x {axes = array<i64: 0>, keep_dims = true} : tensor<4x8xf32> -> tensor<1x8xf32>
+  return %0, %1 : tensor<4xf32>, tensor<1x8xf32>
+}

@@ -398,10 +398,19 @@ class Google_ReduceOp<string mnemonic, TypeConstraint tensorType,
     /// `axes` made non-negative and sorted (valid after verification).
     ::llvm::SmallVector<int64_t> getNormalizedAxes();
   }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() { return verifyReduceOp(*this); }
+    ::llvm::SmallVector<int64_t> $cppClass::getNormalizedAxes() {
+      return normalizedAxesOf(*this);
+    }
+  }];
 }
 
 def Google_ReduceSumOp : Google_ReduceOp<"reduce_sum", Google_Tensor, "sum">;
 def Google_ReduceMaxOp : Google_ReduceOp<"reduce_max", Google_Tensor, "max">;
+def Google_ReduceMinOp : Google_ReduceOp<"reduce_min", Google_Tensor, "min">;
+def Google_ReduceProdOp
+    : Google_ReduceOp<"reduce_prod", Google_Tensor, "prod">;
 def Google_ReduceMeanOp
     : Google_ReduceOp<"reduce_mean", Google_FloatTensor, "mean">;
 

@@ -12,8 +12,8 @@
 // An algebra `A` has a scalar type `A::Value` and works in one element type:
 //   a.isFloat()                           float or integer element type
 //   a.constant(double)                    a scalar of the element type
-//   a.lowest()                            -inf for floats, the minimum for
-//                                         integers
+//   a.lowest(), a.highest()               -inf and +inf for floats, the
+//                                         minimum and maximum for integers
 //   a.add/sub/mul/div(x, y)               rounded to the element type (div:
 //                                         floats only); integers wrap
 //   a.maximum/minimum(x, y)               NaN-propagating, -0 < +0 (IEEE
@@ -81,12 +81,23 @@ std::optional<V> elementwise(Operation *op, A &a, ArrayRef<V> args) {
 /// f16 and bf16 sums accumulate in f32 and round once at the end; maxima
 /// are exact either way). MaxNum skips NaNs (IEEE maxNum): cheaper than Max
 /// where a NaN decides the result anyway.
-enum class Combiner { Sum, Max, MaxNum };
+enum class Combiner { Sum, Max, MaxNum, Min, Prod };
 
 /// The value a reduction starts from, in the accumulator algebra `w`.
 template <typename W, typename V = typename W::Value>
 V identity(W &w, Combiner combiner) {
-  return combiner == Combiner::Sum ? w.constant(0) : w.lowest();
+  switch (combiner) {
+  case Combiner::Sum:
+    return w.constant(0);
+  case Combiner::Prod:
+    return w.constant(1);
+  case Combiner::Min:
+    return w.highest();
+  case Combiner::Max:
+  case Combiner::MaxNum:
+    return w.lowest();
+  }
+  llvm_unreachable("unknown combiner");
 }
 
 /// `acc` (an accumulator of `w`) combined with `x`, both accumulator
@@ -100,6 +111,10 @@ V combine(W &w, Combiner combiner, V acc, V x) {
     return w.maximum(acc, x);
   case Combiner::MaxNum:
     return w.maxnum(acc, x);
+  case Combiner::Min:
+    return w.minimum(acc, x);
+  case Combiner::Prod:
+    return w.mul(acc, x);
   }
   llvm_unreachable("unknown combiner");
 }

@@ -190,18 +190,6 @@ static SmallVector<int64_t> normalizedAxesOf(ReduceOp op) {
   return *normalizeReductionAxes(op.getAxes(), op.getInput().getType().getRank());
 }
 
-LogicalResult ReduceSumOp::verify() { return verifyReduceOp(*this); }
-LogicalResult ReduceMaxOp::verify() { return verifyReduceOp(*this); }
-LogicalResult ReduceMeanOp::verify() { return verifyReduceOp(*this); }
-SmallVector<int64_t> ReduceSumOp::getNormalizedAxes() {
-  return normalizedAxesOf(*this);
-}
-SmallVector<int64_t> ReduceMaxOp::getNormalizedAxes() {
-  return normalizedAxesOf(*this);
-}
-SmallVector<int64_t> ReduceMeanOp::getNormalizedAxes() {
-  return normalizedAxesOf(*this);
-}
 
 //===----------------------------------------------------------------------===//
 // Softmax and cast

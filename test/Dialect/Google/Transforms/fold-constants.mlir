@@ -340,3 +340,16 @@ func.func @booleans() -> (tensor<3xi1>, tensor<3xi1>, tensor<3xf32>, tensor<3xi1
   %x = google.xor %ne, %ge : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
   return %lt, %ge, %s, %x : tensor<3xi1>, tensor<3xi1>, tensor<3xf32>, tensor<3xi1>
 }
+
+// -----
+
+// CHECK-LABEL: func @reduce_min_prod
+// CHECK-DAG: google.constant dense<[1.000000e+00, -3.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[6.000000e+00, -3.600000e+01]> : tensor<2xf32>
+// CHECK-NOT: google.reduce_
+func.func @reduce_min_prod() -> (tensor<2xf32>, tensor<2xf32>) {
+  %a = google.constant dense<[[1.0, 2.0, 3.0], [-3.0, 4.0, 3.0]]> : tensor<2x3xf32>
+  %0 = google.reduce_min %a {axes = array<i64: 1>, keep_dims = false} : tensor<2x3xf32> -> tensor<2xf32>
+  %1 = google.reduce_prod %a {axes = array<i64: 1>, keep_dims = false} : tensor<2x3xf32> -> tensor<2xf32>
+  return %0, %1 : tensor<2xf32>, tensor<2xf32>
+}
