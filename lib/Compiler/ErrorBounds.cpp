@@ -67,8 +67,8 @@ public:
       return failure();
     // What moves or picks exact values, or no values at all, is exact.
     if (isa<ConstantOp>(op) ||
-        (isa<ReshapeOp, TransposeOp, NegOp, AbsOp, ReluOp, MaxOp, MinOp,
-             SelectOp>(op) &&
+        (isa<ReshapeOp, TransposeOp, SliceOp, NegOp, AbsOp, ReluOp, MaxOp,
+             MinOp, SelectOp>(op) &&
          llvm::all_of(op->getOperands(),
                       [&](Value operand) { return isExact(operand); })))
       exactValues.insert(result);
@@ -152,7 +152,8 @@ public:
                   })
                   .Case<ReluOp, NegOp, AbsOp>(
                       [&](Operation *) { return operandE(0); })
-                  .Case<TransposeOp, ReshapeOp, ReduceMaxOp, ReduceMinOp>(
+                  .Case<TransposeOp, ReshapeOp, SliceOp, ReduceMaxOp,
+                        ReduceMinOp>(
                       [&](Operation *) {
                         return cloneOn(op, operandE(0), resultType);
                       })

@@ -253,6 +253,26 @@ FailureOr<ConcreteTensor> evalTranspose(TransposeOp op, ConcreteTensor input,
   return result;
 }
 
+ConcreteTensor evalSlice(SliceOp op, ConcreteTensor input) {
+  SmallVector<int64_t> shape = op.getWindowShape();
+  SmallVector<int64_t> inputStrides = stridesOf(input.getShape());
+  SmallVector<int64_t> strides;
+  int64_t base = 0;
+  for (auto [d, step] : llvm::enumerate(op.getStrides())) {
+    strides.push_back(inputStrides[d] * step);
+    base += op.getStarts()[d] * inputStrides[d];
+  }
+  ConcreteTensor result(input.getElementType(), shape, input.isSplat());
+  if (input.isSplat()) {
+    result.at(0) = input.at(0);
+    return result;
+  }
+  forEachIndex(shape, {strides}, [&](int64_t n, ArrayRef<int64_t> offsets) {
+    result.at(n) = input.at(base + offsets[0]);
+  });
+  return result;
+}
+
 FailureOr<ConcreteTensor> evalReshape(ReshapeOp op, ConcreteTensor input,
                                       std::string &error) {
   RankedTensorType resultType = op.getResult().getType();
@@ -400,6 +420,9 @@ FailureOr<ConcreteTensor> google::evaluateOp(Operation *op,
       })
       .Case([&](TransposeOp t) { return evalTranspose(t, operands[0], error); })
       .Case([&](ReshapeOp r) { return evalReshape(r, operands[0], error); })
+      .Case([&](SliceOp s) -> FailureOr<ConcreteTensor> {
+        return evalSlice(s, operands[0]);
+      })
       .Case([&](ReduceSumOp r) {
         return evalReduceOp(r, operands[0], Combiner::Sum, false, error);
       })

@@ -100,6 +100,10 @@ def _evaluate(node, operands, dtype):
             return softmax(operands[0], attrs["axis"])
         if op == "transpose":
             return np.transpose(operands[0], attrs["perm"])
+        if op == "slice":
+            return operands[0][np.ix_(*[
+                np.arange(s, l, st) for s, l, st in
+                zip(attrs["starts"], attrs["limits"], attrs["strides"])])]
         if op == "reshape":
             shape = tuple(-1 if d is None else d for d in node.shape)
             return operands[0].reshape(shape)

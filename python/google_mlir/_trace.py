@@ -491,8 +491,71 @@ class Tracer:
         return self._unary("not")
 
     def __getitem__(self, index):
-        raise trace_error(TypeError, "indexing a traced array is not "
-                          "supported by google_mlir.jit")
+        """numpy's basic indexing: ints (dropping their dimension), slices
+        (negative steps too), `...` and None: a google.slice, then a
+        reshape for the dimensions dropped or added."""
+        items = index if isinstance(index, tuple) else (index,)
+        for item in items:
+            if isinstance(item, (Tracer, np.ndarray, list, bool,
+                                 np.bool_)):
+                raise trace_error(TypeError, "indexing a traced array with "
+                                  "an array or a bool (a gather) is not "
+                                  "supported yet; ints, slices, ... and "
+                                  "None are")
+            if not (item is None or item is Ellipsis or
+                    isinstance(item, (int, np.integer, slice))):
+                raise trace_error(TypeError, "traced arrays are indexed by "
+                                  "ints, slices, ... and None, not "
+                                  f"{type(item).__name__}")
+        if sum(item is Ellipsis for item in items) > 1:
+            raise trace_error(IndexError, "an index can only have a single "
+                              "ellipsis ('...')")
+        used = sum(1 for item in items if item is not None and
+                   item is not Ellipsis)
+        if used > self.ndim:
+            raise trace_error(IndexError, f"too many indices: the array has "
+                              f"{self.ndim} dimensions, {used} were indexed")
+        full = []
+        for item in items:
+            if item is Ellipsis:
+                full.extend([slice(None)] * (self.ndim - used))
+            else:
+                full.append(item)
+        if Ellipsis not in items:
+            full.extend([slice(None)] * (self.ndim - used))
+        starts, limits, strides, window, shape = [], [], [], [], []
+        dim = 0
+        for item in full:
+            if item is None:
+                shape.append(1)
+                continue
+            size = self.shape[dim]
+            if size is None:
+                raise trace_error(TypeError, "indexing needs static "
+                                  "dimensions")
+            if isinstance(item, slice):
+                start, limit, stride = item.indices(size)
+                extent = len(range(start, limit, stride))
+                shape.append(extent)
+            else:
+                start = int(item) + (size if int(item) < 0 else 0)
+                if not 0 <= start < size:
+                    raise trace_error(IndexError, f"index {int(item)} is out "
+                                      f"of bounds for axis {dim} with size "
+                                      f"{size}")
+                limit, stride, extent = start + 1, 1, 1
+            starts.append(start)
+            limits.append(limit)
+            strides.append(stride)
+            window.append(extent)
+            dim += 1
+        result = self
+        if window != list(self.shape) or any(s != 1 for s in strides):
+            result = self._new("slice", (self,), {
+                "starts": tuple(starts), "limits": tuple(limits),
+                "strides": tuple(strides)}, tuple(window), self.dtype)
+        return result.reshape(tuple(shape)) if tuple(shape) != \
+            tuple(window) else result
 
     def __len__(self):
         if not self.shape or self.shape[0] is None:

@@ -580,6 +580,13 @@ def evaluate(node, operands):
         check_known(a.shape, known, "transpose")
         return Val(np.transpose(a.ref, perm), np.transpose(a.err, perm),
                    node.dtype)
+    if kind == "slice":
+        a = operands[0]
+        check_known(a.shape, node.operands[0].dims, "slice")
+        index = np.ix_(*[np.arange(s, l, st) for s, l, st in zip(
+            node.attrs["starts"], node.attrs["limits"],
+            node.attrs["strides"])])
+        return Val(a.ref[index], a.err[index], node.dtype)
     if kind == "reshape":
         a = operands[0]
         count = a.ref.size
@@ -684,6 +691,12 @@ def node_text(node, names):
                 f"{perm}>}} : {node.operands[0].type()} -> {node.type()}")
     if kind in ("reshape", "cast"):
         return (f"{out} = google.{kind} {ops[0]} : "
+                f"{node.operands[0].type()} -> {node.type()}")
+    if kind == "slice":
+        attrs = ", ".join(
+            f"{name} = array<i64: {', '.join(map(str, node.attrs[name]))}>"
+            for name in ("starts", "limits", "strides"))
+        return (f"{out} = google.slice {ops[0]} {{{attrs}}} : "
                 f"{node.operands[0].type()} -> {node.type()}")
     if kind.startswith("reduce_"):
         axes = ", ".join(map(str, node.attrs["axes"]))
@@ -869,8 +882,8 @@ class Generator:
 
     def step(self, dtype, helper):
         kinds = ["binary", "unary", "matmul", "fused", "pattern", "transpose",
-                 "reshape", "reduce", "cast", "normalize"]
-        weights = [8, 5, 2, 1, 1.5, 1.5, 1.5, 3, 1.5, 3]
+                 "reshape", "reduce", "cast", "normalize", "slice"]
+        weights = [8, 5, 2, 1, 1.5, 1.5, 1.5, 3, 1.5, 3, 1.5]
         if is_float(dtype):
             kinds.append("softmax")
             weights.append(1.5)
@@ -985,6 +998,29 @@ class Generator:
             return None
         node.dims = self.result_dims(dims, shape)
         return self.add(node)
+
+    def gen_slice(self, dtype, helper):
+        """A window of a value of static shape: per dimension a range with
+        a step of either sign, as Python's slices make them."""
+        a = self.pick(dtype, lambda n, v: n.dims and None not in n.dims)
+        if a is None:
+            return
+        starts, limits, strides, shape = [], [], [], []
+        for size in a.dims:
+            step = self.choice([1, 1, 2, 3, -1, -2])
+            lo, hi = sorted(self.rng.randint(-size - 1, size + 1)
+                            for _ in range(2))
+            item = slice(lo, hi, step) if step > 0 else slice(hi, lo, step)
+            if self.rng.random() < 0.2:
+                item = slice(None, None, step)
+            start, limit, stride = item.indices(size)
+            starts.append(start)
+            limits.append(limit)
+            strides.append(stride)
+            shape.append(len(range(start, limit, stride)))
+        self.add(Node("slice", dtype, self.result_dims(shape, shape), [a],
+                      {"starts": starts, "limits": limits,
+                       "strides": strides}))
 
     def gen_mask(self, dtype, helper):
         """Booleans as models use them: a comparison of exact values,

@@ -120,6 +120,21 @@ def test_min_and_prod(rng, dtype):
         check(ours, theirs)
 
 
+@pytest.mark.parametrize("dtype", FLOATS + INTS)
+def test_basic_indexing(rng, dtype):
+    x = data(rng, (3, 5, 8), dtype)
+    f = gm.jit(lambda a: (a[1], a[:, 1:4], a[..., 0], a[None], a[0, ::-1, ::3],
+                          a[-1, -1, -1], a[:, None, 2], a[...], a[1:1],
+                          a[::-1, 4:0:-2, 7:2:-2], a[:, -1] @ a[0].T[:, :3]
+                          if np.dtype(dtype).kind == "f" else a[:, -1]))
+    expected = (x[1], x[:, 1:4], x[..., 0], x[None], x[0, ::-1, ::3],
+                x[-1, -1, -1], x[:, None, 2], x[...], x[1:1],
+                x[::-1, 4:0:-2, 7:2:-2], x[:, -1] @ x[0].T[:, :3]
+                if np.dtype(dtype).kind == "f" else x[:, -1])
+    for ours, theirs in zip(f(x), expected):
+        check(ours, theirs)
+
+
 def test_nan_compares_unequal():
     x = np.array([1.0, np.nan, 3.0], np.float32)
     results = gm.jit(lambda v: (v == v, v != v, v < 2, v >= 2))(x)

@@ -169,8 +169,77 @@ struct ReshapeToTensor : public OpConversionPattern<ReshapeOp> {
   }
 };
 
+/// A tensor.extract_slice of the window (a view once bufferized); where a
+/// stride is negative, the window is taken forward and a linalg.generic
+/// reverses those dimensions.
+struct SliceToTensor : public OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // The window's static type; the declared one may relax it.
+    RankedTensorType resultType =
+        op.getResult().getType().clone(op.getWindowShape());
+    ArrayRef<int64_t> starts = op.getStarts(), strides = op.getStrides();
+    int64_t rank = resultType.getRank();
+    if (resultType.getNumElements() == 0) {
+      // Nothing to read (an empty dimension has no valid offset).
+      Value empty = tensor::EmptyOp::create(rewriter, loc,
+                                            resultType.getShape(),
+                                            resultType.getElementType());
+      rewriter.replaceOp(op, relaxToType(rewriter, loc, empty,
+                                         op.getResult().getType()));
+      return success();
+    }
+    SmallVector<OpFoldResult> offsets, sizes, steps;
+    SmallVector<AffineExpr> reads;
+    bool reverses = false;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t extent = resultType.getDimSize(d);
+      int64_t first = starts[d], step = strides[d];
+      AffineExpr dim = rewriter.getAffineDimExpr(d);
+      if (step < 0) {
+        // The same elements, last one first.
+        first = starts[d] + (extent - 1) * step;
+        step = -step;
+        reads.push_back(rewriter.getAffineConstantExpr(extent - 1) - dim);
+        reverses |= extent > 1;
+      } else {
+        reads.push_back(dim);
+      }
+      // An empty window may start at the end of its dimension.
+      offsets.push_back(rewriter.getIndexAttr(extent ? first : 0));
+      sizes.push_back(rewriter.getIndexAttr(extent));
+      steps.push_back(rewriter.getIndexAttr(step));
+    }
+    Value window = tensor::ExtractSliceOp::create(
+        rewriter, loc, resultType, adaptor.getInput(), offsets, sizes, steps);
+    if (!reverses) {
+      rewriter.replaceOp(
+          op, relaxToType(rewriter, loc, window, op.getResult().getType()));
+      return success();
+    }
+    AffineMap read = AffineMap::get(rank, 0, reads, rewriter.getContext());
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, window, init,
+        ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(rank)},
+        iterators, [](OpBuilder &b, Location nestedLoc, ValueRange args) {
+          linalg::YieldOp::create(b, nestedLoc, args[0]);
+        });
+    rewriter.replaceOp(op, relaxToType(rewriter, loc, generic.getResult(0),
+                                       op.getResult().getType()));
+    return success();
+  }
+};
+
 } // namespace
 
 void google::populateLayoutToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<TransposeToLinalg, ReshapeToTensor>(patterns.getContext());
+  patterns.add<TransposeToLinalg, ReshapeToTensor, SliceToTensor>(
+      patterns.getContext());
 }

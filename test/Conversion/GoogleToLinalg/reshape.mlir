@@ -120,3 +120,20 @@ func.func @empty_input(%x: tensor<0x?xf32>, %y: tensor<2x0x?xf32>) -> (tensor<1x
   %1 = google.reshape %y : tensor<2x0x?xf32> -> tensor<?x3xf32>
   return %0, %1 : tensor<1x1x0x1xf32>, tensor<?x3xf32>
 }
+
+// -----
+
+// A forward window is one tensor.extract_slice; a backward one is taken
+// forward and its reversed dimensions read backwards.
+// CHECK-DAG: #[[REV:.*]] = affine_map<(d0, d1) -> (-d0 + 3, d1)>
+// CHECK-LABEL: func @slice
+// CHECK: tensor.extract_slice %{{.*}}[1, 0] [2, 4] [1, 2] : tensor<4x8xf32> to tensor<2x4xf32>
+// CHECK: %[[W:.*]] = tensor.extract_slice %{{.*}}[0, 1] [4, 4] [1, 2] : tensor<4x8xf32> to tensor<4x4xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[REV]], #{{.*}}]{{.*}} ins(%[[W]] : tensor<4x4xf32>)
+// CHECK: tensor.empty() : tensor<0x8xf32>
+func.func @slice(%x: tensor<4x8xf32>) -> (tensor<2x4xf32>, tensor<4x4xf32>, tensor<0x8xf32>) {
+  %0 = google.slice %x {starts = array<i64: 1, 0>, limits = array<i64: 3, 8>, strides = array<i64: 1, 2>} : tensor<4x8xf32> -> tensor<2x4xf32>
+  %1 = google.slice %x {starts = array<i64: 3, 1>, limits = array<i64: -1, 8>, strides = array<i64: -1, 2>} : tensor<4x8xf32> -> tensor<4x4xf32>
+  %2 = google.slice %x {starts = array<i64: 4, 0>, limits = array<i64: 4, 8>, strides = array<i64: 1, 1>} : tensor<4x8xf32> -> tensor<0x8xf32>
+  return %0, %1, %2 : tensor<2x4xf32>, tensor<4x4xf32>, tensor<0x8xf32>
+}

@@ -470,3 +470,43 @@ func.func @reduce_min_axis(%a: tensor<4x8xf32>) {
   %0 = google.reduce_min %a {axes = array<i64: 2>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @slice_out_of_bounds(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'google.slice' op dimension 1 reads indices 2 to 8, outside [0, 8)}}
+  %0 = google.slice %x {starts = array<i64: 0, 2>, limits = array<i64: 4, 9>, strides = array<i64: 1, 2>} : tensor<4x8xf32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @slice_zero_stride(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'google.slice' op stride of dimension 0 is 0}}
+  %0 = google.slice %x {starts = array<i64: 0, 0>, limits = array<i64: 4, 8>, strides = array<i64: 0, 1>} : tensor<4x8xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_rank(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'google.slice' op expected 2 starts, limits and strides (the input's rank), got 1, 2 and 2}}
+  %0 = google.slice %x {starts = array<i64: 0>, limits = array<i64: 4, 8>, strides = array<i64: 1, 1>} : tensor<4x8xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_dynamic(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'google.slice' op expected an input of static shape, got 'tensor<?x8xf32>'}}
+  %0 = google.slice %x {starts = array<i64: 0, 0>, limits = array<i64: 1, 8>, strides = array<i64: 1, 1>} : tensor<?x8xf32> -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_result(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'google.slice' op}}
+  %0 = google.slice %x {starts = array<i64: 0, 0>, limits = array<i64: 2, 8>, strides = array<i64: 1, 1>} : tensor<4x8xf32> -> tensor<3x8xf32>
+  return
+}

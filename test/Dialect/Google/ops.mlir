@@ -242,3 +242,14 @@ func.func @reduce_min_prod(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<1x8xf3
   %1 = google.reduce_prod %x {axes = array<i64: 0>, keep_dims = true} : tensor<4x8xf32> -> tensor<1x8xf32>
   return %0, %1 : tensor<4xf32>, tensor<1x8xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @slice
+func.func @slice(%x: tensor<4x8xf32>) -> (tensor<2x4xf32>, tensor<?x8xf32>) {
+  // CHECK: google.slice %{{.*}} {limits = array<i64: 3, 8>, starts = array<i64: 1, 0>, strides = array<i64: 1, 2>} : tensor<4x8xf32> -> tensor<2x4xf32>
+  %0 = google.slice %x {starts = array<i64: 1, 0>, limits = array<i64: 3, 8>, strides = array<i64: 1, 2>} : tensor<4x8xf32> -> tensor<2x4xf32>
+  // CHECK: google.slice %{{.*}} {limits = array<i64: -1, 8>, starts = array<i64: 3, 0>, strides = array<i64: -1, 1>} : tensor<4x8xf32> -> tensor<?x8xf32>
+  %1 = google.slice %x {starts = array<i64: 3, 0>, limits = array<i64: -1, 8>, strides = array<i64: -1, 1>} : tensor<4x8xf32> -> tensor<?x8xf32>
+  return %0, %1 : tensor<2x4xf32>, tensor<?x8xf32>
+}

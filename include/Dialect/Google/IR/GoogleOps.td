@@ -371,6 +371,33 @@ def Google_ReshapeOp : Google_Op<"reshape",
   let hasFolder = 1;
 }
 
+def Google_SliceOp : Google_Op<"slice",
+    [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "A strided window of a tensor (NumPy's basic slicing)";
+  let description = [{
+    `result[i, j, ...] = input[starts[0] + i * strides[0], starts[1] + j *
+    strides[1], ...]`: per dimension the indices of Python's
+    `range(start, limit, stride)`, so the result extent is
+    `max(0, ceil((limit - start) / stride))` and a negative stride walks
+    backwards (`x[::-1]` is start n-1, limit -1, stride -1). Strides are
+    nonzero and every index read lies in the input, whose shape is static.
+
+    ```mlir
+    %s = google.slice %x {starts = array<i64: 1, 0>, limits = array<i64: 3, 8>, strides = array<i64: 1, 2>} : tensor<4x8xf32> -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Google_AnyTensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$limits, DenseI64ArrayAttr:$strides);
+  let results = (outs Google_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The window's extents (the result's shape, static even where the
+    /// result type relaxes it); valid after verification.
+    ::llvm::SmallVector<int64_t> getWindowShape();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

@@ -137,6 +137,52 @@ LogicalResult TransposeOp::verify() {
                            getResult().getType());
 }
 
+/// Python's len(range(start, limit, stride)).
+static int64_t rangeLength(int64_t start, int64_t limit, int64_t stride) {
+  int64_t span = stride > 0 ? limit - start : start - limit;
+  int64_t step = stride > 0 ? stride : -stride;
+  return span <= 0 ? 0 : (span + step - 1) / step;
+}
+
+SmallVector<int64_t> SliceOp::getWindowShape() {
+  SmallVector<int64_t> shape;
+  for (auto [start, limit, stride] :
+       llvm::zip_equal(getStarts(), getLimits(), getStrides()))
+    shape.push_back(rangeLength(start, limit, stride));
+  return shape;
+}
+
+LogicalResult SliceOp::verify() {
+  RankedTensorType input = getInput().getType();
+  int64_t rank = input.getRank();
+  ArrayRef<int64_t> starts = getStarts(), limits = getLimits(),
+                    strides = getStrides();
+  if (static_cast<int64_t>(starts.size()) != rank ||
+      static_cast<int64_t>(limits.size()) != rank ||
+      static_cast<int64_t>(strides.size()) != rank)
+    return emitOpError("expected ")
+           << rank << " starts, limits and strides (the input's rank), got "
+           << starts.size() << ", " << limits.size() << " and "
+           << strides.size();
+  if (!input.hasStaticShape())
+    return emitOpError("expected an input of static shape, got ") << input;
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t start = starts[d], limit = limits[d], stride = strides[d];
+    if (stride == 0)
+      return emitOpError("stride of dimension ") << d << " is 0";
+    int64_t extent = rangeLength(start, limit, stride);
+    int64_t size = input.getDimSize(d);
+    int64_t last = start + (extent - 1) * stride;
+    if (extent > 0 && (start < 0 || start >= size || last < 0 || last >= size))
+      return emitOpError("dimension ")
+             << d << " reads indices " << start << " to " << last
+             << ", outside [0, " << size << ")";
+    shape.push_back(extent);
+  }
+  return verifyResultShape(*this, shape, getResult().getType());
+}
+
 LogicalResult ReshapeOp::verify() {
   RankedTensorType input = getInput().getType();
   RankedTensorType result = getResult().getType();
