@@ -438,18 +438,27 @@ class Tracer:
     def _compare(self, op, other, reverse=False):
         """google.<op> (eq, ne, lt, ...): booleans, comparing in the
         promoted dtype as numpy does."""
-        what = "google." + op
-        other = self._as_tracer(other, self, what)
-        lhs, rhs = (other, self) if reverse else (self, other)
-        dtype = promote(lhs.dtype, rhs.dtype)
+        what, lhs, rhs, dtype = self._operands(op, other, reverse)
         if dtype == np.bool_:
             # numpy orders False < True: compare as integers.
             dtype = np.dtype(np.int32)
+        return self._broadcasting(op, what, lhs, rhs, dtype,
+                                  np.dtype(np.bool_))
+
+    def _operands(self, op, other, reverse):
+        """google.<op>'s name, operands (as tracers) and promoted dtype."""
+        what = "google." + op
+        other = self._as_tracer(other, self, what)
+        lhs, rhs = (other, self) if reverse else (self, other)
+        return what, lhs, rhs, promote(lhs.dtype, rhs.dtype)
+
+    def _broadcasting(self, op, what, lhs, rhs, dtype, result_dtype):
+        """google.<op> on lhs and rhs cast to `dtype`, broadcast."""
         if dtype not in _MLIR_TYPES:
             raise trace_error(TypeError, f"{what}: unsupported dtype {dtype}")
         shape = broadcast_shapes(lhs.shape, rhs.shape, what)
         return self._new(op, (lhs.astype(dtype), rhs.astype(dtype)), {},
-                         shape, np.dtype(np.bool_))
+                         shape, result_dtype)
 
     def __eq__(self, other):
         return self._compare("eq", other)
@@ -609,10 +618,7 @@ class Tracer:
         return self if is_float(self.dtype) else self.astype(np.float64)
 
     def _binary(self, op, other, reverse=False):
-        what = "google." + op
-        other = self._as_tracer(other, self, what)
-        lhs, rhs = (other, self) if reverse else (self, other)
-        dtype = promote(lhs.dtype, rhs.dtype)
+        what, lhs, rhs, dtype = self._operands(op, other, reverse)
         if (dtype == np.bool_) != (op in _LOGICAL):
             raise trace_error(TypeError, f"{what} on "
                               f"{'booleans' if dtype == np.bool_ else dtype} "
@@ -628,11 +634,7 @@ class Tracer:
                                   "not supported (cast one to a float "
                                   "type); integer scalar powers are")
             dtype = np.dtype(np.float64)
-        if dtype not in _MLIR_TYPES:
-            raise trace_error(TypeError, f"{what}: unsupported dtype {dtype}")
-        shape = broadcast_shapes(lhs.shape, rhs.shape, what)
-        return self._new(op, (lhs.astype(dtype), rhs.astype(dtype)), {},
-                         shape, dtype)
+        return self._broadcasting(op, what, lhs, rhs, dtype, dtype)
 
     def _unary(self, op):
         if (self.dtype == np.bool_) != (op == "not"):

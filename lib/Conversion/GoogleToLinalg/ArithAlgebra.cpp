@@ -19,29 +19,23 @@ V ArithAlgebra::constant(double value) {
       b, loc, b.getIntegerAttr(elementType, static_cast<int64_t>(value)));
 }
 
-V ArithAlgebra::lowest() {
+/// -inf or +inf for floats, the minimum or maximum for integers.
+static V extreme(OpBuilder &b, Location loc, Type elementType,
+                 bool negative) {
   if (auto floatType = dyn_cast<FloatType>(elementType))
     return arith::ConstantOp::create(
         b, loc,
         b.getFloatAttr(floatType, llvm::APFloat::getInf(
-                                      floatType.getFloatSemantics(), true)));
+                                      floatType.getFloatSemantics(), negative)));
+  unsigned width = elementType.getIntOrFloatBitWidth();
   return arith::ConstantOp::create(
       b, loc,
-      b.getIntegerAttr(elementType, APInt::getSignedMinValue(
-                                        elementType.getIntOrFloatBitWidth())));
+      b.getIntegerAttr(elementType, negative ? APInt::getSignedMinValue(width)
+                                             : APInt::getSignedMaxValue(width)));
 }
 
-V ArithAlgebra::highest() {
-  if (auto floatType = dyn_cast<FloatType>(elementType))
-    return arith::ConstantOp::create(
-        b, loc,
-        b.getFloatAttr(floatType, llvm::APFloat::getInf(
-                                      floatType.getFloatSemantics(), false)));
-  return arith::ConstantOp::create(
-      b, loc,
-      b.getIntegerAttr(elementType, APInt::getSignedMaxValue(
-                                        elementType.getIntOrFloatBitWidth())));
-}
+V ArithAlgebra::lowest() { return extreme(b, loc, elementType, true); }
+V ArithAlgebra::highest() { return extreme(b, loc, elementType, false); }
 
 V ArithAlgebra::add(V x, V y) {
   if (isNarrow())
