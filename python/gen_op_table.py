@@ -4,7 +4,7 @@
     gen_op_table.py LLVM_TBLGEN GoogleOps.td INCLUDE_DIR... -o OUT
 
 llvm-tblgen --dump-json gives every record of GoogleOps.td; each google op
-becomes one entry: its operands, attributes (with their kinds), assembly
+becomes one entry: its operands (and which are variadic), attributes (with their kinds), assembly
 format, whether it is elementwise and float-only, and the Python names and
 numpy expression of its record (GoogleBase.td, Google_Op). The Python front
 end takes its op lists and IR syntax from this table only.
@@ -40,17 +40,20 @@ def main():
     ops = {}
     for name in sorted(records["!instanceof"]["Google_Op"]):
         record = records[name]
-        operands, attributes, float_only = [], [], True
+        operands, attributes, variadic, float_only = [], [], [], True
         for constraint, arg in record["arguments"]["args"]:
             kind = classify(records, constraint["def"])
             if kind == "operand":
                 operands.append(arg)
+                if "Variadic" in records[constraint["def"]]["!superclasses"]:
+                    variadic.append(arg)
                 float_only &= constraint["def"] == "Google_FloatTensor"
             else:
                 attributes.append((arg, kind))
         traits = [t["def"] for t in record["traits"]]
         ops[record["opName"]] = {
             "operands": tuple(operands),
+            "variadic": tuple(variadic),
             "attributes": tuple(attributes),
             "results": tuple(r for _, r in record["results"]["args"]),
             "format": " ".join(record["assemblyFormat"].split()),

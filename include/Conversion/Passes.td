@@ -51,6 +51,7 @@ def ConvertGoogleToLinalgPass : Pass<"convert-google-to-linalg"> {
     "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
   ];
 }

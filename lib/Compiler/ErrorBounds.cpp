@@ -59,7 +59,8 @@ public:
     bool isFloat = isa<FloatType>(type.getElementType());
     // A comparison of values with rounding errors (or their cast to
     // booleans) may flip: only exact operands are covered.
-    bool decides = isa<EqOp, NeOp, LtOp, LeOp, GtOp, GeOp>(op) ||
+    bool decides = isa<EqOp, NeOp, LtOp, LeOp, GtOp, GeOp, ArgmaxOp,
+                       ArgminOp>(op) ||
                    (isa<CastOp>(op) && type.getElementType().isInteger(1));
     if (decides && !llvm::all_of(op->getOperands(), [&](Value operand) {
           return isExact(operand);
@@ -67,8 +68,8 @@ public:
       return failure();
     // What moves or picks exact values, or no values at all, is exact.
     if (isa<ConstantOp>(op) ||
-        (isa<ReshapeOp, TransposeOp, SliceOp, NegOp, AbsOp, ReluOp, MaxOp,
-             MinOp, SelectOp>(op) &&
+        (isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp, PadOp, GatherOp,
+             MaxPool2DOp, NegOp, AbsOp, ReluOp, MaxOp, MinOp, SelectOp>(op) &&
          llvm::all_of(op->getOperands(),
                       [&](Value operand) { return isExact(operand); })))
       exactValues.insert(result);
@@ -157,6 +158,20 @@ public:
                       [&](Operation *) {
                         return cloneOn(op, operandE(0), resultType);
                       })
+                  .Case<ConcatOp, PadOp>([&](Operation *) {
+                    // The operands' errors, moved as their values are.
+                    IRMapping mapping;
+                    for (auto [i, operand] :
+                         llvm::enumerate(op->getOperands()))
+                      mapping.map(operand, operandE(i));
+                    Operation *clone = b.clone(*op, mapping);
+                    clone->getResult(0).setType(resultType);
+                    return clone->getResult(0);
+                  })
+                  .Case<GatherOp>([&](Operation *) {
+                    return cloneOn(op, operandE(0), resultType);
+                  })
+                  .Case<IotaOp>([&](auto) { return rounding(x, u); })
                   .Case<ExpOp>([&](auto) {
                     Value grown = sub(unary<ExpOp>(operandE(0)), scalar(1));
                     return add(mul(x, grown), mul(x, scalar(4 * u)));
@@ -221,6 +236,28 @@ public:
                   })
                   .Case<MatmulOp, MatmulBiasReluOp>([&](Operation *) {
                     return matmulBound(op, x, u, uAcc);
+                  })
+                  .Case<Conv2DOp>([&](Operation *) {
+                    return convolutionBound(op, x, u, uAcc);
+                  })
+                  .Case<MaxPool2DOp>([&](Operation *) {
+                    // The maximum moves by at most its window's largest
+                    // error.
+                    return cloneOn(op, operandE(0), resultType);
+                  })
+                  .Case<AvgPool2DOp>([&](AvgPool2DOp pool) {
+                    // The window's mean error, the sum's accumulation
+                    // (at most window + 1 roundings of the magnitudes'
+                    // mean times the count) and the division's and the
+                    // last rounding.
+                    ArrayRef<int64_t> window = pool.getWindow();
+                    double terms = window[0] * window[1] + 2;
+                    Value magnitudes = cloneOn(op, abs(operandX(0)),
+                                               resultType);
+                    return add(add(cloneOn(op, operandE(0), resultType),
+                                   mul(magnitudes,
+                                       scalar(terms * uAcc))),
+                               rounding(x, u));
                   })
                   .Case<SoftmaxOp>([&](SoftmaxOp softmax) {
                     return softmaxBound(softmax, x, u, uAcc);
@@ -296,8 +333,12 @@ private:
   /// The error of rounding X to a type of unit roundoff u.
   Value rounding(Value x, double u) { return mul(abs(x), scalar(u)); }
   /// `op` on `operand` instead of its first operand, of type `type`.
+  /// `op` on `operand` in place of its first operand (the others: their
+  /// exact values).
   Value cloneOn(Operation *op, Value operand, Type type) {
     IRMapping mapping;
+    for (Value other : op->getOperands().drop_front())
+      mapping.map(other, exact.lookup(other));
     mapping.map(op->getOperand(0), operand);
     Operation *clone = b.clone(*op, mapping);
     clone->getResult(0).setType(type);
@@ -333,6 +374,35 @@ private:
       e = add(e, rounding(add(p, exact.lookup(bias), type), u));
     }
     return e;
+  }
+
+  /// As matmulBound, with the convolution as the product: each output
+  /// sums K = kh * kw * C/groups products.
+  Value convolutionBound(Operation *op, Value x, double u, double uAcc) {
+    Value xa = exact.lookup(op->getOperand(0));
+    Value xb = exact.lookup(op->getOperand(1));
+    Value ea = bounds.lookup(op->getOperand(0));
+    Value eb = bounds.lookup(op->getOperand(1));
+    if (!ea)
+      ea = zerosLike(xa);
+    if (!eb)
+      eb = zerosLike(xb);
+    Type type = x.getType();
+    auto product = [&](Value l, Value r) {
+      IRMapping mapping;
+      mapping.map(op->getOperand(0), l);
+      mapping.map(op->getOperand(1), r);
+      Operation *clone = b.clone(*op, mapping);
+      clone->getResult(0).setType(type);
+      return clone->getResult(0);
+    };
+    auto filter = cast<RankedTensorType>(op->getOperand(1).getType());
+    double count = filter.getDimSize(0) * filter.getDimSize(1) *
+                   filter.getDimSize(2);
+    Value e = add(add(product(abs(xa), eb), product(ea, abs(xb))),
+                  product(ea, eb));
+    e = add(e, mul(product(abs(xa), abs(xb)), scalar((count + 1) * uAcc)));
+    return add(e, rounding(product(xa, xb), u));
   }
 
   Value softmaxBound(SoftmaxOp op, Value x, double u, double uAcc) {

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::google;
 
@@ -273,6 +275,267 @@ ConcreteTensor evalSlice(SliceOp op, ConcreteTensor input) {
   return result;
 }
 
+/// The result shape of a windowed op: its static output shape with the
+/// input's batch extent, checked against the declared result.
+FailureOr<SmallVector<int64_t>> windowedShape(Operation *op,
+                                              SmallVector<int64_t> shape,
+                                              ArrayRef<int64_t> inShape,
+                                              std::string &error) {
+  if (failed(checkKnown(op, "the input", typeOf(op->getOperand(0)).getShape(),
+                        inShape, error)))
+    return failure();
+  shape[0] = inShape[0];
+  if (failed(checkKnown(op, "the result", typeOf(op->getResult(0)).getShape(),
+                        shape, error)))
+    return failure();
+  return shape;
+}
+
+FailureOr<ConcreteTensor> evalConv2d(Conv2DOp op, ConcreteTensor input,
+                                     ConcreteTensor filter,
+                                     std::string &error) {
+  FailureOr<SmallVector<int64_t>> shape =
+      windowedShape(op, op.getOutputShape(), input.getShape(), error);
+  if (failed(shape))
+    return failure();
+  input.materialize();
+  filter.materialize();
+  ArrayRef<int64_t> in = input.getShape(), f = filter.getShape();
+  ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
+                    padding = op.getPadding();
+  int64_t groupChannels = f[2], groupOutputs = f[3] / op.getGroups();
+  RankedTensorType resultType = op.getResult().getType();
+  EvalAlgebra a(resultType.getElementType());
+  EvalAlgebra w = a.accumulator();
+  ConcreteTensor result(resultType.getElementType(), *shape);
+  int64_t n = 0;
+  for (int64_t b = 0; b < (*shape)[0]; ++b)
+    for (int64_t oy = 0; oy < (*shape)[1]; ++oy)
+      for (int64_t ox = 0; ox < (*shape)[2]; ++ox)
+        for (int64_t o = 0; o < (*shape)[3]; ++o, ++n) {
+          int64_t group = o / groupOutputs;
+          Scalar acc = w.constant(0);
+          for (int64_t i = 0; i < f[0]; ++i) {
+            int64_t y = oy * strides[0] + i * dilations[0] - padding[0];
+            if (y < 0 || y >= in[1])
+              continue;
+            for (int64_t j = 0; j < f[1]; ++j) {
+              int64_t x = ox * strides[1] + j * dilations[1] - padding[2];
+              if (x < 0 || x >= in[2])
+                continue;
+              for (int64_t c = 0; c < groupChannels; ++c)
+                acc = semantics::multiplyAccumulate(
+                    a, w, acc,
+                    input.at(((b * in[1] + y) * in[2] + x) * in[3] +
+                             group * groupChannels + c),
+                    filter.at(((i * f[1] + j) * f[2] + c) * f[3] + o));
+            }
+          }
+          result.at(n) = a.fromAccumulator(acc);
+        }
+  return result;
+}
+
+/// Max or average pooling: the input elements of each window, combined
+/// as the reductions combine them.
+template <typename PoolOp>
+FailureOr<ConcreteTensor> evalPool(PoolOp op, ConcreteTensor input,
+                                   bool isMax, std::string &error) {
+  FailureOr<SmallVector<int64_t>> shape =
+      windowedShape(op, op.getOutputShape(), input.getShape(), error);
+  if (failed(shape))
+    return failure();
+  input.materialize();
+  ArrayRef<int64_t> in = input.getShape();
+  ArrayRef<int64_t> window = op.getWindow(), strides = op.getStrides(),
+                    padding = op.getPadding();
+  using semantics::Combiner;
+  Combiner combiner = isMax ? Combiner::Max : Combiner::Sum;
+  EvalAlgebra a(input.getElementType());
+  EvalAlgebra w = a.accumulator();
+  ConcreteTensor result(input.getElementType(), *shape);
+  int64_t n = 0;
+  for (int64_t b = 0; b < (*shape)[0]; ++b)
+    for (int64_t oy = 0; oy < (*shape)[1]; ++oy)
+      for (int64_t ox = 0; ox < (*shape)[2]; ++ox)
+        for (int64_t c = 0; c < (*shape)[3]; ++c, ++n) {
+          Scalar acc = semantics::identity(w, combiner);
+          int64_t count = 0;
+          for (int64_t i = 0; i < window[0]; ++i) {
+            int64_t y = oy * strides[0] + i - padding[0];
+            if (y < 0 || y >= in[1])
+              continue;
+            for (int64_t j = 0; j < window[1]; ++j) {
+              int64_t x = ox * strides[1] + j - padding[2];
+              if (x < 0 || x >= in[2])
+                continue;
+              acc = semantics::accumulate(
+                  a, w, combiner, acc,
+                  input.at(((b * in[1] + y) * in[2] + x) * in[3] + c));
+              ++count;
+            }
+          }
+          result.at(n) = isMax ? a.fromAccumulator(acc)
+                               : semantics::mean(a, w, acc, count);
+        }
+  return result;
+}
+
+FailureOr<ConcreteTensor> evalConcat(ConcatOp op,
+                                     ArrayRef<ConcreteTensor> inputs,
+                                     std::string &error) {
+  int64_t axis = op.getNormalizedAxis();
+  SmallVector<int64_t> shape(inputs.front().getShape());
+  shape[axis] = 0;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    for (auto [d, extent] : llvm::enumerate(input.getShape())) {
+      if (static_cast<int64_t>(d) == axis)
+        continue;
+      if (extent != shape[d]) {
+        error = extentMessage(op, ("input " + Twine(i)).str(), d, extent,
+                              shape[d]);
+        return failure();
+      }
+    }
+    shape[axis] += input.getShape()[axis];
+  }
+  if (failed(checkKnown(op, "the result", typeOf(op.getResult()).getShape(),
+                        shape, error)))
+    return failure();
+  ConcreteTensor result(inputs.front().getElementType(), shape);
+  SmallVector<int64_t> resultStrides = stridesOf(shape);
+  int64_t offset = 0;
+  for (const ConcreteTensor &input : inputs) {
+    // Each input lands at `offset` along the axis.
+    forEachIndex(input.getShape(), {resultStrides},
+                 [&](int64_t n, ArrayRef<int64_t> offsets) {
+                   result.at(offsets[0] + offset * resultStrides[axis]) =
+                       input.at(n);
+                 });
+    offset += input.getShape()[axis];
+  }
+  return result;
+}
+
+ConcreteTensor evalPad(PadOp op, ConcreteTensor input, const Scalar &value) {
+  SmallVector<int64_t> shape;
+  int64_t base = 0;
+  for (auto [d, extent] : llvm::enumerate(input.getShape()))
+    shape.push_back(extent + op.getLow()[d] + op.getHigh()[d]);
+  SmallVector<int64_t> resultStrides = stridesOf(shape);
+  for (auto [d, low] : llvm::enumerate(op.getLow()))
+    base += low * resultStrides[d];
+  ConcreteTensor result(input.getElementType(), shape);
+  for (int64_t n = 0, e = result.getNumElements(); n < e; ++n)
+    result.at(n) = value;
+  forEachIndex(input.getShape(), {resultStrides},
+               [&](int64_t n, ArrayRef<int64_t> offsets) {
+                 result.at(base + offsets[0]) = input.at(n);
+               });
+  return result;
+}
+
+ConcreteTensor evalIota(IotaOp op) {
+  RankedTensorType type = op.getResult().getType();
+  EvalAlgebra a(type.getElementType());
+  ConcreteTensor result(type.getElementType(), type.getShape());
+  SmallVector<int64_t> strides(type.getRank(), 0);
+  strides[op.getDimension()] = 1;
+  forEachIndex(type.getShape(), {strides},
+               [&](int64_t n, ArrayRef<int64_t> offsets) {
+                 result.at(n) = a.convertIndex(offsets[0]);
+               });
+  return result;
+}
+
+FailureOr<ConcreteTensor> evalGather(GatherOp op, ConcreteTensor input,
+                                     const ConcreteTensor &indices,
+                                     std::string &error) {
+  int64_t axis = op.getNormalizedAxis();
+  ArrayRef<int64_t> inShape = input.getShape();
+  int64_t extent = inShape[axis];
+  SmallVector<int64_t> shape(inShape.take_front(axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, inShape.drop_front(axis + 1));
+  if (failed(checkKnown(op, "the result", typeOf(op.getResult()).getShape(),
+                        shape, error)))
+    return failure();
+  for (int64_t n = 0, e = indices.getNumElements(); n < e; ++n) {
+    int64_t index = indices.at(n).i;
+    if (index < -extent || index >= extent) {
+      error = (op->getName().getStringRef() + ": index " + Twine(index) +
+               " is out of range for axis " + Twine(axis) + " of extent " +
+               Twine(extent))
+                  .str();
+      return failure();
+    }
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= inShape[d];
+  for (int64_t d = axis + 1, e = inShape.size(); d < e; ++d)
+    inner *= inShape[d];
+  int64_t count = indices.getNumElements();
+  ConcreteTensor result(input.getElementType(), shape);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = 0; k < count; ++k) {
+      int64_t index = indices.at(k).i;
+      if (index < 0)
+        index += extent;
+      for (int64_t i = 0; i < inner; ++i)
+        result.at((o * count + k) * inner + i) =
+            input.at((o * extent + index) * inner + i);
+    }
+  return result;
+}
+
+/// The first index of the maximum (or minimum) along `axis`; NaN is the
+/// extreme of both, as in NumPy.
+template <typename ArgReduceOp>
+FailureOr<ConcreteTensor> evalArgReduce(ArgReduceOp op, ConcreteTensor input,
+                                        bool isMax, std::string &error) {
+  int64_t axis = op.getNormalizedAxis();
+  ArrayRef<int64_t> inShape = input.getShape();
+  int64_t extent = inShape[axis];
+  if (extent == 0) {
+    error = (op->getName().getStringRef() + ": axis " + Twine(axis) +
+             " is empty (extent 0)")
+                .str();
+    return failure();
+  }
+  SmallVector<int64_t> shape = reducedShape(inShape, {axis}, op.getKeepDims());
+  if (failed(checkKnown(op, "the result", typeOf(op.getResult()).getShape(),
+                        shape, error)))
+    return failure();
+  bool isFloat = input.isFloat();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= inShape[d];
+  for (int64_t d = axis + 1, e = inShape.size(); d < e; ++d)
+    inner *= inShape[d];
+  ConcreteTensor result(op.getResult().getType().getElementType(), shape);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      auto at = [&](int64_t k) -> const Scalar & {
+        return input.at((o * extent + k) * inner + i);
+      };
+      int64_t best = 0;
+      for (int64_t k = 1; k < extent; ++k) {
+        const Scalar &x = at(k), &y = at(best);
+        bool better;
+        if (isFloat)
+          better = !std::isnan(y.f) &&
+                   (std::isnan(x.f) || (isMax ? x.f > y.f : x.f < y.f));
+        else
+          better = isMax ? x.i > y.i : x.i < y.i;
+        if (better)
+          best = k;
+      }
+      result.at(o * inner + i) = Scalar{0, best};
+    }
+  return result;
+}
+
 FailureOr<ConcreteTensor> evalReshape(ReshapeOp op, ConcreteTensor input,
                                       std::string &error) {
   RankedTensorType resultType = op.getResult().getType();
@@ -422,6 +685,31 @@ FailureOr<ConcreteTensor> google::evaluateOp(Operation *op,
       .Case([&](ReshapeOp r) { return evalReshape(r, operands[0], error); })
       .Case([&](SliceOp s) -> FailureOr<ConcreteTensor> {
         return evalSlice(s, operands[0]);
+      })
+      .Case([&](Conv2DOp c) {
+        return evalConv2d(c, operands[0], operands[1], error);
+      })
+      .Case([&](MaxPool2DOp p) {
+        return evalPool(p, operands[0], /*isMax=*/true, error);
+      })
+      .Case([&](AvgPool2DOp p) {
+        return evalPool(p, operands[0], /*isMax=*/false, error);
+      })
+      .Case([&](ConcatOp c) { return evalConcat(c, operands, error); })
+      .Case([&](PadOp p) -> FailureOr<ConcreteTensor> {
+        return evalPad(p, operands[0], operands[1].at(0));
+      })
+      .Case([&](IotaOp i) -> FailureOr<ConcreteTensor> {
+        return evalIota(i);
+      })
+      .Case([&](GatherOp g) {
+        return evalGather(g, operands[0], operands[1], error);
+      })
+      .Case([&](ArgmaxOp r) {
+        return evalArgReduce(r, operands[0], /*isMax=*/true, error);
+      })
+      .Case([&](ArgminOp r) {
+        return evalArgReduce(r, operands[0], /*isMax=*/false, error);
       })
       .Case([&](ReduceSumOp r) {
         return evalReduceOp(r, operands[0], Combiner::Sum, false, error);

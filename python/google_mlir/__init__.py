@@ -12,9 +12,10 @@ calls the compiled code on numpy arrays without copying.
 from ._native import CompileError, Error
 from ._jit import (JitFunction, clear_caches, disable_jit, jit,
                    set_debug_nans)
-from ._ops import (ELEMENTWISE_FUNCTIONS, arange, broadcast_to, cast, clip,
-                   full, full_like, gelu, matmul, ones, ones_like, softmax,
-                   transpose, zeros, zeros_like)
+from ._ops import (ELEMENTWISE_FUNCTIONS, arange, avg_pool2d, broadcast_to,
+                   cast, clip, conv2d, full, full_like, gelu, matmul,
+                   max_pool2d, ones, ones_like, softmax, split, transpose,
+                   zeros, zeros_like)
 from ._trace import Tracer, bfloat16, from_bfloat16, to_bfloat16
 from . import _native as _native_module
 
@@ -27,10 +28,12 @@ __version__ = "0.1.0"
 globals().update(ELEMENTWISE_FUNCTIONS)
 
 __all__ = sorted([
-    "CompileError", "Error", "JitFunction", "Tracer", "arange", "bfloat16",
-    "broadcast_to", "cast", "clear_caches", "clip", "from_bfloat16",
+    "CompileError", "Error", "JitFunction", "Tracer", "arange", "avg_pool2d",
+    "bfloat16", "broadcast_to", "cast", "clear_caches", "clip", "conv2d",
+    "from_bfloat16", "max_pool2d",
     "full", "full_like", "to_bfloat16", "disable_jit", "gelu", "jit",
-    "matmul", "ones", "ones_like", "set_debug_nans", "softmax", "transpose",
+    "matmul", "ones", "ones_like", "set_debug_nans", "softmax", "split",
+    "transpose",
     "zeros", "zeros_like",
     *ELEMENTWISE_FUNCTIONS,
 ])

@@ -42,6 +42,50 @@ _REDUCE = {
 }
 
 
+def conv2d(x, w, strides, dilations, padding, groups):
+    """NHWC x HWIO convolution, padding (top, bottom, left, right)."""
+    top, bottom, left, right = padding
+    x = np.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)))
+    kh, kw, cg, cout = w.shape
+    fh, fw = dilations[0] * (kh - 1) + 1, dilations[1] * (kw - 1) + 1
+    oh = (x.shape[1] - fh) // strides[0] + 1
+    ow = (x.shape[2] - fw) // strides[1] + 1
+    per_group = cout // groups
+    dtype = np.result_type(x, w)
+    wide = np.float32 if dtype == np.float16 else dtype
+    out = np.zeros((x.shape[0], oh, ow, cout), wide)
+    for g in range(groups):
+        outputs = slice(g * per_group, (g + 1) * per_group)
+        for i in range(kh):
+            for j in range(kw):
+                rows = x[:, i * dilations[0]:i * dilations[0] +
+                         (oh - 1) * strides[0] + 1:strides[0],
+                         j * dilations[1]:j * dilations[1] +
+                         (ow - 1) * strides[1] + 1:strides[1],
+                         g * cg:(g + 1) * cg]
+                out[..., outputs] += rows.astype(wide) @ \
+                    w[i, j, :, outputs].astype(wide)
+    return out.astype(dtype)
+
+
+def pool2d(x, reduce, window, strides, padding):
+    """Pooling over the input elements of each window."""
+    if isinstance(window, (int, np.integer)):
+        window = (window, window)
+    top, bottom, left, right = padding
+    n, h, w, c = x.shape
+    oh = (h + top + bottom - window[0]) // strides[0] + 1
+    ow = (w + left + right - window[1]) // strides[1] + 1
+    out = np.zeros((n, oh, ow, c), x.dtype)
+    for y in range(oh):
+        for z in range(ow):
+            y0, z0 = y * strides[0] - top, z * strides[1] - left
+            cells = x[:, max(y0, 0):min(y0 + window[0], h),
+                      max(z0, 0):min(z0 + window[1], w)]
+            out[:, y, z] = reduce(cells, axis=(1, 2))
+    return out
+
+
 def has_nan(value):
     if value.dtype == bfloat16:
         value = from_bfloat16(value)
@@ -104,6 +148,30 @@ def _evaluate(node, operands, dtype):
             return operands[0][np.ix_(*[
                 np.arange(s, l, st) for s, l, st in
                 zip(attrs["starts"], attrs["limits"], attrs["strides"])])]
+        if op == "conv2d":
+            return conv2d(operands[0], operands[1], attrs["strides"],
+                          attrs["dilations"], attrs["padding"],
+                          attrs["groups"]).astype(dtype, copy=False)
+        if op in ("max_pool2d", "avg_pool2d"):
+            return pool2d(operands[0], np.max if op == "max_pool2d" else
+                          np.mean, attrs["window"], attrs["strides"],
+                          attrs["padding"]).astype(dtype, copy=False)
+        if op == "concat":
+            return np.concatenate(operands, axis=attrs["axis"])
+        if op == "pad":
+            return np.pad(operands[0], tuple(zip(attrs["low"], attrs["high"])),
+                          constant_values=operands[1][()])
+        if op == "gather":
+            return np.take(operands[0], operands[1], axis=attrs["axis"])
+        if op in ("argmax", "argmin"):
+            return getattr(np, op)(operands[0], axis=attrs["axis"],
+                                   keepdims=attrs["keep_dims"])
+        if op == "iota":
+            shape = node.shape
+            return np.broadcast_to(
+                np.arange(shape[attrs["dimension"]], dtype=dtype).reshape(
+                    [-1 if d == attrs["dimension"] else 1
+                     for d in range(len(shape))]), shape).copy()
         if op == "reshape":
             shape = tuple(-1 if d is None else d for d in node.shape)
             return operands[0].reshape(shape)
@@ -119,4 +187,5 @@ def replay(graph, arguments):
         yield node, value
 
 
-__all__ = ["ELEMENTWISE", "cast", "softmax", "evaluate", "replay", "has_nan"]
+__all__ = ["ELEMENTWISE", "cast", "conv2d", "pool2d", "softmax", "evaluate",
+           "replay", "has_nan"]

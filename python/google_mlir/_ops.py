@@ -10,6 +10,10 @@ from ._trace import broadcast_to as _traced_broadcast_to
 from ._trace import clip as _traced_clip
 from ._trace import matmul as _traced_matmul
 from ._trace import softmax as _traced_softmax
+from ._trace import conv2d as _traced_conv2d
+from ._trace import pool2d as _traced_pool2d
+from ._trace import split as _traced_split
+from ._trace import window_padding as _window_padding
 
 
 def _elementwise(name, python_name):
@@ -108,6 +112,58 @@ def broadcast_to(x, shape):
     if isinstance(x, Tracer):
         return _traced_broadcast_to(x, shape)
     return np.broadcast_to(x, shape)
+
+
+def split(x, indices_or_sections, axis=0):
+    """numpy.split: a list of slices of x along `axis`, at the given
+    indices or into that many equal sections."""
+    if isinstance(x, Tracer):
+        return _traced_split(x, indices_or_sections, axis)
+    return np.split(x, indices_or_sections, axis)
+
+
+def _eager_windows(x, sizes, strides, padding, dilation=(1, 1)):
+    """Numpy operands for conv2d/pooling outside a trace."""
+    pair = (lambda v: (v, v) if isinstance(v, (int, np.integer)) else
+            tuple(v))
+    sizes, strides, dilation = pair(sizes), pair(strides), pair(dilation)
+    effective = tuple(d * (k - 1) + 1 for d, k in zip(dilation, sizes))
+    pads = _window_padding(padding, x.shape[1:3], effective, strides,
+                           "window")
+    return strides, dilation, pads
+
+
+def conv2d(x, w, stride=1, padding="VALID", dilation=1, groups=1):
+    """2-D convolution: x is NHWC, w is HWIO (kh, kw, C/groups, Cout);
+    padding "VALID", "SAME" (TensorFlow's rule) or ((top, bottom), (left,
+    right)); stride and dilation an int or a pair."""
+    if isinstance(x, Tracer) or isinstance(w, Tracer):
+        return _traced_conv2d(x, w, stride, padding, dilation, groups)
+    x, w = np.asarray(x), np.asarray(w)
+    strides, dilation, pads = _eager_windows(x, w.shape[:2], stride, padding,
+                                             dilation)
+    return _eager.conv2d(x, w, strides, dilation, pads, groups)
+
+
+def max_pool2d(x, window, stride=None, padding="VALID"):
+    """Max pooling over NHWC; stride defaults to the window."""
+    if isinstance(x, Tracer):
+        return _traced_pool2d("max_pool2d", x, window, stride, padding)
+    x = np.asarray(x)
+    strides, _, pads = _eager_windows(
+        x, window, window if stride is None else stride, padding)
+    return _eager.pool2d(x, np.max, window, strides, pads)
+
+
+def avg_pool2d(x, window, stride=None, padding="VALID"):
+    """Average pooling over NHWC; padded positions do not count (each
+    window divides by the input elements it covers)."""
+    if isinstance(x, Tracer):
+        return _traced_pool2d("avg_pool2d", x, window, stride, padding)
+    x = _eager._as_float(np.asarray(x))
+    strides, _, pads = _eager_windows(
+        x, window, window if stride is None else stride, padding)
+    return _eager.pool2d(x, np.mean, window, strides, pads)
 
 
 def _filled(shape, value, dtype):

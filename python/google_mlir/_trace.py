@@ -281,7 +281,12 @@ def _format_op(node, names):
     """The op in its custom syntax, from its assembly format in the op
     table."""
     spec = OPS[node.op]
-    operands = dict(zip(spec["operands"], node.operands))
+    if spec["variadic"]:
+        # One variadic operand group: every operand of the node.
+        (group,) = spec["variadic"]
+        operands = {group: node.operands}
+    else:
+        operands = dict(zip(spec["operands"], node.operands))
     attribute_kinds = dict(spec["attributes"])
     tokens = _FORMAT_TOKEN.findall(spec["format"])
     inline = {t[1:] for t in tokens if t[1:] in attribute_kinds}
@@ -302,10 +307,13 @@ def _format_op(node, names):
                 text.append(literal)
         elif token.startswith("type("):
             name = token[6:-1]
-            text.append(operands[name].mlir_type if name in operands
-                        else node.mlir_type)
+            value = operands.get(name, node)
+            text.append(", ".join(o.mlir_type for o in value)
+                        if isinstance(value, tuple) else value.mlir_type)
         elif token[1:] in operands:
-            text.append(names[id(operands[token[1:]])])
+            value = operands[token[1:]]
+            text.append(", ".join(names[id(o)] for o in value)
+                        if isinstance(value, tuple) else names[id(value)])
         else:
             text.append(_format_attribute(attribute_kinds[token[1:]],
                                           node.attrs[token[1:]], node))
@@ -504,13 +512,15 @@ class Tracer:
         (negative steps too), `...` and None: a google.slice, then a
         reshape for the dimensions dropped or added."""
         items = index if isinstance(index, tuple) else (index,)
+        arrays = [i for i, item in enumerate(items)
+                  if isinstance(item, (Tracer, np.ndarray, list))]
+        if arrays:
+            return self._gather_index(items, arrays)
         for item in items:
-            if isinstance(item, (Tracer, np.ndarray, list, bool,
-                                 np.bool_)):
+            if isinstance(item, (bool, np.bool_)):
                 raise trace_error(TypeError, "indexing a traced array with "
-                                  "an array or a bool (a gather) is not "
-                                  "supported yet; ints, slices, ... and "
-                                  "None are")
+                                  "a bool is not supported (its result "
+                                  "shape depends on the values)")
             if not (item is None or item is Ellipsis or
                     isinstance(item, (int, np.integer, slice))):
                 raise trace_error(TypeError, "traced arrays are indexed by "
@@ -565,6 +575,45 @@ class Tracer:
                 "strides": tuple(strides)}, tuple(window), self.dtype)
         return result.reshape(tuple(shape)) if tuple(shape) != \
             tuple(window) else result
+
+    def _gather_index(self, items, arrays):
+        """x[..., idx, ...] with one integer array: the basic indexing of
+        the other items, then a gather (numpy.take) on the array's axis."""
+        if len(arrays) > 1:
+            raise trace_error(TypeError, "indexing a traced array with "
+                              "more than one array is not supported (one "
+                              "integer array, on one axis, is)")
+        (at,) = arrays
+        ints = [i for i, item in enumerate(items)
+                if isinstance(item, (int, np.integer)) and
+                not isinstance(item, (bool, np.bool_))]
+        block = sorted(ints + [at])
+        if block and block[-1] - block[0] + 1 != len(block):
+            raise trace_error(TypeError, "an integer array index and "
+                              "integer indices separated by slices (numpy "
+                              "then moves the indexed dimensions first) "
+                              "are not supported")
+        # The array's axis in the result of the basic indexing: the
+        # dimensions the items before it leave.
+        before = items[:at]
+        if Ellipsis in before:
+            used = sum(1 for item in items if item is not None and
+                       item is not Ellipsis)
+            axis = sum(1 for item in before if item is not Ellipsis and
+                       not isinstance(item, (int, np.integer))) + \
+                (self.ndim - used)
+        else:
+            axis = sum(1 for item in before
+                       if not isinstance(item, (int, np.integer)))
+        rest = items[:at] + (slice(None),) + items[at + 1:]
+        basic = self[rest]
+        return take(basic, items[at], axis=axis)
+
+    def argmax(self, axis=None, keepdims=False):
+        return _arg_reduce(self, "argmax", axis, keepdims)
+
+    def argmin(self, axis=None, keepdims=False):
+        return _arg_reduce(self, "argmin", axis, keepdims)
 
     def __len__(self):
         if not self.shape or self.shape[0] is None:
@@ -1026,7 +1075,352 @@ def broadcast_to(array, shape):
                        tracer.dtype)
 
 
+def _index_dtype_array(indices, what):
+    """Integer indices as an int32/int64 array or tracer."""
+    if isinstance(indices, Tracer):
+        if indices.dtype not in (np.int32, np.int64):
+            raise trace_error(TypeError, f"{what}: indices must be integers "
+                              f"(int32 or int64), got {indices.dtype}")
+        return indices
+    array = np.asarray(indices)
+    if array.dtype.kind not in "iu" and not (array.size == 0 and
+                                             array.dtype.kind == "f"):
+        raise trace_error(TypeError, f"{what}: indices must be integers, "
+                          f"got {array.dtype}")
+    return array.astype(np.int64)
+
+
+def take(a, indices, axis=None):
+    """numpy.take (and x[idx]): google.gather. An index outside
+    [-n, n) is an error: at trace time for constant indices, of the call
+    for traced ones."""
+    what = "take"
+    tracer = _first_tracer(a, indices)
+    a = tracer._as_tracer(a, tracer, what) if not isinstance(a, Tracer) \
+        else a
+    if isinstance(axis, bool) or not (axis is None or
+                                      isinstance(axis, (int, np.integer))):
+        raise trace_error(TypeError, f"{what}: axis must be an int or None, "
+                          f"got {axis!r}")
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    (axis,) = _normalize_axes(axis, a.ndim, what)
+    indices = _index_dtype_array(indices, what)
+    extent = a.shape[axis]
+    if isinstance(indices, np.ndarray):
+        if extent is not None and indices.size and (
+                indices.min() < -extent or indices.max() >= extent):
+            bad = indices[(indices < -extent) | (indices >= extent)][0]
+            raise trace_error(IndexError, f"index {int(bad)} is out of "
+                              f"bounds for axis {axis} with size {extent}")
+        indices = tracer.graph.constant(indices)
+    elif extent == 0 and indices.size != 0:
+        raise trace_error(IndexError, f"{what}: cannot take from axis "
+                          f"{axis} of size 0")
+    shape = a.shape[:axis] + indices.shape + a.shape[axis + 1:]
+    return tracer._new("gather", (a, indices), {"axis": axis}, shape,
+                       a.dtype)
+
+
+def _arg_reduce(x, op, axis, keepdims):
+    what = "google." + op
+    if axis is None:
+        flat = x.reshape(-1)
+        result = _arg_reduce(flat, op, 0, False)
+        return result.reshape((1,) * x.ndim) if keepdims else result
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise trace_error(TypeError, f"{op}: axis must be an int or None, "
+                          f"got {axis!r}")
+    (axis,) = _normalize_axes(axis, x.ndim, what)
+    if x.shape[axis] == 0:
+        raise trace_error(ValueError, f"attempt to get {op} of an empty "
+                          "sequence")
+    shape = tuple(1 if i == axis else d for i, d in enumerate(x.shape)
+                  if keepdims or i != axis)
+    return x._new(op, (x,), {"axis": axis, "keep_dims": bool(keepdims)},
+                  shape, np.int64)
+
+
+def _sequence_of_arrays(arrays, what):
+    if isinstance(arrays, Tracer) or not isinstance(arrays, (list, tuple)):
+        raise trace_error(TypeError, f"{what}: expected a sequence of "
+                          "arrays")
+    arrays = list(arrays)
+    if not arrays:
+        raise trace_error(ValueError, "need at least one array to "
+                          "concatenate")
+    tracer = _first_tracer(*arrays)
+    arrays = [tracer._as_tracer(a, tracer, what) if not isinstance(a, Tracer)
+              else a for a in arrays]
+    for a in arrays:
+        tracer.graph._check_owner(a)
+    dtype = arrays[0].dtype
+    for a in arrays[1:]:
+        dtype = promote(dtype, a.dtype)
+    return tracer, [a.astype(dtype) for a in arrays], dtype
+
+
+def concatenate(arrays, axis=0):
+    """numpy.concatenate: google.concat (axis=None flattens first)."""
+    what = "concatenate"
+    tracer, arrays, dtype = _sequence_of_arrays(arrays, what)
+    if axis is None:
+        arrays, axis = [a.reshape(-1) for a in arrays], 0
+    rank = arrays[0].ndim
+    if rank == 0:
+        raise trace_error(ValueError, "zero-dimensional arrays cannot be "
+                          "concatenated")
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise trace_error(TypeError, f"{what}: axis must be an int or None, "
+                          f"got {axis!r}")
+    (axis,) = _normalize_axes(axis, rank, what)
+    shape = list(arrays[0].shape)
+    shape[axis] = 0
+    for i, a in enumerate(arrays):
+        if a.ndim != rank:
+            raise trace_error(ValueError, f"{what}: all the input arrays "
+                              "must have the same number of dimensions; "
+                              f"array 0 has {rank}, array {i} has {a.ndim}")
+        for d, extent in enumerate(a.shape):
+            if d == axis:
+                shape[d] = None if None in (shape[d], extent) else \
+                    shape[d] + extent
+            elif extent is not None and shape[d] is not None and \
+                    extent != shape[d]:
+                raise trace_error(
+                    ValueError, f"{what}: all the input array dimensions "
+                    f"except for the concatenation axis must match; "
+                    f"dimension {d} of array {i} is {extent}, expected "
+                    f"{shape[d]}")
+            elif shape[d] is None:
+                shape[d] = extent
+    if len(arrays) == 1:
+        return arrays[0]
+    return tracer._new("concat", tuple(arrays), {"axis": axis},
+                       tuple(shape), dtype)
+
+
+def stack(arrays, axis=0):
+    """numpy.stack: each array gains a dimension at `axis`, then concat."""
+    what = "stack"
+    tracer, arrays, _ = _sequence_of_arrays(arrays, what)
+    shape = arrays[0].shape
+    for i, a in enumerate(arrays):
+        if a.shape != shape:
+            raise trace_error(ValueError, "all input arrays must have the "
+                              f"same shape; array 0 is {format_shape(shape)},"
+                              f" array {i} is {format_shape(a.shape)}")
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise trace_error(TypeError, f"{what}: axis must be an int, got "
+                          f"{axis!r}")
+    (axis,) = _normalize_axes(axis, len(shape) + 1, what)
+    expanded = [a.reshape(a.shape[:axis] + (1,) + a.shape[axis:])
+                if None not in a.shape else
+                a.reshape(tuple(-1 if d is None else d
+                                for d in a.shape[:axis] + (1,) +
+                                a.shape[axis:]))
+                for a in arrays]
+    return concatenate(expanded, axis=axis)
+
+
+def split(x, indices_or_sections, axis=0):
+    """numpy.split: slices of x along `axis` (a list of arrays)."""
+    what = "split"
+    (axis,) = _normalize_axes(axis, x.ndim, what)
+    extent = x.shape[axis]
+    if extent is None:
+        raise trace_error(TypeError, f"{what}: the split axis must be "
+                          "static")
+    if isinstance(indices_or_sections, (int, np.integer)):
+        sections = int(indices_or_sections)
+        if sections <= 0:
+            raise trace_error(ValueError, "number sections must be larger "
+                              "than 0.")
+        if extent % sections:
+            raise trace_error(ValueError, "array split does not result in "
+                              "an equal division")
+        bounds = [extent // sections * i for i in range(sections + 1)]
+    else:
+        bounds = [0] + [int(i) for i in indices_or_sections] + [extent]
+    pieces = []
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        index = (slice(None),) * axis + (slice(start, stop),)
+        pieces.append(x[index])
+    return pieces
+
+
+def pad(array, pad_width, mode="constant", constant_values=0):
+    """numpy.pad with mode='constant': google.pad with a scalar value."""
+    what = "pad"
+    if mode != "constant":
+        raise trace_error(NotImplementedError, f"{what}: mode {mode!r} is "
+                          "not supported on traced arrays (only "
+                          "'constant')")
+    try:
+        widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64),
+                                 (array.ndim, 2))
+    except (ValueError, TypeError):
+        raise trace_error(ValueError, f"{what}: pad_width {pad_width!r} "
+                          f"does not fit an array of rank {array.ndim}: "
+                          "expected an int, (before, after) or one such "
+                          "pair per axis") from None
+    if (widths < 0).any():
+        raise trace_error(ValueError, "index can't contain negative values")
+    dtype = array.dtype
+    if isinstance(constant_values, Tracer):
+        if constant_values.ndim != 0:
+            raise trace_error(ValueError, f"{what}: a traced constant_values "
+                              "must be a scalar (rank 0)")
+        value = constant_values.astype(dtype)
+    elif _is_scalar(constant_values) or isinstance(constant_values,
+                                                   (bool, np.bool_)):
+        value = np.asarray(constant_values)
+        if dtype == bfloat16:
+            value = to_bfloat16(np.asarray(constant_values, np.float32))
+        else:
+            value = value.astype(dtype)
+        value = array.graph.constant(value)
+    else:
+        raise trace_error(NotImplementedError, f"{what}: constant_values "
+                          "must be a scalar on traced arrays")
+    low = tuple(int(w) for w in widths[:, 0])
+    high = tuple(int(w) for w in widths[:, 1])
+    if not any(low) and not any(high):
+        return array
+    shape = tuple(None if d is None else d + lo + hi
+                  for d, lo, hi in zip(array.shape, low, high))
+    return array._new("pad", (array, value), {"low": low, "high": high},
+                      shape, dtype)
+
+
+def _pair(value, what, name):
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        value = (int(value), int(value))
+    if not (isinstance(value, (tuple, list)) and len(value) == 2 and
+            all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                and v >= 1 for v in value)):
+        raise trace_error(ValueError, f"{what}: {name} must be a positive int "
+                          f"or a pair of them, got {value!r}")
+    return tuple(int(v) for v in value)
+
+
+def window_padding(padding, extents, sizes, strides, what):
+    """(top, bottom, left, right) for "VALID", "SAME" (TensorFlow's rule:
+    ceil(extent / stride) outputs, the odd pad at the end) or
+    ((top, bottom), (left, right))."""
+    if isinstance(padding, str):
+        if padding.upper() == "VALID":
+            return (0, 0, 0, 0)
+        if padding.upper() == "SAME":
+            pads = []
+            for extent, size, stride in zip(extents, sizes, strides):
+                outputs = -(-extent // stride)
+                total = max((outputs - 1) * stride + size - extent, 0)
+                pads += [total // 2, total - total // 2]
+            return tuple(pads)
+    else:
+        try:
+            (top, bottom), (left, right) = padding
+            pads = tuple(int(p) for p in (top, bottom, left, right))
+            if all(p >= 0 for p in pads):
+                return pads
+        except (TypeError, ValueError):
+            pass
+    raise trace_error(ValueError, f"{what}: padding must be \"VALID\", "
+                      "\"SAME\" or ((top, bottom), (left, right)) of "
+                      f"non-negative ints, got {padding!r}")
+
+
+def _check_nhwc(x, what, channels=True):
+    if x.ndim != 4:
+        raise trace_error(ValueError, f"{what}: expected an NHWC input of "
+                          f"rank 4, got shape {format_shape(x.shape)}")
+    if None in x.shape[1:3] or (channels and x.shape[3] is None):
+        raise trace_error(TypeError, f"{what}: the input's H, W"
+                          f"{' and C' if channels else ''} must be static")
+
+
+def conv2d(x, w, stride=1, padding="VALID", dilation=1, groups=1):
+    """NHWC x HWIO convolution (google.conv2d)."""
+    what = "conv2d"
+    tracer = _first_tracer(x, w)
+    x, w = (tracer._as_tracer(v, tracer, what) for v in (x, w))
+    dtype = promote(x.dtype, w.dtype)
+    if dtype == np.bool_ or dtype not in _MLIR_TYPES:
+        raise trace_error(TypeError, f"{what}: unsupported dtype {dtype}")
+    x, w = x.astype(dtype), w.astype(dtype)
+    _check_nhwc(x, what)
+    if w.ndim != 4 or None in w.shape:
+        raise trace_error(ValueError, f"{what}: expected a static HWIO "
+                          f"filter of rank 4, got {format_shape(w.shape)}")
+    strides = _pair(stride, what, "stride")
+    dilations = _pair(dilation, what, "dilation")
+    if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) \
+            or groups < 1:
+        raise trace_error(ValueError, f"{what}: groups must be a positive "
+                          f"int, got {groups!r}")
+    kh, kw, cg, cout = w.shape
+    channels = x.shape[3]
+    if channels % groups or cout % groups or cg * groups != channels:
+        raise trace_error(ValueError, f"{what}: the filter "
+                          f"{format_shape(w.shape)} does not fit {channels} "
+                          f"input channels in {groups} groups (expected "
+                          f"kh x kw x {channels // groups if channels % groups == 0 else '?'}"
+                          f" x Cout, Cout a multiple of {groups})")
+    sizes = (dilations[0] * (kh - 1) + 1, dilations[1] * (kw - 1) + 1)
+    pads = window_padding(padding, x.shape[1:3], sizes, strides, what)
+    out = []
+    for extent, size, stride_, low, high in zip(
+            x.shape[1:3], sizes, strides, pads[0::2], pads[1::2]):
+        if extent + low + high < size:
+            raise trace_error(ValueError, f"{what}: the filter (with "
+                              "dilation) is larger than the padded input "
+                              f"{format_shape(x.shape)}")
+        out.append((extent + low + high - size) // stride_ + 1)
+    shape = (x.shape[0], out[0], out[1], cout)
+    return tracer._new("conv2d", (x, w), {
+        "strides": strides, "dilations": dilations, "padding": pads,
+        "groups": int(groups)}, shape, dtype)
+
+
+def pool2d(op, x, window, stride=None, padding="VALID"):
+    """google.max_pool2d / avg_pool2d over NHWC."""
+    what = op
+    _check_nhwc(x, what, channels=False)
+    window = _pair(window, what, "window")
+    strides = window if stride is None else _pair(stride, what, "stride")
+    pads = window_padding(padding, x.shape[1:3], window, strides, what)
+    if any(p >= window[i // 2] for i, p in enumerate(pads)):
+        raise trace_error(ValueError, f"{what}: each padding must be smaller "
+                          f"than the window {window}, got {pads}")
+    out = []
+    for extent, size, stride_, low, high in zip(
+            x.shape[1:3], window, strides, pads[0::2], pads[1::2]):
+        if extent + low + high < size:
+            raise trace_error(ValueError, f"{what}: the window {window} is "
+                              "larger than the padded input "
+                              f"{format_shape(x.shape)}")
+        out.append((extent + low + high - size) // stride_ + 1)
+    if x.dtype == np.bool_:
+        raise trace_error(TypeError, f"{what} of booleans is not supported")
+    operand = x._float() if op == "avg_pool2d" else x
+    return x._new(op, (operand,), {"window": window, "strides": strides,
+                                   "padding": pads},
+                  (x.shape[0], out[0], out[1], x.shape[3]), operand.dtype)
+
+
 _FUNCTIONS = {
+    np.concatenate: lambda arrays, axis=0: concatenate(arrays, axis),
+    np.stack: lambda arrays, axis=0: stack(arrays, axis),
+    np.split: lambda ary, indices_or_sections, axis=0: split(
+        ary, indices_or_sections, axis),
+    np.pad: lambda array, pad_width, mode="constant", **kwargs: pad(
+        array, pad_width, mode, **kwargs),
+    np.take: lambda a, indices, axis=None: take(a, indices, axis),
+    np.argmax: lambda a, axis=None, keepdims=False: _arg_reduce(
+        a, "argmax", axis, keepdims),
+    np.argmin: lambda a, axis=None, keepdims=False: _arg_reduce(
+        a, "argmin", axis, keepdims),
     np.where: lambda condition, x, y: where(condition, x, y),
     np.clip: lambda a, a_min, a_max: clip(a, a_min, a_max),
     np.broadcast_to: lambda array, shape: broadcast_to(array, shape),

@@ -146,8 +146,46 @@ def reference_namespace():
             return x
         e = np.exp(x - np.max(x, axis=axis, keepdims=True))
         return e / np.sum(e, axis=axis, keepdims=True)
+    def conv(x, w, strides, dilations, padding, groups):
+        """NHWC x HWIO convolution, padding (top, bottom, left, right)."""
+        top, bottom, left, right = padding
+        x = np.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)))
+        kh, kw, cg, cout = w.shape
+        fh, fw = dilations[0] * (kh - 1) + 1, dilations[1] * (kw - 1) + 1
+        oh = (x.shape[1] - fh) // strides[0] + 1
+        ow = (x.shape[2] - fw) // strides[1] + 1
+        per_group = cout // groups
+        out = np.zeros((x.shape[0], oh, ow, cout), np.result_type(x, w))
+        for o in range(cout):
+            g = o // per_group
+            for i in range(kh):
+                for j in range(kw):
+                    rows = x[:, i * dilations[0]:, j * dilations[1]:,
+                             g * cg:(g + 1) * cg]
+                    rows = rows[:, :(oh - 1) * strides[0] + 1:strides[0],
+                                :(ow - 1) * strides[1] + 1:strides[1]]
+                    out[..., o] += rows @ w[i, j, :, o]
+        return out
+
+    def pool(x, reduce, window, strides, padding):
+        """Pooling over the input elements of each window."""
+        top, bottom, left, right = padding
+        n, h, w, c = x.shape
+        oh = (h + top + bottom - window[0]) // strides[0] + 1
+        ow = (w + left + right - window[1]) // strides[1] + 1
+        out = np.zeros((n, oh, ow, c), x.dtype)
+        for y in range(oh):
+            for z in range(ow):
+                y0, z0 = y * strides[0] - top, z * strides[1] - left
+                cells = x[:, max(y0, 0):min(y0 + window[0], h),
+                          max(z0, 0):min(z0 + window[1], w)]
+                out[:, y, z] = reduce(cells, axis=(1, 2))
+        return out
+
     return {
         "np": np,
+        "conv": conv,
+        "pool": pool,
         "relu": lambda x: np.maximum(x, 0),
         "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
         "erf": np.vectorize(math.erf, otypes=[np.float64]),

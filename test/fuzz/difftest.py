@@ -207,8 +207,14 @@ FLOAT_BINARY = ("div", "pow")
 DISCONTINUOUS = ("floor_div", "rem")
 UNARY = ("relu", "neg", "abs", "exp", "log", "tanh", "sigmoid", "sqrt",
          "erf", "sin", "cos", "rsqrt", "not")
-# Every elementwise op the generator makes (test_ops.py checks the table).
-COVERED = UNARY + BINARY + COMPARE + ("select",)
+# Data movement by index and arg-reductions.
+INDEXING = ("concat", "pad", "gather", "iota", "argmax", "argmin")
+WINDOWED = ("conv2d", "max_pool2d", "avg_pool2d")
+# Every op the generator makes (test_ops.py checks the dialect's table).
+COVERED = UNARY + BINARY + COMPARE + INDEXING + WINDOWED + (
+    "select", "cast", "matmul", "matmul_bias_relu", "transpose", "reshape",
+    "slice", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
+    "reduce_mean", "softmax")
 
 
 def stretches(operand_dims, i, result_dims, d):
@@ -493,6 +499,82 @@ def evaluate_reduce(node, a):
         return Val(r, rounded_once(dtype, r, bound), dtype)
 
 
+def window_patches(x, sizes, strides, dilations, pads, fill):
+    """(N, OH, OW, kh, kw, C): each output position's window of the NHWC
+    `x` padded with `fill`."""
+    top, bottom, left, right = pads
+    x = np.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)),
+               constant_values=fill)
+    kh, kw = sizes
+    oh = (x.shape[1] - dilations[0] * (kh - 1) - 1) // strides[0] + 1
+    ow = (x.shape[2] - dilations[1] * (kw - 1) - 1) // strides[1] + 1
+    patches = np.empty((x.shape[0], oh, ow, kh, kw, x.shape[3]), x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            y0, x0 = i * dilations[0], j * dilations[1]
+            patches[:, :, :, i, j, :] = x[
+                :, y0:y0 + (oh - 1) * strides[0] + 1:strides[0],
+                x0:x0 + (ow - 1) * strides[1] + 1:strides[1], :]
+    return patches
+
+
+def evaluate_conv(node, x, w):
+    a = node.attrs
+    check_known(x.shape, node.operands[0].dims, "conv2d input")
+    kh, kw, cg, cout = w.shape
+    groups, per = a["groups"], cout // a["groups"]
+
+    def conv(values, filters, fill=0):
+        p = window_patches(values, (kh, kw), a["strides"], a["dilations"],
+                           a["padding"], fill)
+        return np.concatenate([np.einsum(
+            "nyxijc,ijco->nyxo", p[..., g * cg:(g + 1) * cg],
+            filters[..., g * per:(g + 1) * per]) for g in range(groups)],
+            axis=-1)
+    dtype = node.dtype
+    if not is_float(dtype):
+        r = wrap(conv(x.ref, w.ref), dtype)
+        check_known(r.shape, node.dims, "conv2d")
+        return Val(r, None, dtype)
+    acc = accumulator(dtype)
+    count = kh * kw * cg
+    r = conv(x.ref, w.ref)
+    check_known(r.shape, node.dims, "conv2d")
+    e = (conv(np.abs(x.ref), w.err) + conv(x.err, np.abs(w.ref)) +
+         conv(x.err, w.err) +
+         (count + 1) * UNIT[acc] * conv(np.abs(x.ref), np.abs(w.ref)) +
+         (count + 1) * TINY[acc])
+    return Val(r, rounded_once(dtype, r, e), dtype)
+
+
+def evaluate_pool(node, x):
+    a = node.attrs
+    check_known(x.shape, node.operands[0].dims, node.kind + " input")
+    dtype = node.dtype
+    window = a["window"]
+
+    def patches(values, fill):
+        return window_patches(values, window, a["strides"], (1, 1),
+                              a["padding"], fill)
+    if node.kind == "max_pool2d":
+        lowest = -np.inf if is_float(dtype) else np.iinfo(np.int64).min
+        r = patches(x.ref, lowest).max(axis=(3, 4))
+        check_known(r.shape, node.dims, "max_pool2d")
+        return Val(r, patches(x.err, 0).max(axis=(3, 4)) if r.size else
+                   None, dtype)
+    acc = accumulator(dtype)
+    n = window[0] * window[1]
+    count = patches(np.ones(x.shape), 0).sum(axis=(3, 4))
+    s = patches(x.ref, 0).sum(axis=(3, 4))
+    check_known(s.shape, node.dims, "avg_pool2d")
+    magnitude = patches(np.abs(x.ref), 0).sum(axis=(3, 4))
+    e = patches(x.err, 0).sum(axis=(3, 4)) + (n + 1) * UNIT[acc] * \
+        magnitude + n * TINY[acc]
+    r = s / count
+    bound = e / count + 3 * UNIT[acc] * np.abs(r) + TINY[acc]
+    return Val(r, rounded_once(dtype, r, bound), dtype)
+
+
 def evaluate_softmax(node, a):
     axis = node.attrs["axis"] % len(a.shape)
     dtype = node.dtype
@@ -587,6 +669,54 @@ def evaluate(node, operands):
             node.attrs["starts"], node.attrs["limits"],
             node.attrs["strides"])])
         return Val(a.ref[index], a.err[index], node.dtype)
+    if kind == "conv2d":
+        return evaluate_conv(node, operands[0], operands[1])
+    if kind in ("max_pool2d", "avg_pool2d"):
+        return evaluate_pool(node, operands[0])
+    if kind == "concat":
+        axis = node.attrs["axis"] % len(node.dims)
+        first = operands[0].shape
+        for value in operands[1:]:
+            for d, extent in enumerate(value.shape):
+                if d != axis and extent != first[d]:
+                    raise ShapeMismatch("concat: extents differ")
+        ref = np.concatenate([v.ref for v in operands], axis=axis)
+        check_known(ref.shape, node.dims, "concat")
+        return Val(ref, np.concatenate([v.err for v in operands], axis=axis),
+                   node.dtype)
+    if kind == "pad":
+        a, value = operands
+        widths = tuple(zip(node.attrs["low"], node.attrs["high"]))
+        ref = np.pad(a.ref, widths, constant_values=value.ref[()])
+        check_known(ref.shape, node.dims, "pad")
+        return Val(ref, np.pad(a.err, widths, constant_values=value.err[()]),
+                   node.dtype)
+    if kind == "gather":
+        a, indices = operands
+        axis = node.attrs["axis"]
+        extent = a.shape[axis]
+        if indices.ref.size and (indices.ref.min() < -extent or
+                                 indices.ref.max() >= extent):
+            raise ShapeMismatch("gather: index out of range")
+        ref = np.take(a.ref, indices.ref, axis=axis)
+        check_known(ref.shape, node.dims, "gather")
+        return Val(ref, np.take(a.err, indices.ref, axis=axis), node.dtype)
+    if kind == "iota":
+        shape, dimension = node.dims, node.attrs["dimension"]
+        counts = np.arange(shape[dimension]).reshape(
+            [-1 if d == dimension else 1 for d in range(len(shape))])
+        # Converted to the element type once, as the op defines it.
+        return Val(to_dtype(np.broadcast_to(counts, shape), node.dtype), None,
+                   node.dtype)
+    if kind in ("argmax", "argmin"):
+        a = operands[0]
+        axis = node.attrs["axis"] % a.ref.ndim
+        if a.shape[axis] == 0:
+            raise ShapeMismatch(f"{kind}: empty axis")
+        ref = getattr(np, kind)(a.ref, axis=axis,
+                                keepdims=node.attrs["keep_dims"])
+        check_known(ref.shape, node.dims, kind)
+        return Val(ref.astype(np.int64), None, "i64")
     if kind == "reshape":
         a = operands[0]
         count = a.ref.size
@@ -697,6 +827,40 @@ def node_text(node, names):
             f"{name} = array<i64: {', '.join(map(str, node.attrs[name]))}>"
             for name in ("starts", "limits", "strides"))
         return (f"{out} = google.slice {ops[0]} {{{attrs}}} : "
+                f"{node.operands[0].type()} -> {node.type()}")
+    if kind in WINDOWED:
+        names = (("strides", "dilations", "padding") if kind == "conv2d"
+                 else ("window", "strides", "padding"))
+        attrs = ", ".join(
+            f"{name} = array<i64: {', '.join(map(str, node.attrs[name]))}>"
+            for name in names)
+        if kind == "conv2d":
+            attrs += f", groups = {node.attrs['groups']} : i64"
+        types = ", ".join(o.type() for o in node.operands)
+        return (f"{out} = google.{kind} {', '.join(ops)} {{{attrs}}} : "
+                f"{types} -> {node.type()}")
+    if kind == "concat":
+        types = ", ".join(o.type() for o in node.operands)
+        return (f"{out} = google.concat {', '.join(ops)} {{axis = "
+                f"{node.attrs['axis']} : i64}} : {types} -> {node.type()}")
+    if kind == "pad":
+        low = ", ".join(map(str, node.attrs["low"]))
+        high = ", ".join(map(str, node.attrs["high"]))
+        return (f"{out} = google.pad {ops[0]}, {ops[1]} {{low = array<i64: "
+                f"{low}>, high = array<i64: {high}>}} : "
+                f"{node.operands[0].type()}, {node.operands[1].type()} -> "
+                f"{node.type()}")
+    if kind == "gather":
+        return (f"{out} = google.gather {ops[0]}, {ops[1]} {{axis = "
+                f"{node.attrs['axis']} : i64}} : {node.operands[0].type()}, "
+                f"{node.operands[1].type()} -> {node.type()}")
+    if kind == "iota":
+        return (f"{out} = google.iota {{dimension = "
+                f"{node.attrs['dimension']} : i64}} : {node.type()}")
+    if kind in ("argmax", "argmin"):
+        keep = "true" if node.attrs["keep_dims"] else "false"
+        return (f"{out} = google.{kind} {ops[0]} {{axis = "
+                f"{node.attrs['axis']} : i64, keep_dims = {keep}}} : "
                 f"{node.operands[0].type()} -> {node.type()}")
     if kind.startswith("reduce_"):
         axes = ", ".join(map(str, node.attrs["axes"]))
@@ -882,8 +1046,10 @@ class Generator:
 
     def step(self, dtype, helper):
         kinds = ["binary", "unary", "matmul", "fused", "pattern", "transpose",
-                 "reshape", "reduce", "cast", "normalize", "slice"]
-        weights = [8, 5, 2, 1, 1.5, 1.5, 1.5, 3, 1.5, 3, 1.5]
+                 "reshape", "reduce", "cast", "normalize", "slice", "concat",
+                 "pad", "gather", "iota", "argreduce", "conv", "pool"]
+        weights = [8, 5, 2, 1, 1.5, 1.5, 1.5, 3, 1.5, 3, 1.5, 1.2, 1, 1.2,
+                   0.5, 1, 1, 1]
         if is_float(dtype):
             kinds.append("softmax")
             weights.append(1.5)
@@ -1021,6 +1187,203 @@ class Generator:
         self.add(Node("slice", dtype, self.result_dims(shape, shape), [a],
                       {"starts": starts, "limits": limits,
                        "strides": strides}))
+
+    def gen_concat(self, dtype, helper):
+        """Values joined along an axis: others of the same extents off the
+        axis (existing values, new arguments or constants)."""
+        a = self.pick(dtype, lambda n, v: len(n.dims) >= 1)
+        if a is None:
+            return
+        rank = len(a.dims)
+        axis = self.rng.randrange(rank)
+        shape = list(self.env[a].shape)
+        operands = [a]
+        for _ in range(self.rng.randint(1, 2)):
+            other = None
+            if self.rng.random() < 0.4:
+                other = self.pick(dtype, lambda n, v: len(n.dims) == rank and
+                                  all(v.shape[d] == shape[d]
+                                      for d in range(rank) if d != axis))
+            if other is None:
+                extent = self.extent()
+                partner = [extent if d == axis else shape[d]
+                           for d in range(rank)]
+                if self.rng.random() < 0.5:
+                    other = self.constant(dtype, partner)
+                else:
+                    dims = [None if self.rng.random() < 0.3 else e
+                            for e in partner]
+                    other = self.new_arg(dtype, dims, partner)
+            if other is None:
+                return
+            operands.append(other)
+        if self.rng.random() < 0.5:
+            self.rng.shuffle(operands)
+        dims, total = [], [self.env[o].shape for o in operands]
+        for d in range(rank):
+            declared = [o.dims[d] for o in operands]
+            if d == axis:
+                dims.append(None if None in declared else sum(declared))
+            else:
+                dims.append(next((e for e in declared if e is not None),
+                                 None))
+        shape[axis] = sum(t[axis] for t in total)
+        self.add(Node("concat", dtype, self.result_dims(dims, shape),
+                      operands, {"axis": axis - rank
+                                 if self.rng.random() < 0.3 else axis}))
+
+    def gen_pad(self, dtype, helper):
+        """Constant padding of each side by 0 to 2 (the value a constant
+        or an argument)."""
+        a = self.pick(dtype, lambda n, v: len(n.dims) >= 1)
+        if a is None:
+            return
+        rank = len(a.dims)
+        low = [self.choice([0, 0, 1, 2]) for _ in range(rank)]
+        high = [self.choice([0, 0, 1, 2]) for _ in range(rank)]
+        if self.rng.random() < 0.6:
+            value = self.constant(dtype, [])
+        else:
+            value = self.new_arg(dtype, [], [])
+        shape = [e + lo + hi for e, lo, hi in zip(self.env[a].shape, low,
+                                                  high)]
+        dims = [None if d is None else d + lo + hi
+                for d, lo, hi in zip(a.dims, low, high)]
+        self.add(Node("pad", dtype, self.result_dims(dims, shape),
+                      [a, value], {"low": low, "high": high}))
+
+    def gen_gather(self, dtype, helper):
+        """numpy.take along an axis with int32 or int64 indices of either
+        sign (an argument or a constant), as an embedding lookup does."""
+        a = self.pick(dtype, lambda n, v: len(n.dims) >= 1)
+        if a is None:
+            return
+        value = self.env[a]
+        rank = len(a.dims)
+        axis = self.rng.randrange(rank)
+        extent = value.shape[axis]
+        index_rank = self.choice([0, 1, 2], [1, 4, 2])
+        index_shape = [self.extent() for _ in range(index_rank)]
+        if extent == 0 and index_shape:
+            index_shape[0] = 0
+        elif extent == 0:
+            return
+        index_type = self.choice(["i64", "i32"])
+        indices = self.nprng.integers(-extent, max(extent, 1),
+                                      tuple(index_shape)).astype(np.int64)
+        if self.rng.random() < 0.4:
+            node = self.add(Node("constant", index_type, index_shape,
+                                 attrs={"value": indices}))
+        else:
+            dims = [None if self.rng.random() < 0.3 else e
+                    for e in index_shape]
+            node = Node("arg", index_type, dims)
+            self.f.args.append(node)
+            self.arg_values[node] = self.env[node] = Val(indices, None,
+                                                         index_type)
+        if node is None:
+            return
+        shape = list(value.shape[:axis]) + index_shape + \
+            list(value.shape[axis + 1:])
+        dims = list(a.dims[:axis]) + list(node.dims) + list(a.dims[axis + 1:])
+        self.add(Node("gather", dtype, self.result_dims(dims, shape),
+                      [a, node], {"axis": axis}))
+
+    def gen_iota(self, dtype, helper):
+        rank = self.choice([1, 2, 3], [2, 3, 1])
+        shape = [self.extent() for _ in range(rank)]
+        if self.rng.random() < 0.1:
+            shape[-1] = self.choice([300, 600])
+        self.add(Node("iota", dtype, shape, [],
+                      {"dimension": self.rng.randrange(rank)}))
+
+    def gen_argreduce(self, dtype, helper):
+        """argmax/argmin of exact values (an error could flip which is
+        larger, as for comparisons); ties pick the first."""
+        kind = self.choice(["argmax", "argmin"])
+        a = self.pick(dtype, lambda n, v: len(n.dims) >= 1 and
+                      not np.any(v.err))
+        if a is None:
+            return
+        value = self.env[a]
+        rank = len(a.dims)
+        axis = self.rng.randrange(rank)
+        if value.shape[axis] == 0:
+            return
+        keep = self.rng.random() < 0.3
+        dims = [1 if d == axis else a.dims[d] for d in range(rank)
+                if keep or d != axis]
+        shape = [1 if d == axis else value.shape[d] for d in range(rank)
+                 if keep or d != axis]
+        self.add(Node(kind, "i64", self.result_dims(dims, shape), [a],
+                      {"axis": axis - rank if self.rng.random() < 0.3
+                       else axis, "keep_dims": keep}))
+
+    def nhwc_input(self, dtype):
+        """A small NHWC value with static H, W and C (an existing one or a
+        new argument with a dynamic batch sometimes)."""
+        x = None
+        if self.rng.random() < 0.5:
+            x = self.pick(dtype, lambda n, v: len(n.dims) == 4 and
+                          None not in n.dims[1:] and v.shape[0] <= 3 and
+                          max(v.shape[1:3]) <= 9 and v.shape[3] <= 6)
+        if x is None:
+            shape = [self.choice([0, 1, 2, 3], [0.2, 2, 2, 1]),
+                     self.rng.randint(1, 7), self.rng.randint(1, 7),
+                     self.rng.randint(1, 4)]
+            dims = [None if self.rng.random() < 0.4 else shape[0]] + \
+                shape[1:]
+            x = self.new_arg(dtype, dims, shape)
+        return x
+
+    def gen_conv(self, dtype, helper):
+        """conv2d with strides, dilations, padding and groups (depthwise
+        ones too); the filter an argument or a constant."""
+        x = self.nhwc_input(dtype)
+        n, h, w, c = self.env[x].shape
+        groups = self.choice([g for g in range(1, c + 1) if c % g == 0])
+        kh, kw = self.rng.randint(1, 3), self.rng.randint(1, 3)
+        strides = [self.choice([1, 1, 2]) for _ in range(2)]
+        dilations = [self.choice([1, 1, 2]) for _ in range(2)]
+        padding = [self.choice([0, 0, 1, 2]) for _ in range(4)]
+        sizes = [dilations[0] * (kh - 1) + 1, dilations[1] * (kw - 1) + 1]
+        if h + padding[0] + padding[1] < sizes[0] or \
+                w + padding[2] + padding[3] < sizes[1]:
+            return
+        cout = groups * self.rng.randint(1, 3)
+        filter_shape = [kh, kw, c // groups, cout]
+        if self.rng.random() < 0.5:
+            f = self.constant(dtype, filter_shape)
+        else:
+            f = self.new_arg(dtype, list(filter_shape), filter_shape)
+        if f is None:
+            return
+        oh = (h + padding[0] + padding[1] - sizes[0]) // strides[0] + 1
+        ow = (w + padding[2] + padding[3] - sizes[1]) // strides[1] + 1
+        self.add(Node("conv2d", dtype,
+                      self.result_dims([x.dims[0], oh, ow, cout],
+                                       [n, oh, ow, cout]), [x, f],
+                      {"strides": strides, "dilations": dilations,
+                       "padding": padding, "groups": groups}))
+
+    def gen_pool(self, dtype, helper):
+        kind = self.choice(["max_pool2d", "avg_pool2d"] if is_float(dtype)
+                           else ["max_pool2d"])
+        x = self.nhwc_input(dtype)
+        n, h, w, c = self.env[x].shape
+        window = [self.rng.randint(1, 3), self.rng.randint(1, 3)]
+        strides = [self.rng.randint(1, 3) for _ in range(2)]
+        padding = [self.rng.randint(0, window[i // 2] - 1) for i in range(4)]
+        if h + padding[0] + padding[1] < window[0] or \
+                w + padding[2] + padding[3] < window[1]:
+            return
+        oh = (h + padding[0] + padding[1] - window[0]) // strides[0] + 1
+        ow = (w + padding[2] + padding[3] - window[1]) // strides[1] + 1
+        self.add(Node(kind, dtype,
+                      self.result_dims([x.dims[0], oh, ow, c],
+                                       [n, oh, ow, c]), [x],
+                      {"window": window, "strides": strides,
+                       "padding": padding}))
 
     def gen_mask(self, dtype, helper):
         """Booleans as models use them: a comparison of exact values,

@@ -33,7 +33,8 @@ def GpuDeviceBuffersPass
     ```
 
     A copy between strided views becomes a `linalg.copy`, which the mapping
-    pass turns into a kernel. Runs before buffer deallocation, which then
+    pass turns into a kernel. A rank-0 buffer the host reads (a padding
+    value, the count of a check) is copied to a host `memref.alloca` first. Runs before buffer deallocation, which then
     frees the device buffers as it frees any allocation. Functions inside
     `gpu.module`s are left alone.
   }];
@@ -42,6 +43,8 @@ def GpuDeviceBuffersPass
   let statistics = [
     Statistic<"numAllocs", "num-allocs", "Allocations moved to the device">,
     Statistic<"numConstants", "num-constants", "Constants copied to the device">,
+    Statistic<"numHostReads", "num-host-reads",
+              "Scalars copied back for the host to read">,
   ];
 }
 

@@ -111,8 +111,14 @@ void CpuScheduler::foldUnitExpansions(IRRewriter &rewriter,
     }
     if (kept.size() != expand.getReassociationIndices().size())
       continue;
-    maps[input->getOperandNumber()] =
+    SmallVector<AffineMap> folded(maps);
+    folded[input->getOperandNumber()] =
         AffineMap::get(map.getNumDims(), 0, kept, rewriter.getContext());
+    // Every loop must still be read somewhere (a unit reduction loop
+    // that only this input indexed would lose its range).
+    if (!inversePermutation(concatAffineMaps(folded, rewriter.getContext())))
+      continue;
+    maps = folded;
     rewriter.modifyOpInPlace(generic, [&] {
       input->set(expand.getSrc());
       generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));

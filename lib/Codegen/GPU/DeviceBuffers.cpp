@@ -61,6 +61,27 @@ struct GpuDeviceBuffersPass
       ++numAllocs;
     }
 
+    // A scalar the host reads (a tensor.extract of a rank-0 tensor: a
+    // padding value, a check's count) is copied back first.
+    SmallVector<memref::LoadOp> hostLoads;
+    func.walk([&](memref::LoadOp load) {
+      if (load.getMemRefType().getRank() == 0 &&
+          !load->getParentOfType<linalg::LinalgOp>() &&
+          !load->getParentOfType<gpu::LaunchOp>())
+        hostLoads.push_back(load);
+    });
+    for (memref::LoadOp load : hostLoads) {
+      rewriter.setInsertionPoint(load);
+      Location loc = load.getLoc();
+      auto type = MemRefType::get({}, load.getMemRefType().getElementType());
+      Value host = memref::AllocaOp::create(rewriter, loc, type);
+      gpu::MemcpyOp::create(rewriter, loc, /*asyncToken=*/Type(), ValueRange(),
+                            host, load.getMemRef());
+      rewriter.modifyOpInPlace(load,
+                               [&] { load->setOperand(0, host); });
+      ++numHostReads;
+    }
+
     // Contiguous copies are one memcpy on the device; strided ones a kernel.
     SmallVector<memref::CopyOp> copies;
     func.walk([&](memref::CopyOp op) { copies.push_back(op); });

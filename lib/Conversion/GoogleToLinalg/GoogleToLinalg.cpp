@@ -10,10 +10,12 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::google {
 #define GEN_PASS_DEF_CONVERTGOOGLETOLINALGPASS
@@ -29,13 +31,15 @@ void google::populateGoogleToLinalgConversionPatterns(
   populateMatmulToLinalgPatterns(patterns);
   populateLayoutToLinalgPatterns(patterns);
   populateReductionToLinalgPatterns(patterns);
+  populateIndexingToLinalgPatterns(patterns);
+  populateConvolutionToLinalgPatterns(patterns);
 }
 
 void google::configureGoogleToLinalgTarget(ConversionTarget &target) {
   target.addIllegalDialect<GoogleDialect>();
   target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
                          linalg::LinalgDialect, math::MathDialect,
-                         tensor::TensorDialect>();
+                         scf::SCFDialect, tensor::TensorDialect>();
 }
 
 /// Moves `check` and the pure ops computing its condition to just after the
@@ -57,13 +61,18 @@ static void hoistCheck(cf::AssertOp check, Operation *&previous) {
     return;
   slice.insert(check);
   Operation *after = nullptr;
-  for (Operation *op : slice)
-    for (Value operand : op->getOperands()) {
+  for (Operation *op : slice) {
+    // Values the op's regions capture count as its operands.
+    SetVector<Value> used(op->getOperands().begin(), op->getOperands().end());
+    for (Region &region : op->getRegions())
+      getUsedValuesDefinedAbove(region, used);
+    for (Value operand : used) {
       Operation *def = operand.getDefiningOp();
       if (def && def->getBlock() == block && !slice.contains(def) &&
           (!after || after->isBeforeInBlock(def)))
         after = def;
     }
+  }
   if (previous && previous->getBlock() == block &&
       (!after || after->isBeforeInBlock(previous)))
     after = previous;

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 
@@ -90,7 +91,7 @@ Value expandReducedDims(OpBuilder &b, Location loc, Value reduced,
                           leading.end());
   auto expandedType = RankedTensorType::get(
       reducedShape(inputType.getShape(), axes, /*keepDims=*/true),
-      inputType.getElementType());
+      cast<RankedTensorType>(reduced.getType()).getElementType());
   return tensor::ExpandShapeOp::create(b, loc, expandedType, reduced, groups,
                                        sizes);
 }
@@ -187,6 +188,137 @@ struct SoftmaxToLinalg : public OpConversionPattern<SoftmaxOp> {
   }
 };
 
+/// True when (x, k) comes before (best, bestIndex) in the order whose
+/// first element argmax (isMax) or argmin picks: NaN first, then the
+/// extreme value, ties to the lower index. Total, so the reduction may run
+/// in any order.
+Value isBetter(OpBuilder &b, Location loc, Value x, Value k, Value best,
+               Value bestIndex, bool isMax) {
+  Value earlier =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, bestIndex);
+  if (isa<FloatType>(x.getType())) {
+    using P = arith::CmpFPredicate;
+    Value xNaN = arith::CmpFOp::create(b, loc, P::UNO, x, x);
+    Value bestNaN = arith::CmpFOp::create(b, loc, P::UNO, best, best);
+    Value beyond =
+        arith::CmpFOp::create(b, loc, isMax ? P::OGT : P::OLT, x, best);
+    Value tie = arith::CmpFOp::create(b, loc, P::OEQ, x, best);
+    // Both NaN: the earlier; one NaN: that one; else compare.
+    Value bothNaN = arith::AndIOp::create(b, loc, xNaN, bestNaN);
+    Value ordered = arith::OrIOp::create(
+        b, loc, beyond, arith::AndIOp::create(b, loc, tie, earlier));
+    Value onlyX = arith::AndIOp::create(
+        b, loc, xNaN,
+        arith::XOrIOp::create(b, loc, bestNaN,
+                              arith::ConstantIntOp::create(b, loc, 1, 1)));
+    Value neitherNaN = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::OrIOp::create(b, loc, xNaN, bestNaN),
+        arith::ConstantIntOp::create(b, loc, 0, 1));
+    return arith::OrIOp::create(
+        b, loc,
+        arith::OrIOp::create(b, loc, onlyX,
+                             arith::AndIOp::create(b, loc, bothNaN, earlier)),
+        arith::AndIOp::create(b, loc, neitherNaN, ordered));
+  }
+  // Booleans compare unsigned (true > false), other integers signed.
+  bool isBool = x.getType().isInteger(1);
+  using P = arith::CmpIPredicate;
+  P beyondPredicate =
+      isMax ? (isBool ? P::ugt : P::sgt) : (isBool ? P::ult : P::slt);
+  Value beyond = arith::CmpIOp::create(b, loc, beyondPredicate, x, best);
+  Value tie = arith::CmpIOp::create(b, loc, P::eq, x, best);
+  return arith::OrIOp::create(b, loc, beyond,
+                              arith::AndIOp::create(b, loc, tie, earlier));
+}
+
+/// A linalg.generic reducing the axis into (extreme value, its index); the
+/// index starts at 0 with the value the identity of the comparison, which
+/// every element ties or beats.
+template <typename ArgReduceOp, bool isMax>
+struct ArgReduceToLinalg : public OpConversionPattern<ArgReduceOp> {
+  using OpConversionPattern<ArgReduceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ArgReduceOp op, typename ArgReduceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef name = op->getName().getStringRef();
+    int64_t axis = op.getNormalizedAxis();
+    RankedTensorType resultType = op.getResult().getType();
+    SmallVector<int64_t> known =
+        knownReduceInput(op.getInput().getType().getShape(),
+                         resultType.getShape(), {axis}, op.getKeepDims());
+    Value input = refineShape(rewriter, loc, adaptor.getInput(), known,
+                              [&](int64_t d) {
+                                return extentMessage(name, "the input", d);
+                              });
+    auto inputType = cast<RankedTensorType>(input.getType());
+    if (inputType.isDynamicDim(axis)) {
+      Value extent = getValueOrCreateConstantIndexOp(
+          rewriter, loc, getDimSize(rewriter, loc, input, axis));
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value nonEmpty = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne, extent, zero);
+      cf::AssertOp::create(rewriter, loc, nonEmpty,
+                           (name + ": axis " + Twine(axis) +
+                            " is empty (extent 0)")
+                               .str());
+    }
+    Type elementType = inputType.getElementType();
+    Type i64 = rewriter.getI64Type();
+    int64_t rank = inputType.getRank();
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes;
+    SmallVector<AffineExpr> kept;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis)
+        continue;
+      shape.push_back(inputType.getDimSize(d));
+      sizes.push_back(getDimSize(rewriter, loc, input, d));
+      kept.push_back(rewriter.getAffineDimExpr(d));
+    }
+    ArithAlgebra algebra(rewriter, loc, elementType);
+    // (Booleans order unsigned: false, then true.)
+    Value identity =
+        elementType.isInteger(1)
+            ? arith::ConstantIntOp::create(rewriter, loc, isMax ? 0 : 1, 1)
+                  .getResult()
+            : (isMax ? algebra.lowest() : algebra.highest());
+    Value values = createFilledTensor(
+        rewriter, loc, RankedTensorType::get(shape, elementType), sizes,
+        identity);
+    Value indices = createFilledTensor(
+        rewriter, loc, RankedTensorType::get(shape, i64), sizes,
+        arith::ConstantIntOp::create(rewriter, loc, i64, 0));
+    AffineMap keptMap = AffineMap::get(rank, 0, kept, rewriter.getContext());
+    SmallVector<utils::IteratorType> iterators = parallelIterators(rank);
+    iterators[axis] = utils::IteratorType::reduction;
+    auto reduce = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{values.getType(), indices.getType()}, input,
+        ValueRange{values, indices},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank), keptMap,
+                            keptMap},
+        iterators,
+        [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+          Value k = arith::IndexCastOp::create(
+              b, nestedLoc, i64, linalg::IndexOp::create(b, nestedLoc, axis));
+          Value better =
+              isBetter(b, nestedLoc, args[0], k, args[1], args[2], isMax);
+          linalg::YieldOp::create(
+              b, nestedLoc,
+              ValueRange{arith::SelectOp::create(b, nestedLoc, better,
+                                                 args[0], args[1]),
+                         arith::SelectOp::create(b, nestedLoc, better, k,
+                                                 args[2])});
+        });
+    Value result = reduce.getResult(1);
+    if (op.getKeepDims())
+      result = expandReducedDims(rewriter, loc, result, input, {axis});
+    rewriter.replaceOp(op, relaxToType(rewriter, loc, result, resultType));
+    return success();
+  }
+};
+
 } // namespace
 
 void google::populateReductionToLinalgPatterns(RewritePatternSet &patterns) {
@@ -195,5 +327,6 @@ void google::populateReductionToLinalgPatterns(RewritePatternSet &patterns) {
                ReduceToLinalg<ReduceMinOp, Combiner::Min>,
                ReduceToLinalg<ReduceProdOp, Combiner::Prod>,
                ReduceToLinalg<ReduceMeanOp, Combiner::Sum, /*isMean=*/true>,
-               SoftmaxToLinalg>(patterns.getContext());
+               SoftmaxToLinalg, ArgReduceToLinalg<ArgmaxOp, true>,
+               ArgReduceToLinalg<ArgminOp, false>>(patterns.getContext());
 }

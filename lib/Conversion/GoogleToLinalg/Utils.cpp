@@ -31,6 +31,43 @@ Value google::createFilledTensor(OpBuilder &b, Location loc,
   return linalg::FillOp::create(b, loc, value, empty).getResult(0);
 }
 
+Value google::createPaddedTensor(OpBuilder &b, Location loc, Value input,
+                                 ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                                 Value value) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
+      llvm::all_of(high, [](int64_t p) { return p == 0; }))
+    return input;
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> sizes, offsets, inputSizes, steps;
+  for (int64_t d = 0, e = inputType.getRank(); d < e; ++d) {
+    OpFoldResult extent = getDimSize(b, loc, input, d);
+    inputSizes.push_back(extent);
+    offsets.push_back(b.getIndexAttr(low[d]));
+    steps.push_back(b.getIndexAttr(1));
+    if (inputType.isDynamicDim(d)) {
+      shape.push_back(ShapedType::kDynamic);
+      sizes.push_back(
+          arith::AddIOp::create(
+              b, loc, cast<Value>(extent),
+              arith::ConstantIndexOp::create(b, loc, low[d] + high[d]))
+              .getResult());
+    } else {
+      shape.push_back(inputType.getDimSize(d) + low[d] + high[d]);
+      sizes.push_back(b.getIndexAttr(shape.back()));
+    }
+  }
+  auto type = RankedTensorType::get(shape, inputType.getElementType());
+  Value result = createFilledTensor(b, loc, type, sizes, value);
+  // An input known to be empty has nothing to insert (and its offset may
+  // lie past the end).
+  if (llvm::any_of(inputType.getShape(),
+                   [](int64_t extent) { return extent == 0; }))
+    return result;
+  return tensor::InsertSliceOp::create(b, loc, input, result, offsets,
+                                       inputSizes, steps);
+}
+
 OpFoldResult google::getDimSize(OpBuilder &b, Location loc, Value value,
                                 int64_t dim) {
   auto type = cast<RankedTensorType>(value.getType());

@@ -17,6 +17,12 @@ using ScalarBuilder =
 Value createEmptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
                         ArrayRef<OpFoldResult> sizes);
 
+/// `input` with `low[d]` and `high[d]` elements of the scalar `value`
+/// around each dimension d (a fill, then the input inserted).
+Value createPaddedTensor(OpBuilder &b, Location loc, Value input,
+                         ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                         Value value);
+
 /// A tensor of `type` filled with `value`.
 Value createFilledTensor(OpBuilder &b, Location loc, RankedTensorType type,
                          ArrayRef<OpFoldResult> sizes, Value value);
@@ -80,6 +86,8 @@ void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 void populateMatmulToLinalgPatterns(RewritePatternSet &patterns);
 void populateLayoutToLinalgPatterns(RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
+void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
+void populateConvolutionToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::google
 

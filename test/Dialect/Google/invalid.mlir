@@ -510,3 +510,211 @@ func.func @slice_result(%x: tensor<4x8xf32>) {
   %0 = google.slice %x {starts = array<i64: 0, 0>, limits = array<i64: 2, 8>, strides = array<i64: 1, 1>} : tensor<4x8xf32> -> tensor<3x8xf32>
   return
 }
+
+// -----
+
+func.func @concat_rank(%a: tensor<2x3xf32>, %b: tensor<6xf32>) {
+  // expected-error@+1 {{'google.concat' op expected input 1 of rank 2 like input 0, got 'tensor<6xf32>'}}
+  %0 = google.concat %a, %b {axis = 0 : i64} : tensor<2x3xf32>, tensor<6xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_mismatch(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
+  // expected-error@+1 {{'google.concat' op expected input 1 to match the other inputs in dimension 1 (all but axis 0), got 'tensor<2x4xf32>'}}
+  %0 = google.concat %a, %b {axis = 0 : i64} : tensor<2x3xf32>, tensor<2x4xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_axis(%a: tensor<2x3xf32>) {
+  // expected-error@+1 {{'google.concat' op expected axis in [-2, 2) for inputs of rank 2, got 2}}
+  %0 = google.concat %a {axis = 2 : i64} : tensor<2x3xf32> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_element_type(%a: tensor<2x3xf32>, %b: tensor<2x3xf64>) {
+  // expected-error@+1 {{'google.concat' op expected input 1 of element type 'f32' like the result, got 'tensor<2x3xf64>'}}
+  %0 = google.concat %a, %b {axis = 0 : i64} : tensor<2x3xf32>, tensor<2x3xf64> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_result(%a: tensor<2x3xf32>, %b: tensor<?x3xf32>) {
+  // expected-error@+1 {{'google.concat' op expected result type tensor<?x3xf32>, got 'tensor<4x4xf32>'}}
+  %0 = google.concat %a, %b {axis = 0 : i64} : tensor<2x3xf32>, tensor<?x3xf32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pad_negative(%x: tensor<4xf32>, %v: tensor<f32>) {
+  // expected-error@+1 {{'google.pad' op expected non-negative paddings, got -1 and 0 in dimension 0}}
+  %0 = google.pad %x, %v {low = array<i64: -1>, high = array<i64: 0>} : tensor<4xf32>, tensor<f32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @pad_value(%x: tensor<4xf32>, %v: tensor<1xf32>) {
+  // expected-error@+1 {{'google.pad' op expected a rank-0 padding value, got 'tensor<1xf32>'}}
+  %0 = google.pad %x, %v {low = array<i64: 1>, high = array<i64: 0>} : tensor<4xf32>, tensor<1xf32> -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @pad_result(%x: tensor<4xf32>, %v: tensor<f32>) {
+  // expected-error@+1 {{'google.pad' op expected result type tensor<7xf32>, got 'tensor<6xf32>'}}
+  %0 = google.pad %x, %v {low = array<i64: 1>, high = array<i64: 2>} : tensor<4xf32>, tensor<f32> -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @iota_dimension() {
+  // expected-error@+1 {{'google.iota' op expected dimension in [0, 2) for result 'tensor<3x4xi64>', got 2}}
+  %0 = google.iota {dimension = 2 : i64} : tensor<3x4xi64>
+  return
+}
+
+// -----
+
+func.func @iota_dynamic() {
+  // expected-error@+1 {{'google.iota' op expected a result of static shape, got 'tensor<?xi64>'}}
+  %0 = google.iota {dimension = 0 : i64} : tensor<?xi64>
+  return
+}
+
+// -----
+
+func.func @gather_index_type(%t: tensor<4x3xf32>, %i: tensor<2xf32>) {
+  // expected-error@+1 {{'google.gather' op operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %0 = google.gather %t, %i {axis = 0 : i64} : tensor<4x3xf32>, tensor<2xf32> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_result(%t: tensor<4x3xf32>, %i: tensor<5xi64>) {
+  // expected-error@+1 {{'google.gather' op expected result type tensor<4x5xf32>, got 'tensor<5x3xf32>'}}
+  %0 = google.gather %t, %i {axis = 1 : i64} : tensor<4x3xf32>, tensor<5xi64> -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_empty_axis(%t: tensor<0x3xf32>, %i: tensor<2xi64>) {
+  // expected-error@+1 {{'google.gather' op cannot gather from axis 0 of extent 0 of input 'tensor<0x3xf32>'}}
+  %0 = google.gather %t, %i {axis = 0 : i64} : tensor<0x3xf32>, tensor<2xi64> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @argmax_empty(%x: tensor<4x0xf32>) {
+  // expected-error@+1 {{'google.argmax' op expected a non-empty axis 1 (NumPy has no arg-extreme of an empty sequence), got 'tensor<4x0xf32>'}}
+  %0 = google.argmax %x {axis = 1 : i64, keep_dims = false} : tensor<4x0xf32> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @argmin_result(%x: tensor<4x5xf32>) {
+  // expected-error@+1 {{'google.argmin' op expected result type tensor<4x1xi64>, got 'tensor<4xi64>'}}
+  %0 = google.argmin %x {axis = -1 : i64, keep_dims = true} : tensor<4x5xf32> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @argmax_result_type(%x: tensor<4x5xf32>) {
+  // expected-error@+1 {{'google.argmax' op result #0 must be ranked tensor of 64-bit signless integer values}}
+  %0 = google.argmax %x {axis = 0 : i64, keep_dims = false} : tensor<4x5xf32> -> tensor<5xi32>
+  return
+}
+
+// -----
+
+func.func @conv_rank(%x: tensor<9x9x3xf32>, %w: tensor<3x3x3x4xf32>) {
+  // expected-error@+1 {{'google.conv2d' op expected an NHWC input of rank 4, got 'tensor<9x9x3xf32>'}}
+  %0 = google.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, groups = 1 : i64} : tensor<9x9x3xf32>, tensor<3x3x3x4xf32> -> tensor<7x7x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dynamic_width(%x: tensor<1x9x?x3xf32>, %w: tensor<3x3x3x4xf32>) {
+  // expected-error@+1 {{'google.conv2d' op expected an input with static H, W and C, got 'tensor<1x9x?x3xf32>'}}
+  %0 = google.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, groups = 1 : i64} : tensor<1x9x?x3xf32>, tensor<3x3x3x4xf32> -> tensor<1x7x?x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_channels(%x: tensor<1x9x9x3xf32>, %w: tensor<3x3x2x4xf32>) {
+  // expected-error@+1 {{'google.conv2d' op expected a filter of 3 input channels (C = 3 over 1 groups) and output channels a multiple of the groups, got 'tensor<3x3x2x4xf32>'}}
+  %0 = google.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, groups = 1 : i64} : tensor<1x9x9x3xf32>, tensor<3x3x2x4xf32> -> tensor<1x7x7x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_strides(%x: tensor<1x9x9x3xf32>, %w: tensor<3x3x3x4xf32>) {
+  // expected-error@+1 {{'google.conv2d' op expected 2 positive strides (height, width), got [1, 0]}}
+  %0 = google.conv2d %x, %w {strides = array<i64: 1, 0>, dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, groups = 1 : i64} : tensor<1x9x9x3xf32>, tensor<3x3x3x4xf32> -> tensor<1x7x7x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_window(%x: tensor<1x2x9x3xf32>, %w: tensor<3x3x3x4xf32>) {
+  // expected-error@+1 {{'google.conv2d' op expected the window (5x3 with dilation) to fit the padded input (2x9), got input 'tensor<1x2x9x3xf32>'}}
+  %0 = google.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 2, 1>, padding = array<i64: 0, 0, 0, 0>, groups = 1 : i64} : tensor<1x2x9x3xf32>, tensor<3x3x3x4xf32> -> tensor<1x1x7x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_result(%x: tensor<?x9x9x3xf32>, %w: tensor<3x3x3x4xf32>) {
+  // expected-error@+1 {{'google.conv2d' op expected result type tensor<?x5x5x4xf32>, got 'tensor<?x7x7x4xf32>'}}
+  %0 = google.conv2d %x, %w {strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, groups = 1 : i64} : tensor<?x9x9x3xf32>, tensor<3x3x3x4xf32> -> tensor<?x7x7x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_padding(%x: tensor<1x8x8x3xf32>) {
+  // expected-error@+1 {{'google.max_pool2d' op expected each padding smaller than the window (a window of padding only has no value), got padding [2, 0, 0, 0] for a 2x2 window}}
+  %0 = google.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 2, 0, 0, 0>} : tensor<1x8x8x3xf32> -> tensor<1x5x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @pool_paddings(%x: tensor<1x8x8x3xf32>) {
+  // expected-error@+1 {{'google.avg_pool2d' op expected 4 non-negative paddings (top, bottom, left, right), got [0, 0]}}
+  %0 = google.avg_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0>} : tensor<1x8x8x3xf32> -> tensor<1x4x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @pool_int_average(%x: tensor<1x8x8x3xi32>) {
+  // expected-error@+1 {{'google.avg_pool2d' op operand #0 must be ranked tensor of floating-point type}}
+  %0 = google.avg_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : tensor<1x8x8x3xi32> -> tensor<1x4x4x3xi32>
+  return
+}
+
+// -----
+
+func.func @pool_result(%x: tensor<1x8x8x3xf32>) {
+  // expected-error@+1 {{'google.max_pool2d' op expected result type tensor<1x4x4x3xf32>, got 'tensor<1x4x4x2xf32>'}}
+  %0 = google.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : tensor<1x8x8x3xf32> -> tensor<1x4x4x2xf32>
+  return
+}

@@ -253,3 +253,42 @@ func.func @slice(%x: tensor<4x8xf32>) -> (tensor<2x4xf32>, tensor<?x8xf32>) {
   %1 = google.slice %x {starts = array<i64: 3, 0>, limits = array<i64: -1, 8>, strides = array<i64: -1, 1>} : tensor<4x8xf32> -> tensor<?x8xf32>
   return %0, %1 : tensor<2x4xf32>, tensor<?x8xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @indexing
+func.func @indexing(%a: tensor<2x3xf32>, %b: tensor<2x?xf32>, %v: tensor<f32>, %ids: tensor<5xi32>) -> (tensor<2x?xf32>, tensor<3x6xf32>, tensor<4x2xi64>, tensor<2x5xf32>) {
+  // CHECK: google.concat %{{.*}}, %{{.*}} {axis = 1 : i64} : tensor<2x3xf32>, tensor<2x?xf32> -> tensor<2x?xf32>
+  %0 = google.concat %a, %b {axis = 1 : i64} : tensor<2x3xf32>, tensor<2x?xf32> -> tensor<2x?xf32>
+  // CHECK: google.pad %{{.*}}, %{{.*}} {high = array<i64: 0, 1>, low = array<i64: 1, 2>} : tensor<2x3xf32>, tensor<f32> -> tensor<3x6xf32>
+  %1 = google.pad %a, %v {low = array<i64: 1, 2>, high = array<i64: 0, 1>} : tensor<2x3xf32>, tensor<f32> -> tensor<3x6xf32>
+  // CHECK: google.iota {dimension = 1 : i64} : tensor<4x2xi64>
+  %2 = google.iota {dimension = 1 : i64} : tensor<4x2xi64>
+  // CHECK: google.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : tensor<2x3xf32>, tensor<5xi32> -> tensor<2x5xf32>
+  %3 = google.gather %a, %ids {axis = 1 : i64} : tensor<2x3xf32>, tensor<5xi32> -> tensor<2x5xf32>
+  return %0, %1, %2, %3 : tensor<2x?xf32>, tensor<3x6xf32>, tensor<4x2xi64>, tensor<2x5xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @argreduce
+func.func @argreduce(%x: tensor<4x8xf32>) -> (tensor<4xi64>, tensor<1x8xi64>) {
+  // CHECK: google.argmax %{{.*}} {axis = 1 : i64, keep_dims = false} : tensor<4x8xf32> -> tensor<4xi64>
+  %0 = google.argmax %x {axis = 1 : i64, keep_dims = false} : tensor<4x8xf32> -> tensor<4xi64>
+  // CHECK: google.argmin %{{.*}} {axis = 0 : i64, keep_dims = true} : tensor<4x8xf32> -> tensor<1x8xi64>
+  %1 = google.argmin %x {axis = 0 : i64, keep_dims = true} : tensor<4x8xf32> -> tensor<1x8xi64>
+  return %0, %1 : tensor<4xi64>, tensor<1x8xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func @windows
+func.func @windows(%x: tensor<?x8x8x3xf32>, %w: tensor<3x3x1x6xf32>) -> (tensor<?x8x8x6xf32>, tensor<?x4x4x3xf32>, tensor<?x3x3x3xf32>) {
+  // CHECK: google.conv2d %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, groups = 3 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : tensor<?x8x8x3xf32>, tensor<3x3x1x6xf32> -> tensor<?x8x8x6xf32>
+  %0 = google.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, groups = 3 : i64} : tensor<?x8x8x3xf32>, tensor<3x3x1x6xf32> -> tensor<?x8x8x6xf32>
+  // CHECK: google.max_pool2d %{{.*}} {padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, window = array<i64: 2, 2>} : tensor<?x8x8x3xf32> -> tensor<?x4x4x3xf32>
+  %1 = google.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : tensor<?x8x8x3xf32> -> tensor<?x4x4x3xf32>
+  // CHECK: google.avg_pool2d %{{.*}} {padding = array<i64: 0, 1, 0, 1>, strides = array<i64: 3, 3>, window = array<i64: 3, 3>} : tensor<?x8x8x3xf32> -> tensor<?x3x3x3xf32>
+  %2 = google.avg_pool2d %x {window = array<i64: 3, 3>, strides = array<i64: 3, 3>, padding = array<i64: 0, 1, 0, 1>} : tensor<?x8x8x3xf32> -> tensor<?x3x3x3xf32>
+  return %0, %1, %2 : tensor<?x8x8x6xf32>, tensor<?x4x4x3xf32>, tensor<?x3x3x3xf32>
+}

@@ -331,6 +331,83 @@ def Google_MatmulBiasReluOp : Google_Op<"matmul_bias_relu",
 }
 
 //===----------------------------------------------------------------------===//
+// Convolution and pooling
+//===----------------------------------------------------------------------===//
+
+def Google_Conv2DOp : Google_Op<"conv2d",
+    [AllElementTypesMatch<["input", "filter", "result"]>]> {
+  let summary = "2-D convolution, NHWC input and HWIO filter";
+  let description = [{
+    `result[n, y, x, o] = sum over i, j, c of input'[n, y * strides[0] + i
+    * dilations[0], x * strides[1] + j * dilations[1], g * C/groups + c] *
+    filter[i, j, c, o]`, where `input'` is the input with `padding` (top,
+    bottom, left, right) zeros around its spatial dimensions and `g` is
+    output channel o's group (`o / (Cout / groups)`). The filter is
+    `kh x kw x C/groups x Cout`; C and Cout are multiples of `groups`
+    (groups = C is a depthwise convolution). The input's H, W and C and the
+    whole filter are static; f16 and bf16 accumulate in f32.
+
+    ```mlir
+    %y = google.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, groups = 1 : i64} : tensor<?x28x28x1xf32>, tensor<3x3x1x8xf32> -> tensor<?x28x28x8xf32>
+    ```
+  }];
+  let arguments = (ins Google_Tensor:$input, Google_Tensor:$filter,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$padding, I64Attr:$groups);
+  let results = (outs Google_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter attr-dict `:` type($input) `,` type($filter) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The result's static extents (N as the input's); valid after
+    /// verification.
+    ::llvm::SmallVector<int64_t> getOutputShape();
+  }];
+}
+
+class Google_Pool2DOp<string mnemonic, TypeConstraint tensorType,
+                      string what>
+    : Google_Op<mnemonic, [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "2-D " # what # " pooling over NHWC";
+  let description = [{
+    The }] # what # [{ of each `window[0] x window[1]` window of every
+    channel, the windows `strides` apart. `padding` (top, bottom, left,
+    right) extends the spatial dimensions; padded positions never count
+    (each pad is smaller than the window, so every window holds an input
+    element; an average divides by the number of input elements in its
+    window). The input's H and W are static.
+
+    ```mlir
+    %p = google.}] # mnemonic # [{ %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : tensor<?x28x28x8xf32> -> tensor<?x14x14x8xf32>
+    ```
+  }];
+  let arguments = (ins tensorType:$input, DenseI64ArrayAttr:$window,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$padding);
+  let results = (outs tensorType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The result's static extents (N and C as the input's); valid after
+    /// verification.
+    ::llvm::SmallVector<int64_t> getOutputShape();
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() { return verifyPoolOp(*this); }
+    ::llvm::SmallVector<int64_t> $cppClass::getOutputShape() {
+      return poolOutputShape(*this);
+    }
+  }];
+}
+
+def Google_MaxPool2DOp : Google_Pool2DOp<"max_pool2d", Google_Tensor, "max">;
+def Google_AvgPool2DOp
+    : Google_Pool2DOp<"avg_pool2d", Google_FloatTensor, "average">;
+
+//===----------------------------------------------------------------------===//
 // Layout
 //===----------------------------------------------------------------------===//
 
@@ -398,6 +475,95 @@ def Google_SliceOp : Google_Op<"slice",
   }];
 }
 
+def Google_ConcatOp : Google_Op<"concat"> {
+  let summary = "Joins tensors along one axis (numpy.concatenate)";
+  let description = [{
+    The inputs, at least one, have the same rank and element type and agree
+    in every dimension but `axis` (in `[-rank, rank)`); the result's `axis`
+    extent is the sum of theirs. Dynamic extents that must agree are checked
+    at run time.
+
+    ```mlir
+    %c = google.concat %a, %b {axis = 1 : i64} : tensor<2x3xf32>, tensor<2x?xf32> -> tensor<2x?xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Google_AnyTensor>:$inputs, I64Attr:$axis);
+  let results = (outs Google_AnyTensor:$result);
+  let assemblyFormat =
+      "$inputs attr-dict `:` type($inputs) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// `axis` made non-negative (valid after verification).
+    int64_t getNormalizedAxis();
+  }];
+}
+
+def Google_PadOp : Google_Op<"pad",
+    [AllElementTypesMatch<["input", "value", "result"]>]> {
+  let summary = "Pads with a constant (numpy.pad, mode='constant')";
+  let description = [{
+    Adds `low[d]` elements before and `high[d]` after dimension `d`, each
+    the rank-0 `value`; both are non-negative.
+
+    ```mlir
+    %p = google.pad %x, %zero {low = array<i64: 0, 1>, high = array<i64: 2, 1>} : tensor<4x8xf32>, tensor<f32> -> tensor<6x10xf32>
+    ```
+  }];
+  let arguments = (ins Google_AnyTensor:$input, Google_AnyTensor:$value,
+                       DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high);
+  let results = (outs Google_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $value attr-dict `:` type($input) `,` type($value) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Google_IotaOp : Google_Op<"iota"> {
+  let summary = "Counts along one dimension (numpy.arange, broadcast)";
+  let description = [{
+    `result[i0, i1, ...] = i_dimension`, converted to the element type (an
+    integer or float type). The shape is static.
+
+    ```mlir
+    %i = google.iota {dimension = 1 : i64} : tensor<4x8xi64>
+    ```
+  }];
+  let arguments = (ins I64Attr:$dimension);
+  let results = (outs Google_Tensor:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Google_GatherOp : Google_Op<"gather",
+    [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Picks slices along one axis by index (numpy.take)";
+  let description = [{
+    `numpy.take(input, indices, axis)`: the result's shape is
+    `input.shape[:axis] + indices.shape + input.shape[axis+1:]`. Indices
+    are i32 or i64 in `[-n, n)` for an axis of extent n (negative ones
+    count from the end); any other index is a run-time error of the call,
+    never a read outside the input.
+
+    ```mlir
+    %e = google.gather %table, %ids {axis = 0 : i64} : tensor<1000x64xf32>, tensor<8x16xi64> -> tensor<8x16x64xf32>
+    ```
+  }];
+  let arguments = (ins Google_AnyTensor:$input,
+                       RankedTensorOf<[I32, I64]>:$indices, I64Attr:$axis);
+  let results = (outs Google_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $indices attr-dict `:` type($input) `,` type($indices) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `axis` made non-negative (valid after verification).
+    int64_t getNormalizedAxis();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
@@ -440,6 +606,43 @@ def Google_ReduceProdOp
     : Google_ReduceOp<"reduce_prod", Google_Tensor, "prod">;
 def Google_ReduceMeanOp
     : Google_ReduceOp<"reduce_mean", Google_FloatTensor, "mean">;
+
+class Google_ArgReduceOp<string mnemonic, string numpyName>
+    : Google_Op<mnemonic> {
+  let summary = "The index of the " # numpyName # " along one axis";
+  let description = [{
+    `numpy.arg}] # numpyName # [{(x, axis, keepdims=keep_dims)` as int64: the
+    first index where the extreme value occurs (a NaN counts as the
+    extreme, as in NumPy). `axis` is in `[-rank, rank)`; its extent must
+    not be 0 (a run-time error when it is dynamic).
+
+    ```mlir
+    %i = google.}] # mnemonic # [{ %x {axis = 1 : i64, keep_dims = false} : tensor<4x8xf32> -> tensor<4xi64>
+    ```
+  }];
+  let arguments = (ins Google_AnyTensor:$input, I64Attr:$axis,
+                       BoolAttr:$keep_dims);
+  let results = (outs RankedTensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `axis` made non-negative (valid after verification).
+    int64_t getNormalizedAxis();
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return verifyArgReduceOp(*this);
+    }
+    int64_t $cppClass::getNormalizedAxis() {
+      // (I64Attr's getter is unsigned.)
+      auto axis = static_cast<int64_t>(getAxis());
+      return axis < 0 ? axis + getInput().getType().getRank() : axis;
+    }
+  }];
+}
+
+def Google_ArgmaxOp : Google_ArgReduceOp<"argmax", "max">;
+def Google_ArgminOp : Google_ArgReduceOp<"argmin", "min">;
 
 //===----------------------------------------------------------------------===//
 // Softmax and cast

@@ -159,3 +159,12 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
     return getInput();
   return {};
 }
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  // One input of the result's own type (a relaxing or refining type would
+  // drop a check or a cast).
+  if (getInputs().size() == 1 &&
+      getInputs().front().getType() == getResult().getType())
+    return getInputs().front();
+  return {};
+}

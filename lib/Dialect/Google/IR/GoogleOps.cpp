@@ -120,6 +120,144 @@ LogicalResult MatmulBiasReluOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Convolution and pooling
+//===----------------------------------------------------------------------===//
+
+/// Checks two positive values named `what`.
+static LogicalResult verifyPositivePair(Operation *op, ArrayRef<int64_t> values,
+                                        StringRef what) {
+  if (values.size() != 2 || values[0] < 1 || values[1] < 1) {
+    InFlightDiagnostic diag = op->emitOpError("expected 2 positive ")
+                              << what << " (height, width), got [";
+    llvm::interleaveComma(values, diag);
+    return diag << "]";
+  }
+  return success();
+}
+
+/// The output extent of a window of `size` (after dilation) sliding
+/// `stride` apart over `extent` padded by `low` and `high`.
+static int64_t windowCount(int64_t extent, int64_t low, int64_t high,
+                           int64_t size, int64_t stride) {
+  return (extent + low + high - size) / stride + 1;
+}
+
+/// Checks an NHWC input with static H and W (and C when `staticChannels`)
+/// and the windows' strides, padding and dilated sizes; returns the
+/// output's H and W.
+static FailureOr<std::pair<int64_t, int64_t>>
+verifyWindows(Operation *op, RankedTensorType input, ArrayRef<int64_t> sizes,
+              ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+              bool staticChannels) {
+  if (input.getRank() != 4)
+    return op->emitOpError("expected an NHWC input of rank 4, got ") << input;
+  if (input.isDynamicDim(1) || input.isDynamicDim(2) ||
+      (staticChannels && input.isDynamicDim(3)))
+    return op->emitOpError("expected an input with static H, W")
+           << (staticChannels ? " and C" : "") << ", got " << input;
+  if (failed(verifyPositivePair(op, strides, "strides")))
+    return failure();
+  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) {
+        return p < 0;
+      })) {
+    InFlightDiagnostic diag =
+        op->emitOpError("expected 4 non-negative paddings (top, bottom, "
+                        "left, right), got [");
+    llvm::interleaveComma(padding, diag);
+    return diag << "]";
+  }
+  int64_t h = input.getDimSize(1), w = input.getDimSize(2);
+  if (sizes[0] > h + padding[0] + padding[1] ||
+      sizes[1] > w + padding[2] + padding[3])
+    return op->emitOpError("expected the window (")
+           << sizes[0] << "x" << sizes[1] << " with dilation) to fit the "
+           << "padded input (" << h + padding[0] + padding[1] << "x"
+           << w + padding[2] + padding[3] << "), got input " << input;
+  return std::make_pair(
+      windowCount(h, padding[0], padding[1], sizes[0], strides[0]),
+      windowCount(w, padding[2], padding[3], sizes[1], strides[1]));
+}
+
+LogicalResult Conv2DOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType filter = getFilter().getType();
+  if (filter.getRank() != 4 || !filter.hasStaticShape())
+    return emitOpError("expected a static HWIO filter of rank 4, got ")
+           << filter;
+  if (failed(verifyPositivePair(*this, getDilations(), "dilations")))
+    return failure();
+  auto groups = static_cast<int64_t>(getGroups());
+  if (groups < 1)
+    return emitOpError("expected groups >= 1, got ") << groups;
+  ArrayRef<int64_t> dilations = getDilations();
+  SmallVector<int64_t> sizes = {
+      dilations[0] * (filter.getDimSize(0) - 1) + 1,
+      dilations[1] * (filter.getDimSize(1) - 1) + 1};
+  FailureOr<std::pair<int64_t, int64_t>> output =
+      verifyWindows(*this, input, sizes, getStrides(), getPadding(),
+                    /*staticChannels=*/true);
+  if (failed(output))
+    return failure();
+  int64_t channels = input.getDimSize(3), outChannels = filter.getDimSize(3);
+  if (channels % groups || outChannels % groups ||
+      filter.getDimSize(2) * groups != channels)
+    return emitOpError("expected a filter of ")
+           << (channels % groups ? -1 : channels / groups)
+           << " input channels (C = " << channels << " over " << groups
+           << " groups) and output channels a multiple of the groups, got "
+           << filter;
+  return verifyResultShape(*this, getOutputShape(), getResult().getType());
+}
+
+SmallVector<int64_t> Conv2DOp::getOutputShape() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType filter = getFilter().getType();
+  ArrayRef<int64_t> strides = getStrides(), dilations = getDilations(),
+                    padding = getPadding();
+  int64_t kh = dilations[0] * (filter.getDimSize(0) - 1) + 1;
+  int64_t kw = dilations[1] * (filter.getDimSize(1) - 1) + 1;
+  return {input.getDimSize(0),
+          windowCount(input.getDimSize(1), padding[0], padding[1], kh,
+                      strides[0]),
+          windowCount(input.getDimSize(2), padding[2], padding[3], kw,
+                      strides[1]),
+          filter.getDimSize(3)};
+}
+
+template <typename PoolOp>
+static LogicalResult verifyPoolOp(PoolOp op) {
+  ArrayRef<int64_t> window = op.getWindow(), padding = op.getPadding();
+  if (failed(verifyPositivePair(op, window, "window extents")))
+    return failure();
+  if (failed(verifyWindows(op, op.getInput().getType(), window,
+                           op.getStrides(), padding,
+                           /*staticChannels=*/false)))
+    return failure();
+  if (padding[0] >= window[0] || padding[1] >= window[0] ||
+      padding[2] >= window[1] || padding[3] >= window[1])
+    return op.emitOpError("expected each padding smaller than the window "
+                          "(a window of padding only has no value), got "
+                          "padding [")
+           << padding[0] << ", " << padding[1] << ", " << padding[2] << ", "
+           << padding[3] << "] for a " << window[0] << "x" << window[1]
+           << " window";
+  return verifyResultShape(op, op.getOutputShape(), op.getResult().getType());
+}
+
+template <typename PoolOp>
+static SmallVector<int64_t> poolOutputShape(PoolOp op) {
+  RankedTensorType input = op.getInput().getType();
+  ArrayRef<int64_t> window = op.getWindow(), strides = op.getStrides(),
+                    padding = op.getPadding();
+  return {input.getDimSize(0),
+          windowCount(input.getDimSize(1), padding[0], padding[1], window[0],
+                      strides[0]),
+          windowCount(input.getDimSize(2), padding[2], padding[3], window[1],
+                      strides[1]),
+          input.getDimSize(3)};
+}
+
+//===----------------------------------------------------------------------===//
 // Layout
 //===----------------------------------------------------------------------===//
 
@@ -214,6 +352,112 @@ LogicalResult ReshapeOp::verify() {
   llvm_unreachable("unknown reshape error");
 }
 
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("expected at least one input");
+  auto first = cast<RankedTensorType>(getInputs().front().getType());
+  int64_t rank = first.getRank();
+  auto axisValue = static_cast<int64_t>(getAxis());
+  std::optional<int64_t> axis = normalizeAxis(axisValue, rank);
+  if (!axis)
+    return emitOpError("expected axis in [")
+           << -rank << ", " << rank << ") for inputs of rank " << rank
+           << ", got " << axisValue;
+  SmallVector<int64_t> shape(first.getShape());
+  shape[*axis] = 0;
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    auto type = cast<RankedTensorType>(input.getType());
+    if (type.getRank() != rank)
+      return emitOpError("expected input ")
+             << i << " of rank " << rank << " like input 0, got " << type;
+    if (type.getElementType() != getResult().getType().getElementType())
+      return emitOpError("expected input ")
+             << i << " of element type "
+             << getResult().getType().getElementType()
+             << " like the result, got " << type;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = type.getDimSize(d);
+      if (d == *axis) {
+        shape[d] = ShapedType::isDynamic(size) || ShapedType::isDynamic(shape[d])
+                       ? ShapedType::kDynamic
+                       : shape[d] + size;
+        continue;
+      }
+      if (!areCompatibleDims(size, shape[d]))
+        return emitOpError("expected input ")
+               << i << " to match the other inputs in dimension " << d
+               << " (all but axis " << *axis << "), got " << type;
+      if (ShapedType::isDynamic(shape[d]))
+        shape[d] = size;
+    }
+  }
+  return verifyResultShape(*this, shape, getResult().getType());
+}
+
+int64_t ConcatOp::getNormalizedAxis() {
+  auto type = cast<RankedTensorType>(getInputs().front().getType());
+  return *normalizeAxis(getAxis(), type.getRank());
+}
+
+LogicalResult PadOp::verify() {
+  RankedTensorType input = getInput().getType();
+  int64_t rank = input.getRank();
+  if (getValue().getType().getRank() != 0)
+    return emitOpError("expected a rank-0 padding value, got ")
+           << getValue().getType();
+  ArrayRef<int64_t> low = getLow(), high = getHigh();
+  if (static_cast<int64_t>(low.size()) != rank ||
+      static_cast<int64_t>(high.size()) != rank)
+    return emitOpError("expected ")
+           << rank << " low and high paddings (the input's rank), got "
+           << low.size() << " and " << high.size();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (low[d] < 0 || high[d] < 0)
+      return emitOpError("expected non-negative paddings, got ")
+             << low[d] << " and " << high[d] << " in dimension " << d;
+    int64_t size = input.getDimSize(d);
+    shape.push_back(ShapedType::isDynamic(size) ? size
+                                                : size + low[d] + high[d]);
+  }
+  return verifyResultShape(*this, shape, getResult().getType());
+}
+
+LogicalResult IotaOp::verify() {
+  RankedTensorType result = getResult().getType();
+  if (!result.hasStaticShape())
+    return emitOpError("expected a result of static shape, got ") << result;
+  auto dimension = static_cast<int64_t>(getDimension());
+  if (dimension < 0 || dimension >= result.getRank())
+    return emitOpError("expected dimension in [0, ")
+           << result.getRank() << ") for result " << result << ", got "
+           << dimension;
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType indices = getIndices().getType();
+  int64_t rank = input.getRank();
+  auto axisValue = static_cast<int64_t>(getAxis());
+  std::optional<int64_t> axis = normalizeAxis(axisValue, rank);
+  if (!axis)
+    return emitOpError("expected axis in [")
+           << -rank << ", " << rank << ") for input " << input << ", got "
+           << axisValue;
+  if (input.getDimSize(*axis) == 0 && indices.getNumElements() != 0)
+    return emitOpError("cannot gather from axis ")
+           << *axis << " of extent 0 of input " << input;
+  SmallVector<int64_t> shape(input.getShape().take_front(*axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, input.getShape().drop_front(*axis + 1));
+  return verifyResultShape(*this, shape, getResult().getType());
+}
+
+int64_t GatherOp::getNormalizedAxis() {
+  return *normalizeAxis(getAxis(), getInput().getType().getRank());
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
@@ -234,6 +478,25 @@ static LogicalResult verifyReduceOp(ReduceOp op) {
 template <typename ReduceOp>
 static SmallVector<int64_t> normalizedAxesOf(ReduceOp op) {
   return *normalizeReductionAxes(op.getAxes(), op.getInput().getType().getRank());
+}
+
+template <typename ArgReduceOp>
+static LogicalResult verifyArgReduceOp(ArgReduceOp op) {
+  RankedTensorType input = op.getInput().getType();
+  int64_t rank = input.getRank();
+  auto axisValue = static_cast<int64_t>(op.getAxis());
+  std::optional<int64_t> axis = normalizeAxis(axisValue, rank);
+  if (!axis)
+    return op.emitOpError("expected axis in [")
+           << -rank << ", " << rank << ") for input " << input << ", got "
+           << axisValue;
+  if (input.getDimSize(*axis) == 0)
+    return op.emitOpError("expected a non-empty axis ")
+           << *axis << " (NumPy has no arg-extreme of an empty sequence), got "
+           << input;
+  return verifyResultShape(
+      op, reducedShape(input.getShape(), {*axis}, op.getKeepDims()),
+      op.getResult().getType());
 }
 
 

@@ -353,3 +353,44 @@ func.func @reduce_min_prod() -> (tensor<2xf32>, tensor<2xf32>) {
   %1 = google.reduce_prod %a {axes = array<i64: 1>, keep_dims = false} : tensor<2x3xf32> -> tensor<2xf32>
   return %0, %1 : tensor<2xf32>, tensor<2xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @indexing
+// CHECK-DAG: google.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00]> : tensor<5xf32>
+// CHECK-DAG: google.constant dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, 0.000000e+00]> : tensor<4xf32>
+// CHECK-DAG: google.constant dense<[4, 0]> : tensor<2xi64>
+// CHECK-DAG: google.constant dense<[5.000000e+00, 1.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: google.constant dense<[0, 1, 2]> : tensor<3xi32>
+// CHECK-NOT: google.concat
+// CHECK-NOT: google.pad
+// CHECK-NOT: google.arg
+// CHECK-NOT: google.gather
+// CHECK-NOT: google.iota
+func.func @indexing() -> (tensor<5xf32>, tensor<4xf32>, tensor<2xi64>, tensor<2xf32>, tensor<3xi32>) {
+  %a = google.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = google.constant dense<[3.0, 4.0, 5.0]> : tensor<3xf32>
+  %zero = google.constant dense<0.0> : tensor<f32>
+  %ids = google.constant dense<[-1, 0]> : tensor<2xi64>
+  %0 = google.concat %a, %b {axis = 0 : i64} : tensor<2xf32>, tensor<3xf32> -> tensor<5xf32>
+  %1 = google.pad %a, %zero {low = array<i64: 1>, high = array<i64: 1>} : tensor<2xf32>, tensor<f32> -> tensor<4xf32>
+  %m = google.reshape %0 : tensor<5xf32> -> tensor<1x5xf32>
+  %max = google.argmax %m {axis = 1 : i64, keep_dims = false} : tensor<1x5xf32> -> tensor<1xi64>
+  %min = google.argmin %m {axis = 1 : i64, keep_dims = false} : tensor<1x5xf32> -> tensor<1xi64>
+  %2 = google.concat %max, %min {axis = 0 : i64} : tensor<1xi64>, tensor<1xi64> -> tensor<2xi64>
+  %3 = google.gather %0, %ids {axis = 0 : i64} : tensor<5xf32>, tensor<2xi64> -> tensor<2xf32>
+  %4 = google.iota {dimension = 0 : i64} : tensor<3xi32>
+  return %0, %1, %2, %3, %4 : tensor<5xf32>, tensor<4xf32>, tensor<2xi64>, tensor<2xf32>, tensor<3xi32>
+}
+
+// -----
+
+// An out-of-range index is left for the run-time check to report.
+// CHECK-LABEL: func @gather_out_of_range
+// CHECK: google.gather
+func.func @gather_out_of_range() -> tensor<1xf32> {
+  %a = google.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %ids = google.constant dense<[2]> : tensor<1xi64>
+  %0 = google.gather %a, %ids {axis = 0 : i64} : tensor<2xf32>, tensor<1xi64> -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}

@@ -1,0 +1,98 @@
+// RUN: google-opt %s -split-input-file -convert-google-to-linalg | FileCheck %s
+
+// The inputs agree off the axis (checked where dynamic), then tensor.concat.
+// CHECK-LABEL: func @concat
+// CHECK: cf.assert %{{.*}}, "google.concat: dimension 0 of input 1 is {0}, expected {1}"
+// CHECK: %[[B:.*]] = tensor.cast %{{.*}} : tensor<?x?xf32> to tensor<2x?xf32>
+// CHECK: tensor.concat dim(1) %{{.*}}, %[[B]] : (tensor<2x3xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
+func.func @concat(%a: tensor<2x3xf32>, %b: tensor<?x?xf32>) -> tensor<2x?xf32> {
+  %0 = google.concat %a, %b {axis = 1 : i64} : tensor<2x3xf32>, tensor<?x?xf32> -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}
+
+// -----
+
+// Inputs known to be empty along the axis are dropped.
+// CHECK-LABEL: func @concat_empty
+// CHECK: tensor.concat dim(0) %{{[^,]*}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @concat_empty(%a: tensor<2x3xf32>, %b: tensor<0x3xf32>) -> tensor<2x3xf32> {
+  %0 = google.concat %b, %a {axis = 0 : i64} : tensor<0x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @pad
+// CHECK: %[[V:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[V]] : f32) outs(%{{.*}} : tensor<?x6xf32>)
+// CHECK: tensor.insert_slice %{{.*}} into %[[F]][1, 2] [%{{.*}}, 3] [1, 1] : tensor<?x3xf32> into tensor<?x6xf32>
+func.func @pad(%x: tensor<?x3xf32>, %v: tensor<f32>) -> tensor<?x6xf32> {
+  %0 = google.pad %x, %v {low = array<i64: 1, 2>, high = array<i64: 0, 1>} : tensor<?x3xf32>, tensor<f32> -> tensor<?x6xf32>
+  return %0 : tensor<?x6xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @iota
+// CHECK: linalg.generic
+// CHECK: %[[I:.*]] = linalg.index 1 : index
+// CHECK: %[[W:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK: arith.uitofp %[[W]] : i64 to f32
+func.func @iota() -> tensor<4x2xf32> {
+  %0 = google.iota {dimension = 1 : i64} : tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+// Out-of-range indices are counted and checked; the gather wraps negative
+// indices and clamps, so that it never reads outside the input.
+// CHECK-LABEL: func @gather
+// CHECK: %[[COUNT:.*]] = linalg.generic {{.*}} iterator_types = ["reduction"]
+// CHECK: %[[N:.*]] = tensor.extract %[[COUNT]][] : tensor<i64>
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : i64
+// CHECK: cf.assert %[[OK]], "google.gather: {0} indices are outside [-10, 10) for axis 0 (expected {1})"
+// CHECK: linalg.generic
+// CHECK: arith.select
+// CHECK: arith.minsi
+// CHECK: %[[CLAMPED:.*]] = arith.maxsi
+// CHECK: tensor.extract %{{.*}}[%[[CLAMPED]], %{{.*}}] : tensor<10x4xf32>
+func.func @gather(%t: tensor<10x4xf32>, %ids: tensor<5xi32>) -> tensor<5x4xf32> {
+  %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<10x4xf32>, tensor<5xi32> -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
+
+// -----
+
+// An axis that may be empty gathers only when the check passed.
+// CHECK-LABEL: func @gather_dynamic
+// CHECK: cf.assert %[[OK:[^,]*]], "google.gather: {0} indices are outside its extent for axis 0 (expected {1})"
+// CHECK: scf.if %[[OK]] -> (tensor<5x4xf32>)
+func.func @gather_dynamic(%t: tensor<?x4xf32>, %ids: tensor<5xi64>) -> tensor<5x4xf32> {
+  %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<?x4xf32>, tensor<5xi64> -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
+
+// -----
+
+// One reduction carries (extreme, index); the order is total, so any
+// reduction order gives the first index.
+// CHECK-LABEL: func @argmax
+// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: arith.cmpf uno
+// CHECK: arith.cmpf ogt
+// CHECK: return %[[R]]#1 : tensor<4xi64>
+func.func @argmax(%x: tensor<4x8xf32>) -> tensor<4xi64> {
+  %0 = google.argmax %x {axis = 1 : i64, keep_dims = false} : tensor<4x8xf32> -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func @argmin_dynamic
+// CHECK: cf.assert %{{.*}}, "google.argmin: axis 1 is empty (extent 0)"
+// CHECK: arith.cmpi ult
+func.func @argmin_dynamic(%p: tensor<3x?xi1>) -> tensor<3x1xi64> {
+  %0 = google.argmin %p {axis = 1 : i64, keep_dims = true} : tensor<3x?xi1> -> tensor<3x1xi64>
+  return %0 : tensor<3x1xi64>
+}

@@ -1,0 +1,60 @@
+// RUN: %python %e2e run %s google-run | FileCheck %s
+// CHECK: e2e: 9 cases match numpy, 4 fail as expected
+// concat, pad, iota and gather (numpy.take): data movement by index.
+
+// E2E: @join(a: 2x3xf32, b: 2x5xf32, c: 2x0xf32) -> np.concatenate([a, b, c], axis=1)
+// E2E: @join_dynamic(a: 3x4xf32, b: 2x4xf32) -> np.concatenate([a, b, a], axis=0)
+// E2E-ERROR: @join_dynamic(a: 3x4xf32, b: 2x5xf32) -> @join_dynamic: google.concat: dimension 1 of input 1 is 5, expected 4
+// E2E: @stack_bools(p: 4xi1, q: 4xi1) -> np.stack([p, q])
+// E2E: @pad(x: 3x4xf32, v: f32) -> (np.pad(x, ((1, 2), (0, 3)), constant_values=v), np.pad(x, ((0, 0), (2, 2))))
+// E2E: @pad_dynamic(x: 5x2xi32) -> np.pad(x, ((2, 1), (1, 1)), constant_values=7)
+// E2E: @iota() -> (np.broadcast_to(np.arange(5), (3, 5)), np.broadcast_to(np.arange(3.0)[:, None], (3, 4)))
+// E2E: @take(t: 10x4xf32, ids: 3x5xi64[-10:9]) -> np.take(t, ids, axis=0)
+// E2E: @take_middle(t: 2x6x3xbf16, ids: 4xi32[0:5]) -> np.take(t, ids, axis=1)
+// E2E-ERROR: @take(t: 10x4xf32, ids: 3x5xi64[10:12]) -> @take: google.gather: 15 indices are outside [-10, 10) for axis 0 (expected 0)
+// E2E-ERROR: @take(t: 10x4xf32, ids: 3x5xi64[-12:-11]) -> google.gather: 15 indices are outside
+// E2E: @take_dynamic(t: 7x4xf32, ids: 9xi64[-7:6]) -> np.take(t, ids, axis=0)
+// E2E-ERROR: @take_dynamic(t: 0x4xf32, ids: 2xi64[0:0]) -> google.gather: 2 indices are outside its extent for axis 0
+
+func.func @join(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>, %c: tensor<2x0xf32>) -> tensor<2x8xf32> {
+  %0 = google.concat %a, %b, %c {axis = -1 : i64} : tensor<2x3xf32>, tensor<2x5xf32>, tensor<2x0xf32> -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+func.func @join_dynamic(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = google.concat %a, %b, %a {axis = 0 : i64} : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @stack_bools(%p: tensor<4xi1>, %q: tensor<4xi1>) -> tensor<2x4xi1> {
+  %0 = google.reshape %p : tensor<4xi1> -> tensor<1x4xi1>
+  %1 = google.reshape %q : tensor<4xi1> -> tensor<1x4xi1>
+  %2 = google.concat %0, %1 {axis = 0 : i64} : tensor<1x4xi1>, tensor<1x4xi1> -> tensor<2x4xi1>
+  return %2 : tensor<2x4xi1>
+}
+func.func @pad(%x: tensor<3x4xf32>, %v: tensor<f32>) -> (tensor<6x7xf32>, tensor<3x8xf32>) {
+  %0 = google.pad %x, %v {low = array<i64: 1, 0>, high = array<i64: 2, 3>} : tensor<3x4xf32>, tensor<f32> -> tensor<6x7xf32>
+  %zero = google.constant dense<0.0> : tensor<f32>
+  %1 = google.pad %x, %zero {low = array<i64: 0, 2>, high = array<i64: 0, 2>} : tensor<3x4xf32>, tensor<f32> -> tensor<3x8xf32>
+  return %0, %1 : tensor<6x7xf32>, tensor<3x8xf32>
+}
+func.func @pad_dynamic(%x: tensor<?x2xi32>) -> tensor<?x4xi32> {
+  %seven = google.constant dense<7> : tensor<i32>
+  %0 = google.pad %x, %seven {low = array<i64: 2, 1>, high = array<i64: 1, 1>} : tensor<?x2xi32>, tensor<i32> -> tensor<?x4xi32>
+  return %0 : tensor<?x4xi32>
+}
+func.func @iota() -> (tensor<3x5xi64>, tensor<3x4xf32>) {
+  %0 = google.iota {dimension = 1 : i64} : tensor<3x5xi64>
+  %1 = google.iota {dimension = 0 : i64} : tensor<3x4xf32>
+  return %0, %1 : tensor<3x5xi64>, tensor<3x4xf32>
+}
+func.func @take(%t: tensor<10x4xf32>, %ids: tensor<3x5xi64>) -> tensor<3x5x4xf32> {
+  %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<10x4xf32>, tensor<3x5xi64> -> tensor<3x5x4xf32>
+  return %0 : tensor<3x5x4xf32>
+}
+func.func @take_middle(%t: tensor<2x6x3xbf16>, %ids: tensor<4xi32>) -> tensor<2x4x3xbf16> {
+  %0 = google.gather %t, %ids {axis = 1 : i64} : tensor<2x6x3xbf16>, tensor<4xi32> -> tensor<2x4x3xbf16>
+  return %0 : tensor<2x4x3xbf16>
+}
+func.func @take_dynamic(%t: tensor<?x4xf32>, %ids: tensor<?xi64>) -> tensor<?x4xf32> {
+  %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<?x4xf32>, tensor<?xi64> -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
