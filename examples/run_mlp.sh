@@ -23,3 +23,7 @@ echo "== random inputs, batch of 8, checked against NumPy =="
 echo "== Python: @gm.jit traces the same MLP, compiles it once, runs three batch sizes =="
 GOOGLE_MLIR_LOG_COMPILES=1 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 \
   examples/mlp_jit.py
+
+echo "== Python: a LeNet-style CNN on scikit-learn's digits and a GPT-style decoder block, checked against NumPy =="
+PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/cnn_digits.py
+PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/gpt_block.py

@@ -11,4 +11,4 @@ $SUDO apt-get install -y -q --no-install-recommends \
   python3 python3-dev python3-numpy python3-pytest python3-pip \
   python3-setuptools python3-wheel valgrind libclang-rt-22-dev \
   liblld-22-dev libopenblas0-pthread libomp-22-dev rocm-device-libs \
-  libeigen3-dev python3-matplotlib
+  libeigen3-dev python3-matplotlib python3-sklearn

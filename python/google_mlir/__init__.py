@@ -13,7 +13,7 @@ from ._native import CompileError, Error
 from ._jit import (JitFunction, clear_caches, disable_jit, jit,
                    set_debug_nans)
 from ._ops import (ELEMENTWISE_FUNCTIONS, arange, avg_pool2d, broadcast_to,
-                   cast, clip, conv2d, full, full_like, gelu, matmul,
+                   cast, clip, conv2d, full, full_like, gelu, iota, matmul,
                    max_pool2d, ones, ones_like, softmax, split, transpose,
                    zeros, zeros_like)
 from ._trace import Tracer, bfloat16, from_bfloat16, to_bfloat16
@@ -30,7 +30,7 @@ globals().update(ELEMENTWISE_FUNCTIONS)
 __all__ = sorted([
     "CompileError", "Error", "JitFunction", "Tracer", "arange", "avg_pool2d",
     "bfloat16", "broadcast_to", "cast", "clear_caches", "clip", "conv2d",
-    "from_bfloat16", "max_pool2d",
+    "from_bfloat16", "iota", "max_pool2d",
     "full", "full_like", "to_bfloat16", "disable_jit", "gelu", "jit",
     "matmul", "ones", "ones_like", "set_debug_nans", "softmax", "split",
     "transpose",

@@ -424,7 +424,8 @@ class JitFunction:
             _, shape, dtype = next(specs)
             traced[name] = graph.argument(name, shape, dtype)
         call = inspect.BoundArguments(self._signature, traced)
-        graph.set_outputs(self._fn(*call.args, **call.kwargs))
+        with graph.tracing():
+            graph.set_outputs(self._fn(*call.args, **call.kwargs))
         return graph
 
     def _compile(self, bound, key):

@@ -4,7 +4,7 @@ import numpy as np
 
 from . import _eager
 from ._op_table import OPS
-from ._trace import Tracer, binary, to_bfloat16
+from ._trace import Graph, Tracer, binary, to_bfloat16
 from ._trace import bfloat16 as _bfloat16
 from ._trace import broadcast_to as _traced_broadcast_to
 from ._trace import clip as _traced_clip
@@ -208,6 +208,21 @@ def ones_like(x, dtype=None):
 
 def full_like(x, fill_value, dtype=None):
     return _like(x, fill_value, dtype)
+
+
+def iota(shape, dimension=0, dtype=np.int64):
+    """The index along `dimension` at every position of `shape` (JAX's
+    broadcasted_iota): google.iota inside traced code, numpy outside."""
+    graph = Graph.current()
+    if graph is not None:
+        return graph.iota(shape, dimension, dtype)
+    shape = tuple(int(d) for d in shape)
+    dimension = int(dimension) % len(shape)
+    counts = np.broadcast_to(np.arange(shape[dimension]).reshape(
+        [-1 if d == dimension else 1 for d in range(len(shape))]), shape)
+    if np.dtype(dtype) == _bfloat16:
+        return to_bfloat16(counts.astype(np.float32))
+    return counts.astype(dtype)
 
 
 def arange(start, stop=None, step=1, dtype=None):

@@ -7,6 +7,7 @@ prints itself as an MLIR module. Shape and dtype mistakes are reported when
 the op is recorded, naming the user's line.
 """
 
+import contextlib
 import itertools
 import os
 import re
@@ -138,6 +139,36 @@ class Graph:
         self.outputs = None  # tuple of Tracers
         self.single_output = True
         self._constants = {}
+
+    @classmethod
+    def current(cls):
+        """The graph whose function is being traced on this thread, or
+        None."""
+        stack = getattr(cls._active, "stack", None)
+        return stack[-1] if stack else None
+
+    @contextlib.contextmanager
+    def tracing(self):
+        """Marks this graph as the one being traced (gm.iota records into
+        it)."""
+        stack = getattr(Graph._active, "stack", None)
+        if stack is None:
+            stack = Graph._active.stack = []
+        stack.append(self)
+        try:
+            yield self
+        finally:
+            stack.pop()
+
+    def iota(self, shape, dimension, dtype):
+        """google.iota: the indices along `dimension`, broadcast."""
+        dtype = np.dtype(dtype)
+        if dtype not in _MLIR_TYPES or dtype == np.bool_:
+            raise trace_error(TypeError, f"iota: unsupported dtype {dtype}")
+        shape = tuple(int(d) for d in shape)
+        (dimension,) = _normalize_axes(dimension, len(shape), "iota")
+        return Tracer(self, "iota", (), {"dimension": dimension}, shape,
+                      dtype)
 
     def argument(self, name, shape, dtype):
         tracer = Tracer(self, "arg", (), {"name": name}, shape, dtype)
