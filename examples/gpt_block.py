@@ -14,18 +14,25 @@ import numpy as np
 import google_mlir as gm
 
 VOCAB, WIDTH, HEADS, HIDDEN = 96, 64, 4, 256
-PARAMETERS = {"embedding": (VOCAB, WIDTH), "ln1_scale": (WIDTH,),
-              "ln1_bias": (WIDTH,), "wq": (WIDTH, WIDTH), "wk": (WIDTH, WIDTH),
-              "wv": (WIDTH, WIDTH), "wo": (WIDTH, WIDTH),
-              "ln2_scale": (WIDTH,), "ln2_bias": (WIDTH,),
-              "w1": (WIDTH, HIDDEN), "b1": (HIDDEN,), "w2": (HIDDEN, WIDTH),
-              "b2": (WIDTH,)}
 
 
-def init_parameters(seed=0, dtype=np.float32):
+def parameter_shapes(vocab=VOCAB, width=WIDTH, hidden=HIDDEN):
+    return {"embedding": (vocab, width), "ln1_scale": (width,),
+            "ln1_bias": (width,), "wq": (width, width),
+            "wk": (width, width), "wv": (width, width), "wo": (width, width),
+            "ln2_scale": (width,), "ln2_bias": (width,),
+            "w1": (width, hidden), "b1": (hidden,), "w2": (hidden, width),
+            "b2": (width,)}
+
+
+# The parameters in the order gpt_block takes them.
+PARAMETERS = parameter_shapes()
+
+
+def init_parameters(seed=0, dtype=np.float32, **sizes):
     rng = np.random.default_rng(seed)
     parameters = {}
-    for name, shape in PARAMETERS.items():
+    for name, shape in parameter_shapes(**sizes).items():
         if name.endswith("scale"):
             value = 1 + 0.1 * rng.standard_normal(shape)
         elif len(shape) == 1:

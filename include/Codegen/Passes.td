@@ -123,6 +123,33 @@ def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
                            "::mlir::linalg::LinalgDialect"];
 }
 
+def ConvolutionToMatmulPass
+    : Pass<"google-convolution-to-matmul", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite 2-D convolutions as an im2col copy and a matmul";
+  let description = [{
+    Each `linalg.conv_2d_nhwc_hwcf` on tensors with static windows,
+    channels and output extents (a dynamic batch is fine) becomes a copy of
+    its windows and a `linalg.matmul`, which the CPU's register-blocked
+    schedule and the GPU's shared-memory kernels then take:
+
+    ```mlir
+    %y = linalg.conv_2d_nhwc_hwcf ins(%x, %w : tensor<?x10x10x8xf32>, tensor<3x3x8x16xf32>) outs(%acc : tensor<?x8x8x16xf32>)
+    => %p = linalg.generic {x[n, y + i, x + j, c]} -> tensor<?x8x8x3x3x8xf32>
+       %m = linalg.matmul ins(collapse(%p) : tensor<?x72xf32>, collapse(%w) : tensor<72x16xf32>) outs(collapse(%acc))
+       %y = tensor.expand_shape %m : tensor<?x16xf32> into tensor<?x8x8x16xf32>
+    ```
+
+    Grouped and depthwise convolutions (`conv_2d_nhwgc_gfhwc`) stay as they
+    are.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numConverted", "num-converted",
+              "Convolutions rewritten as matmuls">,
+  ];
+}
+
 def TileAndVectorizePass
     : Pass<"google-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile matmuls into register blocks and row reductions into "

@@ -346,6 +346,10 @@ LogicalResult google::buildExtremePipeline(OpPassManager &pm,
   addGoogleOptimizationPasses(pm, options);
   addExportPasses(pm);
   addLinalgLoweringPasses(pm, options);
+  // Convolutions as matmuls: the matmul schedules of both targets take
+  // them (at opt-level 0, the convolutions' own loops).
+  if (options.optLevel > 0)
+    pm.addNestedPass<func::FuncOp>(createConvolutionToMatmulPass());
   if (options.target == Target::CPU)
     addCpuTilingPasses(pm, options);
   addBufferizationPasses(pm, options);

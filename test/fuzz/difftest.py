@@ -1341,7 +1341,8 @@ class Generator:
         ones too); the filter an argument or a constant."""
         x = self.nhwc_input(dtype)
         n, h, w, c = self.env[x].shape
-        groups = self.choice([g for g in range(1, c + 1) if c % g == 0])
+        groups = self.choice([g for g in range(1, max(c, 1) + 1)
+                              if c % g == 0])
         kh, kw = self.rng.randint(1, 3), self.rng.randint(1, 3)
         strides = [self.choice([1, 1, 2]) for _ in range(2)]
         dilations = [self.choice([1, 1, 2]) for _ in range(2)]

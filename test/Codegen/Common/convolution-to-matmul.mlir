@@ -1,0 +1,28 @@
+// RUN: google-opt %s -split-input-file -google-convolution-to-matmul | FileCheck %s
+
+// CHECK: #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 + d4 * 2, d5)>
+// CHECK-LABEL: func @strided_dilated
+// CHECK: %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x3x2x2x3x4xf16>
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [#[[READ]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%{{.*}} : tensor<?x7x8x4xf16>) outs(%[[E]] : tensor<?x3x2x2x3x4xf16>)
+// CHECK: %[[L:.*]] = tensor.collapse_shape %[[P]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<?x3x2x2x3x4xf16> into tensor<?x24xf16>
+// CHECK: %[[R:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<2x3x4x5xf16> into tensor<24x5xf16>
+// CHECK: %[[A:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<?x3x2x5xf32> into tensor<?x5xf32>
+// CHECK: %[[M:.*]] = linalg.matmul ins(%[[L]], %[[R]] : tensor<?x24xf16>, tensor<24x5xf16>) outs(%[[A]] : tensor<?x5xf32>)
+// CHECK: tensor.expand_shape %[[M]] {{\[\[}}0, 1, 2], [3]] output_shape [%{{.*}}, 3, 2, 5] : tensor<?x5xf32> into tensor<?x3x2x5xf32>
+func.func @strided_dilated(%x: tensor<?x7x8x4xf16>, %w: tensor<2x3x4x5xf16>, %acc: tensor<?x3x2x5xf32>) -> tensor<?x3x2x5xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>} ins(%x, %w : tensor<?x7x8x4xf16>, tensor<2x3x4x5xf16>) outs(%acc : tensor<?x3x2x5xf32>) -> tensor<?x3x2x5xf32>
+  return %0 : tensor<?x3x2x5xf32>
+}
+
+// -----
+
+// Dynamic windows and grouped convolutions stay.
+// CHECK-LABEL: func @unchanged
+// CHECK: linalg.conv_2d_nhwc_hwcf
+// CHECK: linalg.conv_2d_nhwgc_gfhwc
+// CHECK-NOT: linalg.matmul
+func.func @unchanged(%x: tensor<1x?x8x4xf32>, %w: tensor<3x3x4x5xf32>, %acc: tensor<1x?x6x5xf32>, %gx: tensor<1x8x8x2x2xf32>, %gw: tensor<2x3x3x3x2xf32>, %gacc: tensor<1x6x6x2x3xf32>) -> (tensor<1x?x6x5xf32>, tensor<1x6x6x2x3xf32>) {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x?x8x4xf32>, tensor<3x3x4x5xf32>) outs(%acc : tensor<1x?x6x5xf32>) -> tensor<1x?x6x5xf32>
+  %1 = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%gx, %gw : tensor<1x8x8x2x2xf32>, tensor<2x3x3x3x2xf32>) outs(%gacc : tensor<1x6x6x2x3xf32>) -> tensor<1x6x6x2x3xf32>
+  return %0, %1 : tensor<1x?x6x5xf32>, tensor<1x6x6x2x3xf32>
+}
