@@ -427,7 +427,10 @@ private:
     Value n = reduce(ReduceSumOp(), onesLike(xa));
     Value relative =
         add(mul(d, scalar(2)), add(mul(n, scalar(uAcc)), scalar(2 * u)));
-    return mul(x, relative, type);
+    // Numerators below exp(-87) (exp(-708) for f64) are flushed to 0.
+    double flushed =
+        op.getType().getElementType().isF64() ? 3.4e-308 : 1.7e-38;
+    return add(mul(x, relative, type), scalar(flushed));
   }
 
   OpBuilder &b;

@@ -32,6 +32,7 @@ public:
   explicit EvalAlgebra(ElementKind kind) : kind(kind) {}
 
   bool isFloat() const { return kind <= ElementKind::F64; }
+  bool isDouble() const { return kind == ElementKind::F64; }
   Scalar constant(double value) const;
   Scalar lowest() const;
   Scalar highest() const;

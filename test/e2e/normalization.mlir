@@ -3,7 +3,7 @@
 // at opt-level 1-3 (a lowering read its outs operand and elementwise fusion
 // broadcast it), right ones at opt-level 0.
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 7 cases match numpy
+// CHECK: e2e: 8 cases match numpy
 
 // E2E: @center(x: 2x3xf32) -> x - x.mean(axis=1, keepdims=True)
 func.func @center(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
@@ -61,4 +61,16 @@ func.func @attention(%q: tensor<?x4x8xf32>, %k: tensor<?x6x8xf32>, %v: tensor<?x
   %p = google.softmax %shifted {axis = -1 : i64} : tensor<?x4x6xf32>
   %o = google.matmul %p, %v : tensor<?x4x6xf32>, tensor<?x6x8xf32> -> tensor<?x4x8xf32>
   return %o : tensor<?x4x8xf32>
+}
+
+// A masked softmax: the -1e9 entries are exactly 0 (their numerators are
+// flushed, not computed on exp's slow underflow path).
+// E2E: @masked_softmax(x: 6x200xf32) -> softmax(np.where(x > 1, -1e9, x))
+func.func @masked_softmax(%x: tensor<6x200xf32>) -> tensor<6x200xf32> {
+  %one = google.constant dense<1.0> : tensor<f32>
+  %ninf = google.constant dense<-1.0e9> : tensor<f32>
+  %big = google.gt %x, %one : tensor<6x200xf32>, tensor<f32> -> tensor<6x200xi1>
+  %m = google.select %big, %ninf, %x : tensor<6x200xi1>, tensor<f32>, tensor<6x200xf32> -> tensor<6x200xf32>
+  %p = google.softmax %m {axis = 1 : i64} : tensor<6x200xf32>
+  return %p : tensor<6x200xf32>
 }

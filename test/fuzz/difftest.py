@@ -587,7 +587,10 @@ def evaluate_softmax(node, a):
         z = a.ref - m
         ez = a.err + em + u * np.abs(z)
         num = np.exp(z)
-        enum = num * np.expm1(ez) + 4 * u * num + TINY[dtype]
+        # Numerators where z < -87 (-708 for f64) are flushed to 0
+        # (ScalarSemantics.h: softmaxNumerator): at most exp(-87).
+        flush = 3.4e-308 if dtype == "f64" else 1.7e-38
+        enum = num * np.expm1(ez) + 4 * u * num + TINY[dtype] + flush
         # The sum accumulates in f32 for f16 and bf16; each quotient
         # rounds once.
         s = np.sum(num, axis=axis, keepdims=True)

@@ -23,6 +23,7 @@ public:
       : b(b), loc(loc), elementType(elementType) {}
 
   bool isFloat() const { return isa<FloatType>(elementType); }
+  bool isDouble() const { return elementType.isF64(); }
   /// f16 and bf16: arithmetic runs in f32 and rounds after each op.
   bool isNarrow() const {
     return elementType.isF16() || elementType.isBF16();

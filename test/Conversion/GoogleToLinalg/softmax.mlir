@@ -10,7 +10,11 @@
 // CHECK: %[[MAX:.*]] = linalg.reduce { arith.maxnumf } ins(%[[X]] : tensor<4x8xf32>) {{.*}} dimensions = [1]
 // CHECK: %[[EXP:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]]{{.*}} ins(%[[X]], %[[MAX]] : tensor<4x8xf32>, tensor<4xf32>)
 // CHECK: %[[SH:.*]] = arith.subf
-// CHECK: math.exp %[[SH]]
+// Below -87 the numerator is 0 and exp never sees the underflowing lane.
+// CHECK: %[[LOW:.*]] = arith.cmpf olt, %[[SH]], %[[M87:.*]] : f32
+// CHECK: %[[CLAMPED:.*]] = arith.maximumf %[[SH]], %[[M87]] : f32
+// CHECK: %[[E:.*]] = math.exp %[[CLAMPED]]
+// CHECK: arith.select %[[LOW]], %{{.*}}, %[[E]] : f32
 // CHECK: %[[SUM:.*]] = linalg.reduce { arith.addf } ins(%[[EXP]] : tensor<4x8xf32>) {{.*}} dimensions = [1]
 // The division reads both as inputs: no generic reads its outs.
 // CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]]{{.*}} ins(%[[EXP]], %[[SUM]] : tensor<4x8xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4x8xf32>)

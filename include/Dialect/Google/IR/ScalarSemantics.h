@@ -153,9 +153,20 @@ V biasRelu(A &a, V product, V bias) {
 /// maximum may skip NaNs (Combiner::MaxNum): a row holding a NaN is NaN
 /// throughout, through its own exp(NaN - max), whatever the maximum. The
 /// sum stays in the accumulator type and the quotient is rounded once.
+///
+/// Where x - max < -87 (-708 for f64; f32 for f16 and bf16, where such a
+/// numerator rounds to 0 anyway), the numerator is 0 instead of exp's value
+/// below 1.7e-38 (3.4e-308): exp's argument is clamped there, so that no
+/// vector exp sees an underflowing lane (glibc's vector expf computes each
+/// such lane on a slow scalar path, and a causal mask's -1e9 entries are
+/// all such lanes).
 template <typename A, typename V = typename A::Value>
 V softmaxNumerator(A &a, V x, V maximum) {
-  return exp(a, a.sub(x, maximum));
+  return a.inF32IfNarrow(a.sub(x, maximum), [](auto &w, auto d) {
+    auto lowest = w.constant(w.isDouble() ? -708.0 : -87.0);
+    return w.select(w.compare(Comparison::LT, d, lowest), w.constant(0),
+                    exp(w, w.maximum(d, lowest)));
+  });
 }
 template <typename A, typename W, typename V = typename A::Value>
 V softmaxNormalize(A &a, W &w, V numerator, typename W::Value sum) {
