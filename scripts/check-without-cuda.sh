@@ -15,7 +15,7 @@ unset CUDA_ROOT CUDA_PATH
 # device code: the toolkit does not matter to it.)
 tests=$(ls -d test/Codegen/GPU/*.mlir test/Codegen/GPU/*.test test/google-run/gpu-*.test \
   test/google-run/errors/gpu-*.test test/runtime \
-  test/Pipelines/extreme-gpu.mlir test/python/test_gpu.py test/python/test_models.py |
+  test/Pipelines/extreme-gpu.mlir test/python/test_gpu.py test/python/test_examples.py |
   grep -v mapping-on-host)
 # shellcheck disable=SC2086
 CUDA_HOME=$empty /usr/lib/llvm-22/bin/lit -sv \
