@@ -658,8 +658,16 @@ func.func @conv_dynamic_width(%x: tensor<1x9x?x3xf32>, %w: tensor<3x3x3x4xf32>) 
 // -----
 
 func.func @conv_channels(%x: tensor<1x9x9x3xf32>, %w: tensor<3x3x2x4xf32>) {
-  // expected-error@+1 {{'google.conv2d' op expected a filter of 3 input channels (C = 3 over 1 groups) and output channels a multiple of the groups, got 'tensor<3x3x2x4xf32>'}}
+  // expected-error@+1 {{'google.conv2d' op expected a filter of C/groups = 3 input channels (dimension 2), got 'tensor<3x3x2x4xf32>'}}
   %0 = google.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, groups = 1 : i64} : tensor<1x9x9x3xf32>, tensor<3x3x2x4xf32> -> tensor<1x7x7x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups(%x: tensor<1x9x9x4xf32>, %w: tensor<3x3x2x3xf32>) {
+  // expected-error@+1 {{'google.conv2d' op expected the input's C = 4 and the filter's output channels (3) to be multiples of groups = 2}}
+  %0 = google.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, groups = 2 : i64} : tensor<1x9x9x4xf32>, tensor<3x3x2x3xf32> -> tensor<1x7x7x3xf32>
   return
 }
 

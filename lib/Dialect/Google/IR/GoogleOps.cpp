@@ -199,12 +199,13 @@ LogicalResult Conv2DOp::verify() {
   if (failed(output))
     return failure();
   int64_t channels = input.getDimSize(3), outChannels = filter.getDimSize(3);
-  if (channels % groups || outChannels % groups ||
-      filter.getDimSize(2) * groups != channels)
-    return emitOpError("expected a filter of ")
-           << (channels % groups ? -1 : channels / groups)
-           << " input channels (C = " << channels << " over " << groups
-           << " groups) and output channels a multiple of the groups, got "
+  if (channels % groups || outChannels % groups)
+    return emitOpError("expected the input's C = ")
+           << channels << " and the filter's output channels ("
+           << outChannels << ") to be multiples of groups = " << groups;
+  if (filter.getDimSize(2) * groups != channels)
+    return emitOpError("expected a filter of C/groups = ")
+           << channels / groups << " input channels (dimension 2), got "
            << filter;
   return verifyResultShape(*this, getOutputShape(), getResult().getType());
 }
