@@ -345,7 +345,14 @@ private:
     return clone->getResult(0);
   }
 
-  Value matmulBound(Operation *op, Value x, double u, double uAcc) {
+  /// The bound of a sum of products, `product(l, r)` the op on other
+  /// operands and `count` the number of products per element: each
+  /// operand's error against the other's magnitude, their product, the
+  /// accumulation's count + 1 roundings and the last rounding. `exactProduct`
+  /// (if given) receives the product of the exact operands.
+  Value productBound(Operation *op, Value x, double u, double uAcc,
+                     function_ref<Value(Value, Value)> product, Value count,
+                     Value *exactProduct = nullptr) {
     Value xa = exact.lookup(op->getOperand(0));
     Value xb = exact.lookup(op->getOperand(1));
     Value ea = bounds.lookup(op->getOperand(0));
@@ -354,17 +361,26 @@ private:
       ea = zerosLike(xa);
     if (!eb)
       eb = zerosLike(xb);
-    Type type = x.getType();
-    auto product = [&](Value l, Value r) {
-      return MatmulOp::create(b, loc, type, l, r).getResult();
-    };
     Value magnitude = product(abs(xa), abs(xb));
-    Value count = product(onesLike(xa), onesLike(xb)); // K per element
     Value e = add(add(product(abs(xa), eb), product(ea, abs(xb))),
                   product(ea, eb));
     e = add(e, mul(mul(add(count, scalar(1)), scalar(uAcc)), magnitude));
     Value p = product(xa, xb);
-    e = add(e, rounding(p, u));
+    if (exactProduct)
+      *exactProduct = p;
+    return add(e, rounding(p, u));
+  }
+
+  Value matmulBound(Operation *op, Value x, double u, double uAcc) {
+    Type type = x.getType();
+    auto product = [&](Value l, Value r) {
+      return MatmulOp::create(b, loc, type, l, r).getResult();
+    };
+    Value xa = exact.lookup(op->getOperand(0));
+    Value xb = exact.lookup(op->getOperand(1));
+    Value count = product(onesLike(xa), onesLike(xb)); // K per element
+    Value p;
+    Value e = productBound(op, x, u, uAcc, product, count, &p);
     if (auto fused = dyn_cast<MatmulBiasReluOp>(op)) {
       // + bias, rounded; relu adds nothing.
       Value bias = fused.getBias();
@@ -379,30 +395,18 @@ private:
   /// As matmulBound, with the convolution as the product: each output
   /// sums K = kh * kw * C/groups products.
   Value convolutionBound(Operation *op, Value x, double u, double uAcc) {
-    Value xa = exact.lookup(op->getOperand(0));
-    Value xb = exact.lookup(op->getOperand(1));
-    Value ea = bounds.lookup(op->getOperand(0));
-    Value eb = bounds.lookup(op->getOperand(1));
-    if (!ea)
-      ea = zerosLike(xa);
-    if (!eb)
-      eb = zerosLike(xb);
-    Type type = x.getType();
     auto product = [&](Value l, Value r) {
       IRMapping mapping;
       mapping.map(op->getOperand(0), l);
       mapping.map(op->getOperand(1), r);
       Operation *clone = b.clone(*op, mapping);
-      clone->getResult(0).setType(type);
+      clone->getResult(0).setType(x.getType());
       return clone->getResult(0);
     };
     auto filter = cast<RankedTensorType>(op->getOperand(1).getType());
     double count = filter.getDimSize(0) * filter.getDimSize(1) *
                    filter.getDimSize(2);
-    Value e = add(add(product(abs(xa), eb), product(ea, abs(xb))),
-                  product(ea, eb));
-    e = add(e, mul(product(abs(xa), abs(xb)), scalar((count + 1) * uAcc)));
-    return add(e, rounding(product(xa, xb), u));
+    return productBound(op, x, u, uAcc, product, scalar(count));
   }
 
   Value softmaxBound(SoftmaxOp op, Value x, double u, double uAcc) {

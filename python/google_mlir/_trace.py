@@ -1371,6 +1371,19 @@ def _check_nhwc(x, what, channels=True):
                           f"{' and C' if channels else ''} must be static")
 
 
+def _window_counts(x, sizes, strides, pads, window):
+    """The output H and W of windows of `sizes` sliding over x's padded H
+    and W; a ValueError naming `window` when one does not fit."""
+    out = []
+    for extent, size, stride, low, high in zip(
+            x.shape[1:3], sizes, strides, pads[0::2], pads[1::2]):
+        if extent + low + high < size:
+            raise trace_error(ValueError, f"{window} is larger than the "
+                              f"padded input {format_shape(x.shape)}")
+        out.append((extent + low + high - size) // stride + 1)
+    return out
+
+
 def conv2d(x, w, stride=1, padding="VALID", dilation=1, groups=1):
     """NHWC x HWIO convolution (google.conv2d)."""
     what = "conv2d"
@@ -1400,14 +1413,8 @@ def conv2d(x, w, stride=1, padding="VALID", dilation=1, groups=1):
                           f" x Cout, Cout a multiple of {groups})")
     sizes = (dilations[0] * (kh - 1) + 1, dilations[1] * (kw - 1) + 1)
     pads = window_padding(padding, x.shape[1:3], sizes, strides, what)
-    out = []
-    for extent, size, stride_, low, high in zip(
-            x.shape[1:3], sizes, strides, pads[0::2], pads[1::2]):
-        if extent + low + high < size:
-            raise trace_error(ValueError, f"{what}: the filter (with "
-                              "dilation) is larger than the padded input "
-                              f"{format_shape(x.shape)}")
-        out.append((extent + low + high - size) // stride_ + 1)
+    out = _window_counts(x, sizes, strides, pads, f"{what}: the filter "
+                         "(with dilation)")
     shape = (x.shape[0], out[0], out[1], cout)
     return tracer._new("conv2d", (x, w), {
         "strides": strides, "dilations": dilations, "padding": pads,
@@ -1424,14 +1431,8 @@ def pool2d(op, x, window, stride=None, padding="VALID"):
     if any(p >= window[i // 2] for i, p in enumerate(pads)):
         raise trace_error(ValueError, f"{what}: each padding must be smaller "
                           f"than the window {window}, got {pads}")
-    out = []
-    for extent, size, stride_, low, high in zip(
-            x.shape[1:3], window, strides, pads[0::2], pads[1::2]):
-        if extent + low + high < size:
-            raise trace_error(ValueError, f"{what}: the window {window} is "
-                              "larger than the padded input "
-                              f"{format_shape(x.shape)}")
-        out.append((extent + low + high - size) // stride_ + 1)
+    out = _window_counts(x, window, strides, pads,
+                         f"{what}: the window {window}")
     if x.dtype == np.bool_:
         raise trace_error(TypeError, f"{what} of booleans is not supported")
     operand = x._float() if op == "avg_pool2d" else x

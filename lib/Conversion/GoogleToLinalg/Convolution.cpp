@@ -41,6 +41,12 @@ Value prepareInput(OpBuilder &b, Location loc, Operation *op, Value input,
                             {0, padding[1], padding[3], 0}, value);
 }
 
+/// The op's static output shape with N as the (prepared) input's.
+SmallVector<int64_t> outputShape(SmallVector<int64_t> shape, Value input) {
+  shape[0] = cast<RankedTensorType>(input.getType()).getDimSize(0);
+  return shape;
+}
+
 /// The result's extents: N from the input, the rest static.
 SmallVector<OpFoldResult> outputSizes(OpBuilder &b, Location loc, Value input,
                                       ArrayRef<int64_t> shape) {
@@ -64,8 +70,7 @@ struct Conv2DToLinalg : public OpConversionPattern<Conv2DOp> {
     Value input = prepareInput(rewriter, loc, op, adaptor.getInput(),
                                op.getPadding(), algebra.constant(0));
     Value filter = adaptor.getFilter();
-    SmallVector<int64_t> shape = op.getOutputShape();
-    shape[0] = cast<RankedTensorType>(input.getType()).getDimSize(0);
+    SmallVector<int64_t> shape = outputShape(op.getOutputShape(), input);
     SmallVector<OpFoldResult> sizes = outputSizes(rewriter, loc, input, shape);
     Type accumulator = semantics::getAccumulatorType(elementType);
     Value zero = algebra.accumulator().constant(0);
@@ -147,8 +152,7 @@ struct MaxPool2DToLinalg : public OpConversionPattern<MaxPool2DOp> {
     Value lowest = algebra.lowest();
     Value input = prepareInput(rewriter, loc, op, adaptor.getInput(),
                                op.getPadding(), lowest);
-    SmallVector<int64_t> shape = op.getOutputShape();
-    shape[0] = cast<RankedTensorType>(input.getType()).getDimSize(0);
+    SmallVector<int64_t> shape = outputShape(op.getOutputShape(), input);
     auto type = RankedTensorType::get(shape, elementType);
     Value acc = createFilledTensor(
         rewriter, loc, type, outputSizes(rewriter, loc, input, shape), lowest);
@@ -181,8 +185,7 @@ struct AvgPool2DToLinalg : public OpConversionPattern<AvgPool2DOp> {
                       strides = op.getStrides();
     Value input = prepareInput(rewriter, loc, op, adaptor.getInput(), padding,
                                algebra.constant(0));
-    SmallVector<int64_t> shape = op.getOutputShape();
-    shape[0] = cast<RankedTensorType>(input.getType()).getDimSize(0);
+    SmallVector<int64_t> shape = outputShape(op.getOutputShape(), input);
     SmallVector<OpFoldResult> sizes = outputSizes(rewriter, loc, input, shape);
     auto accType = RankedTensorType::get(
         shape, semantics::getAccumulatorType(elementType));
