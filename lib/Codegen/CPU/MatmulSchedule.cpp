@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -331,7 +332,7 @@ LogicalResult CpuScheduler::padLastRows(IRRewriter &rewriter,
 }
 
 /// `operand` of `op` with MR = `blockRows` rows: the copy of its
-/// producer in `padded`, or a copy of it padded with zero rows (an
+/// producer in `padded`, or it padded high with zero rows (an
 /// empty tensor where the payload does not read it); operands without
 /// rows (B, the bias) as they are.
 Value CpuScheduler::padRows(IRRewriter &rewriter, linalg::LinalgOp op,
@@ -347,21 +348,24 @@ Value CpuScheduler::padRows(IRRewriter &rewriter, linalg::LinalgOp op,
   if (!type || !position)
     return value;
   Location loc = op.getLoc();
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, value);
-  SmallVector<OpFoldResult> paddedSizes = sizes;
-  paddedSizes[*position] = rewriter.getIndexAttr(blockRows);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, paddedSizes,
-                                        type.getElementType());
-  if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
-    return empty;
+  if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand)) {
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, value);
+    sizes[*position] = rewriter.getIndexAttr(blockRows);
+    return tensor::EmptyOp::create(rewriter, loc, sizes,
+                                   type.getElementType());
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  shape[*position] = blockRows;
+  SmallVector<Value> dynamicSizes;
+  for (auto [d, extent] : llvm::enumerate(shape))
+    if (ShapedType::isDynamic(extent))
+      dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, value, d));
   Value zero = arith::ConstantOp::create(
       rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
-  Value zeros = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
-  return tensor::InsertSliceOp::create(
-      rewriter, loc, value, zeros,
-      SmallVector<OpFoldResult>(type.getRank(), rewriter.getIndexAttr(0)),
-      sizes,
-      SmallVector<OpFoldResult>(type.getRank(), rewriter.getIndexAttr(1)));
+  return tensor::createPadHighOp(type.clone(shape), value, zero,
+                                 /*nofold=*/false, loc, rewriter,
+                                 dynamicSizes);
 }
 
 /// Tiles `root` (the epilogue, or `matmul`) with `matmul` and the fill

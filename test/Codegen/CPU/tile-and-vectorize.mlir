@@ -93,8 +93,9 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 // CHECK:       scf.for %{{.*}} = %c0 to %{{.*}} step %c8
 // CHECK:         %[[ROWS:.*]] = affine.min
 // CHECK:         tensor.empty() : tensor<8x40xf32>
-// CHECK:         %[[ZEROS:.*]] = linalg.fill {{.*}} -> tensor<8x8xf32>
-// CHECK:         tensor.insert_slice %{{.*}} into %[[ZEROS]][0, 0] [%[[ROWS]], 8]
+// CHECK:         %[[HIGH:.*]] = affine.apply #{{.*}}(%[[ROWS]])
+// CHECK:         tensor.pad %{{.*}} low[0, 0] high[%[[HIGH]], 0]
+// CHECK:         } : tensor<?x8xf32> to tensor<8x8xf32>
 // CHECK:         vector.contract {{.*}} into vector<8x32xf32>
 // CHECK:         vector.contract {{.*}} into vector<8x8xf32>
 // CHECK:         tensor.extract_slice %{{.*}}[0, 0] [%[[ROWS]], 40]
@@ -342,7 +343,8 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 // CHECK:         vector.contract {{.*}} into vector<2x128xf32>
 // CHECK:       vector.contract {{.*}} into vector<1x256xf32>
 // CHECK:       scf.for %{{.*}} step %c8
-// CHECK:         linalg.fill {{.*}} -> tensor<8x128xf32>
+// CHECK:         tensor.pad
+// CHECK:         } : tensor<?x128xf32> to tensor<8x128xf32>
 // CHECK:         scf.for %{{.*}} = %c0 to %c256 step %c32
 // CHECK:           vector.contract {{.*}} into vector<8x32xf32>
 // CHECK-NOT:   linalg.
@@ -371,7 +373,8 @@ func.func @packed_rhs_dynamic_rows(%a: tensor<?x128xf32>, %b: tensor<128x256xf32
 // CHECK:       vector.contract {{.*}} into vector<1x256xf32>
 // CHECK:       arith.maximumf {{.*}} : vector<1x256xf32>
 // The bias is read as it is; A's rows are padded.
-// CHECK:       linalg.fill {{.*}} -> tensor<8x64xf32>
+// CHECK:       tensor.pad
+// CHECK:       } : tensor<?x64xf32> to tensor<8x64xf32>
 // CHECK:       vector.contract {{.*}} into vector<8x32xf32>
 // CHECK:       vector.transfer_read %arg2
 // CHECK:       arith.maximumf {{.*}} : vector<8x32xf32>
