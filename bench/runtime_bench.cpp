@@ -56,7 +56,6 @@ int main(int argc, char **argv) {
   CompileOptions options = getDefaultCompileOptions();
   llvm::SmallString<128> dir;
   llvm::sys::fs::createUniqueDirectory("google-bench", dir);
-  std::string error;
 
   // 1. Cold compiles.
   std::vector<double> parse, pipeline, codegen, link, total;
@@ -64,9 +63,9 @@ int main(int argc, char **argv) {
     CompileStats stats;
     std::string out = (dir + "/cold" + std::to_string(i) + ".so").str();
     auto start = Clock::now();
-    if (mlir::failed(compileToSharedObject(source, "mlp.mlir", options, out, error,
-                                     &stats))) {
-      llvm::errs() << "error: " << error << "\n";
+    if (llvm::Error err =
+            compileToSharedObject(source, "mlp.mlir", options, out, &stats)) {
+      llvm::errs() << "error: " << llvm::toString(std::move(err)) << "\n";
       return 1;
     }
     total.push_back(msSince(start));
@@ -77,13 +76,21 @@ int main(int argc, char **argv) {
   }
   // Cache hits: lookup + checksum + dlopen + manifest.
   std::string cacheDir = (dir + "/cache").str();
-  if (failed(getOrCompile(source, "mlp.mlir", options, cacheDir, error)))
+  if (llvm::Expected<CachedObject> first =
+          getOrCompile(source, "mlp.mlir", options, cacheDir);
+      !first) {
+    llvm::errs() << "error: " << llvm::toString(first.takeError()) << "\n";
     return 1;
+  }
   std::vector<double> hits;
   for (int i = 0; i < 50; ++i) {
     auto start = Clock::now();
-    llvm::FailureOr<CachedObject> cached =
-        getOrCompile(source, "mlp.mlir", options, cacheDir, error);
+    llvm::Expected<CachedObject> cached =
+        getOrCompile(source, "mlp.mlir", options, cacheDir);
+    if (!cached) {
+      llvm::errs() << "error: " << llvm::toString(cached.takeError()) << "\n";
+      return 1;
+    }
     google_rt_module *module = nullptr;
     google_rt_status status =
         google_rt_module_load(cached->path.c_str(), &module);
@@ -102,9 +109,9 @@ int main(int argc, char **argv) {
 
   // 2. Per-call overhead.
   std::string tinyPath = (dir + "/tiny.so").str();
-  if (failed(compileToSharedObject(kTiny, "tiny.mlir", options, tinyPath,
-                                   error))) {
-    llvm::errs() << "error: " << error << "\n";
+  if (llvm::Error err =
+          compileToSharedObject(kTiny, "tiny.mlir", options, tinyPath)) {
+    llvm::errs() << "error: " << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
   google_rt_module *module = nullptr;

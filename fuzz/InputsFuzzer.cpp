@@ -17,10 +17,10 @@ using namespace mlir::google;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef bytes(reinterpret_cast<const char *>(data), size);
-  std::string error;
-  HostTensor tensor;
-  if (succeeded(parseNpy(bytes, "fuzz.npy", tensor, error)))
-    (void)formatTensor(tensor, /*summarize=*/true);
+  if (llvm::Expected<HostTensor> tensor = parseNpy(bytes, "fuzz.npy"))
+    (void)formatTensor(*tensor, /*summarize=*/true);
+  else
+    llvm::consumeError(tensor.takeError());
 
   // `@` would read a file: specs only. Huge splats only cost time and
   // memory (google-run's own limit is 2^40 elements): keep them small.
@@ -35,14 +35,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         (count *= extent) > (1u << 16))
       return 0;
   }
-  HostTensor parsed;
-  if (failed(parseTensorSpec(bytes, parsed, error)) ||
-      parsed.numElements() > (1 << 16))
+  llvm::Expected<HostTensor> parsedOrError = parseTensorSpec(bytes);
+  if (!parsedOrError) {
+    llvm::consumeError(parsedOrError.takeError());
+    return 0;
+  }
+  const HostTensor &parsed = *parsedOrError;
+  if (parsed.numElements() > (1 << 16))
     return 0;
   std::string printed = formatTensor(parsed);
+  llvm::Expected<HostTensor> againOrError = parseTensorSpec(printed);
+  std::string error;
   HostTensor again;
-  if (failed(parseTensorSpec(printed, again, error)) ||
-      again.dtype() != parsed.dtype() || again.shape() != parsed.shape() ||
+  if (againOrError)
+    again = std::move(*againOrError);
+  else
+    error = llvm::toString(againOrError.takeError());
+  if (!error.empty() || again.dtype() != parsed.dtype() ||
+      again.shape() != parsed.shape() ||
       std::memcmp(again.data(), parsed.data(), parsed.numBytes()) != 0) {
     // NaN payloads are not printed: compare those as printed text.
     if (formatTensor(again) == printed)

@@ -43,11 +43,9 @@ struct CachedObject {
 /// (`log` overrides the variable: Python prints its own lines).
 /// When the directory cannot be used, warns and compiles to a temporary
 /// file instead.
-FailureOr<CachedObject> getOrCompile(StringRef source, StringRef name,
-                                     const CompileOptions &options,
-                                     StringRef cacheDirectory,
-                                     std::string &error,
-                                     std::optional<bool> log = std::nullopt);
+llvm::Expected<CachedObject>
+getOrCompile(StringRef source, StringRef name, const CompileOptions &options,
+             StringRef cacheDirectory, std::optional<bool> log = std::nullopt);
 
 /// Whether GOOGLE_MLIR_LOG_COMPILES=1 is set.
 bool isCompileLogEnabled();

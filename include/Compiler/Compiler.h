@@ -13,6 +13,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
@@ -46,31 +47,30 @@ struct CompileStats {
 
 /// Compiles MLIR text at any stage (google dialect, linalg on tensors, or
 /// the LLVM dialect output of --google-extreme-pipeline) to a shared object
-/// at `outputPath`. On failure, `error` holds one line
-/// (`<file>:<line>:<col>: <message>` when the input is at fault).
-LogicalResult compileToSharedObject(StringRef source, StringRef bufferName,
-                                    const CompileOptions &options,
-                                    StringRef outputPath, std::string &error,
-                                    CompileStats *stats = nullptr);
+/// at `outputPath`. An error is one line (`<file>:<line>:<col>: <message>`
+/// when the input is at fault).
+llvm::Error compileToSharedObject(StringRef source, StringRef bufferName,
+                                  const CompileOptions &options,
+                                  StringRef outputPath,
+                                  CompileStats *stats = nullptr);
 
-/// Prints `source` at one stage of the pipeline into `output`:
+/// `source` printed at one stage of the pipeline:
 /// "google" (parsed and verified), "optimized" (after the google-level
 /// optimizations), "linalg" (lowered to linalg on tensors), "llvm" (the
 /// LLVM dialect, as google-opt --google-extreme-pipeline prints it) or
 /// "llvm-ir" (LLVM IR after LLVM's optimizations).
-LogicalResult printStage(StringRef source, StringRef bufferName,
-                         const CompileOptions &options, StringRef stage,
-                         std::string &output, std::string &error);
+llvm::Expected<std::string> printStage(StringRef source, StringRef bufferName,
+                                       const CompileOptions &options,
+                                       StringRef stage);
 
 /// The stages printStage knows, in pipeline order.
 ArrayRef<StringRef> getStageNames();
 
 /// A string that changes whenever the compiler or its options change the
 /// code it would produce: version, LLVM version, this binary's identity and
-/// the resolved target and options. Fails on invalid options.
-LogicalResult getCompilerFingerprint(const CompileOptions &options,
-                                     std::string &fingerprint,
-                                     std::string &error);
+/// the resolved target and options. An error on invalid options.
+llvm::Expected<std::string>
+getCompilerFingerprint(const CompileOptions &options);
 
 } // namespace google
 } // namespace mlir

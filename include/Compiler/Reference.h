@@ -13,17 +13,15 @@
 
 namespace mlir::google {
 
-/// Parses `source`; on failure `error` is the first diagnostic.
-std::unique_ptr<ReferenceModule>
-parseReferenceModule(StringRef source, StringRef bufferName,
-                     std::string &error);
+/// Parses `source`; an error holds the first diagnostic.
+llvm::Expected<std::unique_ptr<ReferenceModule>>
+parseReferenceModule(StringRef source, StringRef bufferName);
 
 /// Parses `source` and interprets its function `function` on `inputs` (see
 /// ReferenceModule::run).
-FailureOr<std::vector<HostTensor>>
+llvm::Expected<std::vector<HostTensor>>
 interpretModule(StringRef source, StringRef bufferName, StringRef function,
-                ArrayRef<HostTensor> inputs, std::string &error,
-                bool *unsupported = nullptr);
+                ArrayRef<HostTensor> inputs, bool *unsupported = nullptr);
 
 } // namespace mlir::google
 

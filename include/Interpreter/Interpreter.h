@@ -16,6 +16,7 @@
 #include "Interpreter/ConcreteTensor.h"
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
@@ -27,30 +28,28 @@ class FuncOp;
 
 namespace google {
 
-/// The value of the google op `op` given the values of its operands. On
-/// failure (extents that disagree, an op that is not a google op) `error`
-/// says why, naming the op.
-FailureOr<ConcreteTensor> evaluateOp(Operation *op,
-                                     ArrayRef<ConcreteTensor> operands,
-                                     std::string &error);
+/// The value of the google op `op` given the values of its operands, or
+/// an error naming the op (extents that disagree, not a google op).
+llvm::Expected<ConcreteTensor> evaluateOp(Operation *op,
+                                          ArrayRef<ConcreteTensor> operands);
 
 /// Checks that `function` and everything it calls is made of google ops,
 /// func.call and func.return in one block each, and that no call is
 /// recursive.
-LogicalResult verifyInterpretable(func::FuncOp function, std::string &error);
+llvm::Error verifyInterpretable(func::FuncOp function);
 
 /// Sees each google op the interpreter evaluates, with its operands' and
 /// its result's values; returning false stops the interpretation (which
-/// then fails with `error` empty).
+/// then fails with an error the caller consumes).
 using OpObserver = function_ref<bool(
     Operation *op, ArrayRef<ConcreteTensor> operands,
     const ConcreteTensor &result)>;
 
 /// The results of calling `function` (google ops, func.call and
 /// func.return) with `arguments`, which must match its signature.
-FailureOr<SmallVector<ConcreteTensor>>
+llvm::Expected<SmallVector<ConcreteTensor>>
 interpretFunction(func::FuncOp function, ArrayRef<ConcreteTensor> arguments,
-                  std::string &error, OpObserver observer = {});
+                  OpObserver observer = {});
 
 } // namespace google
 } // namespace mlir

@@ -10,6 +10,7 @@
 
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/Error.h"
 
 #include <optional>
 #include <string>
@@ -67,22 +68,20 @@ struct ExtremePipelineOptions
   std::string getHostChip() const;
 };
 
-/// Checks option values and combinations; on failure `error` says why.
-/// Parses `text` (`key=value ...`) into `options`; on failure `error` is
-/// one line naming the text and what is wrong with it.
-LogicalResult parseOptions(StringRef text, ExtremePipelineOptions &options,
-                           std::string &error);
+/// Parses `text` (`key=value ...`) into `options`; the error is one line
+/// naming the text and what is wrong with it.
+llvm::Error parseOptions(StringRef text, ExtremePipelineOptions &options);
 
-LogicalResult verifyOptions(const ExtremePipelineOptions &options,
-                            std::string &error);
+/// Checks option values and combinations; the error says why not.
+llvm::Error verifyOptions(const ExtremePipelineOptions &options);
 
-/// Fails, with `error` saying how to list valid names, unless `chip` is
-/// `host` or a CPU of the host's target that can run 64-bit code.
-LogicalResult verifyCpuChip(StringRef chip, std::string &error);
+/// An error saying how to list valid names unless `chip` is `host` or a
+/// CPU of the host's target that can run 64-bit code.
+llvm::Error verifyCpuChip(StringRef chip);
 
-/// Fails, with `error` naming valid chips, unless LLVM's NVPTX (for NVVM)
-/// or AMDGPU (for ROCDL) backend knows `chip`.
-LogicalResult verifyGpuChip(Target target, StringRef chip, std::string &error);
+/// An error naming valid chips unless LLVM's NVPTX (for NVVM) or AMDGPU
+/// (for ROCDL) backend knows `chip`.
+llvm::Error verifyGpuChip(Target target, StringRef chip);
 
 /// The vector register width, in bits, of a CPU (`host` or an LLVM CPU
 /// name): 512 with AVX-512, 256 with AVX2 and FMA, else 128.
@@ -128,11 +127,10 @@ void addRuntimeInterfacePasses(OpPassManager &pm,
                                std::optional<Target> target = std::nullopt,
                                ArrayRef<std::string> cpuFeatures = {});
 
-/// The whole pipeline for `options.target`; fails, with `error` set, on
-/// invalid or unsupported options.
-LogicalResult buildExtremePipeline(OpPassManager &pm,
-                                   const ExtremePipelineOptions &options,
-                                   std::string &error);
+/// The whole pipeline for `options.target`; an error on invalid or
+/// unsupported options.
+llvm::Error buildExtremePipeline(OpPassManager &pm,
+                                 const ExtremePipelineOptions &options);
 
 /// Registers --google-extreme-pipeline.
 void registerExtremePipeline();

@@ -100,9 +100,8 @@ constexpr int kCompilerServicesVersion = 1;
 /// or an install prefix's); "" when the runtime's location is unknown.
 std::string getCompilerLibraryPath();
 
-/// Loads the compiler library once and returns its services; nullptr and
-/// `error` when it cannot be loaded.
-CompilerServices *loadCompilerServices(std::string &error);
+/// Loads the compiler library once and returns its services.
+llvm::Expected<CompilerServices *> loadCompilerServices();
 
 } // namespace mlir::google
 

@@ -15,6 +15,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdlib>
 #include <memory>
@@ -78,21 +79,18 @@ std::string formatTensorType(ArrayRef<int64_t> shape, google_rt_dtype dtype);
 /// Reads a .npy file. Versions 1-3, little and big endian, C and Fortran
 /// order; f16/f32/f64/i8/i32/i64/bool. The header is parsed defensively:
 /// lengths are bounded and the shape must account for the file size.
-LogicalResult readNpy(StringRef path, HostTensor &tensor, std::string &error);
+llvm::Expected<HostTensor> readNpy(StringRef path);
 
 /// Parses the contents of a .npy file (`path` names it in errors).
-LogicalResult parseNpy(StringRef contents, StringRef path, HostTensor &tensor,
-                       std::string &error);
+llvm::Expected<HostTensor> parseNpy(StringRef contents, StringRef path);
 
 /// Writes a version 1.0 .npy file (bf16 is written as f32).
-LogicalResult writeNpy(StringRef path, const HostTensor &tensor,
-                       std::string &error);
+llvm::Error writeNpy(StringRef path, const HostTensor &tensor);
 
 /// Parses `2x3xf32=1 2 3 4 5 6`, `2x3xf32=0.5` (a splat), `f32=1`,
 /// `0x3xf32` (empty) or `@file.npy`. Values are read as the element type
 /// reads them: integers exactly and in range, floats rounded once.
-LogicalResult parseTensorSpec(StringRef spec, HostTensor &tensor,
-                              std::string &error);
+llvm::Expected<HostTensor> parseTensorSpec(StringRef spec);
 
 /// iree-run-module style: `2x3xf32=[1 2 3][4 5 6]` (bf16 printed as f32),
 /// each value in its shortest form that reads back exactly. With
@@ -102,16 +100,15 @@ std::string formatTensor(const HostTensor &tensor, bool summarize = false);
 
 /// Compares `actual` with `expected` using tolerances suited to the type
 /// (f32: 1e-4 absolute + 1e-5 relative; f16/bf16 looser; integers exact).
-/// On a mismatch, `error` names the first differing element.
-LogicalResult compareTensors(const HostTensor &actual,
-                             const HostTensor &expected, std::string &error);
+/// A mismatch's error names the first differing element.
+llvm::Error compareTensors(const HostTensor &actual,
+                           const HostTensor &expected);
 
-/// Compares compiled `results` with the `reference` results; on a mismatch
-/// `error` names the result and the first differing element.
-LogicalResult compareWithReference(StringRef function,
-                                   ArrayRef<HostTensor> results,
-                                   ArrayRef<HostTensor> reference,
-                                   std::string &error);
+/// Compares compiled `results` with the `reference` results; a mismatch's
+/// error names the result and the first differing element.
+llvm::Error compareWithReference(StringRef function,
+                                 ArrayRef<HostTensor> results,
+                                 ArrayRef<HostTensor> reference);
 
 } // namespace mlir::google
 

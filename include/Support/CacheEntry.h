@@ -11,6 +11,7 @@
 #define GOOGLE_SUPPORT_CACHEENTRY_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
@@ -25,14 +26,13 @@ std::string getDefaultCacheDirectory();
 std::string checkCacheEntry(llvm::StringRef path, llvm::StringRef key = {});
 
 /// Appends the trailer, with `key` (32 hex digits), to the shared object at
-/// `path`; false and `error` when it cannot.
-bool sealCacheEntry(llvm::StringRef path, llvm::StringRef key,
-                    std::string &error);
+/// `path`.
+llvm::Error sealCacheEntry(llvm::StringRef path, llvm::StringRef key);
 
 /// Writes the payload of a cache entry (or any shared object) to `path`,
-/// without the trailer; false and `error` when it cannot.
-bool exportCachePayload(llvm::StringRef cachedPath, llvm::StringRef path,
-                        std::string &error);
+/// without the trailer.
+llvm::Error exportCachePayload(llvm::StringRef cachedPath,
+                               llvm::StringRef path);
 
 } // namespace mlir::google
 

@@ -33,17 +33,16 @@ google_compiler_compile(const char *source, size_t length, const char *name,
                         const char *pipeline, const char *cacheDirectory,
                         int log, google_compiler_result *result) {
   std::memset(result, 0, sizeof(*result));
-  std::string error;
   std::string directory =
       cacheDirectory ? cacheDirectory : getDefaultCacheDirectory();
   std::optional<bool> logSwitch;
   if (log >= 0)
     logSwitch = log != 0;
-  FailureOr<CachedObject> cached =
+  llvm::Expected<CachedObject> cached =
       getOrCompile(StringRef(source, length), name ? name : "<python>",
-                   makeOptions(pipeline), directory, error, logSwitch);
-  if (failed(cached))
-    return copyString(error);
+                   makeOptions(pipeline), directory, logSwitch);
+  if (!cached)
+    return copyString(llvm::toString(cached.takeError()));
   result->object_path = copyString(cached->path);
   result->key = copyString(cached->key);
   result->miss_reason = copyString(cached->missReason);
@@ -70,12 +69,12 @@ google_compiler_print_stage(const char *source, size_t length,
                             const char *name, const char *pipeline,
                             const char *stage, char **output) {
   *output = nullptr;
-  std::string text, error;
-  if (failed(printStage(StringRef(source, length), name ? name : "<python>",
-                        makeOptions(pipeline), stage ? stage : "google", text,
-                        error)))
-    return copyString(error);
-  *output = copyString(text);
+  llvm::Expected<std::string> text =
+      printStage(StringRef(source, length), name ? name : "<python>",
+                 makeOptions(pipeline), stage ? stage : "google");
+  if (!text)
+    return copyString(llvm::toString(text.takeError()));
+  *output = copyString(*text);
   return nullptr;
 }
 

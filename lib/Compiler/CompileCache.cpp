@@ -61,22 +61,22 @@ bool google::isCompileLogEnabled() {
   return value && *value == "1";
 }
 
-FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
-                                             const CompileOptions &options,
-                                             StringRef cacheDirectory,
-                                             std::string &error,
-                                             std::optional<bool> logSwitch) {
+llvm::Expected<CachedObject>
+google::getOrCompile(StringRef source, StringRef name,
+                     const CompileOptions &options, StringRef cacheDirectory,
+                     std::optional<bool> logSwitch) {
   auto start = std::chrono::steady_clock::now();
   bool log = logSwitch.value_or(isCompileLogEnabled());
 
-  std::string fingerprint;
-  if (failed(getCompilerFingerprint(options, fingerprint, error)))
-    return failure();
-  std::string key = hexDigest(fingerprint, source);
+  llvm::Expected<std::string> fingerprint = getCompilerFingerprint(options);
+  if (!fingerprint)
+    return fingerprint.takeError();
+  std::string key = hexDigest(*fingerprint, source);
 
   // Any problem with the directory: warn, naming it, and compile into a
   // temporary file instead.
-  auto compileUncached = [&](const Twine &problem) -> FailureOr<CachedObject> {
+  auto compileUncached =
+      [&](const Twine &problem) -> llvm::Expected<CachedObject> {
     llvm::errs() << "google-mlir: warning: cannot use the cache directory '"
                  << cacheDirectory << "': " << problem
                  << "; compiling without the cache\n";
@@ -84,16 +84,15 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
     result.temporary = true;
     SmallString<128> path;
     if (std::error_code ec =
-            llvm::sys::fs::createTemporaryFile("google-mlir", "so", path)) {
-      error = "cannot create a temporary file: " + ec.message();
-      return failure();
-    }
+            llvm::sys::fs::createTemporaryFile("google-mlir", "so", path))
+      return llvm::createStringError("cannot create a temporary file: " +
+                                     ec.message());
     result.path = path.str().str();
     result.missReason = "cache unusable";
-    if (failed(compileToSharedObject(source, name, options, path, error,
-                                     &result.stats))) {
+    if (llvm::Error err =
+            compileToSharedObject(source, name, options, path, &result.stats)) {
       llvm::sys::fs::remove(path);
-      return failure();
+      return std::move(err);
     }
     result.milliseconds = millisecondsSince(start);
     if (log)
@@ -137,11 +136,13 @@ FailureOr<CachedObject> google::getOrCompile(StringRef source, StringRef name,
           path + ".%%%%%%%%.tmp", temporary))
     return compileUncached(ec.message());
   CompileStats &stats = result.stats;
-  if (failed(compileToSharedObject(source, name, options, temporary, error,
-                                   &stats)) ||
-      !sealCacheEntry(temporary, key, error)) {
+  llvm::Error err =
+      compileToSharedObject(source, name, options, temporary, &stats);
+  if (!err)
+    err = sealCacheEntry(temporary, key);
+  if (err) {
     llvm::sys::fs::remove(temporary);
-    return failure();
+    return std::move(err);
   }
   if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
     llvm::errs() << "google-mlir: warning: cannot use the cache directory '"

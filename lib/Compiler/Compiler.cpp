@@ -46,6 +46,10 @@ LLD_HAS_DRIVER(elf)
 
 using namespace mlir;
 using namespace mlir::google;
+using llvm::createStringError;
+using llvm::Error;
+using llvm::Expected;
+using llvm::make_error;
 
 /// The directory of libgoogle_runtime: next to the library holding this
 /// code when it has one there (an installed libgoogle_compiler), else the
@@ -74,6 +78,17 @@ void google::registerCompilerDialects(DialectRegistry &registry) {
 }
 
 namespace {
+
+/// The pass pipeline failed; what went wrong is in the diagnostics.
+class PipelineFailed : public llvm::ErrorInfo<PipelineFailed> {
+public:
+  static char ID;
+  void log(raw_ostream &os) const override { os << "the pipeline failed"; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+};
+char PipelineFailed::ID;
 
 /// Keeps the first error diagnostic as one line.
 class FirstErrorHandler {
@@ -113,13 +128,13 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
-std::unique_ptr<ExtremePipelineOptions> parseAndVerifyOptions(StringRef text,
-                                                     std::string &error) {
+Expected<std::unique_ptr<ExtremePipelineOptions>>
+parseAndVerifyOptions(StringRef text) {
   auto options = std::make_unique<ExtremePipelineOptions>();
-  if (failed(google::parseOptions(text, *options, error)))
-    return nullptr;
-  if (failed(verifyOptions(*options, error)))
-    return nullptr;
+  if (Error err = google::parseOptions(text, *options))
+    return std::move(err);
+  if (Error err = verifyOptions(*options))
+    return std::move(err);
   return options;
 }
 
@@ -150,23 +165,25 @@ void dropRuntimeFallbacks(ModuleOp module) {
   }
 }
 
-LogicalResult lowerToLLVMDialect(ModuleOp module,
-                                 const ExtremePipelineOptions &options,
-                                 std::string &error) {
+/// Runs the pipeline on `module`; fails with the options' error, or
+/// leaves the pipeline's to the context's diagnostics (the error then
+/// says only that it failed).
+Error lowerToLLVMDialect(ModuleOp module,
+                         const ExtremePipelineOptions &options) {
   PassManager pm(module.getContext());
   if (isLoweredToLLVM(module))
     addRuntimeInterfacePasses(pm, std::nullopt,
                               getRequiredCpuFeatures(options.getHostChip()));
-  else if (failed(buildExtremePipeline(pm, options, error)))
-    return failure();
+  else if (Error err = buildExtremePipeline(pm, options))
+    return err;
   if (failed(pm.run(module)))
-    return failure();
+    return make_error<PipelineFailed>();
   dropRuntimeFallbacks(module);
-  return success();
+  return Error::success();
 }
 
-std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(const ExtremePipelineOptions &options, std::string &error) {
+Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(const ExtremePipelineOptions &options) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -174,10 +191,11 @@ createTargetMachine(const ExtremePipelineOptions &options, std::string &error) {
   }();
   (void)initialized;
   llvm::Triple triple(llvm::sys::getProcessTriple());
+  std::string lookupError;
   const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
+      llvm::TargetRegistry::lookupTarget(triple, lookupError);
   if (!target)
-    return nullptr;
+    return createStringError(lookupError);
   std::string chip = options.getHostChip();
   std::string features;
   if (chip == "host") {
@@ -197,7 +215,8 @@ createTargetMachine(const ExtremePipelineOptions &options, std::string &error) {
       triple, chip, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
       level));
   if (!machine)
-    error = "cannot create a target machine for " + triple.str() + " " + chip;
+    return createStringError("cannot create a target machine for " +
+                             triple.str() + " " + chip);
   return machine;
 }
 
@@ -273,16 +292,14 @@ llvm::Error optimizeModule(llvm::Module &module, unsigned optLevel,
 }
 
 /// The module as optimized LLVM IR for `machine`.
-std::unique_ptr<llvm::Module> translateAndOptimize(
-    ModuleOp module, const ExtremePipelineOptions &options,
-    llvm::TargetMachine &machine, llvm::LLVMContext &llvmContext,
-    std::string &error) {
+Expected<std::unique_ptr<llvm::Module>>
+translateAndOptimize(ModuleOp module, const ExtremePipelineOptions &options,
+                     llvm::TargetMachine &machine,
+                     llvm::LLVMContext &llvmContext) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
-  if (!llvmModule) {
-    error = "cannot translate the module to LLVM IR";
-    return nullptr;
-  }
+  if (!llvmModule)
+    return createStringError("cannot translate the module to LLVM IR");
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple());
   // The loops LLVM vectorizes itself get vectors as wide as ours: chips
@@ -295,34 +312,31 @@ std::unique_ptr<llvm::Module> translateAndOptimize(
         function.addFnAttr("prefer-vector-width", "512");
   std::unique_ptr<llvm::TargetLibraryInfoImpl> libraryInfo =
       createLibraryInfo(vectorBits, machine);
-  if (llvm::Error err = optimizeModule(*llvmModule, options.optLevel, machine,
-                                       *libraryInfo)) {
-    error = "LLVM optimization failed: " + llvm::toString(std::move(err));
-    return nullptr;
-  }
+  if (Error err =
+          optimizeModule(*llvmModule, options.optLevel, machine, *libraryInfo))
+    return createStringError("LLVM optimization failed: " +
+                             llvm::toString(std::move(err)));
   return llvmModule;
 }
 
-LogicalResult emitObject(ModuleOp module, const ExtremePipelineOptions &options,
-                         SmallVectorImpl<char> &object, std::string &error) {
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(options, error);
+Error emitObject(ModuleOp module, const ExtremePipelineOptions &options,
+                 SmallVectorImpl<char> &object) {
+  Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createTargetMachine(options);
   if (!machine)
-    return failure();
+    return machine.takeError();
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateAndOptimize(module, options, *machine, llvmContext, error);
+  Expected<std::unique_ptr<llvm::Module>> llvmModule =
+      translateAndOptimize(module, options, **machine, llvmContext);
   if (!llvmModule)
-    return failure();
+    return llvmModule.takeError();
   llvm::raw_svector_ostream os(object);
   llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, os, nullptr,
-                                   llvm::CodeGenFileType::ObjectFile)) {
-    error = "the target cannot emit object files";
-    return failure();
-  }
-  codegen.run(*llvmModule);
-  return success();
+  if ((*machine)->addPassesToEmitFile(codegen, os, nullptr,
+                                      llvm::CodeGenFileType::ObjectFile))
+    return createStringError("the target cannot emit object files");
+  codegen.run(**llvmModule);
+  return Error::success();
 }
 
 /// lld keeps global state while it links: one link at a time, and none
@@ -337,23 +351,18 @@ InProcessLinker &getLinker() {
   return linker;
 }
 
-LogicalResult linkSharedObject(ArrayRef<char> object,
-                               const CompileOptions &options,
-                               StringRef outputPath, std::string &error) {
+Error linkSharedObject(ArrayRef<char> object, const CompileOptions &options,
+                       StringRef outputPath) {
   SmallString<128> objectPath;
   int fd;
-  if (llvm::sys::fs::createTemporaryFile("google-mlir", "o", fd, objectPath)) {
-    error = "cannot create a temporary file";
-    return failure();
-  }
+  if (llvm::sys::fs::createTemporaryFile("google-mlir", "o", fd, objectPath))
+    return createStringError("cannot create a temporary file");
   llvm::scope_exit cleanup([&] { llvm::sys::fs::remove(objectPath); });
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os.write(object.data(), object.size());
-    if (os.has_error()) {
-      error = "cannot write " + objectPath.str().str();
-      return failure();
-    }
+    if (os.has_error())
+      return createStringError("cannot write " + objectPath);
   }
   std::string runtimeDir = options.runtimeLibraryDir;
   SmallVector<std::string> args = {
@@ -379,11 +388,10 @@ LogicalResult linkSharedObject(ArrayRef<char> object,
   llvm::raw_string_ostream messageStream(messages);
   InProcessLinker &linker = getLinker();
   std::lock_guard<std::mutex> lock(linker.mutex);
-  if (!linker.usable) {
-    error = "linking failed: the in-process linker cannot run again after "
-            "an earlier failure in this process";
-    return failure();
-  }
+  if (!linker.usable)
+    return createStringError(
+        "linking failed: the in-process linker cannot run again after an "
+        "earlier failure in this process");
   lld::Result result = lld::lldMain(argv, messageStream, messageStream,
                                     {{lld::Gnu, &lld::elf::link}});
   linker.usable = result.canRunAgain;
@@ -391,11 +399,10 @@ LogicalResult linkSharedObject(ArrayRef<char> object,
     StringRef first = StringRef(messages).split('\n').first;
     first.consume_front("ld.lld: ");
     first.consume_front("error: ");
-    error = ("linking failed: " + (first.empty() ? "lld failed" : first))
-                .str();
-    return failure();
+    return createStringError("linking failed: " +
+                             (first.empty() ? "lld failed" : first));
   }
-  return success();
+  return Error::success();
 }
 
 OwningOpRef<ModuleOp> parseModule(StringRef source, StringRef bufferName,
@@ -419,12 +426,17 @@ public:
     module = parseModule(source, bufferName, context);
   }
 
-  /// Sets `error` (unless already set) to the first error diagnostic, or
-  /// `fallback`.
-  LogicalResult fail(std::string &error, StringRef fallback) const {
-    if (error.empty())
-      error = errors.take(fallback);
-    return failure();
+  /// The first error diagnostic, or `fallback`.
+  Error diagnosed(StringRef fallback) const {
+    return createStringError(errors.take(fallback));
+  }
+
+  /// `err`, or the first error diagnostic where `err` only says that the
+  /// pipeline failed.
+  Error withDiagnostic(Error err) const {
+    return llvm::handleErrors(std::move(err), [&](const PipelineFailed &) {
+      return diagnosed("the pipeline failed");
+    });
   }
 
   MLIRContext context;
@@ -434,12 +446,9 @@ public:
 
 } // namespace
 
-LogicalResult google::compileToSharedObject(StringRef source,
-                                            StringRef bufferName,
-                                            const CompileOptions &options,
-                                            StringRef outputPath,
-                                            std::string &error,
-                                            CompileStats *stats) {
+Error google::compileToSharedObject(StringRef source, StringRef bufferName,
+                                    const CompileOptions &options,
+                                    StringRef outputPath, CompileStats *stats) {
   CompileStats local;
   if (!stats)
     stats = &local;
@@ -449,34 +458,35 @@ LogicalResult google::compileToSharedObject(StringRef source,
     slot = std::chrono::duration<double, std::milli>(now - start).count();
     start = now;
   };
-  std::unique_ptr<ExtremePipelineOptions> pipeline =
-      parseAndVerifyOptions(options.pipeline, error);
+  Expected<std::unique_ptr<ExtremePipelineOptions>> pipeline =
+      parseAndVerifyOptions(options.pipeline);
   if (!pipeline)
-    return failure();
+    return pipeline.takeError();
 
   ParsedSource parsed(source, bufferName);
   if (!parsed.module)
-    return parsed.fail(error, "cannot parse the module");
+    return parsed.diagnosed("cannot parse the module");
   lap(stats->parse);
-  if (failed(lowerToLLVMDialect(*parsed.module, *pipeline, error)))
-    return parsed.fail(error, "the pipeline failed");
+  if (Error err = lowerToLLVMDialect(*parsed.module, **pipeline))
+    return parsed.withDiagnostic(std::move(err));
   lap(stats->pipeline);
   SmallVector<char, 0> object;
-  if (failed(emitObject(*parsed.module, *pipeline, object, error)))
-    return failure();
+  if (Error err = emitObject(*parsed.module, **pipeline, object))
+    return err;
   lap(stats->codegen);
-  LogicalResult linked = linkSharedObject(object, options, outputPath, error);
+  Error linked = linkSharedObject(object, options, outputPath);
   lap(stats->link);
   return linked;
 }
 
-LogicalResult google::getCompilerFingerprint(const CompileOptions &options,
-                                             std::string &fingerprint,
-                                             std::string &error) {
-  std::unique_ptr<ExtremePipelineOptions> pipeline =
-      parseAndVerifyOptions(options.pipeline, error);
-  if (!pipeline)
-    return failure();
+Expected<std::string>
+google::getCompilerFingerprint(const CompileOptions &options) {
+  Expected<std::unique_ptr<ExtremePipelineOptions>> parsed =
+      parseAndVerifyOptions(options.pipeline);
+  if (!parsed)
+    return parsed.takeError();
+  ExtremePipelineOptions *pipeline = parsed->get();
+  std::string fingerprint;
   llvm::raw_string_ostream os(fingerprint);
   os << "google-mlir " << GOOGLE_MLIR_VERSION << "; LLVM " << LLVM_VERSION_STRING
      << "; ";
@@ -515,54 +525,52 @@ LogicalResult google::getCompilerFingerprint(const CompileOptions &options,
   }
   os << "; options ";
   pipeline->print(os);
-  return success();
+  return fingerprint;
 }
 
-LogicalResult google::printStage(StringRef source, StringRef bufferName,
-                                 const CompileOptions &options,
-                                 StringRef stage, std::string &output,
-                                 std::string &error) {
-  std::unique_ptr<ExtremePipelineOptions> pipeline =
-      parseAndVerifyOptions(options.pipeline, error);
-  if (!pipeline)
-    return failure();
-  if (!llvm::is_contained(getStageNames(), stage)) {
-    error = ("unknown stage '" + stage + "'; expected one of " +
-             llvm::join(getStageNames(), ", "))
-                .str();
-    return failure();
-  }
+Expected<std::string> google::printStage(StringRef source, StringRef bufferName,
+                                         const CompileOptions &options,
+                                         StringRef stage) {
+  Expected<std::unique_ptr<ExtremePipelineOptions>> parsedOptions =
+      parseAndVerifyOptions(options.pipeline);
+  if (!parsedOptions)
+    return parsedOptions.takeError();
+  const ExtremePipelineOptions &pipeline = **parsedOptions;
+  if (!llvm::is_contained(getStageNames(), stage))
+    return createStringError("unknown stage '" + stage + "'; expected one of " +
+                             llvm::join(getStageNames(), ", "));
   ParsedSource parsed(source, bufferName);
   OwningOpRef<ModuleOp> &module = parsed.module;
   if (!module)
-    return parsed.fail(error, "cannot parse the module");
+    return parsed.diagnosed("cannot parse the module");
+  std::string output;
   llvm::raw_string_ostream os(output);
   if (stage == "optimized" || stage == "linalg") {
     PassManager pm(&parsed.context);
-    addGoogleOptimizationPasses(pm, *pipeline);
+    addGoogleOptimizationPasses(pm, pipeline);
     if (stage == "linalg")
-      addLinalgLoweringPasses(pm, *pipeline);
+      addLinalgLoweringPasses(pm, pipeline);
     if (failed(pm.run(*module)))
-      return parsed.fail(error, "the pipeline failed");
+      return parsed.diagnosed("the pipeline failed");
   } else if (stage == "llvm" || stage == "llvm-ir") {
-    if (failed(lowerToLLVMDialect(*module, *pipeline, error)))
-      return parsed.fail(error, "the pipeline failed");
+    if (Error err = lowerToLLVMDialect(*module, pipeline))
+      return parsed.withDiagnostic(std::move(err));
   }
   if (stage != "llvm-ir") {
     module->print(os);
-    return success();
+    return output;
   }
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(*pipeline, error);
+  Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createTargetMachine(pipeline);
   if (!machine)
-    return failure();
+    return machine.takeError();
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateAndOptimize(*module, *pipeline, *machine, llvmContext, error);
+  Expected<std::unique_ptr<llvm::Module>> llvmModule =
+      translateAndOptimize(*module, pipeline, **machine, llvmContext);
   if (!llvmModule)
-    return failure();
-  llvmModule->print(os, nullptr);
-  return success();
+    return llvmModule.takeError();
+  (*llvmModule)->print(os, nullptr);
+  return output;
 }
 
 ArrayRef<StringRef> google::getStageNames() {

@@ -16,8 +16,10 @@ public:
   FailureOr<std::string> parsePipeline(StringRef pipeline,
                                        std::string &error) override {
     ExtremePipelineOptions parsed;
-    if (failed(parseOptions(pipeline, parsed, error)))
+    if (llvm::Error err = parseOptions(pipeline, parsed)) {
+      error = llvm::toString(std::move(err));
       return failure();
+    }
     switch (parsed.target.getValue()) {
     case Target::CPU:
       return std::string("cpu");
@@ -35,17 +37,25 @@ public:
                                     std::string &error) override {
     CompileOptions options = getDefaultCompileOptions();
     options.pipeline = pipeline.str();
-    FailureOr<CachedObject> cached =
-        getOrCompile(source, name, options, cacheDirectory, error);
-    if (failed(cached))
+    llvm::Expected<CachedObject> cached =
+        getOrCompile(source, name, options, cacheDirectory);
+    if (!cached) {
+      error = llvm::toString(cached.takeError());
       return failure();
+    }
     return CompiledObject{cached->path, cached->key, cached->temporary};
   }
 
   std::unique_ptr<ReferenceModule>
   parseReference(StringRef source, StringRef bufferName,
                  std::string &error) override {
-    return parseReferenceModule(source, bufferName, error);
+    llvm::Expected<std::unique_ptr<ReferenceModule>> module =
+        parseReferenceModule(source, bufferName);
+    if (!module) {
+      error = llvm::toString(module.takeError());
+      return nullptr;
+    }
+    return std::move(*module);
   }
 };
 

@@ -453,16 +453,15 @@ private:
 
 } // namespace
 
-FailureOr<func::FuncOp>
-google::buildErrorBoundFunction(func::FuncOp function, std::string &error) {
+llvm::Expected<func::FuncOp>
+google::buildErrorBoundFunction(func::FuncOp function) {
   auto module = function->getParentOfType<ModuleOp>();
   Block &body = function.getBody().front();
   for (Operation &op : body.without_terminator())
-    if (!isa<GoogleDialect>(op.getDialect())) {
-      error = "the error bounds of --check cover google ops, not '" +
-              op.getName().getStringRef().str() + "'";
-      return failure();
-    }
+    if (!isa<GoogleDialect>(op.getDialect()))
+      return llvm::createStringError(
+          "the error bounds of --check cover google ops, not '" +
+          op.getName().getStringRef() + "'");
   auto returnOp = cast<func::ReturnOp>(body.getTerminator());
   SmallVector<Type> resultTypes;
   for (Value result : returnOp.getOperands()) {
@@ -485,10 +484,10 @@ google::buildErrorBoundFunction(func::FuncOp function, std::string &error) {
     builder.mapArgument(original, builder.toF64Value(argument));
   for (Operation &op : body.without_terminator())
     if (failed(builder.visit(&op))) {
-      error = "the error bounds of --check do not cover '" +
-              op.getName().getStringRef().str() + "'";
       bound.erase();
-      return failure();
+      return llvm::createStringError(
+          "the error bounds of --check do not cover '" +
+          op.getName().getStringRef() + "'");
     }
   SmallVector<Value> results;
   for (Value result : returnOp.getOperands())

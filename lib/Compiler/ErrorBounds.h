@@ -13,6 +13,7 @@
 #define GOOGLE_LIB_RUNNER_ERRORBOUNDS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
@@ -21,10 +22,9 @@ namespace mlir::google {
 /// Adds to `function`'s module a function with `function`'s arguments
 /// that returns, for each float result of `function`, its value computed
 /// in f64 and then a bound on |computed - that value| (f64 tensors, in
-/// this order); integer results are left out. Fails, with `error`, for a
-/// function that calls others.
-FailureOr<func::FuncOp> buildErrorBoundFunction(func::FuncOp function,
-                                                std::string &error);
+/// this order); integer results are left out. An error for a function
+/// that calls others or has ops the bounds do not cover.
+llvm::Expected<func::FuncOp> buildErrorBoundFunction(func::FuncOp function);
 
 /// The unit roundoff of a float element type (2^-24 for f32).
 double getUnitRoundoff(Type elementType);

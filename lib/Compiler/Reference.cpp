@@ -78,6 +78,13 @@ static std::optional<google_rt_tensor_type> runtimeTypeOf(Type type) {
   return result;
 }
 
+/// `err`'s message into `error`, the CompilerServices boundary's form
+/// (the two sides of it share no LLVM copy).
+static LogicalResult failWith(llvm::Error err, std::string &error) {
+  error = llvm::toString(std::move(err));
+  return failure();
+}
+
 namespace {
 
 /// The reference interpreter over a module parsed in its own context.
@@ -109,15 +116,14 @@ public:
 
 private:
   /// `inputs` as the interpreter's tensors.
-  FailureOr<SmallVector<ConcreteTensor>>
-  toArguments(ArrayRef<HostTensor> inputs, std::string &error) const;
+  llvm::Expected<SmallVector<ConcreteTensor>>
+  toArguments(ArrayRef<HostTensor> inputs) const;
 };
 
 } // namespace
 
-std::unique_ptr<ReferenceModule>
-google::parseReferenceModule(StringRef source, StringRef bufferName,
-                             std::string &error) {
+llvm::Expected<std::unique_ptr<ReferenceModule>>
+google::parseReferenceModule(StringRef source, StringRef bufferName) {
   DialectRegistry registry;
   registerCompilerDialects(registry);
   auto result = std::make_unique<ReferenceModuleImpl>(registry);
@@ -134,11 +140,9 @@ google::parseReferenceModule(StringRef source, StringRef bufferName,
       llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
       llvm::SMLoc());
   result->module = parseModuleGuarded(sourceMgr, &context);
-  if (!result->module) {
-    error = "cannot parse the module: " + diagnostic;
-    return nullptr;
-  }
-  return result;
+  if (!result->module)
+    return llvm::createStringError("cannot parse the module: " + diagnostic);
+  return std::move(result);
 }
 
 std::vector<std::string> ReferenceModuleImpl::getPublicFunctions() const {
@@ -192,38 +196,35 @@ ReferenceModuleImpl::getSignature(StringRef name,
   return success();
 }
 
-/// The interpretable function `name` of `module`, or null with `error`.
-static func::FuncOp lookupInterpretable(ModuleOp module, StringRef name,
-                                        std::string &error) {
+/// The interpretable function `name` of `module`.
+static llvm::Expected<func::FuncOp> lookupInterpretable(ModuleOp module,
+                                                        StringRef name) {
   auto func = module.lookupSymbol<func::FuncOp>(name);
   if (!func) {
     Operation *lowered = module.lookupSymbol(name);
-    error = lowered
-                ? "the reference interpreter runs google-dialect functions; @" +
-                      name.str() + " is '" +
-                      lowered->getName().getStringRef().str() +
-                      "' (the module is already lowered: give it the module "
-                      "before google-opt's pipeline)"
-                : "the reference interpreter finds no func.func @" +
-                      name.str();
-    return nullptr;
+    if (!lowered)
+      return llvm::createStringError(
+          "the reference interpreter finds no func.func @" + name);
+    return llvm::createStringError(
+        "the reference interpreter runs google-dialect functions; @" + name +
+        " is '" + lowered->getName().getStringRef() +
+        "' (the module is already lowered: give it the module before "
+        "google-opt's pipeline)");
   }
-  if (failed(verifyInterpretable(func, error)))
-    return nullptr;
+  if (llvm::Error e = verifyInterpretable(func))
+    return std::move(e);
   return func;
 }
 
-FailureOr<SmallVector<ConcreteTensor>>
-ReferenceModuleImpl::toArguments(ArrayRef<HostTensor> inputs,
-                             std::string &error) const {
+llvm::Expected<SmallVector<ConcreteTensor>>
+ReferenceModuleImpl::toArguments(ArrayRef<HostTensor> inputs) const {
   SmallVector<ConcreteTensor> arguments;
   for (const HostTensor &input : inputs) {
     Type elementType = elementTypeOf(&context, input.dtype());
-    if (!elementType) {
-      error = "the reference interpreter has no element type " +
-              std::string(google_rt_dtype_name(input.dtype()));
-      return failure();
-    }
+    if (!elementType)
+      return llvm::createStringError(
+          Twine("the reference interpreter has no element type ") +
+          google_rt_dtype_name(input.dtype()));
     ConcreteTensor tensor(elementType, input.shape());
     bool isFloat = isa<FloatType>(elementType);
     for (int64_t n = 0, e = input.numElements(); n < e; ++n) {
@@ -244,18 +245,17 @@ ReferenceModuleImpl::run(StringRef name, ArrayRef<HostTensor> inputs,
   if (!unsupported)
     unsupported = &ignored;
   *unsupported = true;
-  func::FuncOp func = lookupInterpretable(*module, name, error);
+  llvm::Expected<func::FuncOp> func = lookupInterpretable(*module, name);
   if (!func)
-    return failure();
-  FailureOr<SmallVector<ConcreteTensor>> arguments =
-      toArguments(inputs, error);
-  if (failed(arguments))
-    return failure();
+    return failWith(func.takeError(), error);
+  llvm::Expected<SmallVector<ConcreteTensor>> arguments = toArguments(inputs);
+  if (!arguments)
+    return failWith(arguments.takeError(), error);
   *unsupported = false;
-  FailureOr<SmallVector<ConcreteTensor>> results =
-      interpretFunction(func, *arguments, error);
-  if (failed(results))
-    return failure();
+  llvm::Expected<SmallVector<ConcreteTensor>> results =
+      interpretFunction(*func, *arguments);
+  if (!results)
+    return failWith(results.takeError(), error);
   std::vector<HostTensor> values;
   for (const ConcreteTensor &result : *results) {
     HostTensor value(dtypeOf(result.getElementType()), result.getShape());
@@ -304,13 +304,16 @@ static std::string describeLocation(Location loc) {
 std::optional<std::string>
 ReferenceModuleImpl::findFirstNaN(StringRef name, ArrayRef<HostTensor> inputs,
                               std::string &error) const {
-  func::FuncOp func = lookupInterpretable(*module, name, error);
-  if (!func)
+  llvm::Expected<func::FuncOp> func = lookupInterpretable(*module, name);
+  if (!func) {
+    (void)failWith(func.takeError(), error);
     return std::nullopt;
-  FailureOr<SmallVector<ConcreteTensor>> arguments =
-      toArguments(inputs, error);
-  if (failed(arguments))
+  }
+  llvm::Expected<SmallVector<ConcreteTensor>> arguments = toArguments(inputs);
+  if (!arguments) {
+    (void)failWith(arguments.takeError(), error);
     return std::nullopt;
+  }
   std::optional<std::string> report;
   auto observe = [&](Operation *op, ArrayRef<ConcreteTensor> operands,
                      const ConcreteTensor &result) {
@@ -321,7 +324,7 @@ ReferenceModuleImpl::findFirstNaN(StringRef name, ArrayRef<HostTensor> inputs,
                          (where.empty() ? "" : " at " + where);
     for (auto [operand, value] : llvm::zip(op->getOperands(), operands)) {
       auto argument = dyn_cast<BlockArgument>(operand);
-      if (argument && argument.getOwner()->getParentOp() == func &&
+      if (argument && argument.getOwner()->getParentOp() == *func &&
           hasNaN(value)) {
         report = "argument " + std::to_string(argument.getArgNumber()) +
                  " contains NaN; first used by " + opText;
@@ -331,10 +334,12 @@ ReferenceModuleImpl::findFirstNaN(StringRef name, ArrayRef<HostTensor> inputs,
     report = opText + " produced NaN (the first op to do so)";
     return false;
   };
-  std::string stopped;
-  (void)interpretFunction(func, *arguments, stopped, observe);
-  if (!report && !stopped.empty())
-    error = stopped;
+  llvm::Expected<SmallVector<ConcreteTensor>> results =
+      interpretFunction(*func, *arguments, observe);
+  if (report)
+    llvm::consumeError(results.takeError());
+  else if (!results)
+    (void)failWith(results.takeError(), error);
   return report;
 }
 
@@ -356,27 +361,29 @@ LogicalResult ReferenceModuleImpl::checkWithinBounds(
     ArrayRef<HostTensor> interpreted, std::string &error,
     bool &covered) const {
   covered = false;
-  func::FuncOp func = lookupInterpretable(*module, name, error);
+  llvm::Expected<func::FuncOp> func = lookupInterpretable(*module, name);
   if (!func)
-    return failure();
-  std::string uncovered;
-  FailureOr<func::FuncOp> boundFunction =
-      buildErrorBoundFunction(func, uncovered);
-  if (failed(boundFunction))
+    return failWith(func.takeError(), error);
+  llvm::Expected<func::FuncOp> boundFunction = buildErrorBoundFunction(*func);
+  if (!boundFunction) {
+    // Not covered: the caller compares with the interpreter's results.
+    llvm::consumeError(boundFunction.takeError());
     return success();
-  FailureOr<SmallVector<ConcreteTensor>> arguments =
-      toArguments(inputs, error);
-  if (failed(arguments))
-    return failure();
-  FailureOr<SmallVector<ConcreteTensor>> bounds =
-      interpretFunction(*boundFunction, *arguments, error);
+  }
+  llvm::Expected<SmallVector<ConcreteTensor>> arguments = toArguments(inputs);
+  if (!arguments) {
+    boundFunction->erase();
+    return failWith(arguments.takeError(), error);
+  }
+  llvm::Expected<SmallVector<ConcreteTensor>> bounds =
+      interpretFunction(*boundFunction, *arguments);
   boundFunction->erase();
-  if (failed(bounds))
-    return failure();
+  if (!bounds)
+    return failWith(bounds.takeError(), error);
   covered = true;
   size_t next = 0;
   for (auto [i, resultType] :
-       llvm::enumerate(func.getFunctionType().getResults())) {
+       llvm::enumerate(func->getFunctionType().getResults())) {
     Type element = cast<RankedTensorType>(resultType).getElementType();
     if (!isa<FloatType>(element))
       continue;
@@ -429,17 +436,21 @@ LogicalResult ReferenceModuleImpl::checkWithinBounds(
   return success();
 }
 
-FailureOr<std::vector<HostTensor>>
+llvm::Expected<std::vector<HostTensor>>
 google::interpretModule(StringRef source, StringRef bufferName,
                         StringRef function, ArrayRef<HostTensor> inputs,
-                        std::string &error, bool *unsupported) {
+                        bool *unsupported) {
   if (unsupported)
     *unsupported = true;
-  std::unique_ptr<ReferenceModule> module =
-      parseReferenceModule(source, bufferName, error);
-  if (!module) {
-    error = "the reference interpreter " + error;
-    return failure();
-  }
-  return module->run(function, inputs, error, unsupported);
+  llvm::Expected<std::unique_ptr<ReferenceModule>> module =
+      parseReferenceModule(source, bufferName);
+  if (!module)
+    return llvm::createStringError("the reference interpreter " +
+                                   llvm::toString(module.takeError()));
+  std::string error;
+  FailureOr<std::vector<HostTensor>> results =
+      (*module)->run(function, inputs, error, unsupported);
+  if (failed(results))
+    return llvm::createStringError(error);
+  return std::move(*results);
 }

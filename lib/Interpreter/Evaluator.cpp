@@ -20,15 +20,13 @@
 
 using namespace mlir;
 using namespace mlir::google;
+using llvm::createStringError;
+using llvm::Error;
+using llvm::Expected;
 
 namespace {
 
 constexpr int64_t kDynamic = ShapedType::kDynamic;
-
-/// A failed run-time shape rule, with the lowering's message text.
-struct ShapeError {
-  std::string message;
-};
 
 std::string extentMessage(Operation *op, StringRef what, int64_t dim,
                           int64_t actual, int64_t expected) {
@@ -40,15 +38,14 @@ std::string extentMessage(Operation *op, StringRef what, int64_t dim,
 
 /// Checks that `actual` has the static extents of `known` (as the lowering
 /// refines operands).
-LogicalResult checkKnown(Operation *op, StringRef what,
-                         ArrayRef<int64_t> known, ArrayRef<int64_t> actual,
-                         std::string &error, StringRef suffix = "") {
+Error checkKnown(Operation *op, StringRef what, ArrayRef<int64_t> known,
+                 ArrayRef<int64_t> actual, StringRef suffix = "") {
   for (auto [d, k] : llvm::enumerate(known))
     if (k != kDynamic && actual[d] != k) {
-      error = extentMessage(op, what, d, actual[d], k) + suffix.str();
-      return failure();
+      return createStringError(extentMessage(op, what, d, actual[d], k) +
+                               suffix);
     }
-  return success();
+  return Error::success();
 }
 
 RankedTensorType typeOf(Value value) {
@@ -91,9 +88,8 @@ void forEachIndex(ArrayRef<int64_t> shape,
 // Elementwise (unary, broadcasting binary, cast)
 //===----------------------------------------------------------------------===//
 
-FailureOr<ConcreteTensor> evalElementwise(Operation *op,
-                                          ArrayRef<ConcreteTensor> operands,
-                                          std::string &error) {
+Expected<ConcreteTensor> evalElementwise(Operation *op,
+                                         ArrayRef<ConcreteTensor> operands) {
   RankedTensorType resultType = typeOf(op->getResult(0));
   int64_t rank = resultType.getRank();
   SmallVector<ArrayRef<int64_t>> declared;
@@ -118,9 +114,9 @@ FailureOr<ConcreteTensor> evalElementwise(Operation *op,
       operandStrides[d] = operands[index].isSplat() ? 0 : dense[i];
       if (known[d] != kDynamic) {
         if (actual[i] != known[d]) {
-          error = extentMessage(op, what, i, actual[i], known[d]) +
-                  " (dynamic dimensions are not broadcast)";
-          return failure();
+          return createStringError(
+              extentMessage(op, what, i, actual[i], known[d]) +
+              " (dynamic dimensions are not broadcast)");
         }
         continue;
       }
@@ -128,10 +124,10 @@ FailureOr<ConcreteTensor> evalElementwise(Operation *op,
         shape[d] = actual[i];
         sized[d] = true;
       } else if (actual[i] != shape[d]) {
-        error = extentMessage(op, what, i, actual[i], shape[d]) +
-                " like the other operand (dynamic dimensions are not "
-                "broadcast)";
-        return failure();
+        return createStringError(
+            extentMessage(op, what, i, actual[i], shape[d]) +
+            " like the other operand (dynamic dimensions are not "
+            "broadcast)");
       }
     }
     strides.push_back(operandStrides);
@@ -165,10 +161,9 @@ FailureOr<ConcreteTensor> evalElementwise(Operation *op,
 // Matrix products
 //===----------------------------------------------------------------------===//
 
-FailureOr<ConcreteTensor> evalMatmul(Operation *op, ConcreteTensor lhs,
-                                     ConcreteTensor rhs,
-                                     const ConcreteTensor *bias,
-                                     std::string &error) {
+Expected<ConcreteTensor> evalMatmul(Operation *op, ConcreteTensor lhs,
+                                    ConcreteTensor rhs,
+                                    const ConcreteTensor *bias) {
   RankedTensorType resultType = typeOf(op->getResult(0));
   RankedTensorType lhsType = typeOf(op->getOperand(0));
   RankedTensorType rhsType = typeOf(op->getOperand(1));
@@ -176,31 +171,28 @@ FailureOr<ConcreteTensor> evalMatmul(Operation *op, ConcreteTensor lhs,
   MatmulShapes known = knownMatmulShapes(
       lhsType.getShape(), rhsType.getShape(), resultType.getShape(),
       bias ? typeOf(op->getOperand(2)).getDimSize(0) : kDynamic);
-  if (failed(checkKnown(op, "lhs", known.lhs, lhs.getShape(), error)) ||
-      failed(checkKnown(op, "rhs", known.rhs, rhs.getShape(), error)))
-    return failure();
+  if (Error e = checkKnown(op, "lhs", known.lhs, lhs.getShape()))
+    return std::move(e);
+  if (Error e = checkKnown(op, "rhs", known.rhs, rhs.getShape()))
+    return std::move(e);
   StringRef name = op->getName().getStringRef();
   ArrayRef<int64_t> ls = lhs.getShape(), rs = rhs.getShape();
   if (rs[rank - 2] != ls[rank - 1]) {
-    error = (name + ": the contracting dimension of rhs is " +
-             Twine(rs[rank - 2]) + ", expected " + Twine(ls[rank - 1]) +
-             " like lhs's")
-                .str();
-    return failure();
+    return createStringError(name + ": the contracting dimension of rhs is " +
+                             Twine(rs[rank - 2]) + ", expected " +
+                             Twine(ls[rank - 1]) + " like lhs's");
   }
   if (rank == 3 && rs[0] != ls[0]) {
-    error = (name + ": the batch dimension of rhs is " + Twine(rs[0]) +
-             ", expected " + Twine(ls[0]) + " like lhs's")
-                .str();
-    return failure();
+    return createStringError(name + ": the batch dimension of rhs is " +
+                             Twine(rs[0]) + ", expected " + Twine(ls[0]) +
+                             " like lhs's");
   }
   int64_t batch = rank == 3 ? ls[0] : 1;
   int64_t rows = ls[rank - 2], cols = rs[rank - 1], inner = ls[rank - 1];
   if (bias && bias->getShape()[0] != cols) {
-    error = (name + ": the bias has " + Twine(bias->getShape()[0]) +
-             " elements, expected N = " + Twine(cols))
-                .str();
-    return failure();
+    return createStringError(name + ": the bias has " +
+                             Twine(bias->getShape()[0]) +
+                             " elements, expected N = " + Twine(cols));
   }
   SmallVector<int64_t> shape;
   if (rank == 3)
@@ -231,14 +223,13 @@ FailureOr<ConcreteTensor> evalMatmul(Operation *op, ConcreteTensor lhs,
 // Layout
 //===----------------------------------------------------------------------===//
 
-FailureOr<ConcreteTensor> evalTranspose(TransposeOp op, ConcreteTensor input,
-                                        std::string &error) {
+Expected<ConcreteTensor> evalTranspose(TransposeOp op, ConcreteTensor input) {
   RankedTensorType resultType = op.getResult().getType();
   ArrayRef<int64_t> perm = op.getPerm();
   SmallVector<int64_t> known = knownTransposeInput(
       op.getInput().getType().getShape(), resultType.getShape(), perm);
-  if (failed(checkKnown(op, "the input", known, input.getShape(), error)))
-    return failure();
+  if (Error e = checkKnown(op, "the input", known, input.getShape()))
+    return std::move(e);
   SmallVector<int64_t> shape = applyPermutation(input.getShape(), perm);
   if (input.isSplat()) {
     input.reshape(shape);
@@ -277,27 +268,25 @@ ConcreteTensor evalSlice(SliceOp op, ConcreteTensor input) {
 
 /// The result shape of a windowed op: its static output shape with the
 /// input's batch extent, checked against the declared result.
-FailureOr<SmallVector<int64_t>> windowedShape(Operation *op,
-                                              SmallVector<int64_t> shape,
-                                              ArrayRef<int64_t> inShape,
-                                              std::string &error) {
-  if (failed(checkKnown(op, "the input", typeOf(op->getOperand(0)).getShape(),
-                        inShape, error)))
-    return failure();
+Expected<SmallVector<int64_t>> windowedShape(Operation *op,
+                                             SmallVector<int64_t> shape,
+                                             ArrayRef<int64_t> inShape) {
+  if (Error e = checkKnown(op, "the input",
+                           typeOf(op->getOperand(0)).getShape(), inShape))
+    return std::move(e);
   shape[0] = inShape[0];
-  if (failed(checkKnown(op, "the result", typeOf(op->getResult(0)).getShape(),
-                        shape, error)))
-    return failure();
+  if (Error e = checkKnown(op, "the result",
+                           typeOf(op->getResult(0)).getShape(), shape))
+    return std::move(e);
   return shape;
 }
 
-FailureOr<ConcreteTensor> evalConv2d(Conv2DOp op, ConcreteTensor input,
-                                     ConcreteTensor filter,
-                                     std::string &error) {
-  FailureOr<SmallVector<int64_t>> shape =
-      windowedShape(op, op.getOutputShape(), input.getShape(), error);
-  if (failed(shape))
-    return failure();
+Expected<ConcreteTensor> evalConv2d(Conv2DOp op, ConcreteTensor input,
+                                    ConcreteTensor filter) {
+  Expected<SmallVector<int64_t>> shape =
+      windowedShape(op, op.getOutputShape(), input.getShape());
+  if (!shape)
+    return shape.takeError();
   input.materialize();
   filter.materialize();
   ArrayRef<int64_t> in = input.getShape(), f = filter.getShape();
@@ -339,12 +328,11 @@ FailureOr<ConcreteTensor> evalConv2d(Conv2DOp op, ConcreteTensor input,
 /// Max or average pooling: the input elements of each window, combined
 /// as the reductions combine them.
 template <typename PoolOp>
-FailureOr<ConcreteTensor> evalPool(PoolOp op, ConcreteTensor input,
-                                   bool isMax, std::string &error) {
-  FailureOr<SmallVector<int64_t>> shape =
-      windowedShape(op, op.getOutputShape(), input.getShape(), error);
-  if (failed(shape))
-    return failure();
+Expected<ConcreteTensor> evalPool(PoolOp op, ConcreteTensor input, bool isMax) {
+  Expected<SmallVector<int64_t>> shape =
+      windowedShape(op, op.getOutputShape(), input.getShape());
+  if (!shape)
+    return shape.takeError();
   input.materialize();
   ArrayRef<int64_t> in = input.getShape();
   ArrayRef<int64_t> window = op.getWindow(), strides = op.getStrides(),
@@ -381,9 +369,8 @@ FailureOr<ConcreteTensor> evalPool(PoolOp op, ConcreteTensor input,
   return result;
 }
 
-FailureOr<ConcreteTensor> evalConcat(ConcatOp op,
-                                     ArrayRef<ConcreteTensor> inputs,
-                                     std::string &error) {
+Expected<ConcreteTensor> evalConcat(ConcatOp op,
+                                    ArrayRef<ConcreteTensor> inputs) {
   int64_t axis = op.getNormalizedAxis();
   SmallVector<int64_t> shape(inputs.front().getShape());
   shape[axis] = 0;
@@ -392,16 +379,15 @@ FailureOr<ConcreteTensor> evalConcat(ConcatOp op,
       if (static_cast<int64_t>(d) == axis)
         continue;
       if (extent != shape[d]) {
-        error = extentMessage(op, ("input " + Twine(i)).str(), d, extent,
-                              shape[d]);
-        return failure();
+        return createStringError(extentMessage(op, ("input " + Twine(i)).str(),
+                                               d, extent, shape[d]));
       }
     }
     shape[axis] += input.getShape()[axis];
   }
-  if (failed(checkKnown(op, "the result", typeOf(op.getResult()).getShape(),
-                        shape, error)))
-    return failure();
+  if (Error e = checkKnown(op, "the result", typeOf(op.getResult()).getShape(),
+                           shape))
+    return std::move(e);
   ConcreteTensor result(inputs.front().getElementType(), shape);
   SmallVector<int64_t> resultStrides = stridesOf(shape);
   int64_t offset = 0;
@@ -448,26 +434,23 @@ ConcreteTensor evalIota(IotaOp op) {
   return result;
 }
 
-FailureOr<ConcreteTensor> evalGather(GatherOp op, ConcreteTensor input,
-                                     const ConcreteTensor &indices,
-                                     std::string &error) {
+Expected<ConcreteTensor> evalGather(GatherOp op, ConcreteTensor input,
+                                    const ConcreteTensor &indices) {
   int64_t axis = op.getNormalizedAxis();
   ArrayRef<int64_t> inShape = input.getShape();
   int64_t extent = inShape[axis];
   SmallVector<int64_t> shape(inShape.take_front(axis));
   llvm::append_range(shape, indices.getShape());
   llvm::append_range(shape, inShape.drop_front(axis + 1));
-  if (failed(checkKnown(op, "the result", typeOf(op.getResult()).getShape(),
-                        shape, error)))
-    return failure();
+  if (Error e = checkKnown(op, "the result", typeOf(op.getResult()).getShape(),
+                           shape))
+    return std::move(e);
   for (int64_t n = 0, e = indices.getNumElements(); n < e; ++n) {
     int64_t index = indices.at(n).i;
     if (index < -extent || index >= extent) {
-      error = (op->getName().getStringRef() + ": index " + Twine(index) +
-               " is out of range for axis " + Twine(axis) + " of extent " +
-               Twine(extent))
-                  .str();
-      return failure();
+      return createStringError(op->getName().getStringRef() + ": index " +
+                               Twine(index) + " is out of range for axis " +
+                               Twine(axis) + " of extent " + Twine(extent));
     }
   }
   int64_t outer = 1, inner = 1;
@@ -492,21 +475,19 @@ FailureOr<ConcreteTensor> evalGather(GatherOp op, ConcreteTensor input,
 /// The first index of the maximum (or minimum) along `axis`; NaN is the
 /// extreme of both, as in NumPy.
 template <typename ArgReduceOp>
-FailureOr<ConcreteTensor> evalArgReduce(ArgReduceOp op, ConcreteTensor input,
-                                        bool isMax, std::string &error) {
+Expected<ConcreteTensor> evalArgReduce(ArgReduceOp op, ConcreteTensor input,
+                                       bool isMax) {
   int64_t axis = op.getNormalizedAxis();
   ArrayRef<int64_t> inShape = input.getShape();
   int64_t extent = inShape[axis];
   if (extent == 0) {
-    error = (op->getName().getStringRef() + ": axis " + Twine(axis) +
-             " is empty (extent 0)")
-                .str();
-    return failure();
+    return createStringError(op->getName().getStringRef() + ": axis " +
+                             Twine(axis) + " is empty (extent 0)");
   }
   SmallVector<int64_t> shape = reducedShape(inShape, {axis}, op.getKeepDims());
-  if (failed(checkKnown(op, "the result", typeOf(op.getResult()).getShape(),
-                        shape, error)))
-    return failure();
+  if (Error e = checkKnown(op, "the result", typeOf(op.getResult()).getShape(),
+                           shape))
+    return std::move(e);
   bool isFloat = input.isFloat();
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d)
@@ -536,8 +517,7 @@ FailureOr<ConcreteTensor> evalArgReduce(ArgReduceOp op, ConcreteTensor input,
   return result;
 }
 
-FailureOr<ConcreteTensor> evalReshape(ReshapeOp op, ConcreteTensor input,
-                                      std::string &error) {
+Expected<ConcreteTensor> evalReshape(ReshapeOp op, ConcreteTensor input) {
   RankedTensorType resultType = op.getResult().getType();
   int64_t count = input.getNumElements();
   int64_t known = 1;
@@ -548,18 +528,16 @@ FailureOr<ConcreteTensor> evalReshape(ReshapeOp op, ConcreteTensor input,
   StringRef name = op->getName().getStringRef();
   if (resultType.hasStaticShape()) {
     if (count != known) {
-      error = (name + ": the input has " + Twine(count) +
-               " elements, expected " + Twine(known))
-                  .str();
-      return failure();
+      return createStringError(name + ": the input has " + Twine(count) +
+                               " elements, expected " + Twine(known));
     }
   } else {
     if (count % known != 0) {
-      error = (name + ": the element count is not a multiple of " +
-               Twine(known) + " (the result's static extents): the "
-               "remainder is " + Twine(count % known))
-                  .str();
-      return failure();
+      return createStringError(
+          name + ": the element count is not a multiple of " + Twine(known) +
+          " (the result's static extents): the "
+          "remainder is " +
+          Twine(count % known));
     }
     for (int64_t &dim : shape)
       if (dim == kDynamic)
@@ -573,17 +551,16 @@ FailureOr<ConcreteTensor> evalReshape(ReshapeOp op, ConcreteTensor input,
 // Reductions and softmax
 //===----------------------------------------------------------------------===//
 
-FailureOr<ConcreteTensor> evalReduce(Operation *op, ConcreteTensor input,
-                                     ArrayRef<int64_t> axes, bool keepDims,
-                                     semantics::Combiner combiner, bool isMean,
-                                     std::string &error) {
+Expected<ConcreteTensor> evalReduce(Operation *op, ConcreteTensor input,
+                                    ArrayRef<int64_t> axes, bool keepDims,
+                                    semantics::Combiner combiner, bool isMean) {
   RankedTensorType resultType = typeOf(op->getResult(0));
   ArrayRef<int64_t> inShape = input.getShape();
   SmallVector<int64_t> known =
       knownReduceInput(typeOf(op->getOperand(0)).getShape(),
                        resultType.getShape(), axes, keepDims);
-  if (failed(checkKnown(op, "the input", known, inShape, error)))
-    return failure();
+  if (Error e = checkKnown(op, "the input", known, inShape))
+    return std::move(e);
   input.materialize();
   Type elementType = input.getElementType();
   EvalAlgebra a(elementType);
@@ -645,92 +622,85 @@ ConcreteTensor evalSoftmax(ConcreteTensor input, int64_t axis) {
 }
 
 template <typename ReduceOp>
-FailureOr<ConcreteTensor> evalReduceOp(ReduceOp op, ConcreteTensor input,
-                                       semantics::Combiner combiner,
-                                       bool isMean, std::string &error) {
+Expected<ConcreteTensor> evalReduceOp(ReduceOp op, ConcreteTensor input,
+                                      semantics::Combiner combiner,
+                                      bool isMean) {
   return evalReduce(op, std::move(input), op.getNormalizedAxes(),
-                    op.getKeepDims(), combiner, isMean, error);
+                    op.getKeepDims(), combiner, isMean);
 }
 
 } // namespace
 
-FailureOr<ConcreteTensor> google::evaluateOp(Operation *op,
-                                             ArrayRef<ConcreteTensor> operands,
-                                             std::string &error) {
+Expected<ConcreteTensor> google::evaluateOp(Operation *op,
+                                            ArrayRef<ConcreteTensor> operands) {
   using semantics::Combiner;
   if (auto constant = dyn_cast<ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
     if (!dense) {
-      error = "google.constant: only dense constants can be evaluated";
-      return failure();
+      return createStringError(
+          "google.constant: only dense constants can be evaluated");
     }
     return ConcreteTensor::fromAttr(dense);
   }
   if (!isa<GoogleDialect>(op->getDialect())) {
-    error = "'" + op->getName().getStringRef().str() +
-            "' is not a google op: the reference interpreter runs "
-            "google-dialect functions";
-    return failure();
+    return createStringError(
+        "'" + op->getName().getStringRef().str() +
+        "' is not a google op: the reference interpreter runs "
+        "google-dialect functions");
   }
   if (op->hasTrait<OpTrait::google::Elementwise>())
-    return evalElementwise(op, operands, error);
-  return llvm::TypeSwitch<Operation *, FailureOr<ConcreteTensor>>(op)
+    return evalElementwise(op, operands);
+  return llvm::TypeSwitch<Operation *, Expected<ConcreteTensor>>(op)
       .Case([&](MatmulOp) {
-        return evalMatmul(op, operands[0], operands[1], nullptr, error);
+        return evalMatmul(op, operands[0], operands[1], nullptr);
       })
       .Case([&](MatmulBiasReluOp) {
-        return evalMatmul(op, operands[0], operands[1], &operands[2], error);
+        return evalMatmul(op, operands[0], operands[1], &operands[2]);
       })
-      .Case([&](TransposeOp t) { return evalTranspose(t, operands[0], error); })
-      .Case([&](ReshapeOp r) { return evalReshape(r, operands[0], error); })
-      .Case([&](SliceOp s) -> FailureOr<ConcreteTensor> {
+      .Case([&](TransposeOp t) { return evalTranspose(t, operands[0]); })
+      .Case([&](ReshapeOp r) { return evalReshape(r, operands[0]); })
+      .Case([&](SliceOp s) -> Expected<ConcreteTensor> {
         return evalSlice(s, operands[0]);
       })
-      .Case([&](Conv2DOp c) {
-        return evalConv2d(c, operands[0], operands[1], error);
-      })
+      .Case([&](Conv2DOp c) { return evalConv2d(c, operands[0], operands[1]); })
       .Case([&](MaxPool2DOp p) {
-        return evalPool(p, operands[0], /*isMax=*/true, error);
+        return evalPool(p, operands[0], /*isMax=*/true);
       })
       .Case([&](AvgPool2DOp p) {
-        return evalPool(p, operands[0], /*isMax=*/false, error);
+        return evalPool(p, operands[0], /*isMax=*/false);
       })
-      .Case([&](ConcatOp c) { return evalConcat(c, operands, error); })
-      .Case([&](PadOp p) -> FailureOr<ConcreteTensor> {
+      .Case([&](ConcatOp c) { return evalConcat(c, operands); })
+      .Case([&](PadOp p) -> Expected<ConcreteTensor> {
         return evalPad(p, operands[0], operands[1].at(0));
       })
-      .Case([&](IotaOp i) -> FailureOr<ConcreteTensor> {
-        return evalIota(i);
-      })
-      .Case([&](GatherOp g) {
-        return evalGather(g, operands[0], operands[1], error);
-      })
+      .Case([&](IotaOp i) -> Expected<ConcreteTensor> { return evalIota(i); })
+      .Case([&](GatherOp g) { return evalGather(g, operands[0], operands[1]); })
       .Case([&](ArgmaxOp r) {
-        return evalArgReduce(r, operands[0], /*isMax=*/true, error);
+        return evalArgReduce(r, operands[0], /*isMax=*/true);
       })
       .Case([&](ArgminOp r) {
-        return evalArgReduce(r, operands[0], /*isMax=*/false, error);
+        return evalArgReduce(r, operands[0], /*isMax=*/false);
       })
       .Case([&](ReduceSumOp r) {
-        return evalReduceOp(r, operands[0], Combiner::Sum, false, error);
+        return evalReduceOp(r, operands[0], Combiner::Sum, false);
       })
       .Case([&](ReduceMaxOp r) {
-        return evalReduceOp(r, operands[0], Combiner::Max, false, error);
+        return evalReduceOp(r, operands[0], Combiner::Max, false);
       })
       .Case([&](ReduceMinOp r) {
-        return evalReduceOp(r, operands[0], Combiner::Min, false, error);
+        return evalReduceOp(r, operands[0], Combiner::Min, false);
       })
       .Case([&](ReduceProdOp r) {
-        return evalReduceOp(r, operands[0], Combiner::Prod, false, error);
+        return evalReduceOp(r, operands[0], Combiner::Prod, false);
       })
       .Case([&](ReduceMeanOp r) {
-        return evalReduceOp(r, operands[0], Combiner::Sum, true, error);
+        return evalReduceOp(r, operands[0], Combiner::Sum, true);
       })
-      .Case([&](SoftmaxOp s) -> FailureOr<ConcreteTensor> {
+      .Case([&](SoftmaxOp s) -> Expected<ConcreteTensor> {
         return evalSoftmax(operands[0], s.getNormalizedAxis());
       })
-      .Default([&](Operation *) -> FailureOr<ConcreteTensor> {
-        error = "cannot evaluate '" + op->getName().getStringRef().str() + "'";
-        return failure();
+      .Default([&](Operation *) -> Expected<ConcreteTensor> {
+        return createStringError("cannot evaluate '" +
+                                 op->getName().getStringRef().str() + "'");
       });
 }

@@ -12,6 +12,9 @@
 
 using namespace mlir;
 using namespace mlir::google;
+using llvm::createStringError;
+using llvm::Error;
+using llvm::Expected;
 
 namespace {
 
@@ -25,45 +28,41 @@ std::string typeText(Type elementType, ArrayRef<int64_t> shape) {
   return text;
 }
 
-LogicalResult checkValue(Type declared, const ConcreteTensor &value,
-                         const Twine &what, std::string &error) {
+Error checkValue(Type declared, const ConcreteTensor &value,
+                 const Twine &what) {
   auto type = dyn_cast<RankedTensorType>(declared);
   if (type && type.getElementType() == value.getElementType() &&
       succeeded(verifyCompatibleShape(type.getShape(), value.getShape())))
-    return success();
+    return Error::success();
   std::string expected;
   llvm::raw_string_ostream os(expected);
   os << declared;
-  error = (what + ": expected " + expected + ", got " +
-           typeText(value.getElementType(), value.getShape()))
-              .str();
-  return failure();
+  return createStringError(what + ": expected " + expected + ", got " +
+                           typeText(value.getElementType(), value.getShape()));
 }
 
-FailureOr<SmallVector<ConcreteTensor>> call(func::FuncOp function,
-                                            ArrayRef<ConcreteTensor> arguments,
-                                            int depth, std::string &error,
-                                            OpObserver observer) {
+Expected<SmallVector<ConcreteTensor>> call(func::FuncOp function,
+                                           ArrayRef<ConcreteTensor> arguments,
+                                           int depth, OpObserver observer) {
   std::string name = "@" + function.getSymName().str();
   if (function.isExternal()) {
-    error = name + " has no body to interpret";
-    return failure();
+    return createStringError(name + " has no body to interpret");
   }
   if (!function.getBody().hasOneBlock()) {
-    error = name + " has more than one block; the reference interpreter "
-                   "runs straight-line google-dialect functions";
-    return failure();
+    return createStringError(name + " has more than one block; the reference "
+                                    "interpreter runs straight-line "
+                                    "google-dialect functions");
   }
   FunctionType type = function.getFunctionType();
   if (arguments.size() != type.getNumInputs()) {
-    error = name + " takes " + std::to_string(type.getNumInputs()) +
-            " arguments, got " + std::to_string(arguments.size());
-    return failure();
+    return createStringError(
+        name + " takes " + std::to_string(type.getNumInputs()) +
+        " arguments, got " + std::to_string(arguments.size()));
   }
   for (auto [i, argument] : llvm::enumerate(arguments))
-    if (failed(checkValue(type.getInput(i), argument,
-                          name + " argument " + Twine(i), error)))
-      return failure();
+    if (Error e = checkValue(type.getInput(i), argument,
+                             name + " argument " + Twine(i)))
+      return std::move(e);
 
   llvm::DenseMap<Value, ConcreteTensor> values;
   Block &body = function.getBody().front();
@@ -82,58 +81,51 @@ FailureOr<SmallVector<ConcreteTensor>> call(func::FuncOp function,
       auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
           callOp, callOp.getCalleeAttr());
       if (!callee) {
-        error = name + " calls @" + callOp.getCallee().str() +
-                ", which is not a func.func";
-        return failure();
+        return createStringError(name + " calls @" + callOp.getCallee().str() +
+                                 ", which is not a func.func");
       }
       if (depth >= kMaxCallDepth) {
-        error = name + ": calls nest deeper than " +
-                std::to_string(kMaxCallDepth);
-        return failure();
+        return createStringError(name + ": calls nest deeper than " +
+                                 std::to_string(kMaxCallDepth));
       }
-      FailureOr<SmallVector<ConcreteTensor>> results =
-          call(callee, operandsOf(&op), depth + 1, error, observer);
-      if (failed(results))
-        return failure();
+      Expected<SmallVector<ConcreteTensor>> results =
+          call(callee, operandsOf(&op), depth + 1, observer);
+      if (!results)
+        return results.takeError();
       for (auto [result, value] : llvm::zip_equal(op.getResults(), *results))
         values[result] = std::move(value);
       continue;
     }
     if (op.getNumResults() != 1) {
-      error = "'" + op.getName().getStringRef().str() +
-              "' is not a google op: the reference interpreter runs "
-              "google-dialect functions";
-      return failure();
+      return createStringError(
+          "'" + op.getName().getStringRef().str() +
+          "' is not a google op: the reference interpreter runs "
+          "google-dialect functions");
     }
     SmallVector<ConcreteTensor> operands = operandsOf(&op);
-    FailureOr<ConcreteTensor> result = evaluateOp(&op, operands, error);
-    if (failed(result))
-      return failure();
+    Expected<ConcreteTensor> result = evaluateOp(&op, operands);
+    if (!result)
+      return result.takeError();
     if (observer && !observer(&op, operands, *result)) {
-      error.clear();
-      return failure();
+      return createStringError("stopped by the observer");
     }
     values[op.getResult(0)] = std::move(*result);
   }
-  error = name + " does not end with func.return";
-  return failure();
+  return createStringError(name + " does not end with func.return");
 }
 
-LogicalResult verify(func::FuncOp function,
-                     llvm::SmallPtrSetImpl<Operation *> &active,
-                     llvm::SmallPtrSetImpl<Operation *> &done,
-                     std::string &error) {
+Error verify(func::FuncOp function, llvm::SmallPtrSetImpl<Operation *> &active,
+             llvm::SmallPtrSetImpl<Operation *> &done) {
   std::string name = "@" + function.getSymName().str();
   if (done.contains(function))
-    return success();
+    return Error::success();
   if (!active.insert(function).second) {
-    error = name + " calls itself: the reference interpreter runs "
-                   "non-recursive programs";
-    return failure();
+    return createStringError(name +
+                             " calls itself: the reference interpreter runs "
+                             "non-recursive programs");
   }
   if (function.isExternal() || !function.getBody().hasOneBlock()) {
-    error = name + " is not a function of one block";
-    return failure();
+    return createStringError(name + " is not a function of one block");
   }
   for (Operation &op : function.getBody().front()) {
     if (isa<func::ReturnOp>(op) ||
@@ -141,37 +133,35 @@ LogicalResult verify(func::FuncOp function,
       continue;
     auto callOp = dyn_cast<func::CallOp>(op);
     if (!callOp) {
-      error = "'" + op.getName().getStringRef().str() + "' in " + name +
-              " is not a google op: the reference interpreter runs "
-              "google-dialect functions";
-      return failure();
+      return createStringError(
+          "'" + op.getName().getStringRef().str() + "' in " + name +
+          " is not a google op: the reference interpreter runs "
+          "google-dialect functions");
     }
     auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         callOp, callOp.getCalleeAttr());
     if (!callee) {
-      error = name + " calls @" + callOp.getCallee().str() +
-              ", which is not a func.func";
-      return failure();
+      return createStringError(name + " calls @" + callOp.getCallee().str() +
+                               ", which is not a func.func");
     }
-    if (failed(verify(callee, active, done, error)))
-      return failure();
+    if (Error e = verify(callee, active, done))
+      return std::move(e);
   }
   active.erase(function);
   done.insert(function);
-  return success();
+  return Error::success();
 }
 
 } // namespace
 
-LogicalResult google::verifyInterpretable(func::FuncOp function,
-                                          std::string &error) {
+Error google::verifyInterpretable(func::FuncOp function) {
   llvm::SmallPtrSet<Operation *, 8> active, done;
-  return verify(function, active, done, error);
+  return verify(function, active, done);
 }
 
-FailureOr<SmallVector<ConcreteTensor>>
+Expected<SmallVector<ConcreteTensor>>
 google::interpretFunction(func::FuncOp function,
                           ArrayRef<ConcreteTensor> arguments,
-                          std::string &error, OpObserver observer) {
-  return call(function, arguments, 0, error, observer);
+                          OpObserver observer) {
+  return call(function, arguments, 0, observer);
 }

@@ -52,9 +52,8 @@ std::string ExtremePipelineOptions::getHostChip() const {
   return target == Target::CPU ? getChip() : "generic";
 }
 
-LogicalResult google::parseOptions(StringRef text,
-                                   ExtremePipelineOptions &options,
-                                   std::string &error) {
+llvm::Error google::parseOptions(StringRef text,
+                                 ExtremePipelineOptions &options) {
   // LLVM's option parser prints its complaints to stderr itself: the keys
   // and values are checked here first, for one error line. The keys and
   // their kinds come from the printed defaults ("{chip= cse=true ...}").
@@ -67,8 +66,8 @@ LogicalResult google::parseOptions(StringRef text,
   for (StringRef pair : pairs)
     known[pair.split('=').first] = pair.split('=').second.str();
   auto fail = [&](const Twine &reason) {
-    error = ("invalid pipeline options '" + text + "': " + reason).str();
-    return failure();
+    return llvm::createStringError("invalid pipeline options '" + text +
+                                   "': " + reason);
   };
   SmallVector<StringRef> given;
   text.split(given, ' ', -1, false);
@@ -96,20 +95,17 @@ LogicalResult google::parseOptions(StringRef text,
   std::string messages;
   llvm::raw_string_ostream os(messages);
   if (succeeded(options.parseFromString(text, os)))
-    return success();
+    return llvm::Error::success();
   return fail(StringRef(messages).trim().split('\n').first);
 }
 
-LogicalResult google::verifyOptions(const ExtremePipelineOptions &options,
-                                    std::string &error) {
-  if (options.optLevel > 3) {
-    error = "opt-level must be 0, 1, 2 or 3, got " +
-            std::to_string(options.optLevel);
-    return failure();
-  }
+llvm::Error google::verifyOptions(const ExtremePipelineOptions &options) {
+  if (options.optLevel > 3)
+    return llvm::createStringError("opt-level must be 0, 1, 2 or 3, got " +
+                                   Twine(options.optLevel));
   if (options.target != Target::CPU)
-    return verifyGpuChip(options.target, options.getChip(), error);
-  return verifyCpuChip(options.getChip(), error);
+    return verifyGpuChip(options.target, options.getChip());
+  return verifyCpuChip(options.getChip());
 }
 
 /// The subtarget of the host's target for CPU `name` ("" for the generic
@@ -130,9 +126,9 @@ createCpuSubtarget(const llvm::Triple &triple, StringRef name) {
       target->createMCSubtargetInfo(triple, name, ""));
 }
 
-LogicalResult google::verifyCpuChip(StringRef chip, std::string &error) {
+llvm::Error google::verifyCpuChip(StringRef chip) {
   if (chip == "host")
-    return success();
+    return llvm::Error::success();
   llvm::Triple triple(llvm::sys::getProcessTriple());
   // Asking about an unknown name first: a subtarget made for one warns.
   std::unique_ptr<llvm::MCSubtargetInfo> generic =
@@ -143,16 +139,16 @@ LogicalResult google::verifyCpuChip(StringRef chip, std::string &error) {
     std::unique_ptr<llvm::MCSubtargetInfo> subtarget =
         createCpuSubtarget(triple, chip);
     if (!triple.isX86() || subtarget->checkFeatures("+64bit"))
-      return success();
+      return llvm::Error::success();
+    return llvm::createStringError(
+        "chip '" + chip + "' cannot run " + triple.getArchName() +
+        " code (it has no 64-bit mode): expected host or a 64-bit CPU, like "
+        "x86-64-v3 or znver4");
   }
-  error = "unknown chip '" + chip.str() + "' for " + triple.getArchName().str() +
-          ": expected host or a 64-bit CPU name that `llc -mtriple=" +
-          triple.str() + " -mcpu=help` lists";
-  if (generic && generic->isCPUStringValid(chip))
-    error = "chip '" + chip.str() + "' cannot run " +
-            triple.getArchName().str() + " code (it has no 64-bit mode): " +
-            "expected host or a 64-bit CPU, like x86-64-v3 or znver4";
-  return failure();
+  return llvm::createStringError(
+      "unknown chip '" + chip + "' for " + triple.getArchName() +
+      ": expected host or a 64-bit CPU name that `llc -mtriple=" +
+      triple.str() + " -mcpu=help` lists");
 }
 
 /// Whether CPU `chip` (`host` or an LLVM CPU name) has `feature`.
@@ -338,11 +334,11 @@ void google::addRuntimeInterfacePasses(OpPassManager &pm,
   pm.addPass(createEmitRuntimeInterfacePass(interfaceOptions));
 }
 
-LogicalResult google::buildExtremePipeline(OpPassManager &pm,
-                                           const ExtremePipelineOptions &options,
-                                           std::string &error) {
-  if (failed(verifyOptions(options, error)))
-    return failure();
+llvm::Error
+google::buildExtremePipeline(OpPassManager &pm,
+                             const ExtremePipelineOptions &options) {
+  if (llvm::Error err = verifyOptions(options))
+    return err;
   addGoogleOptimizationPasses(pm, options);
   addExportPasses(pm);
   addLinalgLoweringPasses(pm, options);
@@ -358,7 +354,7 @@ LogicalResult google::buildExtremePipeline(OpPassManager &pm,
   addHostLoweringPasses(pm, options);
   addRuntimeInterfacePasses(pm, options.target,
                             getRequiredCpuFeatures(options.getHostChip()));
-  return success();
+  return llvm::Error::success();
 }
 
 void google::registerExtremePipeline() {
@@ -370,11 +366,12 @@ void google::registerExtremePipeline() {
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
         ExtremePipelineOptions options;
-        std::string error;
-        if (failed(parseOptions(text, options, error)))
-          return errorHandler("google-extreme-pipeline: " + error);
-        if (failed(buildExtremePipeline(pm, options, error)))
-          return errorHandler("google-extreme-pipeline: " + error);
+        llvm::Error err = parseOptions(text, options);
+        if (!err)
+          err = buildExtremePipeline(pm, options);
+        if (err)
+          return errorHandler("google-extreme-pipeline: " +
+                              llvm::toString(std::move(err)));
         return success();
       },
       [](function_ref<void(const detail::PassOptions &)> optionsHandler) {

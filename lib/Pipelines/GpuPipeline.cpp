@@ -17,22 +17,21 @@
 using namespace mlir;
 using namespace mlir::google;
 
-LogicalResult google::verifyGpuChip(Target target, StringRef chip,
-                                    std::string &error) {
+llvm::Error google::verifyGpuChip(Target target, StringRef chip) {
   if (target == Target::NVVM) {
     if (getPtxFeatures(chip))
-      return success();
-    error = "unknown chip '" + chip.str() +
-            "' for target=nvvm: expected an NVIDIA GPU architecture that "
-            "LLVM's NVPTX backend knows, like sm_80, sm_89, sm_90 or sm_100";
-    return failure();
+      return llvm::Error::success();
+    return llvm::createStringError(
+        "unknown chip '" + chip +
+        "' for target=nvvm: expected an NVIDIA GPU architecture that LLVM's "
+        "NVPTX backend knows, like sm_80, sm_89, sm_90 or sm_100");
   }
   if (isKnownAmdgpuChip(chip))
-    return success();
-  error = "unknown chip '" + chip.str() +
-          "' for target=rocdl: expected an AMD GPU that LLVM's AMDGPU "
-          "backend knows, like gfx90a, gfx942 or gfx1100";
-  return failure();
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "unknown chip '" + chip +
+      "' for target=rocdl: expected an AMD GPU that LLVM's AMDGPU backend "
+      "knows, like gfx90a, gfx942 or gfx1100");
 }
 
 void google::addGpuKernelPasses(OpPassManager &pm,

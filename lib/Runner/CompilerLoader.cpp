@@ -19,7 +19,7 @@ std::string mlir::google::getCompilerLibraryPath() {
   return directory.str() + "libgoogle_compiler.so";
 }
 
-CompilerServices *mlir::google::loadCompilerServices(std::string &error) {
+llvm::Expected<CompilerServices *> mlir::google::loadCompilerServices() {
   static std::once_flag once;
   static CompilerServices *services = nullptr;
   static std::string loadError;
@@ -44,6 +44,6 @@ CompilerServices *mlir::google::loadCompilerServices(std::string &error) {
                   " is from another build of google-mlir than google-run";
   });
   if (!services)
-    error = loadError;
+    return llvm::createStringError(loadError);
   return services;
 }

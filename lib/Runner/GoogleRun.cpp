@@ -128,9 +128,10 @@ std::optional<RunError> prepareInput(const Signature &signature, size_t index,
                                      StringRef spec, HostTensor &tensor) {
   std::string where =
       "@" + signature.name + " argument " + std::to_string(index);
-  std::string error;
-  if (failed(parseTensorSpec(spec, tensor, error)))
-    return RunError{where + ": " + error};
+  llvm::Expected<HostTensor> parsed = parseTensorSpec(spec);
+  if (!parsed)
+    return RunError{where + ": " + llvm::toString(parsed.takeError())};
+  tensor = std::move(*parsed);
   const google_rt_tensor_type *type = &signature.arguments[index];
   if (!matchesType(type, tensor))
     return RunError{where + ": expected " + typeText(type) + ", got " +
@@ -147,9 +148,10 @@ std::optional<RunError> prepareExpected(const Signature &signature,
                                         size_t index, StringRef spec,
                                         HostTensor &tensor) {
   std::string where = "@" + signature.name + " result " + std::to_string(index);
-  std::string error;
-  if (failed(parseTensorSpec(spec, tensor, error)))
-    return RunError{where + ": " + error};
+  llvm::Expected<HostTensor> parsed = parseTensorSpec(spec);
+  if (!parsed)
+    return RunError{where + ": " + llvm::toString(parsed.takeError())};
+  tensor = std::move(*parsed);
   const google_rt_tensor_type *type = &signature.results[index];
   if (tensor.dtype() != type->dtype &&
       !(type->dtype == GOOGLE_RT_BF16 && tensor.dtype() == GOOGLE_RT_F32))
@@ -313,10 +315,11 @@ private:
   std::optional<RunError> loadCompiler(const std::string &purpose) {
     if (compiler)
       return std::nullopt;
-    std::string error;
-    compiler = loadCompilerServices(error);
-    if (!compiler)
-      return RunError{error + " (it is needed to " + purpose + ")"};
+    llvm::Expected<CompilerServices *> loaded = loadCompilerServices();
+    if (!loaded)
+      return RunError{llvm::toString(loaded.takeError()) +
+                      " (it is needed to " + purpose + ")"};
+    compiler = *loaded;
     return std::nullopt;
   }
 
@@ -388,9 +391,8 @@ private:
         return error;
     }
     if (!options.emitObject.empty()) {
-      std::string error;
-      if (!exportCachePayload(objectPath, options.emitObject, error))
-        return RunError{error};
+      if (llvm::Error err = exportCachePayload(objectPath, options.emitObject))
+        return RunError{llvm::toString(std::move(err))};
       emittedOnly = true;
       removeTemporary();
     }
@@ -645,9 +647,8 @@ private:
                                           covered)))
       return RunError{"--check: " + mismatch};
     if (!covered) {
-      if (failed(compareWithReference(fn, values, *referenceValues,
-                                      mismatch)))
-        return RunError{mismatch};
+      if (llvm::Error err = compareWithReference(fn, values, *referenceValues))
+        return RunError{llvm::toString(std::move(err))};
       return std::nullopt;
     }
     for (size_t i = 0; i < values.size(); ++i) {
@@ -655,10 +656,10 @@ private:
       if (dtype != GOOGLE_RT_I32 && dtype != GOOGLE_RT_I64 &&
           dtype != GOOGLE_RT_I1)
         continue;
-      if (failed(compareTensors(values[i], (*referenceValues)[i], mismatch)))
+      if (llvm::Error err = compareTensors(values[i], (*referenceValues)[i]))
         return RunError{"@" + fn + " result " + std::to_string(i) +
                         " differs from the reference interpreter: " +
-                        mismatch};
+                        llvm::toString(std::move(err))};
     }
     return std::nullopt;
   }
@@ -719,17 +720,15 @@ private:
       return error;
     const std::string &fn = signature.name;
     for (size_t i = 0; i < expected.size(); ++i) {
-      std::string error;
-      if (failed(compareTensors(values[i], expected[i], error)))
+      if (llvm::Error err = compareTensors(values[i], expected[i]))
         return RunError{"@" + fn + " result " + std::to_string(i) + ": " +
-                        error};
+                        llvm::toString(std::move(err))};
     }
     for (size_t i = 0; i < options.outputs.size(); ++i) {
-      std::string error;
-      if (failed(writeNpy(StringRef(options.outputs[i]).drop_front(),
-                          values[i], error)))
+      if (llvm::Error err =
+              writeNpy(StringRef(options.outputs[i]).drop_front(), values[i]))
         return RunError{"@" + fn + " result " + std::to_string(i) + ": " +
-                        error};
+                        llvm::toString(std::move(err))};
     }
     size_t numResults = signature.results.size();
     for (size_t i = options.outputs.size(); i < numResults; ++i)

@@ -254,31 +254,31 @@ static std::optional<APFloat> parseDecimal(StringRef text,
 /// Parses one inline value into element `i` of `tensor`, as its element
 /// type reads it: integers as integers (in range, no fraction), floats
 /// rounded once to the element type.
-static LogicalResult parseElement(StringRef text, HostTensor &tensor, int64_t i,
-                                  std::string &error) {
+static llvm::Error parseElement(StringRef text, HostTensor &tensor, int64_t i) {
   google_rt_dtype dtype = tensor.dtype();
   std::string typeName = google_rt_dtype_name(dtype);
   if (text == "true" || text == "True" || text == "false" || text == "False") {
     tensor.setInt(i, text[0] == 't' || text[0] == 'T');
-    return success();
+    return llvm::Error::success();
   }
   if (isInteger(dtype)) {
     int64_t value;
     StringRef digits = text;
     if (digits.consume_front("+") && digits.starts_with("-"))
-      return error = "bad value '" + text.str() + "'", failure();
+      return llvm::createStringError("bad value '" + text.str() + "'");
     if (digits.getAsInteger(10, value)) {
       bool integerLiteral =
           !digits.empty() &&
           llvm::all_of(digits.drop_front(digits[0] == '-'), llvm::isDigit);
       if (integerLiteral && digits != "-")
-        return error = text.str() + " is out of range for " + typeName,
-               failure();
+        return llvm::createStringError(text.str() + " is out of range for " +
+                                       typeName);
       if (parseDecimal(text, APFloat::IEEEdouble(), APFloat::rmTowardZero))
-        return error = "'" + text.str() + "' is not an integer (the tensor "
-                       "holds " + typeName + ")",
-               failure();
-      return error = "bad value '" + text.str() + "'", failure();
+        return llvm::createStringError("'" + text.str() +
+                                       "' is not an integer (the tensor "
+                                       "holds " +
+                                       typeName + ")");
+      return llvm::createStringError("bad value '" + text.str() + "'");
     }
     int64_t low = INT64_MIN, high = INT64_MAX;
     if (dtype == GOOGLE_RT_I32)
@@ -288,9 +288,10 @@ static LogicalResult parseElement(StringRef text, HostTensor &tensor, int64_t i,
     else if (dtype == GOOGLE_RT_I1)
       low = 0, high = 1;
     if (value < low || value > high)
-      return error = text.str() + " is out of range for " + typeName, failure();
+      return llvm::createStringError(text.str() + " is out of range for " +
+                                     typeName);
     tensor.setInt(i, value);
-    return success();
+    return llvm::Error::success();
   }
   const llvm::fltSemantics &semantics = floatSemantics(dtype);
   APFloat value(semantics);
@@ -307,7 +308,7 @@ static LogicalResult parseElement(StringRef text, HostTensor &tensor, int64_t i,
     std::optional<APFloat> parsed =
         parseDecimal(text, semantics, APFloat::rmNearestTiesToEven);
     if (!parsed)
-      return error = "bad value '" + text.str() + "'", failure();
+      return llvm::createStringError("bad value '" + text.str() + "'");
     value = *parsed;
   }
   bool losesInfo;
@@ -315,14 +316,13 @@ static LogicalResult parseElement(StringRef text, HostTensor &tensor, int64_t i,
                 &losesInfo);
   // Already rounded to the element type: storing it is exact.
   tensor.setDouble(i, value.convertToDouble());
-  return success();
+  return llvm::Error::success();
 }
 
-LogicalResult google::parseTensorSpec(StringRef spec, HostTensor &tensor,
-                                      std::string &error) {
+llvm::Expected<HostTensor> google::parseTensorSpec(StringRef spec) {
   spec = spec.trim();
   if (spec.consume_front("@"))
-    return readNpy(spec, tensor, error);
+    return readNpy(spec);
   auto [typeText, valuesText] = spec.split('=');
   bool hasValues = spec.contains('=');
   // `2x3xf32`: the last component is the element type.
@@ -330,18 +330,17 @@ LogicalResult google::parseTensorSpec(StringRef spec, HostTensor &tensor,
   typeText.trim().split(parts, 'x');
   google_rt_dtype dtype;
   if (parts.empty() || !parseDType(parts.back(), dtype)) {
-    error = "cannot parse '" + spec.str() +
-            "': expected SHAPExTYPE=VALUES (e.g. 2x3xf32=1 2 3 4 5 6) or "
-            "@file.npy";
-    return failure();
+    return llvm::createStringError(
+        "cannot parse '" + spec.str() +
+        "': expected SHAPExTYPE=VALUES (e.g. 2x3xf32=1 2 3 4 5 6) or "
+        "@file.npy");
   }
   SmallVector<int64_t> shape;
   for (StringRef dim : ArrayRef<StringRef>(parts).drop_back()) {
     int64_t value;
     if (dim.getAsInteger(10, value) || value < 0 || value > (1LL << 40)) {
-      error = "cannot parse '" + spec.str() + "': bad dimension '" + dim.str() +
-              "'";
-      return failure();
+      return llvm::createStringError("cannot parse '" + spec.str() +
+                                     "': bad dimension '" + dim.str() + "'");
     }
     shape.push_back(value);
   }
@@ -349,8 +348,8 @@ LogicalResult google::parseTensorSpec(StringRef spec, HostTensor &tensor,
   int64_t count = 1;
   for (int64_t dim : shape) {
     if (dim && count > (1LL << 40) / dim) {
-      error = "cannot parse '" + spec.str() + "': tensor too large";
-      return failure();
+      return llvm::createStringError("cannot parse '" + spec.str() +
+                                     "': tensor too large");
     }
     count *= dim;
   }
@@ -365,36 +364,34 @@ LogicalResult google::parseTensorSpec(StringRef spec, HostTensor &tensor,
     rest = rest.drop_front(std::min(end + 1, rest.size()));
   }
   if (!hasValues && count != 0) {
-    error = "'" + spec.str() + "' has no values: expected " +
-            typeText.trim().str() + "=VALUES (one value fills the tensor)";
-    return failure();
+    return llvm::createStringError(
+        "'" + spec.str() + "' has no values: expected " +
+        typeText.trim().str() + "=VALUES (one value fills the tensor)");
   }
   if (values.size() != 1 && static_cast<int64_t>(values.size()) != count) {
-    error = "'" + spec.str() + "' has " + std::to_string(values.size()) +
-            " values; " + formatTensorType(shape, dtype) + " needs " +
-            std::to_string(count) + " (or one to fill it)";
-    return failure();
+    return llvm::createStringError("'" + spec + "' has " +
+                                   Twine(values.size()) + " values; " +
+                                   formatTensorType(shape, dtype) + " needs " +
+                                   Twine(count) + " (or one to fill it)");
   }
-  tensor = HostTensor(dtype, shape);
-  if (!tensor.isAllocated()) {
-    error = "cannot allocate " + formatTensorType(shape, dtype);
-    return failure();
-  }
+  HostTensor tensor(dtype, shape);
+  if (!tensor.isAllocated())
+    return llvm::createStringError("cannot allocate " +
+                                   formatTensorType(shape, dtype));
   // An empty tensor still has its (one) value checked.
   HostTensor probe(dtype, {1});
   HostTensor &target = count ? tensor : probe;
   for (auto [i, value] : llvm::enumerate(values)) {
-    if (failed(parseElement(value, target, i, error))) {
-      error = "cannot parse '" + spec.str() + "': " + error;
-      return failure();
-    }
+    if (llvm::Error err = parseElement(value, target, i))
+      return llvm::createStringError("cannot parse '" + spec +
+                                     "': " + llvm::toString(std::move(err)));
   }
   if (values.size() == 1 && count > 1) {
     size_t size = google_rt_dtype_size(dtype);
     for (int64_t i = 1; i < count; ++i)
       std::memcpy(tensor.data() + i * size, tensor.data(), size);
   }
-  return success();
+  return tensor;
 }
 
 //===----------------------------------------------------------------------===//
@@ -522,14 +519,15 @@ std::string google::formatTensor(const HostTensor &input, bool summarize) {
 // Comparison
 //===----------------------------------------------------------------------===//
 
-LogicalResult google::compareTensors(const HostTensor &actual,
-                                     const HostTensor &expected,
-                                     std::string &error) {
-  if (actual.shape() != expected.shape()) {
-    error = "expected " + formatTensorType(expected.shape(), expected.dtype()) +
-            ", got " + formatTensorType(actual.shape(), actual.dtype());
-    return failure();
-  }
+llvm::Error google::compareTensors(const HostTensor &actual,
+                                   const HostTensor &expected) {
+  auto wrongType = [&] {
+    return llvm::createStringError(
+        "expected " + formatTensorType(expected.shape(), expected.dtype()) +
+        ", got " + formatTensorType(actual.shape(), actual.dtype()));
+  };
+  if (actual.shape() != expected.shape())
+    return wrongType();
   double atol = 0, rtol = 0;
   switch (actual.dtype()) {
   case GOOGLE_RT_F32:
@@ -555,12 +553,8 @@ LogicalResult google::compareTensors(const HostTensor &actual,
       actual.dtype() == GOOGLE_RT_F32 || actual.dtype() == GOOGLE_RT_F16 ||
       actual.dtype() == GOOGLE_RT_BF16 || actual.dtype() == GOOGLE_RT_F64;
   if (!isFloat && actual.dtype() != expected.dtype() &&
-      !(expected.dtype() == GOOGLE_RT_I64 ||
-        expected.dtype() == GOOGLE_RT_I32)) {
-    error = "expected " + formatTensorType(expected.shape(), expected.dtype()) +
-            ", got " + formatTensorType(actual.shape(), actual.dtype());
-    return failure();
-  }
+      !(expected.dtype() == GOOGLE_RT_I64 || expected.dtype() == GOOGLE_RT_I32))
+    return wrongType();
   for (int64_t i = 0, e = actual.numElements(); i < e; ++i) {
     double a = actual.getDouble(i), b = expected.getDouble(i);
     bool same =
@@ -582,37 +576,31 @@ LogicalResult google::compareTensors(const HostTensor &actual,
     HostTensor one(actual.dtype(), {1}), other(expected.dtype(), {1});
     one.setDouble(0, a);
     other.setDouble(0, b);
-    error = "element " + where + " is " + formatElement(one, 0) +
-            ", expected " + formatElement(other, 0);
+    std::string message = "element " + where + " is " + formatElement(one, 0) +
+                          ", expected " + formatElement(other, 0);
     if (isFloat) {
       char tolerance[96];
       std::snprintf(tolerance, sizeof(tolerance),
                     " (tolerance %g + %g * |expected|)", atol, rtol);
-      error += tolerance;
+      message += tolerance;
     }
-    return failure();
+    return llvm::createStringError(message);
   }
-  return success();
+  return llvm::Error::success();
 }
 
-LogicalResult google::compareWithReference(StringRef function,
-                                           ArrayRef<HostTensor> results,
-                                           ArrayRef<HostTensor> reference,
-                                           std::string &error) {
-  if (results.size() != reference.size()) {
-    error = "@" + function.str() + " returned " +
-            std::to_string(results.size()) +
-            " results, the reference interpreter " +
-            std::to_string(reference.size());
-    return failure();
-  }
-  for (size_t i = 0; i < results.size(); ++i) {
-    std::string mismatch;
-    if (failed(compareTensors(results[i], reference[i], mismatch))) {
-      error = "@" + function.str() + " result " + std::to_string(i) +
-              " differs from the reference interpreter: " + mismatch;
-      return failure();
-    }
-  }
-  return success();
+llvm::Error google::compareWithReference(StringRef function,
+                                         ArrayRef<HostTensor> results,
+                                         ArrayRef<HostTensor> reference) {
+  if (results.size() != reference.size())
+    return llvm::createStringError(
+        "@" + function + " returned " + Twine(results.size()) +
+        " results, the reference interpreter " + Twine(reference.size()));
+  for (size_t i = 0; i < results.size(); ++i)
+    if (llvm::Error mismatch = compareTensors(results[i], reference[i]))
+      return llvm::createStringError(
+          "@" + function + " result " + Twine(i) +
+          " differs from the reference interpreter: " +
+          llvm::toString(std::move(mismatch)));
+  return llvm::Error::success();
 }

@@ -66,23 +66,19 @@ bool parseDescr(StringRef descr, google_rt_dtype &dtype, bool &swap) {
 
 } // namespace
 
-LogicalResult google::readNpy(StringRef path, HostTensor &tensor,
-                              std::string &error) {
+llvm::Expected<HostTensor> google::readNpy(StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    error = ("cannot read '" + path + "': " + buffer.getError().message()).str();
-    return failure();
-  }
-  return parseNpy((*buffer)->getBuffer(), path, tensor, error);
+  if (!buffer)
+    return llvm::createStringError("cannot read '" + path +
+                                   "': " + buffer.getError().message());
+  return parseNpy((*buffer)->getBuffer(), path);
 }
 
-LogicalResult google::parseNpy(StringRef file, StringRef path,
-                               HostTensor &tensor, std::string &error) {
+llvm::Expected<HostTensor> google::parseNpy(StringRef file, StringRef path) {
   auto fail = [&](const Twine &why) {
-    error = ("cannot read '" + path + "': " + why).str();
-    return failure();
+    return llvm::createStringError("cannot read '" + path + "': " + why);
   };
   if (file.size() < 10 || !file.starts_with(StringRef(kMagic, 6)))
     return fail("not a .npy file (bad magic)");
@@ -160,7 +156,7 @@ LogicalResult google::parseNpy(StringRef file, StringRef path,
     return fail("the shape needs " + Twine(count * elementSize) +
                 " bytes of data, the file has " + Twine(available));
 
-  tensor = HostTensor(dtype, shape);
+  HostTensor tensor(dtype, shape);
   if (!tensor.isAllocated())
     return fail("cannot allocate " + formatTensorType(shape, dtype));
   const char *data = file.data() + headerStart + headerLength;
@@ -192,11 +188,10 @@ LogicalResult google::parseNpy(StringRef file, StringRef path,
     }
     tensor = std::move(rowMajor);
   }
-  return success();
+  return tensor;
 }
 
-LogicalResult google::writeNpy(StringRef path, const HostTensor &input,
-                               std::string &error) {
+llvm::Error google::writeNpy(StringRef path, const HostTensor &input) {
   HostTensor tensor = input.dtype() == GOOGLE_RT_BF16
                           ? input.convertTo(GOOGLE_RT_F32)
                           : input;
@@ -237,19 +232,18 @@ LogicalResult google::writeNpy(StringRef path, const HostTensor &input,
   header += std::string((64 - total % 64) % 64, ' ') + "\n";
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
-  if (ec) {
-    error = "cannot write '" + path.str() + "': " + ec.message();
-    return failure();
-  }
+  if (ec)
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + ec.message());
   os.write(kMagic, 6);
   os << char(1) << char(0) << char(header.size() & 0xff)
      << char(header.size() >> 8) << header;
   os.write(tensor.data(), tensor.numBytes());
   os.close();
   if (os.has_error()) {
-    error = "cannot write '" + path.str() + "': " + os.error().message();
+    std::string reason = os.error().message();
     os.clear_error();
-    return failure();
+    return llvm::createStringError("cannot write '" + path + "': " + reason);
   }
-  return success();
+  return llvm::Error::success();
 }

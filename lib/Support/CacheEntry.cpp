@@ -55,8 +55,7 @@ std::string checkData(StringRef data, StringRef key) {
   return "";
 }
 
-bool writeFile(StringRef path, StringRef data, sys::fs::OpenFlags flags,
-               std::string &error) {
+Error writeFile(StringRef path, StringRef data, sys::fs::OpenFlags flags) {
   std::error_code ec;
   raw_fd_ostream os(path, ec, flags);
   if (!ec) {
@@ -64,12 +63,11 @@ bool writeFile(StringRef path, StringRef data, sys::fs::OpenFlags flags,
     os.close();
   }
   if (ec || os.has_error()) {
-    error = "cannot write '" + path.str() +
-            "': " + (ec ? ec : os.error()).message();
+    std::string reason = (ec ? ec : os.error()).message();
     os.clear_error();
-    return false;
+    return createStringError("cannot write '" + path + "': " + reason);
   }
-  return true;
+  return Error::success();
 }
 
 } // namespace
@@ -81,13 +79,10 @@ std::string mlir::google::checkCacheEntry(StringRef path, StringRef key) {
   return checkData((*buffer)->getBuffer(), key);
 }
 
-bool mlir::google::sealCacheEntry(StringRef path, StringRef key,
-                                  std::string &error) {
+Error mlir::google::sealCacheEntry(StringRef path, StringRef key) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = readFile(path);
-  if (!buffer) {
-    error = "cannot read " + path.str();
-    return false;
-  }
+  if (!buffer)
+    return createStringError("cannot read " + path);
   StringRef payload = (*buffer)->getBuffer();
   Trailer trailer;
   std::memcpy(trailer.magic, kMagic, sizeof(kMagic));
@@ -95,23 +90,20 @@ bool mlir::google::sealCacheEntry(StringRef path, StringRef key,
   trailer.checksum = checksum(payload);
   assert(key.size() == sizeof(trailer.key) && "a 128-bit hex key");
   std::memcpy(trailer.key, key.data(), sizeof(trailer.key));
-  return writeFile(path,
-                   StringRef(reinterpret_cast<const char *>(&trailer),
-                             sizeof(trailer)),
-                   sys::fs::OF_Append, error);
+  return writeFile(
+      path,
+      StringRef(reinterpret_cast<const char *>(&trailer), sizeof(trailer)),
+      sys::fs::OF_Append);
 }
 
-bool mlir::google::exportCachePayload(StringRef cachedPath, StringRef path,
-                                      std::string &error) {
+Error mlir::google::exportCachePayload(StringRef cachedPath, StringRef path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = readFile(cachedPath);
-  if (!buffer) {
-    error = "cannot read " + cachedPath.str();
-    return false;
-  }
+  if (!buffer)
+    return createStringError("cannot read " + cachedPath);
   StringRef data = (*buffer)->getBuffer();
   if (checkData(data, {}).empty())
     data = data.drop_back(sizeof(Trailer));
-  return writeFile(path, data, sys::fs::OF_None, error);
+  return writeFile(path, data, sys::fs::OF_None);
 }
 
 std::string mlir::google::getDefaultCacheDirectory() {

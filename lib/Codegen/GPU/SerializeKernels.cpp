@@ -62,15 +62,13 @@ private:
   SmallVector<std::string> paths;
 };
 
-/// Runs `program` with `args`; on failure, `error` holds the first line it
+/// Runs `program` with `args`; a failure's error holds the first line it
 /// printed.
-LogicalResult runTool(StringRef program, ArrayRef<StringRef> args,
-                      TemporaryFiles &files, std::string &error) {
+llvm::Error runTool(StringRef program, ArrayRef<StringRef> args,
+                    TemporaryFiles &files) {
   FailureOr<std::string> log = files.create("log", "");
-  if (failed(log)) {
-    error = "cannot create a temporary file";
-    return failure();
-  }
+  if (failed(log))
+    return llvm::createStringError("cannot create a temporary file");
   SmallVector<StringRef> argv = {program};
   argv.append(args.begin(), args.end());
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(*log),
@@ -79,14 +77,13 @@ LogicalResult runTool(StringRef program, ArrayRef<StringRef> args,
   int status = llvm::sys::ExecuteAndWait(program, argv, std::nullopt,
                                          redirects, 0, 0, &message);
   if (status == 0)
-    return success();
+    return llvm::Error::success();
   auto output = llvm::MemoryBuffer::getFile(*log);
   StringRef first =
       output ? StringRef((*output)->getBuffer()).trim().split('\n').first : "";
-  error = (llvm::sys::path::filename(program) + " failed: " +
-           (first.empty() ? StringRef(message) : first))
-              .str();
-  return failure();
+  return llvm::createStringError(
+      llvm::sys::path::filename(program) +
+      " failed: " + (first.empty() ? StringRef(message) : first));
 }
 
 /// A gpu.module lowered to NVVM, as PTX from LLVM's NVPTX backend: no CUDA
@@ -330,10 +327,10 @@ struct SerializeKernelsPass
     std::string create = "--create=" + *fatbinPath;
     std::string elf = "--image3=kind=elf,sm=" + sm + ",file=" + *cubinPath;
     std::string ptxImage = "--image3=kind=ptx,sm=" + sm + ",file=" + *ptxPath;
-    std::string error;
-    if (failed(runTool(fatbinary, {"-64", create, elf, ptxImage}, files,
-                       error))) {
-      gpuModule.emitError("google-serialize-kernels: ") << error;
+    if (llvm::Error err =
+            runTool(fatbinary, {"-64", create, elf, ptxImage}, files)) {
+      gpuModule.emitError("google-serialize-kernels: ")
+          << llvm::toString(std::move(err));
       return {};
     }
     auto fatbin = llvm::MemoryBuffer::getFile(*fatbinPath);

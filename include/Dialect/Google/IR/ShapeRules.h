@@ -10,6 +10,7 @@
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
 #include <optional>
 #include <string>
 
@@ -32,11 +33,10 @@ std::string formatShape(ArrayRef<int64_t> shape);
 /// Maps `axis` in [-rank, rank) to [0, rank); std::nullopt when out of range.
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 
-/// Normalizes and sorts reduction axes; std::nullopt when `axes` is empty,
-/// has an axis out of [-rank, rank) or repeats one. `error` says which.
-std::optional<SmallVector<int64_t>>
-normalizeReductionAxes(ArrayRef<int64_t> axes, int64_t rank,
-                       std::string *error = nullptr);
+/// Normalizes and sorts reduction axes; an error when `axes` is empty,
+/// has an axis out of [-rank, rank) or repeats one, saying which.
+llvm::Expected<SmallVector<int64_t>>
+normalizeReductionAxes(ArrayRef<int64_t> axes, int64_t rank);
 
 /// The shape of a reduction over normalized `axes`.
 SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,

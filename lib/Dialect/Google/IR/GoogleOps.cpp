@@ -466,11 +466,11 @@ int64_t GatherOp::getNormalizedAxis() {
 template <typename ReduceOp>
 static LogicalResult verifyReduceOp(ReduceOp op) {
   RankedTensorType input = op.getInput().getType();
-  std::string error;
-  std::optional<SmallVector<int64_t>> axes =
-      normalizeReductionAxes(op.getAxes(), input.getRank(), &error);
+  llvm::Expected<SmallVector<int64_t>> axes =
+      normalizeReductionAxes(op.getAxes(), input.getRank());
   if (!axes)
-    return op.emitOpError("invalid axes for input ") << input << ": " << error;
+    return op.emitOpError("invalid axes for input ")
+           << input << ": " << llvm::toString(axes.takeError());
   return verifyResultShape(
       op, reducedShape(input.getShape(), *axes, op.getKeepDims()),
       op.getResult().getType());
@@ -478,7 +478,8 @@ static LogicalResult verifyReduceOp(ReduceOp op) {
 
 template <typename ReduceOp>
 static SmallVector<int64_t> normalizedAxesOf(ReduceOp op) {
-  return *normalizeReductionAxes(op.getAxes(), op.getInput().getType().getRank());
+  return llvm::cantFail(
+      normalizeReductionAxes(op.getAxes(), op.getInput().getType().getRank()));
 }
 
 template <typename ArgReduceOp>

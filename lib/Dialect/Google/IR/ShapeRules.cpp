@@ -52,13 +52,10 @@ std::optional<int64_t> google::normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
-std::optional<SmallVector<int64_t>>
-google::normalizeReductionAxes(ArrayRef<int64_t> axes, int64_t rank,
-                               std::string *error) {
-  auto fail = [&](const std::string &message) {
-    if (error)
-      *error = message;
-    return std::nullopt;
+llvm::Expected<SmallVector<int64_t>>
+google::normalizeReductionAxes(ArrayRef<int64_t> axes, int64_t rank) {
+  auto fail = [](const Twine &message) {
+    return llvm::createStringError(message);
   };
   if (axes.empty())
     return fail("expected at least one axis");
@@ -66,14 +63,14 @@ google::normalizeReductionAxes(ArrayRef<int64_t> axes, int64_t rank,
   for (int64_t axis : axes) {
     std::optional<int64_t> n = normalizeAxis(axis, rank);
     if (!n)
-      return fail("axis " + std::to_string(axis) + " is out of range [" +
-                  std::to_string(-rank) + ", " + std::to_string(rank) + ")");
+      return fail("axis " + Twine(axis) + " is out of range [" + Twine(-rank) +
+                  ", " + Twine(rank) + ")");
     normalized.push_back(*n);
   }
   llvm::sort(normalized);
   for (size_t i = 1; i < normalized.size(); ++i)
     if (normalized[i] == normalized[i - 1])
-      return fail("axis " + std::to_string(normalized[i]) +
+      return fail("axis " + Twine(normalized[i]) +
                   " is repeated; expected unique axes");
   return normalized;
 }

@@ -89,12 +89,11 @@ public:
     SmallVector<ConcreteTensor> operands;
     for (DenseElementsAttr attr : attrs)
       operands.push_back(ConcreteTensor::fromAttr(attr));
-    std::string error;
-    FailureOr<ConcreteTensor> value = evaluateOp(op, operands, error);
+    llvm::Expected<ConcreteTensor> value = evaluateOp(op, operands);
     // An op that fails at run time (a reshape of the wrong size) is left
     // for the run-time check to report.
-    if (failed(value))
-      return rewriter.notifyMatchFailure(op, error);
+    if (!value)
+      return rewriter.notifyMatchFailure(op, llvm::toString(value.takeError()));
     if (numEvaluated)
       ++*numEvaluated;
     rewriter.replaceOpWithNewOp<ConstantOp>(op, value->toAttr());
