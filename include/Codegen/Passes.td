@@ -139,14 +139,39 @@ def ConvolutionToMatmulPass
        %y = tensor.expand_shape %m : tensor<?x16xf32> into tensor<?x8x8x16xf32>
     ```
 
+    With `direct-min-width=W` (the CPU pipeline's choice), an f32
+    convolution whose output rows have at least W positions is rewritten
+    without the window copy: for each output row, kh*kw matmuls of a slice
+    of the input (the row's positions, shifted by the window offset: a
+    strided view, C contiguous floats per position) by the filter's
+    (C x F) slice, accumulating into the row's (OW x F) slice:
+
+    ```mlir
+    scf.for %r = 0 to N*OH {            // google.parallel
+      scf.for %i = 0 to kh { scf.for %j = 0 to kw {
+        %a = tensor.extract_slice %x[n, y*s0 + i*d0, j*d1, 0] [1, 1, OW, C] [1, 1, s1, 1]
+        %b = tensor.extract_slice %w[i, j, 0, 0] [1, 1, C, F]
+        %acc = linalg.matmul ins(%a, %b) outs(%acc)    // OW x F
+      } }
+    }
+    ```
+
     Grouped and depthwise convolutions (`conv_2d_nhwgc_gfhwc`) stay as they
     are.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"directMinWidth", "direct-min-width", "int64_t", "0",
+           "Rewrite f32 convolutions whose output width is at least this "
+           "as per-row matmuls on the input (0: always im2col)">,
+  ];
   let statistics = [
     Statistic<"numConverted", "num-converted",
-              "Convolutions rewritten as matmuls">,
+              "Convolutions rewritten as im2col and a matmul">,
+    Statistic<"numDirect", "num-direct",
+              "Convolutions rewritten as per-row matmuls">,
   ];
 }
 

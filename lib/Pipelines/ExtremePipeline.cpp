@@ -345,7 +345,8 @@ google::buildExtremePipeline(OpPassManager &pm,
   // Convolutions as matmuls: the matmul schedules of both targets take
   // them (at opt-level 0, the convolutions' own loops).
   if (options.optLevel > 0)
-    pm.addNestedPass<func::FuncOp>(createConvolutionToMatmulPass());
+    pm.addNestedPass<func::FuncOp>(createConvolutionToMatmulPass(
+        {/*directMinWidth=*/options.target == Target::CPU ? 16 : 0}));
   if (options.target == Target::CPU)
     addCpuTilingPasses(pm, options);
   addBufferizationPasses(pm, options);

@@ -1061,6 +1061,12 @@ class Generator:
         if helper is not None:
             kinds.append("call")
             weights.append(1.5)
+        if ONLY_KINDS:
+            # --only: those kinds, and elementwise ops for values to feed them.
+            allowed = ONLY_KINDS | {"binary", "unary"}
+            weights = [w if k in ONLY_KINDS else (0.2 * w if k in allowed
+                                                  else 0)
+                       for k, w in zip(kinds, weights)]
         getattr(self, "gen_" + self.choice(kinds, weights))(dtype, helper)
 
     # ---- op generators ----
@@ -1331,8 +1337,12 @@ class Generator:
                           None not in n.dims[1:] and v.shape[0] <= 3 and
                           max(v.shape[1:3]) <= 9 and v.shape[3] <= 6)
         if x is None:
+            # Wide rows sometimes: the CPU computes f32 convolutions with
+            # 16 or more output positions per row without an im2col copy.
+            width = (self.rng.randint(16, 30) if self.rng.random() < 0.25
+                     else self.rng.randint(1, 7))
             shape = [self.choice([0, 1, 2, 3], [0.2, 2, 2, 1]),
-                     self.rng.randint(1, 7), self.rng.randint(1, 7),
+                     self.rng.randint(1, 7), width,
                      self.rng.randint(1, 4)]
             dims = [None if self.rng.random() < 0.4 else shape[0]] + \
                 shape[1:]
@@ -1775,6 +1785,8 @@ class Runner:
 VARIANTS = ["interpreter"] + CONFIGS
 # google-run options of every compiled variant (--target).
 COMPILED_ARGS = []
+# --only: the op generators a run is restricted to (empty: all of them).
+ONLY_KINDS = set()
 
 
 # --rotate K: each seed runs the interpreter, the default opt-level and K
@@ -1995,6 +2007,9 @@ def main():
     parser.add_argument("--rotate", type=int, default=0, metavar="K",
                         help="per seed, the interpreter, opt-level=3 and K "
                         "of the other variants, rotating over the seeds")
+    parser.add_argument("--only", help="comma-separated op generators to "
+                        "focus on (e.g. conv,pool); elementwise ops still "
+                        "appear, rarely")
     parser.add_argument("--print", action="store_true",
                         help="print the program of --seed and exit")
     args = parser.parse_args()
@@ -2004,6 +2019,14 @@ def main():
                  "--google-run=PATH)")
     if args.target != "cpu":
         COMPILED_ARGS.append(f"--target={args.target}")
+    if args.only:
+        ONLY_KINDS.update(args.only.split(","))
+        known = {name[len("gen_"):] for name in dir(Generator)
+                 if name.startswith("gen_")}
+        if not ONLY_KINDS <= known:
+            sys.exit(f"error: --only: unknown generators "
+                     f"{sorted(ONLY_KINDS - known)}; expected some of "
+                     f"{', '.join(sorted(known))}")
     if args.variants:
         chosen = args.variants.split(",")
         unknown = [v for v in chosen if v not in VARIANTS]

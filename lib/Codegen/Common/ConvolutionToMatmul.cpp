@@ -7,13 +7,20 @@
 // GPU shared-memory tiles) then take. The window copy costs kh*kw reads of
 // the input; the matmul is where the FMAs are.
 //
+// With direct-min-width (the CPU's pipeline), wide f32 convolutions skip
+// the copy: each output row is kh*kw matmuls of shifted input rows (a
+// strided view of the input) by the filter's slices, accumulating in the
+// row, so the only memory traffic is the input, the filter and the output.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::google {
@@ -47,9 +54,114 @@ bool isConvolutionAsMatmul(linalg::Conv2DNhwcHwcfOp conv) {
          llvm::none_of(filter.getShape(), [](int64_t d) { return d == 0; });
 }
 
+/// Whether `conv` is f32 throughout with output rows of at least
+/// `minWidth` positions (0: never).
+bool isDirectCandidate(linalg::Conv2DNhwcHwcfOp conv, int64_t minWidth) {
+  auto output = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  return minWidth > 0 && output.getDimSize(2) >= minWidth &&
+         llvm::all_of(conv->getOperandTypes(), [](Type type) {
+           return getElementTypeOrSelf(type).isF32();
+         });
+}
+
+/// The direct form (see the file comment): one loop over the N*OH output
+/// rows, marked parallel, and loops over the window's rows and columns
+/// around a matmul of the shifted input rows by the filter's slice.
+Value rewriteAsRowMatmuls(RewriterBase &rewriter,
+                          linalg::Conv2DNhwcHwcfOp conv) {
+  Location loc = conv.getLoc();
+  Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
+  Value init = conv.getOutputs()[0];
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  auto outputType = cast<RankedTensorType>(init.getType());
+  Type element = outputType.getElementType();
+  ArrayRef<int64_t> f = filterType.getShape(), o = outputType.getShape();
+  SmallVector<int64_t> strides = pairOf(conv.getStrides());
+  SmallVector<int64_t> dilations = pairOf(conv.getDilations());
+  auto index = [&](int64_t value) -> OpFoldResult {
+    return rewriter.getIndexAttr(value);
+  };
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Value batch = tensor::getMixedSize(rewriter, loc, init, /*dim=*/0)
+                    .dyn_cast<Value>();
+  if (!batch)
+    batch = constant(o[0]);
+  Value rows = arith::MulIOp::create(rewriter, loc, batch, constant(o[1]));
+  auto rowType = RankedTensorType::get({o[2], o[3]}, element);
+  auto lhsType = RankedTensorType::get({o[2], f[2]}, element);
+  auto rhsType = RankedTensorType::get({f[2], f[3]}, element);
+  // Made here, in front of the loops.
+  Value zero = constant(0), one = constant(1);
+  Value windowHeight = constant(f[0]), windowWidth = constant(f[1]);
+  auto rowLoop = scf::ForOp::create(
+      rewriter, loc, zero, rows, one, ValueRange{init},
+      [&](OpBuilder &b, Location nestedLoc, Value row, ValueRange outputs) {
+        AffineExpr r = b.getAffineDimExpr(0);
+        Value n = affine::AffineApplyOp::create(
+            b, nestedLoc, AffineMap::get(1, 0, r.floorDiv(o[1])), row);
+        Value y = affine::AffineApplyOp::create(
+            b, nestedLoc, AffineMap::get(1, 0, r % o[1]), row);
+        Value acc = tensor::ExtractSliceOp::create(
+            b, nestedLoc, rowType, outputs[0],
+            ArrayRef<OpFoldResult>{n, y, index(0), index(0)},
+            ArrayRef<OpFoldResult>{index(1), index(1), index(o[2]),
+                                   index(o[3])},
+            ArrayRef<OpFoldResult>{index(1), index(1), index(1), index(1)});
+        auto windowRows = scf::ForOp::create(
+            b, nestedLoc, zero, windowHeight, one, ValueRange{acc},
+            [&](OpBuilder &b, Location loc, Value i, ValueRange rowAcc) {
+              auto windowColumns = scf::ForOp::create(
+                  b, loc, zero, windowWidth, one, rowAcc,
+                  [&](OpBuilder &b, Location loc, Value j,
+                      ValueRange columnAcc) {
+                    AffineExpr d0 = b.getAffineDimExpr(0),
+                               d1 = b.getAffineDimExpr(1);
+                    Value inputRow = affine::AffineApplyOp::create(
+                        b, loc,
+                        AffineMap::get(2, 0,
+                                       d0 * strides[0] + d1 * dilations[0]),
+                        ValueRange{y, i});
+                    Value inputColumn = affine::AffineApplyOp::create(
+                        b, loc, AffineMap::get(1, 0, d0 * dilations[1]), j);
+                    Value lhs = tensor::ExtractSliceOp::create(
+                        b, loc, lhsType, input,
+                        ArrayRef<OpFoldResult>{n, inputRow, inputColumn,
+                                               index(0)},
+                        ArrayRef<OpFoldResult>{index(1), index(1),
+                                               index(o[2]), index(f[2])},
+                        ArrayRef<OpFoldResult>{index(1), index(1),
+                                               index(strides[1]), index(1)});
+                    Value rhs = tensor::ExtractSliceOp::create(
+                        b, loc, rhsType, filter,
+                        ArrayRef<OpFoldResult>{i, j, index(0), index(0)},
+                        ArrayRef<OpFoldResult>{index(1), index(1),
+                                               index(f[2]), index(f[3])},
+                        ArrayRef<OpFoldResult>{index(1), index(1), index(1),
+                                               index(1)});
+                    auto matmul = linalg::MatmulOp::create(
+                        b, loc, rowType, ValueRange{lhs, rhs}, columnAcc[0]);
+                    scf::YieldOp::create(b, loc, matmul.getResult(0));
+                  });
+              scf::YieldOp::create(b, loc, windowColumns.getResult(0));
+            });
+        Value updated = tensor::InsertSliceOp::create(
+            b, nestedLoc, windowRows.getResult(0), outputs[0],
+            ArrayRef<OpFoldResult>{n, y, index(0), index(0)},
+            ArrayRef<OpFoldResult>{index(1), index(1), index(o[2]),
+                                   index(o[3])},
+            ArrayRef<OpFoldResult>{index(1), index(1), index(1), index(1)});
+        scf::YieldOp::create(b, nestedLoc, updated);
+      });
+  rowLoop->setAttr(kParallelLoopAttrName, rewriter.getUnitAttr());
+  return rowLoop.getResult(0);
+}
+
 struct ConvolutionToMatmulPass
     : public google::impl::ConvolutionToMatmulPassBase<
           ConvolutionToMatmulPass> {
+  using Base::Base;
   void runOnOperation() override;
 };
 
@@ -65,6 +177,11 @@ void ConvolutionToMatmulPass::runOnOperation() {
   for (linalg::Conv2DNhwcHwcfOp conv : convolutions) {
     Location loc = conv.getLoc();
     rewriter.setInsertionPoint(conv);
+    if (isDirectCandidate(conv, directMinWidth)) {
+      rewriter.replaceOp(conv, rewriteAsRowMatmuls(rewriter, conv));
+      ++numDirect;
+      continue;
+    }
     Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
     Value init = conv.getOutputs()[0];
     auto filterType = cast<RankedTensorType>(filter.getType());

@@ -1,4 +1,5 @@
 // RUN: google-opt %s -split-input-file -google-convolution-to-matmul | FileCheck %s
+// RUN: google-opt %s -split-input-file -google-convolution-to-matmul=direct-min-width=16 | FileCheck %s --check-prefix=DIRECT
 
 // CHECK: #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 + d4 * 2, d5)>
 // CHECK-LABEL: func @strided_dilated
@@ -25,4 +26,47 @@ func.func @unchanged(%x: tensor<1x?x8x4xf32>, %w: tensor<3x3x4x5xf32>, %acc: ten
   %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x?x8x4xf32>, tensor<3x3x4x5xf32>) outs(%acc : tensor<1x?x6x5xf32>) -> tensor<1x?x6x5xf32>
   %1 = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%gx, %gw : tensor<1x8x8x2x2xf32>, tensor<2x3x3x3x2xf32>) outs(%gacc : tensor<1x6x6x2x3xf32>) -> tensor<1x6x6x2x3xf32>
   return %0, %1 : tensor<1x?x6x5xf32>, tensor<1x6x6x2x3xf32>
+}
+
+// -----
+
+// With direct-min-width, f32 convolutions with output rows of at least that
+// many positions become a (parallel) loop over the N*OH output rows, with a
+// matmul per window offset of the shifted input row (strided by the
+// column stride) by the filter's slice; narrower ones keep the im2col copy.
+// DIRECT-DAG: #[[N:.*]] = affine_map<(d0) -> (d0 floordiv 4)>
+// DIRECT-DAG: #[[Y:.*]] = affine_map<(d0) -> (d0 mod 4)>
+// DIRECT-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0 + d1 * 2)>
+// DIRECT-LABEL: func @rows
+// DIRECT: %[[BATCH:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x4x19x16xf32>
+// DIRECT: %[[ROWS:.*]] = arith.muli %[[BATCH]], %c4
+// DIRECT: scf.for %[[R:[a-z0-9_]+]] = %{{.*}} to %[[ROWS]] step %{{.*}} iter_args(%[[OUT:.*]] = %{{.*}})
+// DIRECT:   %[[NI:.*]] = affine.apply #[[N]](%[[R]])
+// DIRECT:   %[[YI:.*]] = affine.apply #[[Y]](%[[R]])
+// DIRECT:   %[[ACC:.*]] = tensor.extract_slice %[[OUT]][%[[NI]], %[[YI]], 0, 0] [1, 1, 19, 16] [1, 1, 1, 1] : tensor<?x4x19x16xf32> to tensor<19x16xf32>
+// DIRECT:   scf.for %[[I:[a-z0-9_]+]] = {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (tensor<19x16xf32>)
+// DIRECT:     scf.for %[[J:[a-z0-9_]+]] = {{.*}} -> (tensor<19x16xf32>)
+// DIRECT:       %[[IY:.*]] = affine.apply #[[ROW]](%[[YI]], %[[I]])
+// DIRECT:       %[[A:.*]] = tensor.extract_slice %{{.*}}[%[[NI]], %[[IY]], %{{.*}}, 0] [1, 1, 19, 8] [1, 1, 2, 1] : tensor<?x10x40x8xf32> to tensor<19x8xf32>
+// DIRECT:       %[[B:.*]] = tensor.extract_slice %{{.*}}[%[[I]], %[[J]], 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : tensor<3x3x8x16xf32> to tensor<8x16xf32>
+// DIRECT:       linalg.matmul ins(%[[A]], %[[B]] : tensor<19x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<19x16xf32>)
+// DIRECT:   tensor.insert_slice %{{.*}} into %[[OUT]][%[[NI]], %[[YI]], 0, 0] [1, 1, 19, 16]
+// DIRECT: } {google.parallel}
+// DIRECT-LABEL: func @narrow
+// DIRECT: linalg.generic
+// DIRECT: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<?x72xf32>, tensor<72x16xf32>)
+// DIRECT-NOT: scf.for
+// Without it, both take the im2col copy.
+// CHECK-LABEL: func @rows
+// CHECK: linalg.generic
+// CHECK-NOT: scf.for
+// CHECK-LABEL: func @narrow
+// CHECK: linalg.generic
+func.func @rows(%x: tensor<?x10x40x8xf32>, %w: tensor<3x3x8x16xf32>, %acc: tensor<?x4x19x16xf32>) -> tensor<?x4x19x16xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%x, %w : tensor<?x10x40x8xf32>, tensor<3x3x8x16xf32>) outs(%acc : tensor<?x4x19x16xf32>) -> tensor<?x4x19x16xf32>
+  return %0 : tensor<?x4x19x16xf32>
+}
+func.func @narrow(%x: tensor<?x10x10x8xf32>, %w: tensor<3x3x8x16xf32>, %acc: tensor<?x8x8x16xf32>) -> tensor<?x8x8x16xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<?x10x10x8xf32>, tensor<3x3x8x16xf32>) outs(%acc : tensor<?x8x8x16xf32>) -> tensor<?x8x8x16xf32>
+  return %0 : tensor<?x8x8x16xf32>
 }
