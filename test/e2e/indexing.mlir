@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 9 cases match numpy, 4 fail as expected
+// CHECK: e2e: 10 cases match numpy, 5 fail as expected
 // concat, pad, iota and gather (numpy.take): data movement by index.
 
 // E2E: @join(a: 2x3xf32, b: 2x5xf32, c: 2x0xf32) -> np.concatenate([a, b, c], axis=1)
@@ -15,6 +15,11 @@
 // E2E-ERROR: @take(t: 10x4xf32, ids: 3x5xi64[-12:-11]) -> google.gather: 15 indices are outside
 // E2E: @take_dynamic(t: 7x4xf32, ids: 9xi64[-7:6]) -> np.take(t, ids, axis=0)
 // E2E-ERROR: @take_dynamic(t: 0x4xf32, ids: 2xi64[0:0]) -> google.gather: 2 indices are outside its extent for axis 0
+// A statically empty axis with a dynamic number of indices verifies (the
+// count is checked at run time; the verifier once read the element count
+// of the dynamic index shape).
+// E2E: @take_from_empty(t: 3x0xi32, ids: 0xi64) -> np.take(t, ids, axis=1)
+// E2E-ERROR: @take_from_empty(t: 3x0xi32, ids: 2xi64[0:0]) -> google.gather: 2 indices are outside
 
 func.func @join(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>, %c: tensor<2x0xf32>) -> tensor<2x8xf32> {
   %0 = google.concat %a, %b, %c {axis = -1 : i64} : tensor<2x3xf32>, tensor<2x5xf32>, tensor<2x0xf32> -> tensor<2x8xf32>
@@ -53,6 +58,10 @@ func.func @take(%t: tensor<10x4xf32>, %ids: tensor<3x5xi64>) -> tensor<3x5x4xf32
 func.func @take_middle(%t: tensor<2x6x3xbf16>, %ids: tensor<4xi32>) -> tensor<2x4x3xbf16> {
   %0 = google.gather %t, %ids {axis = 1 : i64} : tensor<2x6x3xbf16>, tensor<4xi32> -> tensor<2x4x3xbf16>
   return %0 : tensor<2x4x3xbf16>
+}
+func.func @take_from_empty(%t: tensor<?x0xi32>, %ids: tensor<?xi64>) -> tensor<?x?xi32> {
+  %0 = google.gather %t, %ids {axis = 1 : i64} : tensor<?x0xi32>, tensor<?xi64> -> tensor<?x?xi32>
+  return %0 : tensor<?x?xi32>
 }
 func.func @take_dynamic(%t: tensor<?x4xf32>, %ids: tensor<?xi64>) -> tensor<?x4xf32> {
   %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<?x4xf32>, tensor<?xi64> -> tensor<?x4xf32>

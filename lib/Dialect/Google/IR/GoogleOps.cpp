@@ -446,7 +446,10 @@ LogicalResult GatherOp::verify() {
     return emitOpError("expected axis in [")
            << -rank << ", " << rank << ") for input " << input << ", got "
            << axisValue;
-  if (input.getDimSize(*axis) == 0 && indices.getNumElements() != 0)
+  // Indices of a dynamic count are checked at run time (any index is out
+  // of range for an empty axis).
+  if (input.getDimSize(*axis) == 0 && indices.hasStaticShape() &&
+      indices.getNumElements() != 0)
     return emitOpError("cannot gather from axis ")
            << *axis << " of extent 0 of input " << input;
   SmallVector<int64_t> shape(input.getShape().take_front(*axis));
