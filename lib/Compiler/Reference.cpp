@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "Compiler/Compiler.h"
+#include "Dialect/Google/Transforms/Passes.h"
 #include "ErrorBounds.h"
 #include "Interpreter/ConcreteTensor.h"
 #include "Interpreter/Interpreter.h"
@@ -16,6 +17,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -142,6 +144,12 @@ google::parseReferenceModule(StringRef source, StringRef bufferName) {
   result->module = parseModuleGuarded(sourceMgr, &context);
   if (!result->module)
     return llvm::createStringError("cannot parse the module: " + diagnostic);
+  // The gradients the module asks for get their bodies, as the compiler's
+  // pipeline builds them.
+  PassManager pm(&context);
+  pm.addPass(createDifferentiatePass());
+  if (failed(pm.run(*result->module)))
+    return llvm::createStringError(diagnostic);
   return std::move(result);
 }
 

@@ -190,6 +190,9 @@ std::vector<std::string> google::getRequiredCpuFeatures(StringRef chip) {
 
 void google::addGoogleOptimizationPasses(OpPassManager &pm,
                                          const ExtremePipelineOptions &options) {
+  // Gradients the module asks for (VJP declarations) first: they are
+  // google ops too.
+  pm.addPass(createDifferentiatePass());
   if (options.fold)
     pm.addPass(createFoldConstantsPass());
   if (options.cse)

@@ -10,6 +10,7 @@ calls the compiled code on numpy arrays without copying.
 """
 
 from ._native import CompileError, Error
+from ._autodiff import grad, value_and_grad, vjp
 from ._jit import (JitFunction, clear_caches, disable_jit, jit,
                    set_debug_nans)
 from ._ops import (ELEMENTWISE_FUNCTIONS, arange, avg_pool2d, broadcast_to,
@@ -30,10 +31,10 @@ globals().update(ELEMENTWISE_FUNCTIONS)
 __all__ = sorted([
     "CompileError", "Error", "JitFunction", "Tracer", "arange", "avg_pool2d",
     "bfloat16", "broadcast_to", "cast", "clear_caches", "clip", "conv2d",
-    "from_bfloat16", "iota", "max_pool2d",
+    "from_bfloat16", "grad", "iota", "max_pool2d",
     "full", "full_like", "to_bfloat16", "disable_jit", "gelu", "jit",
     "matmul", "ones", "ones_like", "set_debug_nans", "softmax", "split",
-    "transpose",
+    "transpose", "value_and_grad", "vjp",
     "zeros", "zeros_like",
     *ELEMENTWISE_FUNCTIONS,
 ])

@@ -139,6 +139,9 @@ class Graph:
         self.outputs = None  # tuple of Tracers
         self.single_output = True
         self._constants = {}
+        # Private functions the module needs besides this one (the traced
+        # functions of gm.grad and their VJP declarations): name -> text.
+        self.functions = {}
 
     @classmethod
     def current(cls):
@@ -219,6 +222,29 @@ class Graph:
                 ValueError, "a traced value from another trace is used here "
                 "(did a traced array escape a jitted function?)")
 
+    def call(self, callee, operands, result_types):
+        """A func.call of `callee` (a function in self.functions) with
+        `operands` (Tracers of this graph); one Tracer per result, given as
+        (shape, dtype) pairs."""
+        for operand in operands:
+            self._check_owner(operand)
+        node = Tracer(self, "call", tuple(operands),
+                      {"callee": callee, "results": tuple(result_types)},
+                      (), np.float32)
+        return [Tracer(self, "result", (node,), {"index": index}, shape,
+                       dtype)
+                for index, (shape, dtype) in enumerate(result_types)]
+
+    def unique_function_name(self, base):
+        """A name for a new private function, unused in this module."""
+        base = "".join(c if c.isascii() and (c.isalnum() or c == "_")
+                       else "_" for c in base) or "function"
+        name, index = base, 0
+        while name in self.functions or name == self.name:
+            index += 1
+            name = f"{base}_{index}"
+        return name
+
     def live_nodes(self):
         """The nodes the outputs depend on, in creation order."""
         live = set()
@@ -231,25 +257,45 @@ class Graph:
             stack.extend(node.operands)
         return [n for n in self.nodes if id(n) in live and n.op != "arg"]
 
-    def to_mlir(self, function_name, locations=False):
-        """The module: one public function `function_name`."""
+    def to_mlir(self, function_name, locations=False, private=False):
+        """The module: one public function `function_name` (private with
+        `private`), then the functions it calls."""
         names = {}
         for index, arg in enumerate(self.arguments):
             names[id(arg)] = "%" + _ssa_name(arg.attrs["name"], index)
         params = ", ".join(f"{names[id(a)]}: {a.mlir_type}"
                            for a in self.arguments)
         results = ", ".join(o.mlir_type for o in self.outputs)
-        lines = [f"func.func @{function_name}({params}) -> ({results}) {{"]
+        visibility = "private " if private else ""
+        lines = [f"func.func {visibility}@{function_name}({params}) -> "
+                 f"({results}) {{"]
         for index, node in enumerate(self.live_nodes()):
+            if node.op == "result":
+                (call,) = node.operands
+                names[id(node)] = f"{names[id(call)]}#{node.attrs['index']}"
+                continue
             names[id(node)] = f"%{index}"
-            text = _format_op(node, names)
+            if node.op == "call":
+                result_types = node.attrs["results"]
+                operands = ", ".join(names[id(o)] for o in node.operands)
+                text = (f"func.call @{node.attrs['callee']}({operands}) : ("
+                        + ", ".join(o.mlir_type for o in node.operands)
+                        + ") -> (" + ", ".join(tensor_type(shape, dtype)
+                                               for shape, dtype in
+                                               result_types) + ")")
+                target = f"{names[id(node)]}:{len(result_types)}"
+            else:
+                text = _format_op(node, names)
+                target = names[id(node)]
             if locations:
                 file, line, column = node.location
                 text += f' loc("{_escape(file)}":{line}:{column})'
-            lines.append(f"  {names[id(node)]} = {text}")
+            lines.append(f"  {target} = {text}")
         returned = ", ".join(names[id(o)] for o in self.outputs)
         lines.append(f"  func.return {returned} : {results}")
         lines.append("}")
+        for text in self.functions.values():
+            lines.append(text.rstrip("\n"))
         return "\n".join(lines) + "\n"
 
 

@@ -1,11 +1,13 @@
-// Each optimization can be switched off; the stages are always there.
+// Each optimization can be switched off; the stages are always there
+// (the gradients a module asks for are built first).
 // RUN: google-opt %s --google-extreme-pipeline --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=ALL
 // RUN: google-opt %s --google-extreme-pipeline="fold=false cse=false dce=false fuse=false" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=NONE
 // RUN: google-opt %s --google-extreme-pipeline="fuse=false" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=NOFUSE
 // RUN: google-opt %s --google-extreme-pipeline="target=cpu chip=host opt-level=3" | FileCheck %s --check-prefix=LLVM
 // RUN: google-opt %s --google-extreme-pipeline="fold=false cse=false dce=false fuse=false opt-level=0" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 
-// ALL: google-fold-constants
+// ALL: google-differentiate
+// ALL-NEXT: google-fold-constants
 // ALL-NEXT: google-cse,
 // ALL-NEXT: google-dce,
 // ALL-NEXT: google-fuse-matmul-bias-relu,
@@ -15,6 +17,7 @@
 // ALL: convert-func-to-llvm
 
 // NONE: builtin.module(
+// NONE-NEXT: google-differentiate
 // NONE-NEXT: google-export-functions,
 // NONE-NEXT: convert-google-to-linalg,
 

@@ -106,4 +106,51 @@ def FuseMatmulBiasReluPass : Pass<"google-fuse-matmul-bias-relu"> {
   ];
 }
 
+def DifferentiatePass : Pass<"google-differentiate", "::mlir::ModuleOp"> {
+  let summary = "Reverse-mode autodiff of google-dialect functions";
+  let description = [{
+    Builds vector-Jacobian products of functions made of google ops by
+    reverse accumulation: the function's ops are cloned (their values are
+    kept for the backward pass, not recomputed), then each op, last to
+    first, turns its results' cotangents into its operands' with its
+    adjoint rule (lib/Dialect/Google/Transforms/Adjoints.cpp), written with
+    google ops, so a gradient is itself a google program that every pass,
+    the interpreter and every target take. A broadcast operand's cotangent
+    is summed over the dimensions it was broadcast along.
+
+    With `function=f` (and `wrt`, argument positions, default 0) it adds
+    `@f_vjp(args..., cotangents of the results...) -> (results...,
+    cotangents of the wrt arguments...)` and, when `f` returns one rank-0
+    float, `@f_grad(args...) -> (gradients of the wrt arguments...)`:
+
+    ```mlir
+    func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
+      %e = google.exp %x : tensor<3xf32>
+      %s = google.reduce_sum %e {axes = array<i64: 0>, keep_dims = false} : tensor<3xf32> -> tensor<f32>
+      return %s : tensor<f32>
+    }
+    => func.func @f_grad(%x: tensor<3xf32>) -> tensor<3xf32>   // exp(x)
+    ```
+
+    It also fills in every body-less function with a `google.vjp = {of =
+    @f, wrt = array<i64: ...>}` attribute and the VJP's signature (how the
+    Python front end asks for gradients inside a traced program).
+
+    Integer and boolean values get no cotangents (comparisons, argmax,
+    iota, casts from integers are constants to the gradient); an argument
+    that nothing differentiable depends on gets zeros. Ops without a rule
+    yet (gather, reduce_prod, conv2d, pooling, strided slices) are an
+    error naming the op.
+  }];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "Add @<function>_vjp and @<function>_grad">,
+    ListOption<"wrt", "wrt", "int64_t",
+               "The arguments to differentiate with respect to (default 0)">,
+  ];
+  let statistics = [
+    Statistic<"numFunctions", "num-functions", "VJP functions built">,
+  ];
+}
+
 #endif // GOOGLE_DIALECT_GOOGLE_TRANSFORMS_PASSES_TD

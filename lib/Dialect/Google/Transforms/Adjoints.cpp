@@ -1,0 +1,584 @@
+//===- Adjoints.cpp - reverse-mode rules of the google ops ----------------===//
+//
+// One rule per op (the table is buildAdjoint at the end). Conventions: `ct`
+// is the result's cotangent, x and y the operands, z the result. relu'(0)
+// is 0; maximum/minimum split a tie evenly (as JAX does); the gradient of
+// reduce_max/min goes to the first extreme element (row-major over the
+// reduced axes, NaN counting as the extreme, like argmax).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Adjoints.h"
+
+#include "Dialect/Google/IR/GoogleOps.h"
+#include "Dialect/Google/IR/ShapeRules.h"
+
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::google;
+
+namespace {
+
+constexpr int64_t kDynamic = ShapedType::kDynamic;
+
+RankedTensorType typeOf(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+Type elementOf(Value value) { return typeOf(value).getElementType(); }
+
+bool isFloatTensor(Value value) {
+  return isa<FloatType>(elementOf(value));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// AdjointBuilder
+//===----------------------------------------------------------------------===//
+
+Value AdjointBuilder::elementwise(StringRef name, Value a, Value b,
+                                  Type elementType) {
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(typeOf(a).getShape(), typeOf(b).getShape());
+  assert(shape && "operands that broadcast");
+  OperationState state(loc, ("google." + name).str());
+  state.addOperands({a, b});
+  state.addTypes(RankedTensorType::get(*shape, elementType));
+  return builder.create(state)->getResult(0);
+}
+
+Value AdjointBuilder::unary(StringRef name, Value a) {
+  OperationState state(loc, ("google." + name).str());
+  state.addOperands(a);
+  state.addTypes(a.getType());
+  return builder.create(state)->getResult(0);
+}
+
+Value AdjointBuilder::add(Value a, Value b) {
+  return elementwise("add", a, b, elementOf(a));
+}
+Value AdjointBuilder::sub(Value a, Value b) {
+  return elementwise("sub", a, b, elementOf(a));
+}
+Value AdjointBuilder::mul(Value a, Value b) {
+  return elementwise("mul", a, b, elementOf(a));
+}
+Value AdjointBuilder::div(Value a, Value b) {
+  return elementwise("div", a, b, elementOf(a));
+}
+Value AdjointBuilder::max(Value a, Value b) {
+  return elementwise("max", a, b, elementOf(a));
+}
+Value AdjointBuilder::min(Value a, Value b) {
+  return elementwise("min", a, b, elementOf(a));
+}
+Value AdjointBuilder::pow(Value a, Value b) {
+  return elementwise("pow", a, b, elementOf(a));
+}
+Value AdjointBuilder::floorDiv(Value a, Value b) {
+  return elementwise("floor_div", a, b, elementOf(a));
+}
+Value AdjointBuilder::eq(Value a, Value b) {
+  return elementwise("eq", a, b, builder.getI1Type());
+}
+Value AdjointBuilder::gt(Value a, Value b) {
+  return elementwise("gt", a, b, builder.getI1Type());
+}
+Value AdjointBuilder::lt(Value a, Value b) {
+  return elementwise("lt", a, b, builder.getI1Type());
+}
+Value AdjointBuilder::neg(Value a) { return unary("neg", a); }
+Value AdjointBuilder::exp(Value a) { return unary("exp", a); }
+Value AdjointBuilder::log(Value a) { return unary("log", a); }
+Value AdjointBuilder::sin(Value a) { return unary("sin", a); }
+Value AdjointBuilder::cos(Value a) { return unary("cos", a); }
+Value AdjointBuilder::logicalNot(Value a) { return unary("not", a); }
+
+Value AdjointBuilder::select(Value condition, Value onTrue, Value onFalse) {
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(typeOf(condition).getShape(), typeOf(onTrue).getShape());
+  assert(shape && "operands that broadcast");
+  shape = broadcastShapes(*shape, typeOf(onFalse).getShape());
+  assert(shape && "operands that broadcast");
+  return SelectOp::create(builder, loc,
+                          RankedTensorType::get(*shape, elementOf(onTrue)),
+                          condition, onTrue, onFalse);
+}
+
+Value AdjointBuilder::cast(Value value, Type elementType) {
+  if (elementOf(value) == elementType)
+    return value;
+  return CastOp::create(builder, loc, typeOf(value).clone(elementType), value);
+}
+
+Value AdjointBuilder::indicator(Value condition, Type elementType) {
+  return cast(condition, elementType);
+}
+
+Value AdjointBuilder::scalar(double value, Type elementType) {
+  auto type = RankedTensorType::get({}, elementType);
+  Attribute element = isa<FloatType>(elementType)
+                          ? Attribute(builder.getFloatAttr(elementType, value))
+                          : Attribute(builder.getIntegerAttr(
+                                elementType, static_cast<int64_t>(value)));
+  return ConstantOp::create(builder, loc, DenseElementsAttr::get(type, element));
+}
+
+Value AdjointBuilder::zerosLike(Value like) {
+  RankedTensorType type = typeOf(like);
+  if (type.hasStaticShape()) {
+    Type element = type.getElementType();
+    Attribute zero = isa<FloatType>(element)
+                         ? Attribute(builder.getFloatAttr(element, 0.0))
+                         : Attribute(builder.getIntegerAttr(element, 0));
+    return ConstantOp::create(builder, loc, DenseElementsAttr::get(type, zero));
+  }
+  return broadcastLike(scalar(0, type.getElementType()), like);
+}
+
+Value AdjointBuilder::broadcastLike(Value value, Value like) {
+  if (typeOf(value).getShape() == typeOf(like).getShape())
+    return value;
+  // x < x is false for every x (NaN too): a select of `value` shaped like
+  // `like`.
+  Value never = lt(like, like);
+  Value result = select(never, like, cast(value, elementOf(like)));
+  return cast(result, elementOf(value));
+}
+
+Value AdjointBuilder::reduceSum(Value value, ArrayRef<int64_t> axes,
+                                bool keepDims) {
+  if (axes.empty())
+    return value;
+  auto type = RankedTensorType::get(
+      reducedShape(typeOf(value).getShape(), axes, keepDims),
+      elementOf(value));
+  return ReduceSumOp::create(builder, loc, type, value,
+                             builder.getDenseI64ArrayAttr(axes),
+                             builder.getBoolAttr(keepDims));
+}
+
+Value AdjointBuilder::transpose(Value value, ArrayRef<int64_t> perm) {
+  if (isIdentityPermutation(perm))
+    return value;
+  auto type = typeOf(value).clone(
+      applyPermutation(typeOf(value).getShape(), perm));
+  return TransposeOp::create(builder, loc, type, value,
+                             builder.getDenseI64ArrayAttr(perm));
+}
+
+Value AdjointBuilder::reshape(Value value, RankedTensorType type) {
+  if (value.getType() == type)
+    return value;
+  return ReshapeOp::create(builder, loc, type, value);
+}
+
+Value AdjointBuilder::matmul(Value lhs, Value rhs) {
+  ArrayRef<int64_t> l = typeOf(lhs).getShape(), r = typeOf(rhs).getShape();
+  SmallVector<int64_t> shape;
+  if (l.size() == 3)
+    shape.push_back(ShapedType::isDynamic(l[0]) ? r[0] : l[0]);
+  shape.append({l[l.size() - 2], r.back()});
+  return MatmulOp::create(builder, loc,
+                          RankedTensorType::get(shape, elementOf(lhs)), lhs,
+                          rhs);
+}
+
+Value AdjointBuilder::slice(Value value, ArrayRef<int64_t> starts,
+                            ArrayRef<int64_t> limits,
+                            ArrayRef<int64_t> strides) {
+  SmallVector<int64_t> shape;
+  for (auto [start, limit, stride] : llvm::zip_equal(starts, limits, strides))
+    shape.push_back(std::max<int64_t>(0, (limit - start + stride - 1) / stride));
+  return SliceOp::create(builder, loc, typeOf(value).clone(shape), value,
+                         builder.getDenseI64ArrayAttr(starts),
+                         builder.getDenseI64ArrayAttr(limits),
+                         builder.getDenseI64ArrayAttr(strides));
+}
+
+Value AdjointBuilder::pad(Value value, ArrayRef<int64_t> low,
+                          ArrayRef<int64_t> high) {
+  SmallVector<int64_t> shape(typeOf(value).getShape());
+  for (auto [d, extent] : llvm::enumerate(shape))
+    if (!ShapedType::isDynamic(extent))
+      extent += low[d] + high[d];
+  return PadOp::create(builder, loc, typeOf(value).clone(shape), value,
+                       scalar(0, elementOf(value)),
+                       builder.getDenseI64ArrayAttr(low),
+                       builder.getDenseI64ArrayAttr(high));
+}
+
+Value AdjointBuilder::iota(RankedTensorType type, int64_t dimension) {
+  return IotaOp::create(builder, loc, type,
+                        builder.getI64IntegerAttr(dimension));
+}
+
+Value AdjointBuilder::unbroadcast(Value ct, RankedTensorType type) {
+  ArrayRef<int64_t> shape = typeOf(ct).getShape();
+  int64_t lead = static_cast<int64_t>(shape.size()) - type.getRank();
+  SmallVector<int64_t> leading = llvm::to_vector(llvm::seq<int64_t>(0, lead));
+  ct = reduceSum(ct, leading, /*keepDims=*/false);
+  SmallVector<int64_t> stretched;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.getDimSize(d) == 1 && typeOf(ct).getDimSize(d) != 1)
+      stretched.push_back(d);
+  ct = reduceSum(ct, stretched, /*keepDims=*/true);
+  // Static extents the cotangent's type does not know yet.
+  return reshape(ct, typeOf(ct).clone(type.getShape()));
+}
+
+//===----------------------------------------------------------------------===//
+// Rules
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+using Cotangents = SmallVectorImpl<Value>;
+
+/// maximum/minimum: the larger (smaller) operand gets `ct`, a tie half of
+/// it each.
+void maxMinAdjoint(AdjointBuilder &b, Value x, Value y, Value ct, bool isMax,
+                   Cotangents &out) {
+  Type element = elementOf(ct);
+  Value wins = b.indicator(isMax ? b.gt(x, y) : b.lt(x, y), element);
+  Value ties = b.indicator(b.eq(x, y), element);
+  Value share = b.add(wins, b.mul(ties, b.scalar(0.5, element)));
+  Value other = b.sub(b.scalar(1, element), share);
+  out.push_back(b.mul(ct, share));
+  out.push_back(b.mul(ct, other));
+}
+
+/// d/dx of a unary float op, given x and z = op(x); null for none.
+Value unaryDerivative(Operation *op, AdjointBuilder &b, Value x, Value z) {
+  Type element = elementOf(x);
+  auto one = [&] { return b.scalar(1, element); };
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([&](ReluOp) { return b.indicator(b.gt(x, b.scalar(0, element)),
+                                             element); })
+      .Case([&](AbsOp) {
+        Value zero = b.scalar(0, element);
+        return b.sub(b.indicator(b.gt(x, zero), element),
+                     b.indicator(b.lt(x, zero), element));
+      })
+      .Case([&](ExpOp) { return z; })
+      .Case([&](LogOp) { return b.div(one(), x); })
+      .Case([&](TanhOp) { return b.sub(one(), b.mul(z, z)); })
+      .Case([&](SigmoidOp) { return b.mul(z, b.sub(one(), z)); })
+      .Case([&](SqrtOp) { return b.div(b.scalar(0.5, element), z); })
+      .Case([&](RsqrtOp) {
+        return b.mul(b.scalar(-0.5, element), b.div(z, x));
+      })
+      .Case([&](SinOp) { return b.cos(x); })
+      .Case([&](CosOp) { return b.neg(b.sin(x)); })
+      .Case([&](ErfOp) {
+        return b.mul(b.scalar(2 / std::sqrt(M_PI), element),
+                     b.exp(b.neg(b.mul(x, x))));
+      })
+      .Default([](Operation *) { return Value(); });
+}
+
+/// `value` reshaped to `shape`, or an error on `op` when a reshape cannot
+/// express it (more than one dynamic extent).
+FailureOr<Value> reshapeTo(Operation *op, AdjointBuilder &b, Value value,
+                           ArrayRef<int64_t> shape) {
+  RankedTensorType type = typeOf(value).clone(shape);
+  if (type == value.getType())
+    return value;
+  if (llvm::count(shape, kDynamic) > 1)
+    return op->emitError("google-differentiate: the gradient of ")
+           << op->getName() << " needs at most one dynamic extent, got "
+           << type;
+  return b.reshape(value, type);
+}
+
+/// The cotangent of a reduction's input: `ct` with the reduced axes
+/// restored (size 1), broadcast over the input.
+FailureOr<Value> spreadOverAxes(Operation *op, AdjointBuilder &b, Value ct,
+                                Value input, ArrayRef<int64_t> axes) {
+  FailureOr<Value> kept = reshapeTo(
+      op, b, ct, reducedShape(typeOf(input).getShape(), axes, true));
+  if (failed(kept))
+    return failure();
+  return b.broadcastLike(*kept, input);
+}
+
+/// reduce_max/min: `ct` to the first extreme element over `axes`.
+LogicalResult extremeAdjoint(Operation *op, AdjointBuilder &b, Value x,
+                             ArrayRef<int64_t> axes, bool isMax, Value ct,
+                             Cotangents &out) {
+  RankedTensorType type = typeOf(x);
+  int64_t rank = type.getRank();
+  // The reduced axes last, merged into one.
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(axes, d))
+      perm.push_back(d);
+  llvm::append_range(perm, axes);
+  Value moved = b.transpose(x, perm);
+  ArrayRef<int64_t> movedShape = typeOf(moved).getShape();
+  std::optional<int64_t> count =
+      staticElementCount(movedShape.take_back(axes.size()));
+  if (!count)
+    return op->emitError("google-differentiate: the gradient of ")
+           << op->getName() << " needs static extents along its axes";
+  SmallVector<int64_t> merged(movedShape.drop_back(axes.size()));
+  merged.push_back(*count);
+  FailureOr<Value> rows = reshapeTo(op, b, moved, merged);
+  if (failed(rows))
+    return failure();
+  int64_t last = merged.size() - 1;
+  auto indexType = b.getBuilder().getI64Type();
+  auto reduced = RankedTensorType::get(reducedShape(merged, {last}, true),
+                                       indexType);
+  OperationState state(b.getLoc(), isMax ? "google.argmax" : "google.argmin");
+  state.addOperands(*rows);
+  state.addAttribute("axis", b.getBuilder().getI64IntegerAttr(last));
+  state.addAttribute("keep_dims", b.getBuilder().getBoolAttr(true));
+  state.addTypes(reduced);
+  Value first = b.getBuilder().create(state)->getResult(0);
+  // Positions along the merged axis, broadcast against `first`.
+  SmallVector<int64_t> line(merged.size(), 1);
+  line.back() = *count;
+  Value positions = b.iota(RankedTensorType::get(line, indexType), last);
+  Value hit = b.indicator(b.eq(positions, first), type.getElementType());
+  FailureOr<Value> hitMoved = reshapeTo(op, b, b.broadcastLike(hit, *rows),
+                                        movedShape);
+  if (failed(hitMoved))
+    return failure();
+  Value hitX = b.transpose(*hitMoved, invertPermutationVector(perm));
+  FailureOr<Value> spread = spreadOverAxes(op, b, ct, x, axes);
+  if (failed(spread))
+    return failure();
+  out.push_back(b.mul(hitX, *spread));
+  return success();
+}
+
+} // namespace
+
+LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
+                                   ArrayRef<Value> resultCotangents,
+                                   SmallVectorImpl<Value> &out) {
+  out.clear();
+  auto noCotangents = [&] {
+    out.assign(op->getNumOperands(), Value());
+    return success();
+  };
+  // Integer and boolean results carry no cotangents.
+  if (llvm::none_of(resultCotangents, [](Value v) { return bool(v); }))
+    return noCotangents();
+  Value ct = resultCotangents.front();
+  auto notYet = [&](StringRef why) {
+    return op->emitError("google-differentiate: ")
+           << op->getName() << " is not differentiable yet (" << why << ")";
+  };
+  auto binary = [&]() -> std::pair<Value, Value> {
+    return {op->getOperand(0), op->getOperand(1)};
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](AddOp) {
+        out.append({ct, ct});
+        return success();
+      })
+      .Case([&](SubOp) {
+        out.append({ct, b.neg(ct)});
+        return success();
+      })
+      .Case([&](MulOp) {
+        auto [x, y] = binary();
+        out.append({b.mul(ct, y), b.mul(ct, x)});
+        return success();
+      })
+      .Case([&](DivOp d) {
+        auto [x, y] = binary();
+        out.append({b.div(ct, y), b.neg(b.div(b.mul(ct, d.getResult()), y))});
+        return success();
+      })
+      .Case([&](MaxOp) {
+        auto [x, y] = binary();
+        maxMinAdjoint(b, x, y, ct, /*isMax=*/true, out);
+        return success();
+      })
+      .Case([&](MinOp) {
+        auto [x, y] = binary();
+        maxMinAdjoint(b, x, y, ct, /*isMax=*/false, out);
+        return success();
+      })
+      .Case([&](PowOp p) {
+        // d/dx = y x^(y-1) (0 where y = 0); d/dy = log(x) z (0 where x = 0).
+        auto [x, y] = binary();
+        Type element = elementOf(ct);
+        Value zero = b.scalar(0, element), one = b.scalar(1, element);
+        Value dx = b.select(b.eq(y, zero), zero,
+                            b.mul(y, b.pow(x, b.sub(y, one))));
+        Value safeX = b.select(b.eq(x, zero), one, x);
+        Value dy = b.mul(b.log(safeX), p.getResult());
+        out.append({b.mul(ct, dx), b.mul(ct, dy)});
+        return success();
+      })
+      .Case([&](RemOp) {
+        // x - floor(x / y) * y.
+        auto [x, y] = binary();
+        out.append({ct, b.neg(b.mul(ct, b.floorDiv(x, y)))});
+        return success();
+      })
+      .Case([&](FloorDivOp) { return noCotangents(); })
+      .Case([&](SelectOp s) {
+        Value zero = b.scalar(0, elementOf(ct));
+        out.append({Value(), b.select(s.getCondition(), ct, zero),
+                    b.select(s.getCondition(), zero, ct)});
+        return success();
+      })
+      .Case([&](NegOp) {
+        out.push_back(b.neg(ct));
+        return success();
+      })
+      .Case([&](CastOp c) {
+        out.push_back(isFloatTensor(c.getInput())
+                          ? b.cast(ct, elementOf(c.getInput()))
+                          : Value());
+        return success();
+      })
+      .Case([&](MatmulOp) {
+        auto [x, y] = binary();
+        int64_t rank = typeOf(x).getRank();
+        SmallVector<int64_t> swap =
+            rank == 3 ? SmallVector<int64_t>{0, 2, 1}
+                      : SmallVector<int64_t>{1, 0};
+        out.append({b.matmul(ct, b.transpose(y, swap)),
+                    b.matmul(b.transpose(x, swap), ct)});
+        return success();
+      })
+      .Case([&](MatmulBiasReluOp m) {
+        auto [x, y] = binary();
+        Type element = elementOf(ct);
+        Value active = b.mul(ct, b.indicator(b.gt(m.getResult(),
+                                                  b.scalar(0, element)),
+                                             element));
+        int64_t rank = typeOf(x).getRank();
+        SmallVector<int64_t> swap =
+            rank == 3 ? SmallVector<int64_t>{0, 2, 1}
+                      : SmallVector<int64_t>{1, 0};
+        out.append({b.matmul(active, b.transpose(y, swap)),
+                    b.matmul(b.transpose(x, swap), active), active});
+        return success();
+      })
+      .Case([&](TransposeOp t) {
+        out.push_back(b.transpose(ct, invertPermutationVector(t.getPerm())));
+        return success();
+      })
+      .Case([&](ReshapeOp r) {
+        out.push_back(b.reshape(ct, r.getInput().getType()));
+        return success();
+      })
+      .Case([&](SliceOp s) -> LogicalResult {
+        if (llvm::any_of(s.getStrides(), [](int64_t v) { return v != 1; }))
+          return notYet("strided slices need a scatter");
+        RankedTensorType input = s.getInput().getType();
+        SmallVector<int64_t> high;
+        for (auto [d, limit] : llvm::enumerate(s.getLimits()))
+          high.push_back(input.getDimSize(d) - limit);
+        out.push_back(b.pad(ct, s.getStarts(), high));
+        return success();
+      })
+      .Case([&](PadOp p) -> LogicalResult {
+        RankedTensorType input = p.getInput().getType();
+        if (!input.hasStaticShape())
+          return notYet("dynamic extents");
+        SmallVector<int64_t> limits;
+        for (auto [d, low] : llvm::enumerate(p.getLow()))
+          limits.push_back(low + input.getDimSize(d));
+        Value inner = b.slice(ct, p.getLow(), limits,
+                              SmallVector<int64_t>(input.getRank(), 1));
+        SmallVector<int64_t> all = llvm::to_vector(
+            llvm::seq<int64_t>(0, input.getRank()));
+        Value padding = b.sub(b.reduceSum(ct, all, false),
+                              b.reduceSum(inner, all, false));
+        out.append({inner, padding});
+        return success();
+      })
+      .Case([&](ConcatOp c) -> LogicalResult {
+        int64_t axis = c.getNormalizedAxis();
+        RankedTensorType result = c.getResult().getType();
+        if (!result.hasStaticShape())
+          return notYet("dynamic extents");
+        int64_t offset = 0;
+        for (Value input : c.getInputs()) {
+          SmallVector<int64_t> starts(result.getRank(), 0);
+          SmallVector<int64_t> limits(result.getShape());
+          starts[axis] = offset;
+          offset += typeOf(input).getDimSize(axis);
+          limits[axis] = offset;
+          out.push_back(b.slice(ct, starts, limits,
+                                SmallVector<int64_t>(result.getRank(), 1)));
+        }
+        return success();
+      })
+      .Case([&](ReduceSumOp r) -> LogicalResult {
+        FailureOr<Value> spread =
+            spreadOverAxes(op, b, ct, r.getInput(), r.getNormalizedAxes());
+        if (failed(spread))
+          return failure();
+        out.push_back(*spread);
+        return success();
+      })
+      .Case([&](ReduceMeanOp r) -> LogicalResult {
+        Value x = r.getInput();
+        SmallVector<int64_t> axes = r.getNormalizedAxes();
+        FailureOr<Value> spread = spreadOverAxes(op, b, ct, x, axes);
+        if (failed(spread))
+          return failure();
+        // Divided by the count of reduced elements (from the input's
+        // extents when they are dynamic).
+        Type element = elementOf(ct);
+        SmallVector<int64_t> extents;
+        for (int64_t axis : axes)
+          extents.push_back(typeOf(x).getDimSize(axis));
+        Value count;
+        if (std::optional<int64_t> n = staticElementCount(extents))
+          count = b.scalar(static_cast<double>(*n), element);
+        else
+          count = b.reduceSum(b.broadcastLike(b.scalar(1, element), x), axes,
+                              /*keepDims=*/true);
+        out.push_back(b.div(*spread, count));
+        return success();
+      })
+      .Case([&](ReduceMaxOp r) {
+        return extremeAdjoint(op, b, r.getInput(), r.getNormalizedAxes(),
+                              /*isMax=*/true, ct, out);
+      })
+      .Case([&](ReduceMinOp r) {
+        return extremeAdjoint(op, b, r.getInput(), r.getNormalizedAxes(),
+                              /*isMax=*/false, ct, out);
+      })
+      .Case([&](SoftmaxOp s) {
+        // z * (ct - sum(ct * z)) along the axis.
+        Value z = s.getResult();
+        int64_t axis = s.getNormalizedAxis();
+        Value dot = b.reduceSum(b.mul(ct, z), {axis}, /*keepDims=*/true);
+        out.push_back(b.mul(z, b.sub(ct, dot)));
+        return success();
+      })
+      .Case<EqOp, NeOp, LtOp, LeOp, GtOp, GeOp, AndOp, OrOp, XorOp, NotOp,
+            ArgmaxOp, ArgminOp, IotaOp, ConstantOp>(
+          [&](Operation *) { return noCotangents(); })
+      .Case([&](GatherOp) { return notYet("it needs a scatter-add"); })
+      .Case([&](ReduceProdOp) { return notYet("products with zeros"); })
+      .Case<Conv2DOp, MaxPool2DOp, AvgPool2DOp>([&](Operation *) {
+        return notYet("transposed windows");
+      })
+      .Default([&](Operation *) -> LogicalResult {
+        if (op->getNumOperands() == 1 && op->getNumResults() == 1)
+          if (Value derivative =
+                  unaryDerivative(op, b, op->getOperand(0), op->getResult(0))) {
+            out.push_back(b.mul(ct, derivative));
+            return success();
+          }
+        return op->emitError("google-differentiate: no adjoint rule for ")
+               << op->getName();
+      });
+}

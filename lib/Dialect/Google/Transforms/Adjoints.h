@@ -1,0 +1,89 @@
+//===- Adjoints.h - reverse-mode rules of the google ops --------*- C++ -*-===//
+//
+// The adjoint (vector-Jacobian product) of every differentiable google op,
+// written with google ops, so that a gradient is itself a google program.
+// --google-differentiate walks a function backwards and asks each op for
+// the cotangents of its operands given those of its results.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GOOGLE_DIALECT_GOOGLE_TRANSFORMS_ADJOINTS_H
+#define GOOGLE_DIALECT_GOOGLE_TRANSFORMS_ADJOINTS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::google {
+
+/// Builds google ops with their result types worked out (NumPy
+/// broadcasting for elementwise ops), at one location.
+class AdjointBuilder {
+public:
+  AdjointBuilder(OpBuilder &builder, Location loc)
+      : builder(builder), loc(loc) {}
+
+  OpBuilder &getBuilder() { return builder; }
+  Location getLoc() { return loc; }
+
+  Value add(Value a, Value b);
+  Value sub(Value a, Value b);
+  Value mul(Value a, Value b);
+  Value div(Value a, Value b);
+  Value max(Value a, Value b);
+  Value min(Value a, Value b);
+  Value pow(Value a, Value b);
+  Value floorDiv(Value a, Value b);
+  Value neg(Value a);
+  Value exp(Value a);
+  Value log(Value a);
+  Value sin(Value a);
+  Value cos(Value a);
+  Value eq(Value a, Value b);
+  Value gt(Value a, Value b);
+  Value lt(Value a, Value b);
+  Value logicalNot(Value a);
+  Value select(Value condition, Value onTrue, Value onFalse);
+  /// `value` converted to `elementType`.
+  Value cast(Value value, Type elementType);
+  /// 1.0 where `condition` holds, else 0.0, in `elementType`.
+  Value indicator(Value condition, Type elementType);
+  /// A rank-0 constant.
+  Value scalar(double value, Type elementType);
+  /// Zeros with `like`'s type (dynamic extents too), whatever its values.
+  Value zerosLike(Value like);
+  /// `value` broadcast to `like`'s shape (NumPy rules).
+  Value broadcastLike(Value value, Value like);
+  Value reduceSum(Value value, ArrayRef<int64_t> axes, bool keepDims);
+  Value transpose(Value value, ArrayRef<int64_t> perm);
+  Value reshape(Value value, RankedTensorType type);
+  Value matmul(Value lhs, Value rhs);
+  Value slice(Value value, ArrayRef<int64_t> starts, ArrayRef<int64_t> limits,
+              ArrayRef<int64_t> strides);
+  Value pad(Value value, ArrayRef<int64_t> low, ArrayRef<int64_t> high);
+  Value iota(RankedTensorType type, int64_t dimension);
+
+  /// A cotangent `ct` of a broadcast result, summed back to `type` (an
+  /// operand's): over the leading dimensions it lacks and over its static
+  /// 1s that stretched; refined to `type`'s static extents.
+  Value unbroadcast(Value ct, RankedTensorType type);
+
+private:
+  Value elementwise(StringRef name, Value a, Value b, Type elementType);
+  Value unary(StringRef name, Value a);
+
+  OpBuilder &builder;
+  Location loc;
+};
+
+/// The cotangents of `op`'s operands given `resultCotangents` (null where a
+/// result has none), built at the builder's insertion point after `op`'s
+/// clone: null for an operand that gets none (integers, booleans, indices).
+/// An operand's cotangent may have the result's broadcast shape (the caller
+/// unbroadcasts). Fails, with an error on `op`, for an op without a rule.
+LogicalResult buildAdjoint(Operation *op, AdjointBuilder &b,
+                           ArrayRef<Value> resultCotangents,
+                           SmallVectorImpl<Value> &operandCotangents);
+
+} // namespace mlir::google
+
+#endif // GOOGLE_DIALECT_GOOGLE_TRANSFORMS_ADJOINTS_H
