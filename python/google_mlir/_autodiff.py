@@ -62,13 +62,13 @@ def _tracing_graph(leaves):
 def _as_array(leaf):
     """Python numbers and lists as numpy arrays (floats as float32, as in
     JAX); other leaves as they are."""
-    if isinstance(leaf, bool):
+    if isinstance(leaf, (bool, np.generic)):
         return np.asarray(leaf)
     if isinstance(leaf, float):
         return np.asarray(leaf, np.float32)
     if isinstance(leaf, int):
         return np.asarray(leaf, np.int64)
-    if isinstance(leaf, (list, np.generic)):
+    if isinstance(leaf, list):
         return np.asarray(leaf)
     return leaf
 
@@ -138,7 +138,7 @@ def _record_vjp(fn, args, argnums, where, split_output, cotangents_for):
     leaves, treedef = _tree.flatten(args)
     graph = _tracing_graph(leaves)
     name = graph.unique_function_name(_name_of(fn))
-    sub = Graph(name)
+    sub = Graph(name, parent=graph)
     owner = []  # the argument position of each leaf
     for position, arg in enumerate(args):
         owner.extend([position] * len(_tree.flatten(arg)[0]))
@@ -155,8 +155,7 @@ def _record_vjp(fn, args, argnums, where, split_output, cotangents_for):
                                 f"{leaf.dtype}")
             outer = graph.constant(leaf)
         else:
-            graph._check_owner(leaf)
-            outer = leaf
+            outer = graph.lift(leaf)
         if owner[index] in argnums:
             if not is_float(leaf.dtype):
                 raise TypeError(
@@ -171,6 +170,10 @@ def _record_vjp(fn, args, argnums, where, split_output, cotangents_for):
         out = fn(*_tree.unflatten(treedef, sub_leaves))
         outputs, rebuild = split_output(sub, out)
     sub.set_outputs(tuple(outputs))
+    # Values of the caller's trace (or of traces around it) the function
+    # closed over: extra arguments, constants to the gradient.
+    for outer, _ in sub.captures:
+        operands.append(graph.lift(outer))
     # The traced function, private, and its VJP's declaration.
     graph.functions.update(sub.functions)
     sub.functions = {}

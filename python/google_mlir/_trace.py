@@ -132,8 +132,12 @@ class Graph:
 
     _active = threading.local()
 
-    def __init__(self, name):
+    def __init__(self, name, parent=None):
         self.name = name
+        # The graph whose trace records a call of this one (gm.grad): its
+        # values used here become arguments (captures).
+        self.parent = parent
+        self.captures = []  # (outer Tracer, argument Tracer), in order
         self.arguments = []  # Tracers, in parameter order
         self.nodes = []  # every Tracer, in creation order
         self.outputs = None  # tuple of Tracers
@@ -207,7 +211,7 @@ class Graph:
                     f"{self.name}() must return arrays computed from its "
                     f"arguments (or a tuple of them); result {index} is "
                     f"{type(item).__name__}")
-            self._check_owner(item)
+            item = self.lift(item)
             if item.ndim > MAX_RANK:
                 raise TypeError(
                     f"{self.name}() result {index} has rank {item.ndim}; "
@@ -217,10 +221,32 @@ class Graph:
         self.outputs = tuple(outputs)
 
     def _check_owner(self, tracer):
-        if tracer.graph is not self:
+        if tracer.graph is not self and not self._is_ancestor(tracer.graph):
             raise trace_error(
                 ValueError, "a traced value from another trace is used here "
                 "(did a traced array escape a jitted function?)")
+
+    def _is_ancestor(self, graph):
+        parent = self.parent
+        while parent is not None:
+            if parent is graph:
+                return True
+            parent = parent.parent
+        return False
+
+    def lift(self, tracer):
+        """`tracer` as a value of this graph: a value of an enclosing trace
+        (a closure's) becomes an argument, once."""
+        self._check_owner(tracer)
+        if tracer.graph is self:
+            return tracer
+        for outer, inner in self.captures:
+            if outer is tracer:
+                return inner
+        inner = self.argument(f"captured{len(self.captures)}", tracer.shape,
+                              tracer.dtype)
+        self.captures.append((tracer, inner))
+        return inner
 
     def call(self, callee, operands, result_types):
         """A func.call of `callee` (a function in self.functions) with
@@ -236,11 +262,12 @@ class Graph:
                 for index, (shape, dtype) in enumerate(result_types)]
 
     def unique_function_name(self, base):
-        """A name for a new private function, unused in this module."""
-        base = "".join(c if c.isascii() and (c.isalnum() or c == "_")
-                       else "_" for c in base) or "function"
+        """A name for a new private function, unused in this module (the
+        prefix keeps it apart from the traced function's own name)."""
+        base = "__gm_" + "".join(c if c.isascii() and (c.isalnum() or c == "_")
+                                 else "_" for c in base)
         name, index = base, 0
-        while name in self.functions or name == self.name:
+        while name in self.functions:
             index += 1
             name = f"{base}_{index}"
         return name
@@ -704,9 +731,15 @@ class Tracer:
 
     # Recording.
     def _new(self, op, operands, attrs, shape, dtype):
-        for operand in operands:
-            self.graph._check_owner(operand)
-        return Tracer(self.graph, op, tuple(operands), attrs, shape, dtype)
+        # Recorded in the innermost trace, which captures values of the
+        # traces around it.
+        graph = self.graph
+        current = Graph.current()
+        if current is not None and current is not graph and \
+                current._is_ancestor(graph):
+            graph = current
+        operands = tuple(graph.lift(operand) for operand in operands)
+        return Tracer(graph, op, operands, attrs, shape, dtype)
 
     def _as_tracer(self, value, like, what):
         if isinstance(value, Tracer):

@@ -1,0 +1,59 @@
+// RUN: google-opt %s -split-input-file -google-differentiate="function=f wrt=0,1" | FileCheck %s
+
+// @f_vjp clones f's ops, then runs the adjoints backwards: mul's operands
+// get ct * the other operand; the broadcast bias's cotangent is summed over
+// the rows it was broadcast along; @f_grad calls the VJP with cotangent 1.
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: %[[X:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<3xf32>, %[[CT:.*]]: tensor<f32>) -> (tensor<f32>, tensor<2x3xf32>, tensor<3xf32>)
+// CHECK: %[[A:.*]] = google.add %[[X]], %[[B]]
+// CHECK: %[[M:.*]] = google.mul %[[A]], %[[A]]
+// CHECK: %[[S:.*]] = google.reduce_sum %[[M]]
+// CHECK: %[[K:.*]] = google.reshape %[[CT]] : tensor<f32> -> tensor<1x1xf32>
+// CHECK: %[[N:.*]] = google.lt %[[M]], %[[M]]
+// CHECK: %[[DS:.*]] = google.select %[[N]], %[[M]], %[[K]] : tensor<2x3xi1>, tensor<2x3xf32>, tensor<1x1xf32> -> tensor<2x3xf32>
+// CHECK: %[[D1:.*]] = google.mul %[[DS]], %[[A]]
+// CHECK: %[[D2:.*]] = google.mul %[[DS]], %[[A]]
+// CHECK: %[[DA:.*]] = google.add %[[D1]], %[[D2]]
+// CHECK: %[[DB:.*]] = google.reduce_sum %[[DA]] {axes = array<i64: 0>, keep_dims = false} : tensor<2x3xf32> -> tensor<3xf32>
+// CHECK: return %[[S]], %[[DA]], %[[DB]]
+// CHECK-LABEL: func.func @f_grad(
+// CHECK: %[[ONE:.*]] = google.constant dense<1.000000e+00> : tensor<f32>
+// CHECK: %[[R:.*]]:3 = call @f_vjp(%{{.*}}, %{{.*}}, %[[ONE]])
+// CHECK: return %[[R]]#1, %[[R]]#2
+func.func @f(%x: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<f32> {
+  %a = google.add %x, %b : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
+  %m = google.mul %a, %a : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+  %s = google.reduce_sum %m {axes = array<i64: 0, 1>, keep_dims = false} : tensor<2x3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+// -----
+
+// Integer values carry no cotangents (the comparison feeding select is a
+// constant to the gradient); an argument nothing depends on gets zeros.
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: %[[X:.*]]: tensor<4xf32>, %[[Y:.*]]: tensor<4xf32>
+// CHECK: %[[C:.*]] = google.gt %[[X]], %[[Y]]
+// CHECK: %[[Z:.*]] = google.constant dense<0.000000e+00> : tensor<f32>
+// CHECK: google.select %[[C]], %{{.*}}, %[[Z]]
+// CHECK: %[[ZEROS:.*]] = google.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK: return %{{.*}}, %{{.*}}, %[[ZEROS]]
+func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<f32> {
+  %c = google.gt %x, %y : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
+  %z = google.constant dense<0.0> : tensor<4xf32>
+  %s = google.select %c, %x, %z : tensor<4xi1>, tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %r = google.reduce_sum %s {axes = array<i64: 0>, keep_dims = false} : tensor<4xf32> -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// -----
+
+// A function whose result is not a rank-0 float gets a VJP but no grad.
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+// CHECK: google.mul
+// CHECK-NOT: func.func @f_grad
+func.func @f(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+  %e = google.exp %x : tensor<2xf32>
+  return %e : tensor<2xf32>
+}
