@@ -920,7 +920,7 @@ class Generator:
             return self.nprng.integers(0, 2, shape).astype(np.int64)
         if dtype in INTS:
             return self.nprng.integers(-10, 11, shape).astype(np.int64)
-        if exact or self.rng.random() < 0.3:
+        if exact or (self.rng.random() < 0.3 and not GRAD_MODE):
             # Multiples of 1/4: exact in every type, ties for rounding.
             v = self.nprng.integers(int(low * 4), int(high * 4) + 1, shape) / 4
         else:
@@ -931,8 +931,10 @@ class Generator:
         program = Program()
         dtype = self.choice(["f32", "f16", "bf16", "f64", "i32", "i64"],
                             [10, 2, 2, 2, 1.5, 1.5])
+        if GRAD_MODE:
+            dtype = "f64"
         helper = None
-        if self.rng.random() < 0.2:
+        if self.rng.random() < 0.2 and not GRAD_MODE:
             helper = self.function("helper", dtype, public=False, budget=4)
             program.functions.append(helper)
         main = self.function("main", dtype, public=True,
@@ -1061,6 +1063,10 @@ class Generator:
         if helper is not None:
             kinds.append("call")
             weights.append(1.5)
+        if GRAD_MODE:
+            # Ops with adjoint rules, without integer round trips.
+            weights = [0 if k in GRAD_EXCLUDED else w
+                       for k, w in zip(kinds, weights)]
         if ONLY_KINDS:
             # --only: those kinds, and elementwise ops for values to feed them.
             allowed = ONLY_KINDS | {"binary", "unary"}
@@ -1785,6 +1791,10 @@ class Runner:
 VARIANTS = ["interpreter"] + CONFIGS
 # google-run options of every compiled variant (--target).
 COMPILED_ARGS = []
+# --grad: f64 programs of differentiable ops; their VJPs are checked.
+GRAD_MODE = False
+GRAD_EXCLUDED = {"gather", "conv", "pool", "call", "cast", "argreduce",
+                 "iota"}
 # --only: the op generators a run is restricted to (empty: all of them).
 ONLY_KINDS = set()
 
@@ -1882,6 +1892,181 @@ def make_case(seed):
 
 
 # --------------------------------------------------------------------------
+# Gradient mode
+# --------------------------------------------------------------------------
+
+# The documented limits of --google-differentiate (clean errors): such
+# programs are counted as skipped.
+UNSUPPORTED_GRADIENTS = ("is not differentiable yet", "needs static extents",
+                         "needs at most one dynamic extent")
+SKIPPED = ("skipped", "")
+
+
+def grad_case(seed):
+    """An f64 program whose ops all have adjoint rules (strided slices and
+    products have none yet: the generator tries the next seed), and
+    random cotangents for its results."""
+    for attempt in range(50):
+        program = Generator(seed + 1000003 * attempt).program()
+        nodes = program.main.live_nodes()
+        if any(n.kind == "reduce_prod" or
+               (n.kind == "slice" and any(st != 1 for st in
+                                          n.attrs["strides"]))
+               for n in nodes):
+            continue
+        if not any(a.dtype == "f64" for a in program.main.args):
+            continue
+        try:
+            outputs = program.expected()
+        except ShapeMismatch:
+            continue
+        rng = np.random.default_rng(seed)
+        # Integer and boolean results take (ignored) zero cotangents.
+        cotangents = [Val(rng.uniform(-1, 1, o.ref.shape) if o.dtype == "f64"
+                          else np.zeros(o.ref.shape, np.int64), None,
+                          o.dtype) for o in outputs]
+        return program, cotangents
+    return None, None
+
+
+def grad_text(program):
+    """The program with @main private, its VJP requested, and a public
+    @grad(args..., cotangents...) -> (cotangents of the f64 arguments)."""
+    main = program.main
+    main.public = False
+    try:
+        text = program.text()
+    finally:
+        main.public = True
+    wrt = [i for i, a in enumerate(main.args) if a.dtype == "f64"]
+    arg_types = [a.type() for a in main.args]
+    result_types = [r.type() for r in main.results]
+    grad_types = [arg_types[i] for i in wrt]
+    text += ("func.func private @main_vjp(" + ", ".join(arg_types +
+                                                         result_types)
+             + ") -> (" + ", ".join(result_types + grad_types)
+             + ") attributes {google.vjp = {of = @main, wrt = array<i64: "
+             + ", ".join(map(str, wrt)) + ">}}\n")
+    params = [f"%a{i}: {t}" for i, t in enumerate(arg_types)]
+    params += [f"%c{i}: {t}" for i, t in enumerate(result_types)]
+    operands = [f"%a{i}" for i in range(len(arg_types))] + \
+        [f"%c{i}" for i in range(len(result_types))]
+    count = len(result_types) + len(grad_types)
+    text += (f"func.func @grad({', '.join(params)}) -> "
+             f"({', '.join(grad_types)}) {{\n"
+             f"  %r:{count} = call @main_vjp({', '.join(operands)}) : ("
+             + ", ".join(arg_types + result_types) + ") -> ("
+             + ", ".join(result_types + grad_types) + ")\n"
+             f"  return " + ", ".join(f"%r#{len(result_types) + k}"
+                                      for k in range(len(grad_types)))
+             + " : " + ", ".join(grad_types) + "\n}\n")
+    return text, wrt
+
+
+def run_grad(google_run, directory, text, values, count, options, tag):
+    path = os.path.join(directory, "grad.mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    command = [google_run, path, "--function=grad"]
+    for i, value in enumerate(values):
+        file = os.path.join(directory, f"grad-input{i}.npy")
+        np.save(file, value)
+        command.append(f"--input=@{file}")
+    outputs = [os.path.join(directory, f"{tag}-grad{i}.npy")
+               for i in range(count)]
+    command += [f"--output=@{o}" for o in outputs] + options
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        return None, (f"exit {done.returncode}: " +
+                      done.stderr.strip()[-800:]), command
+    return [np.load(o) for o in outputs], None, command
+
+
+def loss(program, inputs, cotangents):
+    """sum(out_i * ct_i) by the f64 reference model, or None when the
+    inputs break a shape rule."""
+    try:
+        outputs = program.main.evaluate(inputs)
+    except ShapeMismatch:
+        return None
+    return sum(float(np.sum(o.ref * c.ref)) for o, c in
+               zip(outputs, cotangents))
+
+
+def check_grad(seed, google_run, directory):
+    """None, or a failure report: every variant's gradient against the
+    interpreter's, and the interpreter's against central differences of
+    the reference model along a random direction."""
+    program, cotangents = grad_case(seed)
+    if program is None:
+        return None
+    text, wrt = grad_text(program)
+    inputs = program.inputs
+    values = [storage(v.ref, v.dtype) for v in inputs] + \
+        [storage(c.ref, c.dtype) for c in cotangents]
+    reference = None
+    for tag, options in variants():
+        chosen = rotation(seed)
+        if chosen is not None and tag not in chosen:
+            continue
+        grads, error, command = run_grad(google_run, directory, text, values,
+                                         len(wrt), options,
+                                         tag.replace("=", "-"))
+        if error is not None:
+            if reference is None and any(limit in error for limit in
+                                         UNSUPPORTED_GRADIENTS):
+                return SKIPPED
+            return f"{tag}: {error}", text
+        if reference is None:
+            reference = grads
+            continue
+        for k, (got, want) in enumerate(zip(grads, reference)):
+            scale = np.max(np.abs(want), initial=1.0)
+            if got.shape != want.shape or not np.allclose(
+                    got, want, rtol=1e-9, atol=1e-9 * scale, equal_nan=True):
+                return (f"{tag}: the gradient of argument {wrt[k]} differs "
+                        f"from the interpreter's: {got} vs {want}"), text
+    for g, i in zip(reference, wrt):
+        if g.shape != inputs[i].ref.shape:
+            return (f"interpreter: the gradient of argument {i} has shape "
+                    f"{g.shape}, the argument {inputs[i].ref.shape}"), text
+    # Directional derivative: <g, v> against (L(x + hv) - L(x - hv)) / 2h.
+    rng = np.random.default_rng(seed + 17)
+    directions = {i: rng.uniform(-1, 1, inputs[i].ref.shape) for i in wrt}
+    analytic = sum(float(np.sum(g * directions[i]))
+                   for g, i in zip(reference, wrt))
+    if not np.isfinite(analytic):
+        return None  # overflow on the way: nothing to compare
+    magnitude = sum(float(np.sum(np.abs(g * directions[i])))
+                    for g, i in zip(reference, wrt))
+    estimates = []
+    for h in (1e-5, 1e-6, 1e-7, 1e-8):
+        def moved(sign):
+            shifted = list(inputs)
+            for i in wrt:
+                shifted[i] = Val(inputs[i].ref + sign * h * directions[i],
+                                 None, "f64")
+            return loss(program, shifted, cotangents)
+        plus, minus = moved(1), moved(-1)
+        if plus is None or minus is None or not np.isfinite(plus - minus):
+            return None
+        numeric = (plus - minus) / (2 * h)
+        estimates.append(numeric)
+        tolerance = 1e-5 * (magnitude + abs(analytic)) + 1e-7 + \
+            1e-14 * (abs(plus) + abs(minus)) / h
+        if abs(numeric - analytic) <= tolerance:
+            return None
+    # Estimates that move with the step straddle a jump (floor_div, a
+    # comparison) or a kink at the point: no derivative to compare.
+    spread = max(estimates) - min(estimates)
+    if spread > 1e-3 * (abs(analytic) + magnitude) + 1e-6:
+        return SKIPPED
+    numeric = estimates[1]
+    return (f"interpreter: the directional derivative is {analytic!r}, "
+            f"central differences give {numeric!r}"), text
+
+
+# --------------------------------------------------------------------------
 # Shrinking
 # --------------------------------------------------------------------------
 
@@ -1958,6 +2143,25 @@ def run_seed(args):
 def run_seed_unguarded(args):
     seed, google_run, keep = args
     directory = tempfile.mkdtemp(prefix=f"difftest-{seed}-")
+    if GRAD_MODE:
+        try:
+            failure = check_grad(seed, google_run, directory)
+            if failure is None:
+                return seed, None
+            if failure is SKIPPED:
+                return seed, SKIPPED[0]
+            out = keep or tempfile.mkdtemp(prefix=f"difftest-repro-{seed}-")
+            os.makedirs(out, exist_ok=True)
+            path = os.path.join(out, f"seed-{seed}-grad.mlir")
+            with open(path, "w") as f:
+                f.write(failure[1])
+            return seed, (f"seed {seed} (gradient): {failure[0]}\n"
+                          f"{failure[1]}module: {path}\n"
+                          f"regenerate: {sys.executable} "
+                          f"{os.path.abspath(__file__)} --grad --seed {seed} "
+                          f"--google-run {google_run}\n")
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
     runner = Runner(google_run, directory)
     try:
         program, inputs = make_case(seed)
@@ -1992,6 +2196,7 @@ def run_seed_unguarded(args):
 
 
 def main():
+    global GRAD_MODE
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=300)
     parser.add_argument("--first", type=int, default=0)
@@ -2007,6 +2212,10 @@ def main():
     parser.add_argument("--rotate", type=int, default=0, metavar="K",
                         help="per seed, the interpreter, opt-level=3 and K "
                         "of the other variants, rotating over the seeds")
+    parser.add_argument("--grad", action="store_true",
+                        help="gradient mode: f64 programs of differentiable "
+                        "ops; each variant's VJP against the interpreter's, "
+                        "and that against central differences")
     parser.add_argument("--only", help="comma-separated op generators to "
                         "focus on (e.g. conv,pool); elementwise ops still "
                         "appear, rarely")
@@ -2019,6 +2228,8 @@ def main():
                  "--google-run=PATH)")
     if args.target != "cpu":
         COMPILED_ARGS.append(f"--target={args.target}")
+    if args.grad:
+        GRAD_MODE = True
     if args.only:
         ONLY_KINDS.update(args.only.split(","))
         known = {name[len("gen_"):] for name in dir(Generator)
@@ -2040,6 +2251,11 @@ def main():
     os.environ.pop("GOOGLE_MLIR_LOG_COMPILES", None)
     try:
         if args.seed is not None:
+            if args.print and GRAD_MODE:
+                program, _ = grad_case(args.seed)
+                print(grad_text(program)[0] if program else "// no program",
+                      end="")
+                return 0
             program, inputs = make_case(args.seed)
             if args.print:
                 print(program.text(), end="")
@@ -2052,18 +2268,23 @@ def main():
         seeds = range(args.first, args.first + args.seeds)
         start = time.time()
         failures = []
+        skipped = 0
         with multiprocessing.Pool(args.jobs) as pool:
             for seed, report in pool.imap_unordered(
                     run_seed, [(s, google_run, args.keep) for s in seeds]):
-                if report:
+                if report == SKIPPED[0]:
+                    skipped += 1
+                elif report:
                     failures.append(seed)
                     print(report, flush=True)
         per_seed = (f"{len(rotation(0))} of {len(VARIANTS)} variants, "
                     f"rotating" if ROTATE[0] else f"{len(VARIANTS)} variants")
         print(f"difftest: {len(seeds)} programs (seeds {seeds.start}.."
               f"{seeds.stop - 1}) x {per_seed} "
-              f"({', '.join(VARIANTS)}): {len(failures)} failing in "
-              f"{time.time() - start:.0f} s", flush=True)
+              f"({', '.join(VARIANTS)}): {len(failures)} failing"
+              + (f", {skipped} skipped (ops without adjoint rules yet)"
+                 if GRAD_MODE else "") +
+              f" in {time.time() - start:.0f} s", flush=True)
         return 1 if failures else 0
     finally:
         shutil.rmtree(cache, ignore_errors=True)

@@ -228,8 +228,25 @@ Value AdjointBuilder::unbroadcast(Value ct, RankedTensorType type) {
     if (type.getDimSize(d) == 1 && typeOf(ct).getDimSize(d) != 1)
       stretched.push_back(d);
   ct = reduceSum(ct, stretched, /*keepDims=*/true);
-  // Static extents the cotangent's type does not know yet.
-  return reshape(ct, typeOf(ct).clone(type.getShape()));
+  if (typeOf(ct).getShape() == type.getShape())
+    return ct;
+  // 0 + ct typed exactly as the operand: static extents the cotangent does
+  // not know (checked at run time like any add), dynamic ones it knows.
+  return AddOp::create(builder, loc, typeOf(ct).clone(type.getShape()),
+                       scalar(0, elementOf(ct)), ct);
+}
+
+Value AdjointBuilder::refine(Value value, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> refined(typeOf(value).getShape());
+  for (auto [d, extent] : llvm::enumerate(shape))
+    if (!ShapedType::isDynamic(extent))
+      refined[d] = extent;
+  if (ArrayRef<int64_t>(refined) == typeOf(value).getShape())
+    return value;
+  // 0 + value, typed with the static extents (checked at run time like
+  // any add).
+  return AddOp::create(builder, loc, typeOf(value).clone(refined),
+                       scalar(0, elementOf(value)), value);
 }
 
 //===----------------------------------------------------------------------===//
@@ -282,38 +299,67 @@ Value unaryDerivative(Operation *op, AdjointBuilder &b, Value x, Value z) {
       .Default([](Operation *) { return Value(); });
 }
 
-/// `value` reshaped to `shape`, or an error on `op` when a reshape cannot
-/// express it (more than one dynamic extent).
-FailureOr<Value> reshapeTo(Operation *op, AdjointBuilder &b, Value value,
-                           ArrayRef<int64_t> shape) {
-  RankedTensorType type = typeOf(value).clone(shape);
-  if (type == value.getType())
-    return value;
-  if (llvm::count(shape, kDynamic) > 1)
-    return op->emitError("google-differentiate: the gradient of ")
-           << op->getName() << " needs at most one dynamic extent, got "
-           << type;
-  return b.reshape(value, type);
+
+/// The cotangent of a reduction's input: `ct` (the reduction's result
+/// shape) broadcast back over the reduced axes.
+Value spreadOverAxes(AdjointBuilder &b, Value ct, Value input,
+                     ArrayRef<int64_t> axes, bool keepDims) {
+  // A reduced axis is 1 even where the result type relaxed it to `?`: it
+  // must stretch.
+  ct = b.refine(ct, reducedShape(typeOf(input).getShape(), axes, keepDims));
+  if (keepDims)
+    return b.broadcastLike(ct, input);
+  // The reduced axes first: ct's dimensions align with the trailing ones.
+  int64_t rank = typeOf(input).getRank();
+  SmallVector<int64_t> perm(axes);
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(axes, d))
+      perm.push_back(d);
+  Value spread = b.broadcastLike(ct, b.transpose(input, perm));
+  return b.transpose(spread, invertPermutationVector(perm));
 }
 
-/// The cotangent of a reduction's input: `ct` with the reduced axes
-/// restored (size 1), broadcast over the input.
-FailureOr<Value> spreadOverAxes(Operation *op, AdjointBuilder &b, Value ct,
-                                Value input, ArrayRef<int64_t> axes) {
-  FailureOr<Value> kept = reshapeTo(
-      op, b, ct, reducedShape(typeOf(input).getShape(), axes, true));
-  if (failed(kept))
-    return failure();
-  return b.broadcastLike(*kept, input);
-}
-
-/// reduce_max/min: `ct` to the first extreme element over `axes`.
-LogicalResult extremeAdjoint(Operation *op, AdjointBuilder &b, Value x,
-                             ArrayRef<int64_t> axes, bool isMax, Value ct,
-                             Cotangents &out) {
+/// One-hot along `axis` (static extent) of the first extreme element of
+/// `x` (argmax/argmin: NaN counts as the extreme), keeping dimensions.
+Value firstExtreme(AdjointBuilder &b, Value x, int64_t axis, bool isMax) {
   RankedTensorType type = typeOf(x);
+  OpBuilder &builder = b.getBuilder();
+  Type indexType = builder.getI64Type();
+  OperationState state(b.getLoc(), isMax ? "google.argmax" : "google.argmin");
+  state.addOperands(x);
+  state.addAttribute("axis", builder.getI64IntegerAttr(axis));
+  state.addAttribute("keep_dims", builder.getBoolAttr(true));
+  state.addTypes(RankedTensorType::get(
+      reducedShape(type.getShape(), {axis}, true), indexType));
+  Value first = builder.create(state)->getResult(0);
+  SmallVector<int64_t> line(type.getRank(), 1);
+  line[axis] = type.getDimSize(axis);
+  Value positions = b.iota(RankedTensorType::get(line, indexType), axis);
+  return b.indicator(b.eq(positions, first), type.getElementType());
+}
+
+/// reduce_max/min: `ct` to the first extreme element over `axes` (in
+/// row-major order over them).
+LogicalResult extremeAdjoint(Operation *op, AdjointBuilder &b, Value x,
+                             ArrayRef<int64_t> axes, bool keepDims,
+                             bool isMax, Value ct, Cotangents &out) {
+  RankedTensorType type = typeOf(x);
+  SmallVector<int64_t> extents;
+  for (int64_t axis : axes)
+    extents.push_back(type.getDimSize(axis));
+  std::optional<int64_t> count = staticElementCount(extents);
+  if (!count)
+    return op->emitError("google-differentiate: the gradient of ")
+           << op->getName() << " needs static extents along its axes, got "
+           << type;
+  Value spread = spreadOverAxes(b, ct, x, axes, keepDims);
+  if (axes.size() == 1) {
+    out.push_back(b.mul(firstExtreme(b, x, axes.front(), isMax), spread));
+    return success();
+  }
+  // Several axes: moved last and merged into one, which a reshape can
+  // only do with at most one dynamic extent elsewhere.
   int64_t rank = type.getRank();
-  // The reduced axes last, merged into one.
   SmallVector<int64_t> perm;
   for (int64_t d = 0; d < rank; ++d)
     if (!llvm::is_contained(axes, d))
@@ -321,40 +367,19 @@ LogicalResult extremeAdjoint(Operation *op, AdjointBuilder &b, Value x,
   llvm::append_range(perm, axes);
   Value moved = b.transpose(x, perm);
   ArrayRef<int64_t> movedShape = typeOf(moved).getShape();
-  std::optional<int64_t> count =
-      staticElementCount(movedShape.take_back(axes.size()));
-  if (!count)
-    return op->emitError("google-differentiate: the gradient of ")
-           << op->getName() << " needs static extents along its axes";
   SmallVector<int64_t> merged(movedShape.drop_back(axes.size()));
   merged.push_back(*count);
-  FailureOr<Value> rows = reshapeTo(op, b, moved, merged);
-  if (failed(rows))
-    return failure();
-  int64_t last = merged.size() - 1;
-  auto indexType = b.getBuilder().getI64Type();
-  auto reduced = RankedTensorType::get(reducedShape(merged, {last}, true),
-                                       indexType);
-  OperationState state(b.getLoc(), isMax ? "google.argmax" : "google.argmin");
-  state.addOperands(*rows);
-  state.addAttribute("axis", b.getBuilder().getI64IntegerAttr(last));
-  state.addAttribute("keep_dims", b.getBuilder().getBoolAttr(true));
-  state.addTypes(reduced);
-  Value first = b.getBuilder().create(state)->getResult(0);
-  // Positions along the merged axis, broadcast against `first`.
-  SmallVector<int64_t> line(merged.size(), 1);
-  line.back() = *count;
-  Value positions = b.iota(RankedTensorType::get(line, indexType), last);
-  Value hit = b.indicator(b.eq(positions, first), type.getElementType());
-  FailureOr<Value> hitMoved = reshapeTo(op, b, b.broadcastLike(hit, *rows),
-                                        movedShape);
-  if (failed(hitMoved))
-    return failure();
-  Value hitX = b.transpose(*hitMoved, invertPermutationVector(perm));
-  FailureOr<Value> spread = spreadOverAxes(op, b, ct, x, axes);
-  if (failed(spread))
-    return failure();
-  out.push_back(b.mul(hitX, *spread));
+  if (llvm::count(merged, kDynamic) > 1 ||
+      (llvm::is_contained(merged, 0) && llvm::is_contained(merged, kDynamic)))
+    return op->emitError("google-differentiate: the gradient of ")
+           << op->getName()
+           << " over several axes needs at most one dynamic extent, got "
+           << type;
+  Value rows = b.reshape(moved, type.clone(merged));
+  Value hit = firstExtreme(b, rows, merged.size() - 1, isMax);
+  Value hitX = b.transpose(b.reshape(hit, typeOf(moved)),
+                           invertPermutationVector(perm));
+  out.push_back(b.mul(hitX, spread));
   return success();
 }
 
@@ -471,8 +496,11 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
         out.push_back(b.transpose(ct, invertPermutationVector(t.getPerm())));
         return success();
       })
-      .Case([&](ReshapeOp r) {
-        out.push_back(b.reshape(ct, r.getInput().getType()));
+      .Case([&](ReshapeOp r) -> LogicalResult {
+        RankedTensorType input = r.getInput().getType();
+        if (llvm::count(input.getShape(), kDynamic) > 1)
+          return notYet("a reshape back to several dynamic extents");
+        out.push_back(b.reshape(ct, input));
         return success();
       })
       .Case([&](SliceOp s) -> LogicalResult {
@@ -489,9 +517,12 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
         RankedTensorType input = p.getInput().getType();
         if (!input.hasStaticShape())
           return notYet("dynamic extents");
-        SmallVector<int64_t> limits;
-        for (auto [d, low] : llvm::enumerate(p.getLow()))
+        SmallVector<int64_t> limits, padded;
+        for (auto [d, low] : llvm::enumerate(p.getLow())) {
           limits.push_back(low + input.getDimSize(d));
+          padded.push_back(limits.back() + p.getHigh()[d]);
+        }
+        ct = b.refine(ct, padded);
         Value inner = b.slice(ct, p.getLow(), limits,
                               SmallVector<int64_t>(input.getRank(), 1));
         SmallVector<int64_t> all = llvm::to_vector(
@@ -503,9 +534,18 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
       })
       .Case([&](ConcatOp c) -> LogicalResult {
         int64_t axis = c.getNormalizedAxis();
-        RankedTensorType result = c.getResult().getType();
-        if (!result.hasStaticShape())
-          return notYet("dynamic extents");
+        SmallVector<int64_t> shape;
+        for (Value input : c.getInputs()) {
+          RankedTensorType type = typeOf(input);
+          if (!type.hasStaticShape())
+            return notYet("dynamic extents");
+          if (shape.empty())
+            shape.assign(type.getShape().begin(), type.getShape().end());
+          else
+            shape[axis] += type.getDimSize(axis);
+        }
+        ct = b.refine(ct, shape);
+        RankedTensorType result = typeOf(ct);
         int64_t offset = 0;
         for (Value input : c.getInputs()) {
           SmallVector<int64_t> starts(result.getRank(), 0);
@@ -519,19 +559,14 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
         return success();
       })
       .Case([&](ReduceSumOp r) -> LogicalResult {
-        FailureOr<Value> spread =
-            spreadOverAxes(op, b, ct, r.getInput(), r.getNormalizedAxes());
-        if (failed(spread))
-          return failure();
-        out.push_back(*spread);
+        out.push_back(spreadOverAxes(b, ct, r.getInput(),
+                                     r.getNormalizedAxes(), r.getKeepDims()));
         return success();
       })
       .Case([&](ReduceMeanOp r) -> LogicalResult {
         Value x = r.getInput();
         SmallVector<int64_t> axes = r.getNormalizedAxes();
-        FailureOr<Value> spread = spreadOverAxes(op, b, ct, x, axes);
-        if (failed(spread))
-          return failure();
+        Value spread = spreadOverAxes(b, ct, x, axes, r.getKeepDims());
         // Divided by the count of reduced elements (from the input's
         // extents when they are dynamic).
         Type element = elementOf(ct);
@@ -544,16 +579,16 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
         else
           count = b.reduceSum(b.broadcastLike(b.scalar(1, element), x), axes,
                               /*keepDims=*/true);
-        out.push_back(b.div(*spread, count));
+        out.push_back(b.div(spread, count));
         return success();
       })
       .Case([&](ReduceMaxOp r) {
         return extremeAdjoint(op, b, r.getInput(), r.getNormalizedAxes(),
-                              /*isMax=*/true, ct, out);
+                              r.getKeepDims(), /*isMax=*/true, ct, out);
       })
       .Case([&](ReduceMinOp r) {
         return extremeAdjoint(op, b, r.getInput(), r.getNormalizedAxes(),
-                              /*isMax=*/false, ct, out);
+                              r.getKeepDims(), /*isMax=*/false, ct, out);
       })
       .Case([&](SoftmaxOp s) {
         // z * (ct - sum(ct * z)) along the axis.

@@ -67,6 +67,10 @@ public:
   /// 1s that stretched; refined to `type`'s static extents.
   Value unbroadcast(Value ct, RankedTensorType type);
 
+  /// `value` typed with the static extents of `shape` it does not know
+  /// (the same rank).
+  Value refine(Value value, ArrayRef<int64_t> shape);
+
 private:
   Value elementwise(StringRef name, Value a, Value b, Type elementType);
   Value unary(StringRef name, Value a);
