@@ -2,15 +2,16 @@
 
 // @f_vjp clones f's ops, then runs the adjoints backwards: mul's operands
 // get ct * the other operand; the broadcast bias's cotangent is summed over
-// the rows it was broadcast along; @f_grad calls the VJP with cotangent 1.
+// the rows it was broadcast along; the sum's cotangent is broadcast back
+// (a select on x < x, false for every x); @f_grad calls the VJP with
+// cotangent 1.
 // CHECK-LABEL: func.func @f_vjp(
 // CHECK-SAME: %[[X:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<3xf32>, %[[CT:.*]]: tensor<f32>) -> (tensor<f32>, tensor<2x3xf32>, tensor<3xf32>)
 // CHECK: %[[A:.*]] = google.add %[[X]], %[[B]]
 // CHECK: %[[M:.*]] = google.mul %[[A]], %[[A]]
 // CHECK: %[[S:.*]] = google.reduce_sum %[[M]]
-// CHECK: %[[K:.*]] = google.reshape %[[CT]] : tensor<f32> -> tensor<1x1xf32>
 // CHECK: %[[N:.*]] = google.lt %[[M]], %[[M]]
-// CHECK: %[[DS:.*]] = google.select %[[N]], %[[M]], %[[K]] : tensor<2x3xi1>, tensor<2x3xf32>, tensor<1x1xf32> -> tensor<2x3xf32>
+// CHECK: %[[DS:.*]] = google.select %[[N]], %[[M]], %[[CT]] : tensor<2x3xi1>, tensor<2x3xf32>, tensor<f32> -> tensor<2x3xf32>
 // CHECK: %[[D1:.*]] = google.mul %[[DS]], %[[A]]
 // CHECK: %[[D2:.*]] = google.mul %[[DS]], %[[A]]
 // CHECK: %[[DA:.*]] = google.add %[[D1]], %[[D2]]
