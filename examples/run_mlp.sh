@@ -27,3 +27,6 @@ GOOGLE_MLIR_LOG_COMPILES=1 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 \
 echo "== Python: a LeNet-style CNN on scikit-learn's digits and a GPT-style decoder block, checked against NumPy =="
 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/cnn_digits.py
 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/gpt_block.py
+
+echo "== Python: training the MLP on the digits with gm.value_and_grad, against hand-written NumPy backprop =="
+PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/train_mlp.py

@@ -1,7 +1,8 @@
 # RUN: %python -m pytest -q -p no:cacheprovider %s
 """The models of examples/ end to end: the LeNet-style CNN on
 scikit-learn's digits and the GPT-style decoder block, against NumPy at
-every opt-level, and compiled for NVVM and ROCDL."""
+every opt-level, and compiled for NVVM and ROCDL; the MLP trained with the
+compiler's gradients against hand-written NumPy backpropagation."""
 
 import os
 import sys
@@ -15,6 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "examples"))
 import cnn_digits  # noqa: E402
 import gpt_block  # noqa: E402
+import train_mlp  # noqa: E402
 
 OPT_LEVELS = ["0", "1", "2", "3"]
 
@@ -72,3 +74,25 @@ def test_models_compile_for_gpus(target):
                        *[parameters[n] for n in gpt_block.PARAMETERS],
                        stage="llvm")
     assert "gpu.binary" in text and "gpu.launch_func" in text
+
+
+@pytest.mark.parametrize("level", OPT_LEVELS)
+def test_training_step_matches_numpy_backprop(level):
+    (train_x, train_y), _ = digits_or_skip()
+    x = train_x.reshape(len(train_x), -1)[:64]
+    onehot = np.eye(10, dtype=np.float32)[train_y[:64]]
+    params = train_mlp.init_params()
+    step = gm.jit(train_mlp.train_step.__wrapped__,
+                  options=f"opt-level={level}")
+    *updated, loss = step(*params, x, onehot)
+    expected, expected_loss = train_mlp.numpy_step(params, x, onehot)
+    np.testing.assert_allclose(loss, expected_loss, rtol=1e-5)
+    for got, want in zip(updated, expected):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+
+
+def test_training_reaches_numpy_accuracy():
+    digits_or_skip()
+    accuracy, reference_accuracy = train_mlp.main()
+    assert accuracy > 0.9
+    assert abs(accuracy - reference_accuracy) <= 0.01
