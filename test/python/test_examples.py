@@ -74,6 +74,12 @@ def test_models_compile_for_gpus(target):
                        *[parameters[n] for n in gpt_block.PARAMETERS],
                        stage="llvm")
     assert "gpu.binary" in text and "gpu.launch_func" in text
+    # The training step: forward, gradients and update.
+    step = gm.jit(train_mlp.train_step.__wrapped__, target=target)
+    text = step.lower(*train_mlp.init_params(),
+                      np.zeros((32, 64), np.float32),
+                      np.zeros((32, 10), np.float32), stage="llvm")
+    assert "gpu.binary" in text and "gpu.launch_func" in text
 
 
 @pytest.mark.parametrize("level", OPT_LEVELS)
