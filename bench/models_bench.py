@@ -112,6 +112,44 @@ def conv_layer_cases(np, gm, rng):
              cnn_digits.conv_same_numpy, (x, w), torch_conv)]
 
 
+def training_cases(np, gm, rng):
+    """One SGD step of examples/train_mlp.py's MLP (64 -> 256 -> 10, softmax
+    cross-entropy) at batch 256: the compiler's gradients, hand-written
+    NumPy backpropagation and PyTorch's autograd. Each returns the updated
+    first layer."""
+    sys.path.insert(0, os.path.join(root, "examples"))
+    import train_mlp
+    params = train_mlp.init_params()
+    x = rng.random((256, 64), dtype=np.float32)
+    onehot = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 256)]
+
+    def ours(*args):
+        return train_mlp.train_step(*args)[0]
+
+    def numpy_step(w1, b1, w2, b2, x, onehot):
+        return train_mlp.numpy_step([w1, b1, w2, b2], x, onehot)[0][0]
+
+    def torch_step(torch):
+        def prepare(*args):
+            return tuple(torch.from_numpy(a) for a in args)
+
+        def run(w1, b1, w2, b2, x, onehot):
+            with torch.enable_grad():
+                params = [p.detach().requires_grad_() for p in
+                          (w1, b1, w2, b2)]
+                logits = torch.relu(x @ params[0] + params[1]) @ params[2] \
+                    + params[3]
+                loss = -(onehot * torch.log_softmax(logits, dim=-1)).sum(
+                    dim=-1).mean()
+                grads = torch.autograd.grad(loss, params)
+            return (params[0] - train_mlp.LEARNING_RATE * grads[0]).detach()
+        return prepare, run
+
+    flops = 3 * 2 * 256 * (64 * 256 + 256 * 10)  # forward + 2x backward
+    return [("MLP train step batch 256", flops, ours, numpy_step,
+             (*params, x, onehot), torch_step)]
+
+
 def decoder_cases(np, gm, rng):
     sys.path.insert(0, os.path.join(root, "examples"))
     import gpt_block
@@ -225,7 +263,7 @@ def models(np, gm, rng):
                   gm.jit(attention), attention_numpy,
                   tuple(f32(heads, seq, dim) for _ in range(3)), None))
     return (cases + cnn_cases(np, gm, rng) + conv_layer_cases(np, gm, rng) +
-            decoder_cases(np, gm, rng))
+            decoder_cases(np, gm, rng) + training_cases(np, gm, rng))
 
 
 def per_call_s(function, args, seconds=0.05):

@@ -183,6 +183,19 @@ def test_softmax_op(rng):
     np.testing.assert_allclose(grad, expected, rtol=1e-5, atol=1e-7)
 
 
+@pytest.mark.parametrize("stride,dilation,padding", [
+    (1, 1, "SAME"), (2, 1, "VALID"), (1, 2, ((1, 0), (2, 1))),
+    ((2, 1), (1, 2), "SAME"), (3, 1, ((0, 2), (1, 1)))])
+def test_conv2d(stride, dilation, padding, rng):
+    x = rng.standard_normal((2, 7, 6, 3))
+    w = rng.standard_normal((3, 2, 3, 4))
+
+    def fn(x, w):
+        y = gm.conv2d(x, w, stride=stride, padding=padding, dilation=dilation)
+        return np.sum(np.tanh(y) * np.arange(y.size).reshape(y.shape) / y.size)
+    check_gradients(fn, x, w)
+
+
 def test_dtypes_are_kept(rng):
     x32 = rng.standard_normal((3, 4)).astype(np.float32)
     g32 = gm.grad(lambda x: np.sum(np.tanh(x)))(x32)
@@ -273,6 +286,13 @@ def test_gradient_with_respect_to_integers_is_a_type_error():
     with pytest.raises(TypeError, match="argument 0 has dtype int64; "
                        "gradients are taken with respect to float arrays"):
         gm.grad(lambda x: np.sum(x * 2))(np.ones(3, np.int64))
+
+
+def test_grouped_convolution_is_a_clear_error(rng):
+    with pytest.raises(gm.CompileError, match="google.conv2d is not "
+                       r"differentiable yet \(grouped convolutions\)"):
+        gm.grad(lambda x, w: np.sum(gm.conv2d(x, w, groups=2)),
+                argnums=1)(np.ones((1, 4, 4, 2)), np.ones((3, 3, 1, 2)))
 
 
 def test_op_without_a_rule_is_a_clear_error():

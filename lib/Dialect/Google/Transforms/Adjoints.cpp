@@ -193,8 +193,12 @@ Value AdjointBuilder::slice(Value value, ArrayRef<int64_t> starts,
                             ArrayRef<int64_t> limits,
                             ArrayRef<int64_t> strides) {
   SmallVector<int64_t> shape;
-  for (auto [start, limit, stride] : llvm::zip_equal(starts, limits, strides))
-    shape.push_back(std::max<int64_t>(0, (limit - start + stride - 1) / stride));
+  // Python's len(range(start, limit, stride)).
+  for (auto [start, limit, stride] : llvm::zip_equal(starts, limits, strides)) {
+    int64_t span = stride > 0 ? limit - start : start - limit;
+    int64_t step = std::abs(stride);
+    shape.push_back(std::max<int64_t>(0, (span + step - 1) / step));
+  }
   return SliceOp::create(builder, loc, typeOf(value).clone(shape), value,
                          builder.getDenseI64ArrayAttr(starts),
                          builder.getDenseI64ArrayAttr(limits),
@@ -380,6 +384,97 @@ LogicalResult extremeAdjoint(Operation *op, AdjointBuilder &b, Value x,
   Value hitX = b.transpose(b.reshape(hit, typeOf(moved)),
                            invertPermutationVector(perm));
   out.push_back(b.mul(hitX, spread));
+  return success();
+}
+
+/// A conv2d of `input` by `filter` (groups 1), its result type worked out.
+Value convolve(AdjointBuilder &b, Value input, Value filter,
+               ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+               ArrayRef<int64_t> padding) {
+  OpBuilder &builder = b.getBuilder();
+  ArrayRef<int64_t> in = typeOf(input).getShape(),
+                    f = typeOf(filter).getShape();
+  SmallVector<int64_t> shape = {in[0]};
+  for (int d = 0; d < 2; ++d)
+    shape.push_back((in[1 + d] + padding[2 * d] + padding[2 * d + 1] -
+                     (dilations[d] * (f[d] - 1) + 1)) /
+                        strides[d] +
+                    1);
+  shape.push_back(f[3]);
+  return Conv2DOp::create(builder, b.getLoc(), typeOf(input).clone(shape),
+                          input, filter, builder.getDenseI64ArrayAttr(strides),
+                          builder.getDenseI64ArrayAttr(dilations),
+                          builder.getDenseI64ArrayAttr(padding),
+                          builder.getI64IntegerAttr(1));
+}
+
+/// conv2d (groups 1, a static batch): the filter's cotangent is a
+/// convolution of the (padded) input by the result's cotangent, batch and
+/// channels swapped (the forward stride becomes the dilation); the
+/// input's is a "full" convolution of the cotangent, dilated by the
+/// stride, by the flipped filter, cropped to the input.
+LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
+                                 Cotangents &out) {
+  auto notYet = [&](StringRef why) {
+    return conv.emitError("google-differentiate: ")
+           << conv->getName() << " is not differentiable yet (" << why << ")";
+  };
+  if (conv.getGroups() != 1)
+    return notYet("grouped convolutions");
+  Value x = conv.getInput(), w = conv.getFilter();
+  RankedTensorType inputType = typeOf(x);
+  if (!inputType.hasStaticShape())
+    return notYet("a dynamic batch");
+  ArrayRef<int64_t> in = inputType.getShape(), f = typeOf(w).getShape();
+  ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations(),
+                    p = conv.getPadding();
+  SmallVector<int64_t> outShape = conv.getOutputShape();
+  ct = b.refine(ct, outShape);
+  int64_t n = in[0], h = in[1], wd = in[2], c = in[3];
+  int64_t kh = f[0], kw = f[1], oh = outShape[1], ow = outShape[2];
+
+  // The filter: sum over n, y, x of input'[n, y s + i d, x s + j d, c]
+  // ct[n, y, x, f], a convolution with n as the channels.
+  Value padded = x;
+  if (llvm::any_of(p, [](int64_t v) { return v != 0; }))
+    padded = b.pad(x, {0, p[0], p[2], 0}, {0, p[1], p[3], 0});
+  int64_t usedRows = s[0] * (oh - 1) + d[0] * (kh - 1) + 1;
+  int64_t usedColumns = s[1] * (ow - 1) + d[1] * (kw - 1) + 1;
+  if (usedRows != typeOf(padded).getDimSize(1) ||
+      usedColumns != typeOf(padded).getDimSize(2))
+    padded = b.slice(padded, {0, 0, 0, 0}, {n, usedRows, usedColumns, c},
+                     {1, 1, 1, 1});
+  Value filterGrad = convolve(b, b.transpose(padded, {3, 1, 2, 0}),
+                              b.transpose(ct, {1, 2, 0, 3}), d, s,
+                              {0, 0, 0, 0});
+  filterGrad = b.transpose(filterGrad, {1, 2, 0, 3});
+
+  // The input: ct dilated by the stride (zeros between), padded to a full
+  // convolution by the flipped filter (kh x kw x F x C).
+  Value spread = ct;
+  int64_t rows = oh, columns = ow;
+  if (s[0] != 1 || s[1] != 1) {
+    Type element = elementOf(ct);
+    spread = b.reshape(ct, RankedTensorType::get({n, oh, 1, ow, 1, f[3]},
+                                                 element));
+    spread = b.pad(spread, {0, 0, 0, 0, 0, 0},
+                   {0, 0, s[0] - 1, 0, s[1] - 1, 0});
+    rows = oh * s[0];
+    columns = ow * s[1];
+    spread = b.reshape(spread, RankedTensorType::get({n, rows, columns, f[3]},
+                                                     element));
+  }
+  Value flipped = b.slice(w, {kh - 1, kw - 1, 0, 0}, {-1, -1, c, f[3]},
+                          {-1, -1, 1, 1});
+  flipped = b.transpose(flipped, {0, 1, 3, 2});
+  int64_t highRows = std::max<int64_t>(0, p[0] + h - rows);
+  int64_t highColumns = std::max<int64_t>(0, p[2] + wd - columns);
+  Value full = convolve(b, spread, flipped, {1, 1}, d,
+                        {d[0] * (kh - 1), highRows, d[1] * (kw - 1),
+                         highColumns});
+  Value inputGrad = b.slice(full, {0, p[0], p[2], 0},
+                            {n, p[0] + h, p[2] + wd, c}, {1, 1, 1, 1});
+  out.append({inputGrad, filterGrad});
   return success();
 }
 
@@ -603,8 +698,11 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
           [&](Operation *) { return noCotangents(); })
       .Case([&](GatherOp) { return notYet("it needs a scatter-add"); })
       .Case([&](ReduceProdOp) { return notYet("products with zeros"); })
-      .Case<Conv2DOp, MaxPool2DOp, AvgPool2DOp>([&](Operation *) {
-        return notYet("transposed windows");
+      .Case([&](Conv2DOp conv) {
+        return convolutionAdjoint(conv, b, ct, out);
+      })
+      .Case<MaxPool2DOp, AvgPool2DOp>([&](Operation *) {
+        return notYet("the windows' adjoints");
       })
       .Default([&](Operation *) -> LogicalResult {
         if (op->getNumOperands() == 1 && op->getNumResults() == 1)

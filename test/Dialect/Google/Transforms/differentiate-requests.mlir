@@ -49,3 +49,23 @@ func.func private @h_vjp(tensor<3xf32>, tensor<2xi64>, tensor<2xf32>) -> (tensor
 
 // expected-error@+1 {{google-differentiate: expected google.vjp = {of = @function, wrt = array<i64: ...>}}}
 func.func private @h_vjp(tensor<3xf32>) -> tensor<3xf32> attributes {google.vjp = {of = "h"}}
+
+// -----
+
+// conv2d: the filter's cotangent is a convolution of the padded input
+// (channels first) by the cotangent, the forward stride as its dilation;
+// the input's a full convolution of the stride-dilated cotangent by the
+// flipped filter, cropped to the input.
+// CHECK-LABEL: func.func private @conv_vjp(
+// CHECK: google.conv2d %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x8x8x3xf32>, tensor<3x3x3x4xf32> -> tensor<2x4x4x4xf32>
+// CHECK: google.pad %{{.*}} {high = array<i64: 0, 1, 1, 0>, low = array<i64: 0, 1, 1, 0>} : tensor<2x8x8x3xf32>, tensor<f32> -> tensor<2x10x10x3xf32>
+// CHECK: google.slice %{{.*}} {limits = array<i64: 2, 9, 9, 3>, starts = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1, 1, 1>}
+// CHECK: google.conv2d %{{.*}}, %{{.*}} {dilations = array<i64: 2, 2>, groups = 1 : i64, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<3x9x9x2xf32>, tensor<4x4x2x4xf32> -> tensor<3x3x3x4xf32>
+// CHECK: google.slice %{{.*}} {limits = array<i64: -1, -1, 3, 4>, starts = array<i64: 2, 2, 0, 0>, strides = array<i64: -1, -1, 1, 1>}
+// CHECK: google.conv2d %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 2, 1, 2, 1>, strides = array<i64: 1, 1>} : tensor<2x8x8x4xf32>, tensor<3x3x4x3xf32> -> tensor<2x9x9x3xf32>
+// CHECK: google.slice %{{.*}} {limits = array<i64: 2, 9, 9, 3>, starts = array<i64: 0, 1, 1, 0>, strides = array<i64: 1, 1, 1, 1>} : tensor<2x9x9x3xf32> -> tensor<2x8x8x3xf32>
+func.func private @conv(%x: tensor<2x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<2x4x4x4xf32> {
+  %y = google.conv2d %x, %w {strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, groups = 1 : i64} : tensor<2x8x8x3xf32>, tensor<3x3x3x4xf32> -> tensor<2x4x4x4xf32>
+  return %y : tensor<2x4x4x4xf32>
+}
+func.func private @conv_vjp(tensor<2x8x8x3xf32>, tensor<3x3x3x4xf32>, tensor<2x4x4x4xf32>) -> (tensor<2x4x4x4xf32>, tensor<2x8x8x3xf32>, tensor<3x3x3x4xf32>) attributes {google.vjp = {of = @conv, wrt = array<i64: 0, 1>}}
