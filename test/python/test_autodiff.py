@@ -143,6 +143,14 @@ def test_concatenate_and_pad(rng):
                                      np.arange(18.0).reshape(3, 6)), a)
 
 
+def test_empty_slices_get_zero_gradients(rng):
+    x = rng.standard_normal((3, 4))
+    g = gm.grad(lambda x: np.sum(x[2:1] * 3.0) + np.sum(x[1:2] ** 2))(x)
+    expected = np.zeros_like(x)
+    expected[1] = 2 * x[1]
+    np.testing.assert_allclose(g, expected, rtol=1e-12)
+
+
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_reductions(keepdims, rng):
     x = rng.permutation(24).reshape(2, 3, 4) * 0.25 - 3.0  # no ties

@@ -593,6 +593,10 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
       })
       .Case([&](ReshapeOp r) -> LogicalResult {
         RankedTensorType input = r.getInput().getType();
+        if (llvm::is_contained(input.getShape(), 0)) {
+          out.push_back(b.zerosLike(r.getInput())); // no elements
+          return success();
+        }
         if (llvm::count(input.getShape(), kDynamic) > 1)
           return notYet("a reshape back to several dynamic extents");
         out.push_back(b.reshape(ct, input));
@@ -602,9 +606,10 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
         if (llvm::any_of(s.getStrides(), [](int64_t v) { return v != 1; }))
           return notYet("strided slices need a scatter");
         RankedTensorType input = s.getInput().getType();
+        SmallVector<int64_t> window = s.getWindowShape();
         SmallVector<int64_t> high;
-        for (auto [d, limit] : llvm::enumerate(s.getLimits()))
-          high.push_back(input.getDimSize(d) - limit);
+        for (auto [d, start] : llvm::enumerate(s.getStarts()))
+          high.push_back(input.getDimSize(d) - start - window[d]);
         out.push_back(b.pad(ct, s.getStarts(), high));
         return success();
       })
