@@ -1793,7 +1793,7 @@ VARIANTS = ["interpreter"] + CONFIGS
 COMPILED_ARGS = []
 # --grad: f64 programs of differentiable ops; their VJPs are checked.
 GRAD_MODE = False
-GRAD_EXCLUDED = {"gather", "pool", "call", "cast", "argreduce",
+GRAD_EXCLUDED = {"gather", "call", "cast", "argreduce",
                  "iota"}
 # --only: the op generators a run is restricted to (empty: all of them).
 ONLY_KINDS = set()

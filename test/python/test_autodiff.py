@@ -1,3 +1,4 @@
+# RUN: %python -m pytest -q -p no:cacheprovider %s
 """gm.grad / value_and_grad / vjp: gradients compiled from the adjoint rules
 of --google-differentiate, checked against central finite differences in
 float64 (the same numpy-spelled function evaluated eagerly by numpy)."""
@@ -202,6 +203,25 @@ def test_conv2d(stride, dilation, padding, rng):
         y = gm.conv2d(x, w, stride=stride, padding=padding, dilation=dilation)
         return np.sum(np.tanh(y) * np.arange(y.size).reshape(y.shape) / y.size)
     check_gradients(fn, x, w)
+
+
+@pytest.mark.parametrize("pool", ["max", "avg"])
+@pytest.mark.parametrize("window,stride,padding", [
+    (2, None, "VALID"), (3, 2, "SAME"), ((2, 3), (1, 2), ((1, 0), (0, 2)))])
+def test_pools(pool, window, stride, padding, rng):
+    x = rng.permutation(2 * 7 * 6 * 3).reshape(2, 7, 6, 3) * 0.01  # no ties
+    op = gm.max_pool2d if pool == "max" else gm.avg_pool2d
+
+    def fn(x):
+        y = op(x, window, stride=stride, padding=padding)
+        return np.sum(y * np.arange(y.size).reshape(y.shape) / y.size)
+    check_gradients(fn, x)
+
+
+def test_max_pool_gradient_goes_to_the_first_maximum():
+    x = np.array([[1.0, 2.0], [2.0, 0.0]]).reshape(1, 2, 2, 1)
+    g = gm.grad(lambda x: np.sum(gm.max_pool2d(x, 2)))(x)
+    np.testing.assert_array_equal(g.reshape(2, 2), [[0, 1], [0, 0]])
 
 
 def test_dtypes_are_kept(rng):

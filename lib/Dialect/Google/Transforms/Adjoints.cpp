@@ -207,12 +207,17 @@ Value AdjointBuilder::slice(Value value, ArrayRef<int64_t> starts,
 
 Value AdjointBuilder::pad(Value value, ArrayRef<int64_t> low,
                           ArrayRef<int64_t> high) {
+  return padWith(value, low, high, scalar(0, elementOf(value)));
+}
+
+Value AdjointBuilder::padWith(Value value, ArrayRef<int64_t> low,
+                              ArrayRef<int64_t> high, Value padValue) {
   SmallVector<int64_t> shape(typeOf(value).getShape());
   for (auto [d, extent] : llvm::enumerate(shape))
     if (!ShapedType::isDynamic(extent))
       extent += low[d] + high[d];
   return PadOp::create(builder, loc, typeOf(value).clone(shape), value,
-                       scalar(0, elementOf(value)),
+                       padValue,
                        builder.getDenseI64ArrayAttr(low),
                        builder.getDenseI64ArrayAttr(high));
 }
@@ -429,6 +434,10 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
   ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations(),
                     p = conv.getPadding();
   SmallVector<int64_t> outShape = conv.getOutputShape();
+  if (inputType.getNumElements() == 0 || llvm::is_contained(outShape, 0)) {
+    out.append({b.zerosLike(x), b.zerosLike(w)}); // nothing flows
+    return success();
+  }
   ct = b.refine(ct, outShape);
   int64_t n = in[0], h = in[1], wd = in[2], c = in[3];
   int64_t kh = f[0], kw = f[1], oh = outShape[1], ow = outShape[2];
@@ -475,6 +484,114 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
   Value inputGrad = b.slice(full, {0, p[0], p[2], 0},
                             {n, p[0] + h, p[2] + wd, c}, {1, 1, 1, 1});
   out.append({inputGrad, filterGrad});
+  return success();
+}
+
+/// `value` (N x OH x OW x C) with stride-1 zeros between its rows and
+/// columns: N x OH*s0 x OW*s1 x C (its element (y, x) at (y s0, x s1)).
+Value dilate(AdjointBuilder &b, Value value, ArrayRef<int64_t> strides) {
+  if (strides[0] == 1 && strides[1] == 1)
+    return value;
+  ArrayRef<int64_t> shape = typeOf(value).getShape();
+  Type element = elementOf(value);
+  Value spread = b.reshape(
+      value, RankedTensorType::get(
+                 {shape[0], shape[1], 1, shape[2], 1, shape[3]}, element));
+  spread = b.pad(spread, {0, 0, 0, 0, 0, 0},
+                 {0, 0, strides[0] - 1, 0, strides[1] - 1, 0});
+  return b.reshape(spread, RankedTensorType::get(
+                               {shape[0], shape[1] * strides[0],
+                                shape[2] * strides[1], shape[3]},
+                               element));
+}
+
+/// Pools: the input's cotangent from each window's share of `ct`. Average:
+/// ct over the window's input elements, spread over the window by a full
+/// depthwise convolution with ones. Max: ct to the window's first maximal
+/// element (row-major over the window), one window offset at a time.
+template <typename PoolOp>
+LogicalResult poolAdjoint(PoolOp pool, AdjointBuilder &b, Value ct,
+                          bool isMax, Cotangents &out) {
+  Value x = pool.getInput();
+  RankedTensorType type = typeOf(x);
+  if (!type.hasStaticShape())
+    return pool.emitError("google-differentiate: ")
+           << pool->getName()
+           << " is not differentiable yet (a dynamic batch)";
+  Type element = type.getElementType();
+  ArrayRef<int64_t> in = type.getShape();
+  ArrayRef<int64_t> k = pool.getWindow(), s = pool.getStrides(),
+                    p = pool.getPadding();
+  SmallVector<int64_t> outShape = pool.getOutputShape();
+  if (type.getNumElements() == 0 || llvm::is_contained(outShape, 0)) {
+    out.push_back(b.zerosLike(x)); // no elements to differentiate
+    return success();
+  }
+  ct = b.refine(ct, outShape);
+  int64_t n = in[0], h = in[1], w = in[2], c = in[3];
+  int64_t oh = outShape[1], ow = outShape[2];
+  // The canvas the windows cover, from the top-left padding corner.
+  int64_t rows = oh * s[0] + k[0] - 1, columns = ow * s[1] + k[1] - 1;
+  Value canvas;
+  if (!isMax) {
+    // Each window's count of input elements (padding never counts).
+    std::vector<double> counts;
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t xx = 0; xx < ow; ++xx) {
+        auto inside = [](int64_t first, int64_t size, int64_t extent) {
+          return std::max<int64_t>(0, std::min(first + size, extent) -
+                                          std::max<int64_t>(first, 0));
+        };
+        counts.push_back(static_cast<double>(
+            inside(y * s[0] - p[0], k[0], h) *
+            inside(xx * s[1] - p[2], k[1], w)));
+      }
+    auto countType = RankedTensorType::get({1, oh, ow, 1}, element);
+    SmallVector<Attribute> values;
+    for (double count : counts)
+      values.push_back(b.getBuilder().getFloatAttr(element, count));
+    Value count = ConstantOp::create(b.getBuilder(), b.getLoc(),
+                                     DenseElementsAttr::get(countType, values));
+    Value share = dilate(b, b.div(ct, count), s);
+    auto onesType = RankedTensorType::get({k[0], k[1], 1, c}, element);
+    Value ones = ConstantOp::create(
+        b.getBuilder(), b.getLoc(),
+        DenseElementsAttr::get(onesType,
+                               b.getBuilder().getFloatAttr(element, 1.0)));
+    ArrayRef<int64_t> shareShape = typeOf(share).getShape();
+    SmallVector<int64_t> padding = {k[0] - 1, rows - shareShape[1],
+                                    k[1] - 1, columns - shareShape[2]};
+    OpBuilder &builder = b.getBuilder();
+    canvas = Conv2DOp::create(
+        builder, b.getLoc(), RankedTensorType::get({n, rows, columns, c},
+                                                   element),
+        share, ones, builder.getDenseI64ArrayAttr({1, 1}),
+        builder.getDenseI64ArrayAttr({1, 1}),
+        builder.getDenseI64ArrayAttr(padding),
+        builder.getI64IntegerAttr(c));
+  } else {
+    Value lowest = b.scalar(-INFINITY, element);
+    Value padded = b.padWith(x, {0, p[0], p[2], 0}, {0, p[1], p[3], 0},
+                             lowest);
+    Value z = b.refine(pool.getResult(), outShape);
+    Value one = b.scalar(1, element);
+    Value taken = b.zerosLike(ct);
+    for (int64_t i = 0; i < k[0]; ++i)
+      for (int64_t j = 0; j < k[1]; ++j) {
+        Value candidates =
+            b.slice(padded, {0, i, j, 0},
+                    {n, i + s[0] * (oh - 1) + 1, j + s[1] * (ow - 1) + 1, c},
+                    {1, s[0], s[1], 1});
+        Value hit = b.mul(b.indicator(b.eq(candidates, z), element),
+                          b.sub(one, taken));
+        taken = b.add(taken, hit);
+        Value placed = b.pad(dilate(b, b.mul(ct, hit), s), {0, i, j, 0},
+                             {0, k[0] - 1 - i, k[1] - 1 - j, 0});
+        canvas = canvas ? b.add(canvas, placed) : placed;
+      }
+  }
+  out.push_back(b.slice(canvas, {0, p[0], p[2], 0}, {n, p[0] + h, p[2] + w, c},
+                        {1, 1, 1, 1}));
   return success();
 }
 
@@ -706,8 +823,11 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
       .Case([&](Conv2DOp conv) {
         return convolutionAdjoint(conv, b, ct, out);
       })
-      .Case<MaxPool2DOp, AvgPool2DOp>([&](Operation *) {
-        return notYet("the windows' adjoints");
+      .Case([&](MaxPool2DOp pool) {
+        return poolAdjoint(pool, b, ct, /*isMax=*/true, out);
+      })
+      .Case([&](AvgPool2DOp pool) {
+        return poolAdjoint(pool, b, ct, /*isMax=*/false, out);
       })
       .Default([&](Operation *) -> LogicalResult {
         if (op->getNumOperands() == 1 && op->getNumResults() == 1)

@@ -60,6 +60,8 @@ public:
   Value slice(Value value, ArrayRef<int64_t> starts, ArrayRef<int64_t> limits,
               ArrayRef<int64_t> strides);
   Value pad(Value value, ArrayRef<int64_t> low, ArrayRef<int64_t> high);
+  Value padWith(Value value, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                Value padValue);
   Value iota(RankedTensorType type, int64_t dimension);
 
   /// A cotangent `ct` of a broadcast result, summed back to `type` (an
