@@ -179,9 +179,12 @@ def _evaluate(node, operands, dtype):
 
 
 def replay(graph, arguments):
-    """Yields (node, value) for every live op of `graph`, in order."""
+    """Yields (node, value) for every live op of `graph`, in order, up to
+    the first call of a gradient (whose backward ops numpy cannot replay)."""
     values = {id(t): a for t, a in zip(graph.arguments, arguments)}
     for node in graph.live_nodes():
+        if node.op in ("call", "result"):
+            return
         value = evaluate(node, [values[id(o)] for o in node.operands])
         values[id(node)] = value
         yield node, value

@@ -533,6 +533,16 @@ class JitFunction:
             raise FloatingPointError(
                 f"{self._name}(): google.{node.op} at {file}:{line} produced "
                 f"NaN (the first op to do so; GOOGLE_MLIR_DEBUG_NANS)")
+        calls = [n for n in graph.live_nodes() if n.op == "call"]
+        if calls:
+            file, line, _ = calls[0].location
+            raise FloatingPointError(
+                f"{self._name}(): result {bad[0]} contains NaN; the ops "
+                f"before the gradient taken at {file}:{line} produced none "
+                "(numpy's replay does not follow gradients; google-run "
+                "with GOOGLE_MLIR_DEBUG_NANS=1 on the module of "
+                f"{self._name}.lower(...) does, naming the forward op "
+                "whose backward pass produced it)")
         raise FloatingPointError(
             f"{self._name}(): result {bad[0]} contains NaN, but replaying "
             "the trace op by op with numpy produced none")

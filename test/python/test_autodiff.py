@@ -323,6 +323,19 @@ def test_grouped_convolution_is_a_clear_error(rng):
                 argnums=1)(np.ones((1, 4, 4, 2)), np.ones((3, 3, 1, 2)))
 
 
+def test_debug_nans_stops_at_gradients_with_a_clear_error():
+    gm.set_debug_nans(True)
+    try:
+        step = gm.jit(lambda w, x: gm.grad(
+            lambda w: np.sum(np.sqrt(x @ w)))(w))
+        with pytest.raises(FloatingPointError, match="the ops before the "
+                           "gradient taken at .*test_autodiff.py:[0-9]+ "
+                           "produced none"):
+            step(np.ones((3, 1), np.float32), -np.ones((2, 3), np.float32))
+    finally:
+        gm.set_debug_nans(False)
+
+
 def test_op_without_a_rule_is_a_clear_error():
     with pytest.raises(gm.CompileError,
                        match="google.gather is not differentiable yet"):
