@@ -39,6 +39,11 @@ def features(x, c1, b1, c2, b2, w3, b3):
     return gm.relu(h.reshape(-1, 64) @ w3 + b3)
 
 
+def lenet_logits(x, c1, b1, c2, b2, w3, b3, w4, b4):
+    """The class scores before the softmax."""
+    return features(x, c1, b1, c2, b2, w3, b3) @ w4 + b4
+
+
 def lenet(x, c1, b1, c2, b2, w3, b3, w4, b4):
     """Class probabilities, predicted classes and the last features."""
     h = features(x, c1, b1, c2, b2, w3, b3)

@@ -30,3 +30,4 @@ PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/gpt_block.py
 
 echo "== Python: training the MLP on the digits with gm.value_and_grad, against hand-written NumPy backprop =="
 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/train_mlp.py
+PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/train_cnn.py

@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "examples"))
 import cnn_digits  # noqa: E402
 import gpt_block  # noqa: E402
+import train_cnn  # noqa: E402
 import train_mlp  # noqa: E402
 
 OPT_LEVELS = ["0", "1", "2", "3"]
@@ -102,3 +103,10 @@ def test_training_reaches_numpy_accuracy():
     accuracy, reference_accuracy = train_mlp.main()
     assert accuracy > 0.9
     assert abs(accuracy - reference_accuracy) <= 0.01
+
+
+def test_cnn_trains_end_to_end():
+    """Convolutions, pools, dense layers and the loss differentiated in one
+    jitted step (checked against torch's autograd when torch is there)."""
+    digits_or_skip()
+    assert train_cnn.main() > 0.85
