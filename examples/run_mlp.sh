@@ -28,6 +28,6 @@ echo "== Python: a LeNet-style CNN on scikit-learn's digits and a GPT-style deco
 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/cnn_digits.py
 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/gpt_block.py
 
-echo "== Python: training the MLP on the digits with gm.value_and_grad, against hand-written NumPy backprop =="
+echo "== Python: training the MLP (against hand-written NumPy backprop) and the CNN on the digits with gm.value_and_grad =="
 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/train_mlp.py
 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/train_cnn.py
