@@ -145,7 +145,7 @@ Error verify(func::FuncOp function, llvm::SmallPtrSetImpl<Operation *> &active,
                                ", which is not a func.func");
     }
     if (Error e = verify(callee, active, done))
-      return std::move(e);
+      return e;
   }
   active.erase(function);
   done.insert(function);
