@@ -144,6 +144,18 @@ def test_concatenate_and_pad(rng):
                                      np.arange(18.0).reshape(3, 6)), a)
 
 
+@pytest.mark.parametrize("index", [
+    np.s_[::2], np.s_[1::3, :], np.s_[::-1], np.s_[::-2, 1::2],
+    np.s_[5:1:-2, ::-3], np.s_[6:0:-4], np.s_[1:2, ::5]])
+def test_strided_slices(index, rng):
+    x = rng.standard_normal((7, 6))
+
+    def fn(x):
+        y = x[index]
+        return np.sum(y ** 3 * np.arange(y.size).reshape(y.shape))
+    check_gradients(fn, x)
+
+
 def test_empty_slices_get_zero_gradients(rng):
     x = rng.standard_normal((3, 4))
     g = gm.grad(lambda x: np.sum(x[2:1] * 3.0) + np.sum(x[1:2] ** 2))(x)
@@ -162,6 +174,18 @@ def test_reductions(keepdims, rng):
             return np.sum(r * np.arange(1.0, 4.0).reshape(r.shape))
         check_gradients(fn, x)
     check_gradients(lambda x: np.max(x * w), x)
+
+
+def test_products_with_and_without_zeros(rng):
+    x = away_from_zero(rng, (3, 4))
+    check_gradients(lambda x: np.sum(np.prod(x, axis=1) *
+                                     np.arange(1.0, 4.0)), x)
+    check_gradients(lambda x: np.prod(x[:, :2], axis=(0, 1),
+                                      keepdims=True).sum(), x)
+    # One zero in a row: only it gets the product of the others; two: none.
+    z = np.array([[2.0, 0.0, 3.0], [0.0, 5.0, 0.0], [1.0, 2.0, 4.0]])
+    g = gm.grad(lambda z: np.sum(np.prod(z, axis=1)))(z)
+    np.testing.assert_array_equal(g, [[0, 6, 0], [0, 0, 0], [8, 4, 2]])
 
 
 def test_max_gradient_goes_to_the_first_maximum():

@@ -139,9 +139,8 @@ def DifferentiatePass : Pass<"google-differentiate", "::mlir::ModuleOp"> {
     Integer and boolean values get no cotangents (comparisons, argmax,
     iota, casts from integers are constants to the gradient); an argument
     that nothing differentiable depends on gets zeros. Ops without a rule
-    yet (gather, reduce_prod, strided slices, grouped conv2d, and
-    convolutions or pools with a dynamic batch) are an error naming the
-    op.
+    yet (gather, grouped conv2d, convolutions or pools with a dynamic
+    batch) are an error naming the op.
   }];
   let options = [
     Option<"function", "function", "std::string", /*default=*/"\"\"",

@@ -595,6 +595,61 @@ LogicalResult poolAdjoint(PoolOp pool, AdjointBuilder &b, Value ct,
   return success();
 }
 
+/// A slice's cotangent scattered back into its input: per dimension,
+/// reversed for a negative stride, spread `|stride|` apart (zeros between,
+/// by a reshape that adds a unit dimension, a pad and a reshape), then
+/// padded (or cut) to the input's extent.
+Value sliceAdjoint(SliceOp slice, AdjointBuilder &b, Value ct) {
+  RankedTensorType input = slice.getInput().getType();
+  SmallVector<int64_t> window = slice.getWindowShape();
+  ct = b.refine(ct, window);
+  int64_t rank = input.getRank();
+  SmallVector<int64_t> low, lengths;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t start = slice.getStarts()[d], stride = slice.getStrides()[d];
+    int64_t count = window[d];
+    SmallVector<int64_t> shape(typeOf(ct).getShape());
+    if (stride < 0 && count > 1) {
+      // Ascending positions: the window read backwards.
+      SmallVector<int64_t> starts(rank, 0), limits(shape), steps(rank, 1);
+      starts[d] = count - 1;
+      limits[d] = -1;
+      steps[d] = -1;
+      ct = b.slice(ct, starts, limits, steps);
+    }
+    int64_t step = std::abs(stride);
+    low.push_back(count == 0 ? 0
+                  : stride < 0 ? start + (count - 1) * stride
+                               : start);
+    if (step != 1 && count > 0) {
+      SmallVector<int64_t> split(shape);
+      split.insert(split.begin() + d + 1, 1);
+      Value spread = b.reshape(ct, typeOf(ct).clone(split));
+      SmallVector<int64_t> zeros(rank + 1, 0), gaps(rank + 1, 0);
+      gaps[d + 1] = step - 1;
+      spread = b.pad(spread, zeros, gaps);
+      shape[d] = count * step;
+      ct = b.reshape(spread, typeOf(ct).clone(shape));
+    }
+    lengths.push_back(typeOf(ct).getDimSize(d));
+  }
+  // The trailing gaps may reach past the input: cut them.
+  SmallVector<int64_t> limits(lengths), high;
+  bool cut = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t room = input.getDimSize(d) - low[d];
+    if (lengths[d] > room) {
+      limits[d] = room;
+      cut = true;
+    }
+    high.push_back(input.getDimSize(d) - low[d] - limits[d]);
+  }
+  if (cut)
+    ct = b.slice(ct, SmallVector<int64_t>(rank, 0), limits,
+                 SmallVector<int64_t>(rank, 1));
+  return b.pad(ct, low, high);
+}
+
 } // namespace
 
 LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
@@ -719,15 +774,8 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
         out.push_back(b.reshape(ct, input));
         return success();
       })
-      .Case([&](SliceOp s) -> LogicalResult {
-        if (llvm::any_of(s.getStrides(), [](int64_t v) { return v != 1; }))
-          return notYet("strided slices need a scatter");
-        RankedTensorType input = s.getInput().getType();
-        SmallVector<int64_t> window = s.getWindowShape();
-        SmallVector<int64_t> high;
-        for (auto [d, start] : llvm::enumerate(s.getStarts()))
-          high.push_back(input.getDimSize(d) - start - window[d]);
-        out.push_back(b.pad(ct, s.getStarts(), high));
+      .Case([&](SliceOp s) {
+        out.push_back(sliceAdjoint(s, b, ct));
         return success();
       })
       .Case([&](PadOp p) -> LogicalResult {
@@ -819,7 +867,33 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
             ArgmaxOp, ArgminOp, IotaOp, ConstantOp>(
           [&](Operation *) { return noCotangents(); })
       .Case([&](GatherOp) { return notYet("it needs a scatter-add"); })
-      .Case([&](ReduceProdOp) { return notYet("products with zeros"); })
+      .Case([&](ReduceProdOp r) {
+        // d/dx_i = the product of the others: z / x_i without zeros; with
+        // one zero, the product of the nonzeros at the zero and 0
+        // elsewhere; with more, 0.
+        Value x = r.getInput();
+        SmallVector<int64_t> axes = r.getNormalizedAxes();
+        Type element = elementOf(x);
+        Value zero = b.scalar(0, element), one = b.scalar(1, element);
+        Value isZero = b.eq(x, zero);
+        Value nonzeros = b.select(isZero, one, x);
+        OpBuilder &builder = b.getBuilder();
+        auto keptType = typeOf(x).clone(
+            reducedShape(typeOf(x).getShape(), axes, /*keepDims=*/true));
+        Value product = ReduceProdOp::create(
+            builder, b.getLoc(), keptType, nonzeros,
+            builder.getDenseI64ArrayAttr(axes), builder.getBoolAttr(true));
+        Value zeros = b.reduceSum(b.indicator(isZero, element), axes,
+                                  /*keepDims=*/true);
+        Value others = b.select(
+            b.eq(zeros, zero), b.div(product, nonzeros),
+            b.select(b.eq(zeros, one), b.mul(product,
+                                             b.indicator(isZero, element)),
+                     zero));
+        out.push_back(b.mul(others, spreadOverAxes(b, ct, x, axes,
+                                                   r.getKeepDims())));
+        return success();
+      })
       .Case([&](Conv2DOp conv) {
         return convolutionAdjoint(conv, b, ct, out);
       })
