@@ -71,12 +71,6 @@ Value AdjointBuilder::mul(Value a, Value b) {
 Value AdjointBuilder::div(Value a, Value b) {
   return elementwise("div", a, b, elementOf(a));
 }
-Value AdjointBuilder::max(Value a, Value b) {
-  return elementwise("max", a, b, elementOf(a));
-}
-Value AdjointBuilder::min(Value a, Value b) {
-  return elementwise("min", a, b, elementOf(a));
-}
 Value AdjointBuilder::pow(Value a, Value b) {
   return elementwise("pow", a, b, elementOf(a));
 }
@@ -97,7 +91,6 @@ Value AdjointBuilder::exp(Value a) { return unary("exp", a); }
 Value AdjointBuilder::log(Value a) { return unary("log", a); }
 Value AdjointBuilder::sin(Value a) { return unary("sin", a); }
 Value AdjointBuilder::cos(Value a) { return unary("cos", a); }
-Value AdjointBuilder::logicalNot(Value a) { return unary("not", a); }
 
 Value AdjointBuilder::select(Value condition, Value onTrue, Value onFalse) {
   std::optional<SmallVector<int64_t>> shape =

@@ -29,8 +29,6 @@ public:
   Value sub(Value a, Value b);
   Value mul(Value a, Value b);
   Value div(Value a, Value b);
-  Value max(Value a, Value b);
-  Value min(Value a, Value b);
   Value pow(Value a, Value b);
   Value floorDiv(Value a, Value b);
   Value neg(Value a);
@@ -41,7 +39,6 @@ public:
   Value eq(Value a, Value b);
   Value gt(Value a, Value b);
   Value lt(Value a, Value b);
-  Value logicalNot(Value a);
   Value select(Value condition, Value onTrue, Value onFalse);
   /// `value` converted to `elementType`.
   Value cast(Value value, Type elementType);
