@@ -25,6 +25,11 @@ def ConvertGoogleToLinalgPass : Pass<"convert-google-to-linalg"> {
       + tensor.expand_shape for keep_dims)
     - softmax => max, exp(x - max), sum and divide: numerically stable
     - cast => linalg.generic with the conversions of SPEC section 1
+    - gather => a linalg.generic reading with tensor.extract (indices
+      checked); scatter_add => a linalg.generic reducing the index
+      dimensions into the result (any target), or with `scatter-loops` a
+      loop nest of tensor.extract/insert over the updates (linear work:
+      the CPU pipeline's choice)
 
     The scalar body of every op comes from ScalarSemantics.h, which the
     constant folder and the interpreter share. Apart from linalg.reduce, no
@@ -45,6 +50,11 @@ def ConvertGoogleToLinalgPass : Pass<"convert-google-to-linalg"> {
     => %r = linalg.generic {...} ins(%x) outs(%empty) { arith.maximumf }
     ```
   }];
+  let options = [
+    Option<"scatterLoops", "scatter-loops", "bool", /*default=*/"false",
+           "Lower scatter_add to a loop nest over its updates (linear work, "
+           "sequential) instead of a reduction over the result">,
+  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",

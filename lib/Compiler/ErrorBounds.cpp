@@ -10,6 +10,7 @@
 //   a * b          Ea|Xb| + |Xa|Eb + EaEb + u|X|
 //   a / b          (Ea + |X|Eb) / (|Xb| - Eb) + u|X|
 //   sum, mean      sum(E) + (n + 1)u' sum(|Xa|) (/ n) + u|X|
+//   scatter_add    as a sum of each element's base and updates
 //   a @ b          |A|@Eb + Ea@|B| + Ea@Eb + (K + 1)u'(|A|@|B|) + u|X|
 //   exp            X(exp(Ea) - 1) + 4u X;  log: Ea / (Xa - Ea) + 4u(|X| + 1)
 //   tanh           Ea + 6u|X|;  sigmoid: Ea/4 + 8u;  sqrt: Ea/(X + sqrt(Xa - Ea))
@@ -170,6 +171,28 @@ public:
                   })
                   .Case<GatherOp>([&](Operation *) {
                     return cloneOn(op, operandE(0), resultType);
+                  })
+                  .Case<ScatterAddOp>([&](ScatterAddOp scatter) {
+                    // As a sum of the base and the updates at each
+                    // element: their errors, and n + 1 roundings of the
+                    // accumulated magnitudes for n terms.
+                    auto scatterOn = [&](Value base, Value updates) {
+                      return ScatterAddOp::create(
+                                 b, loc, resultType, base,
+                                 exact.lookup(scatter.getIndices()), updates,
+                                 scatter.getAxisAttr())
+                          .getResult();
+                    };
+                    Value count = scatterOn(onesLike(operandX(0)),
+                                            onesLike(operandX(2)));
+                    Value magnitude =
+                        scatterOn(abs(operandX(0)), abs(operandX(2)));
+                    Value accumulated =
+                        mul(mul(add(count, scalar(1)), scalar(uAcc)),
+                            magnitude);
+                    return add(add(scatterOn(operandE(0), operandE(2)),
+                                   accumulated),
+                               rounding(x, u));
                   })
                   .Case<IotaOp>([&](auto) { return rounding(x, u); })
                   .Case<ExpOp>([&](auto) {

@@ -547,6 +547,56 @@ Expected<ConcreteTensor> evalReshape(ReshapeOp op, ConcreteTensor input) {
   return input;
 }
 
+Expected<ConcreteTensor> evalScatterAdd(ScatterAddOp op, ConcreteTensor base,
+                                        const ConcreteTensor &indices,
+                                        ConcreteTensor updates) {
+  int64_t axis = op.getNormalizedAxis();
+  ArrayRef<int64_t> baseShape = base.getShape();
+  int64_t extent = baseShape[axis];
+  SmallVector<int64_t> shape(baseShape.take_front(axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, baseShape.drop_front(axis + 1));
+  if (Error e = checkKnown(op, "the result",
+                           typeOf(op.getResult()).getShape(), baseShape))
+    return std::move(e);
+  if (Error e = checkKnown(op, "the updates", shape, updates.getShape()))
+    return std::move(e);
+  for (int64_t n = 0, e = indices.getNumElements(); n < e; ++n) {
+    int64_t index = indices.at(n).i;
+    if (index < -extent || index >= extent) {
+      return createStringError(op->getName().getStringRef() + ": index " +
+                               Twine(index) + " is out of range for axis " +
+                               Twine(axis) + " of extent " + Twine(extent));
+    }
+  }
+  base.materialize();
+  updates.materialize();
+  EvalAlgebra a(base.getElementType());
+  EvalAlgebra w = a.accumulator();
+  for (int64_t n = 0, e = base.getNumElements(); n < e; ++n)
+    base.at(n) = a.toAccumulator(base.at(n));
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= baseShape[d];
+  for (int64_t d = axis + 1, e = baseShape.size(); d < e; ++d)
+    inner *= baseShape[d];
+  int64_t count = indices.getNumElements();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = 0; k < count; ++k) {
+      int64_t index = indices.at(k).i;
+      if (index < 0)
+        index += extent;
+      for (int64_t i = 0; i < inner; ++i) {
+        Scalar &acc = base.at((o * extent + index) * inner + i);
+        acc = semantics::accumulate(a, w, semantics::Combiner::Sum, acc,
+                                    updates.at((o * count + k) * inner + i));
+      }
+    }
+  for (int64_t n = 0, e = base.getNumElements(); n < e; ++n)
+    base.at(n) = a.fromAccumulator(base.at(n));
+  return base;
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and softmax
 //===----------------------------------------------------------------------===//
@@ -675,6 +725,9 @@ Expected<ConcreteTensor> google::evaluateOp(Operation *op,
       })
       .Case([&](IotaOp i) -> Expected<ConcreteTensor> { return evalIota(i); })
       .Case([&](GatherOp g) { return evalGather(g, operands[0], operands[1]); })
+      .Case([&](ScatterAddOp s) {
+        return evalScatterAdd(s, operands[0], operands[1], operands[2]);
+      })
       .Case([&](ArgmaxOp r) {
         return evalArgReduce(r, operands[0], /*isMax=*/true);
       })

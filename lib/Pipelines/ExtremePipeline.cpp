@@ -210,7 +210,10 @@ void google::addExportPasses(OpPassManager &pm) {
 
 void google::addLinalgLoweringPasses(OpPassManager &pm,
                                      const ExtremePipelineOptions &options) {
-  pm.addPass(createConvertGoogleToLinalgPass());
+  ConvertGoogleToLinalgPassOptions lowering;
+  // GPU kernels come from linalg ops: the scatter stays one.
+  lowering.scatterLoops = options.target == Target::CPU;
+  pm.addPass(createConvertGoogleToLinalgPass(lowering));
   if (options.optLevel > 0)
     pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());

@@ -12,14 +12,14 @@
 // ALL-NEXT: google-dce,
 // ALL-NEXT: google-fuse-matmul-bias-relu,
 // ALL-NEXT: google-export-functions,
-// ALL-NEXT: convert-google-to-linalg,
+// ALL-NEXT: convert-google-to-linalg{scatter-loops=true},
 // ALL: one-shot-bufferize
 // ALL: convert-func-to-llvm
 
 // NONE: builtin.module(
 // NONE-NEXT: google-differentiate
 // NONE-NEXT: google-export-functions,
-// NONE-NEXT: convert-google-to-linalg,
+// NONE-NEXT: convert-google-to-linalg{scatter-loops=true},
 
 // NOFUSE: google-fold-constants
 // NOFUSE-NEXT: google-cse,

@@ -191,7 +191,15 @@ def reference_namespace():
         "erf": np.vectorize(math.erf, otypes=[np.float64]),
         "softmax": softmax,
         "bf16": lambda x: round_bf16(x).astype(np.float64),
+        "scatter_add": scatter_add,
     }
+
+
+def scatter_add(base, indices, updates, axis=0):
+    """google.scatter_add: base.at[..., indices, ...].add(updates)."""
+    result = base.copy()
+    np.add.at(result, (slice(None),) * axis + (indices,), updates)
+    return result
 
 
 EXPECTED_DTYPES = {"f16": np.float16, "bf16": np.float32, "f32": np.float32,

@@ -208,7 +208,8 @@ DISCONTINUOUS = ("floor_div", "rem")
 UNARY = ("relu", "neg", "abs", "exp", "log", "tanh", "sigmoid", "sqrt",
          "erf", "sin", "cos", "rsqrt", "not")
 # Data movement by index and arg-reductions.
-INDEXING = ("concat", "pad", "gather", "iota", "argmax", "argmin")
+INDEXING = ("concat", "pad", "gather", "scatter_add", "iota", "argmax",
+            "argmin")
 WINDOWED = ("conv2d", "max_pool2d", "avg_pool2d")
 # Every op the generator makes (test_ops.py checks the dialect's table).
 COVERED = UNARY + BINARY + COMPARE + INDEXING + WINDOWED + (
@@ -575,6 +576,40 @@ def evaluate_pool(node, x):
     return Val(r, rounded_once(dtype, r, bound), dtype)
 
 
+def evaluate_scatter_add(node, base, indices, updates):
+    """base.at[..., indices, ...].add(updates): f16 and bf16 accumulate in
+    f32 (starting from the base) and round once."""
+    axis = node.attrs["axis"]
+    extent = base.shape[axis]
+    if indices.ref.size and (indices.ref.min() < -extent or
+                             indices.ref.max() >= extent):
+        raise ShapeMismatch("scatter_add: index out of range")
+    expected = base.shape[:axis] + indices.shape + base.shape[axis + 1:]
+    if updates.shape != expected:
+        raise ShapeMismatch(f"scatter_add: updates of shape {updates.shape},"
+                            f" expected {expected}")
+    check_known(base.shape, node.dims, "scatter_add")
+    dtype = node.dtype
+    at = (slice(None),) * axis + (indices.ref,)
+    if not is_float(dtype):
+        r = base.ref.astype(np.int64)
+        with np.errstate(all="ignore"):
+            np.add.at(r, at, updates.ref.astype(np.int64))
+        return Val(wrap(r, dtype), None, dtype)
+    acc = accumulator(dtype)
+    r = base.ref.astype(np.float64)
+    np.add.at(r, at, updates.ref)
+    count = np.ones(base.shape)
+    np.add.at(count, at, 1)
+    magnitude = np.abs(base.ref).astype(np.float64)
+    np.add.at(magnitude, at, np.abs(updates.ref))
+    e = np.zeros(base.shape) if base.err is None else base.err.copy()
+    if updates.err is not None:
+        np.add.at(e, at, updates.err)
+    e = e + count * UNIT[acc] * magnitude + count * TINY[acc]
+    return Val(r, rounded_once(dtype, r, e), dtype)
+
+
 def evaluate_softmax(node, a):
     axis = node.attrs["axis"] % len(a.shape)
     dtype = node.dtype
@@ -704,6 +739,8 @@ def evaluate(node, operands):
         ref = np.take(a.ref, indices.ref, axis=axis)
         check_known(ref.shape, node.dims, "gather")
         return Val(ref, np.take(a.err, indices.ref, axis=axis), node.dtype)
+    if kind == "scatter_add":
+        return evaluate_scatter_add(node, *operands)
     if kind == "iota":
         shape, dimension = node.dims, node.attrs["dimension"]
         counts = np.arange(shape[dimension]).reshape(
@@ -857,6 +894,11 @@ def node_text(node, names):
         return (f"{out} = google.gather {ops[0]}, {ops[1]} {{axis = "
                 f"{node.attrs['axis']} : i64}} : {node.operands[0].type()}, "
                 f"{node.operands[1].type()} -> {node.type()}")
+    if kind == "scatter_add":
+        return (f"{out} = google.scatter_add {ops[0]}, {ops[1]}, {ops[2]} "
+                f"{{axis = {node.attrs['axis']} : i64}} : "
+                f"{node.operands[0].type()}, {node.operands[1].type()}, "
+                f"{node.operands[2].type()} -> {node.type()}")
     if kind == "iota":
         return (f"{out} = google.iota {{dimension = "
                 f"{node.attrs['dimension']} : i64}} : {node.type()}")
@@ -1052,9 +1094,10 @@ class Generator:
     def step(self, dtype, helper):
         kinds = ["binary", "unary", "matmul", "fused", "pattern", "transpose",
                  "reshape", "reduce", "cast", "normalize", "slice", "concat",
-                 "pad", "gather", "iota", "argreduce", "conv", "pool"]
+                 "pad", "gather", "scatter_add", "iota", "argreduce", "conv",
+                 "pool"]
         weights = [8, 5, 2, 1, 1.5, 1.5, 1.5, 3, 1.5, 3, 1.5, 1.2, 1, 1.2,
-                   0.5, 1, 1, 1]
+                   0.8, 0.5, 1, 1, 1]
         if is_float(dtype):
             kinds.append("softmax")
             weights.append(1.5)
@@ -1267,6 +1310,28 @@ class Generator:
         self.add(Node("pad", dtype, self.result_dims(dims, shape),
                       [a, value], {"low": low, "high": high}))
 
+    def new_indices(self, extent):
+        """Indices into an axis of `extent` (rank 0 to 2, int32 or int64,
+        either sign): an argument or a constant; None if there are none."""
+        index_rank = self.choice([0, 1, 2], [1, 4, 2])
+        index_shape = [self.extent() for _ in range(index_rank)]
+        if extent == 0 and index_shape:
+            index_shape[0] = 0
+        elif extent == 0:
+            return None
+        index_type = self.choice(["i64", "i32"])
+        indices = self.nprng.integers(-extent, max(extent, 1),
+                                      tuple(index_shape)).astype(np.int64)
+        if self.rng.random() < 0.4:
+            return self.add(Node("constant", index_type, index_shape,
+                                 attrs={"value": indices}))
+        dims = [None if self.rng.random() < 0.3 else e for e in index_shape]
+        node = Node("arg", index_type, dims)
+        self.f.args.append(node)
+        self.arg_values[node] = self.env[node] = Val(indices, None,
+                                                     index_type)
+        return node
+
     def gen_gather(self, dtype, helper):
         """numpy.take along an axis with int32 or int64 indices of either
         sign (an argument or a constant), as an embedding lookup does."""
@@ -1274,35 +1339,43 @@ class Generator:
         if a is None:
             return
         value = self.env[a]
-        rank = len(a.dims)
-        axis = self.rng.randrange(rank)
-        extent = value.shape[axis]
-        index_rank = self.choice([0, 1, 2], [1, 4, 2])
-        index_shape = [self.extent() for _ in range(index_rank)]
-        if extent == 0 and index_shape:
-            index_shape[0] = 0
-        elif extent == 0:
-            return
-        index_type = self.choice(["i64", "i32"])
-        indices = self.nprng.integers(-extent, max(extent, 1),
-                                      tuple(index_shape)).astype(np.int64)
-        if self.rng.random() < 0.4:
-            node = self.add(Node("constant", index_type, index_shape,
-                                 attrs={"value": indices}))
-        else:
-            dims = [None if self.rng.random() < 0.3 else e
-                    for e in index_shape]
-            node = Node("arg", index_type, dims)
-            self.f.args.append(node)
-            self.arg_values[node] = self.env[node] = Val(indices, None,
-                                                         index_type)
+        axis = self.rng.randrange(len(a.dims))
+        node = self.new_indices(value.shape[axis])
         if node is None:
             return
+        index_shape = list(self.env[node].shape)
         shape = list(value.shape[:axis]) + index_shape + \
             list(value.shape[axis + 1:])
         dims = list(a.dims[:axis]) + list(node.dims) + list(a.dims[axis + 1:])
         self.add(Node("gather", dtype, self.result_dims(dims, shape),
                       [a, node], {"axis": axis}))
+
+    def gen_scatter_add(self, dtype, helper):
+        """base.at[indices].add(updates) along an axis (repeated indices
+        accumulate): the updates a value of their shape or a new argument."""
+        if dtype == "i1":
+            return
+        base = self.pick(dtype, lambda n, v: len(n.dims) >= 1)
+        if base is None:
+            return
+        value = self.env[base]
+        axis = self.rng.randrange(len(base.dims))
+        indices = self.new_indices(value.shape[axis])
+        if indices is None:
+            return
+        index_shape = list(self.env[indices].shape)
+        shape = list(value.shape[:axis]) + index_shape + \
+            list(value.shape[axis + 1:])
+        updates = self.pick(dtype, lambda n, v: list(v.shape) == shape)
+        if updates is None or self.rng.random() < 0.5:
+            dims = list(base.dims[:axis]) + list(indices.dims) + \
+                list(base.dims[axis + 1:])
+            dims = [None if d is None or self.rng.random() < 0.2 else d
+                    for d in dims]
+            updates = self.new_arg(dtype, dims, shape)
+        # (The result has the base's type.)
+        self.add(Node("scatter_add", dtype, list(base.dims),
+                      [base, indices, updates], {"axis": axis}))
 
     def gen_iota(self, dtype, helper):
         rank = self.choice([1, 2, 3], [2, 3, 1])
@@ -1793,8 +1866,7 @@ VARIANTS = ["interpreter"] + CONFIGS
 COMPILED_ARGS = []
 # --grad: f64 programs of differentiable ops; their VJPs are checked.
 GRAD_MODE = False
-GRAD_EXCLUDED = {"gather", "call", "cast", "argreduce",
-                 "iota"}
+GRAD_EXCLUDED = {"call", "cast", "argreduce", "iota"}
 # --only: the op generators a run is restricted to (empty: all of them).
 ONLY_KINDS = set()
 

@@ -10,8 +10,10 @@ class RewritePatternSet;
 
 namespace google {
 
-/// Patterns lowering every google op to linalg/tensor/arith/math.
-void populateGoogleToLinalgConversionPatterns(RewritePatternSet &patterns);
+/// Patterns lowering every google op to linalg/tensor/arith/math;
+/// `scatterAsLoops` as the pass option `scatter-loops`.
+void populateGoogleToLinalgConversionPatterns(RewritePatternSet &patterns,
+                                              bool scatterAsLoops = false);
 
 /// Marks google illegal and the dialects the lowering produces legal.
 void configureGoogleToLinalgTarget(ConversionTarget &target);

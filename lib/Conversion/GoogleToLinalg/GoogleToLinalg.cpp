@@ -26,12 +26,12 @@ using namespace mlir;
 using namespace mlir::google;
 
 void google::populateGoogleToLinalgConversionPatterns(
-    RewritePatternSet &patterns) {
+    RewritePatternSet &patterns, bool scatterAsLoops) {
   populateElementwiseToLinalgPatterns(patterns);
   populateMatmulToLinalgPatterns(patterns);
   populateLayoutToLinalgPatterns(patterns);
   populateReductionToLinalgPatterns(patterns);
-  populateIndexingToLinalgPatterns(patterns);
+  populateIndexingToLinalgPatterns(patterns, scatterAsLoops);
   populateConvolutionToLinalgPatterns(patterns);
 }
 
@@ -111,6 +111,7 @@ namespace {
 
 struct ConvertGoogleToLinalgPass
     : public google::impl::ConvertGoogleToLinalgPassBase<ConvertGoogleToLinalgPass> {
+  using Base::Base;
   void runOnOperation() override {
     // Everything an op lowers to carries its name: checks added later (on
     // memrefs, say) can still say which google op they guard.
@@ -121,7 +122,7 @@ struct ConvertGoogleToLinalgPass
     ConversionTarget target(getContext());
     configureGoogleToLinalgTarget(target);
     RewritePatternSet patterns(&getContext());
-    populateGoogleToLinalgConversionPatterns(patterns);
+    populateGoogleToLinalgConversionPatterns(patterns, scatterLoops);
     // Fails, naming the op, if any google op is left.
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns)))) {

@@ -1,8 +1,10 @@
-//===- Indexing.cpp - concat, pad, iota and gather to linalg/tensor -------===//
+//===- Indexing.cpp - concat, pad, iota, gather, scatter to linalg/tensor -===//
 
+#include "ArithAlgebra.h"
 #include "Utils.h"
 
 #include "Dialect/Google/IR/GoogleOps.h"
+#include "Dialect/Google/IR/ScalarSemantics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -170,6 +172,44 @@ Value countOutOfRange(OpBuilder &b, Location loc, Value indices, Value extent) {
   return count.getResult(0);
 }
 
+/// Emits the run-time check that every element of `indices` lies in
+/// [-extent, extent) (`staticExtent` when known, for the message) and
+/// returns whether it does.
+Value emitIndexRangeCheck(OpBuilder &b, Location loc, StringRef name,
+                          Value indices, Value extent, int64_t staticExtent,
+                          int64_t axis) {
+  Value count = countOutOfRange(b, loc, indices, extent);
+  Value outside = tensor::ExtractOp::create(b, loc, count, ValueRange());
+  Value zero64 = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        outside, zero64);
+  std::string range = ShapedType::isDynamic(staticExtent)
+                          ? std::string("its extent")
+                          : ("[-" + Twine(staticExtent) + ", " +
+                             Twine(staticExtent) + ")")
+                                .str();
+  cf::AssertOp::create(b, loc, inRange,
+                       (name + ": {0} indices are outside " + range +
+                        " for axis " + Twine(axis) + " (expected {1})")
+                           .str());
+  return inRange;
+}
+
+/// `index` (of an integer type) as an index in [0, extent): negative ones
+/// count from the end; out-of-range ones (already reported) are clamped.
+Value wrapIndex(OpBuilder &b, Location loc, Value index, Value extent) {
+  index = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
+  Value wrapped = arith::SelectOp::create(
+      b, loc, negative, arith::AddIOp::create(b, loc, index, extent), index);
+  Value last = arith::SubIOp::create(
+      b, loc, extent, arith::ConstantIndexOp::create(b, loc, 1));
+  return arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, wrapped, last), zero);
+}
+
 /// A linalg.generic over the result reading each element with
 /// tensor.extract at its index, wrapped to [0, extent) and clamped there,
 /// so that no index can read outside the input; a check in front reports
@@ -201,22 +241,8 @@ struct GatherToLinalg : public OpConversionPattern<GatherOp> {
     OpFoldResult extentSize = getDimSize(rewriter, loc, input, axis);
     Value extent = getValueOrCreateConstantIndexOp(rewriter, loc, extentSize);
 
-    Value count = countOutOfRange(rewriter, loc, indices, extent);
-    Value outside =
-        tensor::ExtractOp::create(rewriter, loc, count, ValueRange());
-    Value zero64 =
-        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 0);
-    Value inRange = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, outside, zero64);
-    std::string range = inputType.isDynamicDim(axis)
-                            ? std::string("its extent")
-                            : ("[-" + Twine(inputType.getDimSize(axis)) + ", " +
-                               Twine(inputType.getDimSize(axis)) + ")")
-                                  .str();
-    cf::AssertOp::create(rewriter, loc, inRange,
-                         (name + ": {0} indices are outside " + range +
-                          " for axis " + Twine(axis) + " (expected {1})")
-                             .str());
+    Value inRange = emitIndexRangeCheck(rewriter, loc, name, indices, extent,
+                                        inputType.getDimSize(axis), axis);
 
     SmallVector<int64_t> shape;
     SmallVector<OpFoldResult> sizes;
@@ -243,19 +269,7 @@ struct GatherToLinalg : public OpConversionPattern<GatherOp> {
       return createParallelGeneric(
           b, bodyLoc, type, sizes, indices, {indexMap},
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value index = arith::IndexCastOp::create(
-                nb, nloc, nb.getIndexType(), args[0]);
-            Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
-            Value negative = arith::CmpIOp::create(
-                nb, nloc, arith::CmpIPredicate::slt, index, zero);
-            Value wrapped = arith::SelectOp::create(
-                nb, nloc, negative,
-                arith::AddIOp::create(nb, nloc, index, extent), index);
-            Value last = arith::SubIOp::create(
-                nb, nloc, extent, arith::ConstantIndexOp::create(nb, nloc, 1));
-            Value clamped = arith::MaxSIOp::create(
-                nb, nloc, arith::MinSIOp::create(nb, nloc, wrapped, last),
-                zero);
+            Value clamped = wrapIndex(nb, nloc, args[0], extent);
             SmallVector<Value> position;
             for (int64_t d = 0; d < rank; ++d) {
               if (d == axis)
@@ -289,9 +303,179 @@ struct GatherToLinalg : public OpConversionPattern<GatherOp> {
   }
 };
 
+
+/// google.scatter_add: `base` in accumulators, then either a loop nest over
+/// the updates adding each into its row (`asLoops`: linear work, for the
+/// CPU) or one linalg.generic over the result reducing the index
+/// dimensions, each element adding the updates whose index names its row
+/// (work: result size x index count, but a plain reduction that every
+/// target maps, race-free). Both add in index order.
+struct ScatterAddToLinalg : public OpConversionPattern<ScatterAddOp> {
+  ScatterAddToLinalg(MLIRContext *context, bool asLoops)
+      : OpConversionPattern(context), asLoops(asLoops) {}
+
+  LogicalResult
+  matchAndRewrite(ScatterAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef name = op->getName().getStringRef();
+    int64_t axis = op.getNormalizedAxis();
+    Value base = adaptor.getBase();
+    Value indices = adaptor.getIndices();
+    auto baseType = cast<RankedTensorType>(base.getType());
+    auto indicesType = cast<RankedTensorType>(indices.getType());
+    int64_t rank = baseType.getRank(), indexRank = indicesType.getRank();
+    Type elementType = baseType.getElementType();
+
+    // The updates' extents: base's off the axis, the indices' on it.
+    SmallVector<int64_t> known;
+    SmallVector<OpFoldResult> expected;
+    for (int64_t d = 0; d < axis; ++d) {
+      known.push_back(baseType.getDimSize(d));
+      expected.push_back(getDimSize(rewriter, loc, base, d));
+    }
+    for (int64_t d = 0; d < indexRank; ++d) {
+      known.push_back(indicesType.getDimSize(d));
+      expected.push_back(getDimSize(rewriter, loc, indices, d));
+    }
+    for (int64_t d = axis + 1; d < rank; ++d) {
+      known.push_back(baseType.getDimSize(d));
+      expected.push_back(getDimSize(rewriter, loc, base, d));
+    }
+    for (auto [d, size] : llvm::enumerate(known))
+      if (ShapedType::isDynamic(size))
+        emitExtentCheck(rewriter, loc,
+                        getDimSize(rewriter, loc, adaptor.getUpdates(), d),
+                        expected[d], extentMessage(name, "the updates", d));
+    Value updates = refineShape(
+        rewriter, loc, adaptor.getUpdates(), known,
+        [&](int64_t d) { return extentMessage(name, "the updates", d); });
+
+    Value extent = getValueOrCreateConstantIndexOp(
+        rewriter, loc, getDimSize(rewriter, loc, base, axis));
+    Value inRange = emitIndexRangeCheck(rewriter, loc, name, indices, extent,
+                                        baseType.getDimSize(axis), axis);
+
+    Type accumulatorType = semantics::getAccumulatorType(elementType);
+    SmallVector<OpFoldResult> baseSizes = getDimSizes(rewriter, loc, base);
+    Value accumulators = base;
+    if (accumulatorType != elementType)
+      accumulators = createParallelGeneric(
+          rewriter, loc, baseType.clone(accumulatorType), baseSizes, base,
+          rewriter.getMultiDimIdentityMap(rank),
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return ArithAlgebra(b, l, elementType).toAccumulator(args[0]);
+          });
+    Value sum = asLoops ? addByLoops(rewriter, loc, accumulators, indices,
+                                     updates, inRange, extent, axis)
+                        : addByReduction(rewriter, loc, accumulators, indices,
+                                         updates, extent, axis);
+    rewriter.replaceOp(op, roundAccumulators(rewriter, loc, sum, elementType));
+    return success();
+  }
+
+private:
+  static Value addUpdate(OpBuilder &b, Location loc, Type elementType,
+                         Value accumulator, Value update) {
+    ArithAlgebra algebra(b, loc, elementType);
+    return algebra.accumulator().add(accumulator,
+                                     algebra.toAccumulator(update));
+  }
+
+  /// A loop nest over the updates in row-major order, each added into
+  /// its element of the accumulators; skipped when an index is out of
+  /// range (the check reports it).
+  static Value addByLoops(OpBuilder &b, Location loc, Value accumulators,
+                          Value indices, Value updates, Value inRange,
+                          Value extent, int64_t axis) {
+    auto updatesType = cast<RankedTensorType>(updates.getType());
+    int64_t indexRank = cast<RankedTensorType>(indices.getType()).getRank();
+    Type elementType = updatesType.getElementType();
+    auto branch = scf::IfOp::create(
+        b, loc, inRange,
+        [&](OpBuilder &tb, Location l) {
+          Value zero = arith::ConstantIndexOp::create(tb, l, 0);
+          Value one = arith::ConstantIndexOp::create(tb, l, 1);
+          SmallVector<Value> lbs(updatesType.getRank(), zero);
+          SmallVector<Value> steps(updatesType.getRank(), one);
+          SmallVector<Value> ubs;
+          for (OpFoldResult size : getDimSizes(tb, l, updates))
+            ubs.push_back(getValueOrCreateConstantIndexOp(tb, l, size));
+          scf::LoopNest nest = scf::buildLoopNest(
+              tb, l, lbs, ubs, steps, accumulators,
+              [&](OpBuilder &nb, Location nl, ValueRange ivs,
+                  ValueRange iterArgs) -> scf::ValueVector {
+                Value index = tensor::ExtractOp::create(
+                    nb, nl, indices, ivs.slice(axis, indexRank));
+                SmallVector<Value> position(ivs.take_front(axis));
+                position.push_back(wrapIndex(nb, nl, index, extent));
+                llvm::append_range(position, ivs.drop_front(axis + indexRank));
+                Value current =
+                    tensor::ExtractOp::create(nb, nl, iterArgs[0], position);
+                Value update = tensor::ExtractOp::create(nb, nl, updates, ivs);
+                Value sum = addUpdate(nb, nl, elementType, current, update);
+                return {tensor::InsertOp::create(nb, nl, sum, iterArgs[0],
+                                                 position)
+                            .getResult()};
+              });
+          scf::YieldOp::create(tb, l, nest.results);
+        },
+        [&](OpBuilder &eb, Location l) {
+          scf::YieldOp::create(eb, l, accumulators);
+        });
+    return branch.getResult(0);
+  }
+
+  /// result[..., j, ...] = acc[..., j, ...] + the sum, over index
+  /// positions k in order, of updates[..., k, ...] where indices[k] is j.
+  static Value addByReduction(OpBuilder &b, Location loc, Value accumulators,
+                              Value indices, Value updates, Value extent,
+                              int64_t axis) {
+    auto accType = cast<RankedTensorType>(accumulators.getType());
+    int64_t rank = accType.getRank();
+    int64_t indexRank = cast<RankedTensorType>(indices.getType()).getRank();
+    Type elementType =
+        cast<RankedTensorType>(updates.getType()).getElementType();
+    int64_t loops = rank + indexRank;
+    MLIRContext *context = b.getContext();
+    SmallVector<AffineExpr> indexDims, updateDims, resultDims;
+    for (int64_t d = 0; d < indexRank; ++d)
+      indexDims.push_back(b.getAffineDimExpr(rank + d));
+    for (int64_t d = 0; d < rank; ++d) {
+      resultDims.push_back(b.getAffineDimExpr(d));
+      if (d == axis)
+        llvm::append_range(updateDims, indexDims);
+      else
+        updateDims.push_back(b.getAffineDimExpr(d));
+    }
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(loops, 0, indexDims, context),
+        AffineMap::get(loops, 0, updateDims, context),
+        AffineMap::get(loops, 0, resultDims, context)};
+    SmallVector<utils::IteratorType> iterators = parallelIterators(rank);
+    iterators.append(indexRank, utils::IteratorType::reduction);
+    auto generic = linalg::GenericOp::create(
+        b, loc, accType, ValueRange{indices, updates}, accumulators, maps,
+        iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value row = linalg::IndexOp::create(nb, nl, axis);
+          Value target = wrapIndex(nb, nl, args[0], extent);
+          Value hit = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
+                                            target, row);
+          Value sum = addUpdate(nb, nl, elementType, args[2], args[1]);
+          linalg::YieldOp::create(
+              nb, nl,
+              arith::SelectOp::create(nb, nl, hit, sum, args[2]).getResult());
+        });
+    return generic.getResult(0);
+  }
+
+  bool asLoops;
+};
 } // namespace
 
-void google::populateIndexingToLinalgPatterns(RewritePatternSet &patterns) {
+void google::populateIndexingToLinalgPatterns(RewritePatternSet &patterns,
+                                             bool scatterAsLoops) {
   patterns.add<ConcatToTensor, PadToTensor, IotaToLinalg, GatherToLinalg>(
       patterns.getContext());
+  patterns.add<ScatterAddToLinalg>(patterns.getContext(), scatterAsLoops);
 }

@@ -86,7 +86,11 @@ void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 void populateMatmulToLinalgPatterns(RewritePatternSet &patterns);
 void populateLayoutToLinalgPatterns(RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
-void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
+/// `scatterAsLoops`: google.scatter_add as a loop nest over its updates
+/// (linear work; the CPU) instead of a reduction over the result (any
+/// target).
+void populateIndexingToLinalgPatterns(RewritePatternSet &patterns,
+                                      bool scatterAsLoops);
 void populateConvolutionToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::google

@@ -1,4 +1,5 @@
 // RUN: google-opt %s -split-input-file -convert-google-to-linalg | FileCheck %s
+// RUN: google-opt %s -split-input-file -convert-google-to-linalg=scatter-loops | FileCheck %s --check-prefix=LOOPS
 
 // The inputs agree off the axis (checked where dynamic), then tensor.concat.
 // CHECK-LABEL: func @concat
@@ -71,6 +72,40 @@ func.func @gather(%t: tensor<10x4xf32>, %ids: tensor<5xi32>) -> tensor<5x4xf32> 
 func.func @gather_dynamic(%t: tensor<?x4xf32>, %ids: tensor<5xi64>) -> tensor<5x4xf32> {
   %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<?x4xf32>, tensor<5xi64> -> tensor<5x4xf32>
   return %0 : tensor<5x4xf32>
+}
+
+// -----
+
+// scatter_add: indices checked like a gather's; the updates' dynamic
+// extents checked against the base's and the indices'; bf16 accumulates in
+// f32 (the base extended, one rounding at the end). By default a reduction
+// over the index dimensions into the result (any target); with
+// scatter-loops a loop nest over the updates adding into its row.
+// CHECK-LABEL: func @scatter_add
+// CHECK: cf.assert %{{.*}}, "google.scatter_add: dimension 2 of the updates is {0}, expected {1}"
+// CHECK: cf.assert %[[OK:[^,]*]], "google.scatter_add: {0} indices are outside [-10, 10) for axis 0 (expected {1})"
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+// CHECK: %[[ROW:.*]] = linalg.index 0 : index
+// CHECK: %[[HIT:.*]] = arith.cmpi eq, %{{.*}}, %[[ROW]] : index
+// CHECK: %[[SUM:.*]] = arith.addf
+// CHECK: arith.select %[[HIT]], %[[SUM]]
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// LOOPS-LABEL: func @scatter_add
+// LOOPS: cf.assert %[[OK:[^,]*]], "google.scatter_add: {0} indices are outside
+// LOOPS: scf.if %[[OK]] -> (tensor<10x4xf32>)
+// LOOPS: scf.for
+// LOOPS: scf.for
+// LOOPS: scf.for
+// LOOPS: %[[ID:.*]] = tensor.extract %{{.*}} : tensor<2x3xi32>
+// LOOPS: %[[ACC:.*]] = tensor.extract %{{.*}} : tensor<10x4xf32>
+// LOOPS: %[[U:.*]] = tensor.extract %{{.*}} : tensor<2x3x4xbf16>
+// LOOPS: %[[W:.*]] = arith.extf %[[U]] : bf16 to f32
+// LOOPS: %[[NEW:.*]] = arith.addf %[[ACC]], %[[W]] : f32
+// LOOPS: tensor.insert %[[NEW]]
+func.func @scatter_add(%b: tensor<10x4xbf16>, %ids: tensor<2x3xi32>, %u: tensor<2x3x?xbf16>) -> tensor<10x4xbf16> {
+  %0 = google.scatter_add %b, %ids, %u {axis = 0 : i64} : tensor<10x4xbf16>, tensor<2x3xi32>, tensor<2x3x?xbf16> -> tensor<10x4xbf16>
+  return %0 : tensor<10x4xbf16>
 }
 
 // -----

@@ -617,6 +617,46 @@ func.func @gather_empty_axis(%t: tensor<0x3xf32>, %i: tensor<2xi64>) {
 
 // -----
 
+func.func @scatter_add_updates(%b: tensor<4x3xf32>, %i: tensor<5xi64>, %u: tensor<5x2xf32>) {
+  // expected-error@+1 {{'google.scatter_add' op expected updates of type tensor<5x3xf32> (base.shape[:axis] + indices.shape + base.shape[axis+1:]), got 'tensor<5x2xf32>'}}
+  %0 = google.scatter_add %b, %i, %u {axis = 0 : i64} : tensor<4x3xf32>, tensor<5xi64>, tensor<5x2xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_add_axis(%b: tensor<4x3xf32>, %i: tensor<5xi64>, %u: tensor<5x3xf32>) {
+  // expected-error@+1 {{'google.scatter_add' op expected axis in [-2, 2) for base 'tensor<4x3xf32>', got 2}}
+  %0 = google.scatter_add %b, %i, %u {axis = 2 : i64} : tensor<4x3xf32>, tensor<5xi64>, tensor<5x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_add_result(%b: tensor<4x3xf32>, %i: tensor<5xi64>, %u: tensor<5x3xf32>) {
+  // expected-error@+1 {{'google.scatter_add' op failed to verify that all of {base, result} have same type}}
+  %0 = google.scatter_add %b, %i, %u {axis = 0 : i64} : tensor<4x3xf32>, tensor<5xi64>, tensor<5x3xf32> -> tensor<?x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_add_empty_axis(%b: tensor<0x3xf32>, %i: tensor<2xi64>, %u: tensor<2x3xf32>) {
+  // expected-error@+1 {{'google.scatter_add' op cannot scatter into axis 0 of extent 0 of base 'tensor<0x3xf32>'}}
+  %0 = google.scatter_add %b, %i, %u {axis = 0 : i64} : tensor<0x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<0x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_add_bool(%b: tensor<4xi1>, %i: tensor<2xi64>, %u: tensor<2xi1>) {
+  // expected-error@+1 {{'google.scatter_add' op operand #0 must be ranked tensor of f16, bf16, f32, f64, i32 or i64 values}}
+  %0 = google.scatter_add %b, %i, %u {axis = 0 : i64} : tensor<4xi1>, tensor<2xi64>, tensor<2xi1> -> tensor<4xi1>
+  return
+}
+
+// -----
+
 func.func @argmax_empty(%x: tensor<4x0xf32>) {
   // expected-error@+1 {{'google.argmax' op expected a non-empty axis 1 (NumPy has no arg-extreme of an empty sequence), got 'tensor<4x0xf32>'}}
   %0 = google.argmax %x {axis = 1 : i64, keep_dims = false} : tensor<4x0xf32> -> tensor<4xi64>

@@ -271,6 +271,15 @@ func.func @indexing(%a: tensor<2x3xf32>, %b: tensor<2x?xf32>, %v: tensor<f32>, %
 
 // -----
 
+// CHECK-LABEL: func @scatter_add
+func.func @scatter_add(%b: tensor<?x3xf32>, %ids: tensor<5xi32>, %u: tensor<5x?xf32>) -> tensor<?x3xf32> {
+  // CHECK: google.scatter_add %{{.*}}, %{{.*}}, %{{.*}} {axis = 0 : i64} : tensor<?x3xf32>, tensor<5xi32>, tensor<5x?xf32> -> tensor<?x3xf32>
+  %0 = google.scatter_add %b, %ids, %u {axis = 0 : i64} : tensor<?x3xf32>, tensor<5xi32>, tensor<5x?xf32> -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func @argreduce
 func.func @argreduce(%x: tensor<4x8xf32>) -> (tensor<4xi64>, tensor<1x8xi64>) {
   // CHECK: google.argmax %{{.*}} {axis = 1 : i64, keep_dims = false} : tensor<4x8xf32> -> tensor<4xi64>

@@ -564,6 +564,39 @@ def Google_GatherOp : Google_Op<"gather",
   }];
 }
 
+def Google_ScatterAddOp : Google_Op<"scatter_add",
+    [AllTypesMatch<["base", "result"]>,
+     AllElementTypesMatch<["base", "updates"]>]> {
+  let summary = "Adds slices into `base` at indices along one axis";
+  let description = [{
+    The reverse of `google.gather` (its adjoint): `updates` has the shape
+    `base.shape[:axis] + indices.shape + base.shape[axis+1:]`, and
+    `result[..., indices[k], ...] += updates[..., k, ...]` for every index
+    position k in row-major order, starting from `base` (JAX's
+    `base.at[...].add(updates)`). Repeated indices accumulate; f16 and bf16
+    accumulate in f32 and round once. Indices are i32 or i64 in `[-n, n)`
+    (negative ones count from the end); any other index is a run-time error
+    of the call.
+
+    ```mlir
+    %g = google.scatter_add %zeros, %ids, %rows {axis = 0 : i64} : tensor<1000x64xf32>, tensor<8x16xi64>, tensor<8x16x64xf32> -> tensor<1000x64xf32>
+    ```
+  }];
+  let arguments = (ins Google_Tensor:$base,
+                       RankedTensorOf<[I32, I64]>:$indices,
+                       Google_Tensor:$updates, I64Attr:$axis);
+  let results = (outs Google_Tensor:$result);
+  let assemblyFormat = [{
+    $base `,` $indices `,` $updates attr-dict `:` type($base) `,`
+    type($indices) `,` type($updates) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `axis` made non-negative (valid after verification).
+    int64_t getNormalizedAxis();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

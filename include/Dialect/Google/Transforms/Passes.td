@@ -139,8 +139,9 @@ def DifferentiatePass : Pass<"google-differentiate", "::mlir::ModuleOp"> {
     Integer and boolean values get no cotangents (comparisons, argmax,
     iota, casts from integers are constants to the gradient); an argument
     that nothing differentiable depends on gets zeros. Ops without a rule
-    yet (gather, grouped conv2d, convolutions or pools with a dynamic
-    batch) are an error naming the op.
+    yet (grouped conv2d, convolutions or pools with a dynamic batch) are an
+    error naming the op. A gather's adjoint is a google.scatter_add of the
+    cotangent into zeros.
   }];
   let options = [
     Option<"function", "function", "std::string", /*default=*/"\"\"",

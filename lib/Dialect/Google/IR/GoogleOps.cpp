@@ -462,6 +462,37 @@ int64_t GatherOp::getNormalizedAxis() {
   return *normalizeAxis(getAxis(), getInput().getType().getRank());
 }
 
+LogicalResult ScatterAddOp::verify() {
+  RankedTensorType base = getBase().getType();
+  RankedTensorType indices = getIndices().getType();
+  int64_t rank = base.getRank();
+  auto axisValue = static_cast<int64_t>(getAxis());
+  std::optional<int64_t> axis = normalizeAxis(axisValue, rank);
+  if (!axis)
+    return emitOpError("expected axis in [")
+           << -rank << ", " << rank << ") for base " << base << ", got "
+           << axisValue;
+  if (base.getDimSize(*axis) == 0 && indices.hasStaticShape() &&
+      indices.getNumElements() != 0)
+    return emitOpError("cannot scatter into axis ")
+           << *axis << " of extent 0 of base " << base;
+  SmallVector<int64_t> shape(base.getShape().take_front(*axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, base.getShape().drop_front(*axis + 1));
+  RankedTensorType updates = getUpdates().getType();
+  if (failed(verifyCompatibleShape(shape, updates.getShape())))
+    return emitOpError("expected updates of type ")
+           << formatTensor(shape, base.getElementType())
+           << " (base.shape[:axis] + indices.shape + base.shape[axis+1:]), "
+              "got "
+           << updates;
+  return success();
+}
+
+int64_t ScatterAddOp::getNormalizedAxis() {
+  return *normalizeAxis(getAxis(), getBase().getType().getRank());
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

@@ -215,6 +215,12 @@ Value AdjointBuilder::padWith(Value value, ArrayRef<int64_t> low,
                        builder.getDenseI64ArrayAttr(high));
 }
 
+Value AdjointBuilder::scatterAdd(Value base, Value indices, Value updates,
+                                 int64_t axis) {
+  return ScatterAddOp::create(builder, loc, typeOf(base), base, indices,
+                              updates, builder.getI64IntegerAttr(axis));
+}
+
 Value AdjointBuilder::iota(RankedTensorType type, int64_t dimension) {
   return IotaOp::create(builder, loc, type,
                         builder.getI64IntegerAttr(dimension));
@@ -388,7 +394,7 @@ LogicalResult extremeAdjoint(Operation *op, AdjointBuilder &b, Value x,
 /// A conv2d of `input` by `filter` (groups 1), its result type worked out.
 Value convolve(AdjointBuilder &b, Value input, Value filter,
                ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-               ArrayRef<int64_t> padding) {
+               ArrayRef<int64_t> padding, int64_t groups = 1) {
   OpBuilder &builder = b.getBuilder();
   ArrayRef<int64_t> in = typeOf(input).getShape(),
                     f = typeOf(filter).getShape();
@@ -403,23 +409,25 @@ Value convolve(AdjointBuilder &b, Value input, Value filter,
                           input, filter, builder.getDenseI64ArrayAttr(strides),
                           builder.getDenseI64ArrayAttr(dilations),
                           builder.getDenseI64ArrayAttr(padding),
-                          builder.getI64IntegerAttr(1));
+                          builder.getI64IntegerAttr(groups));
 }
 
-/// conv2d (groups 1, a static batch): the filter's cotangent is a
-/// convolution of the (padded) input by the result's cotangent, batch and
-/// channels swapped (the forward stride becomes the dilation); the
-/// input's is a "full" convolution of the cotangent, dilated by the
-/// stride, by the flipped filter, cropped to the input.
+/// conv2d (a static batch): the filter's cotangent is a convolution of the
+/// (padded) input by the result's cotangent, batch and channels swapped
+/// (the forward stride becomes the dilation); the input's is a "full"
+/// convolution of the cotangent, dilated by the stride, by the flipped
+/// filter, cropped to the input. With G groups both are G-group
+/// convolutions: the filter's has each group's batch as its channels
+/// (G*N of them), the input's the flipped filter with each group's in and
+/// out channels swapped.
 LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
                                  Cotangents &out) {
   auto notYet = [&](StringRef why) {
     return conv.emitError("google-differentiate: ")
            << conv->getName() << " is not differentiable yet (" << why << ")";
   };
-  if (conv.getGroups() != 1)
-    return notYet("grouped convolutions");
   Value x = conv.getInput(), w = conv.getFilter();
+  int64_t groups = conv.getGroups();
   RankedTensorType inputType = typeOf(x);
   if (!inputType.hasStaticShape())
     return notYet("a dynamic batch");
@@ -446,9 +454,25 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
       usedColumns != typeOf(padded).getDimSize(2))
     padded = b.slice(padded, {0, 0, 0, 0}, {n, usedRows, usedColumns, c},
                      {1, 1, 1, 1});
-  Value filterGrad = convolve(b, b.transpose(padded, {3, 1, 2, 0}),
-                              b.transpose(ct, {1, 2, 0, 3}), d, s,
-                              {0, 0, 0, 0});
+  Type element = elementOf(ct);
+  int64_t groupChannels = c / groups, groupFilters = f[3] / groups;
+  // padded'[c', y, x, g N + n] = padded[n, y, x, g C/G + c'].
+  Value channelsLast;
+  if (groups == 1) {
+    channelsLast = b.transpose(padded, {3, 1, 2, 0});
+  } else {
+    Value split = b.reshape(
+        padded, RankedTensorType::get(
+                    {n, usedRows, usedColumns, groups, groupChannels},
+                    element));
+    channelsLast = b.reshape(
+        b.transpose(split, {4, 1, 2, 3, 0}),
+        RankedTensorType::get({groupChannels, usedRows, usedColumns,
+                               groups * n},
+                              element));
+  }
+  Value filterGrad = convolve(b, channelsLast, b.transpose(ct, {1, 2, 0, 3}),
+                              d, s, {0, 0, 0, 0}, groups);
   filterGrad = b.transpose(filterGrad, {1, 2, 0, 3});
 
   // The input: ct dilated by the stride (zeros between), padded to a full
@@ -456,7 +480,6 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
   Value spread = ct;
   int64_t rows = oh, columns = ow;
   if (s[0] != 1 || s[1] != 1) {
-    Type element = elementOf(ct);
     spread = b.reshape(ct, RankedTensorType::get({n, oh, 1, ow, 1, f[3]},
                                                  element));
     spread = b.pad(spread, {0, 0, 0, 0, 0, 0},
@@ -466,14 +489,25 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
     spread = b.reshape(spread, RankedTensorType::get({n, rows, columns, f[3]},
                                                      element));
   }
-  Value flipped = b.slice(w, {kh - 1, kw - 1, 0, 0}, {-1, -1, c, f[3]},
-                          {-1, -1, 1, 1});
-  flipped = b.transpose(flipped, {0, 1, 3, 2});
+  // flipped[i, j, f', g C/G + c'] = w[kh-1-i, kw-1-j, c', g F/G + f'].
+  Value flipped = b.slice(w, {kh - 1, kw - 1, 0, 0},
+                          {-1, -1, groupChannels, f[3]}, {-1, -1, 1, 1});
+  if (groups == 1) {
+    flipped = b.transpose(flipped, {0, 1, 3, 2});
+  } else {
+    Value split = b.reshape(
+        flipped, RankedTensorType::get(
+                     {kh, kw, groupChannels, groups, groupFilters}, element));
+    flipped = b.reshape(
+        b.transpose(split, {0, 1, 4, 3, 2}),
+        RankedTensorType::get({kh, kw, groupFilters, c}, element));
+  }
   int64_t highRows = std::max<int64_t>(0, p[0] + h - rows);
   int64_t highColumns = std::max<int64_t>(0, p[2] + wd - columns);
   Value full = convolve(b, spread, flipped, {1, 1}, d,
                         {d[0] * (kh - 1), highRows, d[1] * (kw - 1),
-                         highColumns});
+                         highColumns},
+                        groups);
   Value inputGrad = b.slice(full, {0, p[0], p[2], 0},
                             {n, p[0] + h, p[2] + wd, c}, {1, 1, 1, 1});
   out.append({inputGrad, filterGrad});
@@ -859,7 +893,24 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
       .Case<EqOp, NeOp, LtOp, LeOp, GtOp, GeOp, AndOp, OrOp, XorOp, NotOp,
             ArgmaxOp, ArgminOp, IotaOp, ConstantOp>(
           [&](Operation *) { return noCotangents(); })
-      .Case([&](GatherOp) { return notYet("it needs a scatter-add"); })
+      .Case([&](GatherOp g) {
+        // Each picked row's cotangent goes back to its row; rows picked
+        // more than once add up.
+        Value input = g.getInput();
+        out.append({b.scatterAdd(b.zerosLike(input), g.getIndices(), ct,
+                                 g.getNormalizedAxis()),
+                    Value()});
+        return success();
+      })
+      .Case([&](ScatterAddOp sc) {
+        Value updates = sc.getUpdates();
+        out.append({ct, Value(),
+                    GatherOp::create(b.getBuilder(), b.getLoc(),
+                                     typeOf(updates), ct, sc.getIndices(),
+                                     sc.getAxisAttr())
+                        .getResult()});
+        return success();
+      })
       .Case([&](ReduceProdOp r) {
         // d/dx_i = the product of the others: z / x_i without zeros; with
         // one zero, the product of the nonzeros at the zero and 0

@@ -60,6 +60,8 @@ public:
   Value padWith(Value value, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
                 Value padValue);
   Value iota(RankedTensorType type, int64_t dimension);
+  /// `base` plus `updates` added at `indices` along `axis`.
+  Value scatterAdd(Value base, Value indices, Value updates, int64_t axis);
 
   /// A cotangent `ct` of a broadcast result, summed back to `type` (an
   /// operand's): over the leading dimensions it lacks and over its static

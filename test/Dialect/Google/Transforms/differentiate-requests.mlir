@@ -38,12 +38,12 @@ func.func private @h_vjp(tensor<3xf32>) -> tensor<3xf32> attributes {google.vjp 
 
 // -----
 
-func.func private @h(%x: tensor<3xf32>, %i: tensor<2xi64>) -> tensor<2xf32> {
-  // expected-error@+1 {{google-differentiate: google.gather is not differentiable yet (it needs a scatter-add)}}
-  %g = google.gather %x, %i {axis = 0 : i64} : tensor<3xf32>, tensor<2xi64> -> tensor<2xf32>
-  return %g : tensor<2xf32>
+func.func private @h(%x: tensor<?x4x4x2xf32>) -> tensor<?x2x2x2xf32> {
+  // expected-error@+1 {{google-differentiate: google.max_pool2d is not differentiable yet (a dynamic batch)}}
+  %p = google.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : tensor<?x4x4x2xf32> -> tensor<?x2x2x2xf32>
+  return %p : tensor<?x2x2x2xf32>
 }
-func.func private @h_vjp(tensor<3xf32>, tensor<2xi64>, tensor<2xf32>) -> (tensor<2xf32>, tensor<3xf32>) attributes {google.vjp = {of = @h, wrt = array<i64: 0>}}
+func.func private @h_vjp(tensor<?x4x4x2xf32>, tensor<?x2x2x2xf32>) -> (tensor<?x2x2x2xf32>, tensor<?x4x4x2xf32>) attributes {google.vjp = {of = @h, wrt = array<i64: 0>}}
 
 // -----
 

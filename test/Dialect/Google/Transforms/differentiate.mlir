@@ -58,3 +58,37 @@ func.func @f(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
   %e = google.exp %x : tensor<2xf32>
   return %e : tensor<2xf32>
 }
+
+// -----
+
+// A gather's cotangent goes back to the rows it picked, adding up where a
+// row was picked twice: a scatter_add into zeros of the (dynamic) input's
+// shape.
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: %[[T:.*]]: tensor<?x4xf32>, %[[W:.*]]: tensor<4xf32>, %[[CT:.*]]: tensor<f32>)
+// CHECK: %[[IDS:.*]] = google.constant dense<{{\[}}[1, 1], [-1, 0]]> : tensor<2x2xi32>
+// CHECK: %[[Z:.*]] = google.constant dense<0.000000e+00> : tensor<f32>
+// CHECK: %[[ZEROS:.*]] = google.select %{{.*}}, %{{.*}}, %[[Z]] : tensor<?x4xi1>, tensor<?x4xf32>, tensor<f32> -> tensor<?x4xf32>
+// CHECK: %[[DT:.*]] = google.scatter_add %[[ZEROS]], %[[IDS]], %{{.*}} {axis = 0 : i64} : tensor<?x4xf32>, tensor<2x2xi32>, tensor<2x2x4xf32> -> tensor<?x4xf32>
+// CHECK: return %{{.*}}, %[[DT]], %{{.*}} : tensor<f32>, tensor<?x4xf32>, tensor<4xf32>
+func.func @f(%t: tensor<?x4xf32>, %w: tensor<4xf32>) -> tensor<f32> {
+  %ids = google.constant dense<[[1, 1], [-1, 0]]> : tensor<2x2xi32>
+  %g = google.gather %t, %ids {axis = 0 : i64} : tensor<?x4xf32>, tensor<2x2xi32> -> tensor<2x2x4xf32>
+  %m = google.mul %g, %w : tensor<2x2x4xf32>, tensor<4xf32> -> tensor<2x2x4xf32>
+  %s = google.reduce_sum %m {axes = array<i64: 0, 1, 2>, keep_dims = false} : tensor<2x2x4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+// -----
+
+// scatter_add: the base gets the cotangent, the updates gather theirs.
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: %[[B:.*]]: tensor<2x6xf32>, %[[U:.*]]: tensor<2x3xf32>, %[[CT:.*]]: tensor<2x6xf32>)
+// CHECK: %[[IDS:.*]] = google.constant dense<[5, -1, 0]> : tensor<3xi64>
+// CHECK: %[[DU:.*]] = google.gather %[[CT]], %[[IDS]] {axis = 1 : i64} : tensor<2x6xf32>, tensor<3xi64> -> tensor<2x3xf32>
+// CHECK: return %{{.*}}, %[[CT]], %[[DU]]
+func.func @f(%b: tensor<2x6xf32>, %u: tensor<2x3xf32>) -> tensor<2x6xf32> {
+  %ids = google.constant dense<[5, -1, 0]> : tensor<3xi64>
+  %s = google.scatter_add %b, %ids, %u {axis = 1 : i64} : tensor<2x6xf32>, tensor<3xi64>, tensor<2x3xf32> -> tensor<2x6xf32>
+  return %s : tensor<2x6xf32>
+}

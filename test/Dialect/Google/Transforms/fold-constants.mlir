@@ -394,3 +394,17 @@ func.func @gather_out_of_range() -> tensor<1xf32> {
   %0 = google.gather %a, %ids {axis = 0 : i64} : tensor<2xf32>, tensor<1xi64> -> tensor<1xf32>
   return %0 : tensor<1xf32>
 }
+
+// -----
+
+// scatter_add of constants folds (repeated and negative indices add up).
+// CHECK-LABEL: func @scatter_add
+// CHECK: %[[C:.*]] = google.constant dense<[1.000000e+00, 1.200000e+01, 3.000000e+00, 9.000000e+00]> : tensor<4xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @scatter_add() -> tensor<4xf32> {
+  %b = google.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %ids = google.constant dense<[1, -1, 1]> : tensor<3xi32>
+  %u = google.constant dense<[4.0, 5.0, 6.0]> : tensor<3xf32>
+  %0 = google.scatter_add %b, %ids, %u {axis = 0 : i64} : tensor<4xf32>, tensor<3xi32>, tensor<3xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
