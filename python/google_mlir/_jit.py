@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from . import _cache, _eager, _native
+from . import _cache, _eager, _native, _tree
 from ._trace import (MAX_RANK, SUPPORTED_DTYPES, Graph, Tracer, dtype_name,
                      format_shape, numpy_name)
 
@@ -142,16 +142,65 @@ def _locate(entry, error):
 class _Entry:
     """One compiled signature (the function keeps its module loaded)."""
 
-    __slots__ = ("function", "graph", "key")
+    __slots__ = ("function", "graph", "key", "output_tree")
 
-    def __init__(self, function, graph, key):
+    def __init__(self, function, graph, key, output_tree):
         self.function = function
         self.graph = graph
         self.key = key
+        # The results' pytree when not an array or a flat tuple of them.
+        self.output_tree = output_tree
+
+    def unflatten(self, results):
+        if self.output_tree is None:
+            return results
+        if not isinstance(results, tuple):
+            results = (results,)
+        return _tree.unflatten(self.output_tree, results)
 
 
 def _as_tuple(names):
     return (names,) if isinstance(names, (str, int)) else tuple(names)
+
+
+class _Identity:
+    """A static argument compared by identity (a method's `self`)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __hash__(self):
+        return id(self.value)
+
+    def __eq__(self, other):
+        return isinstance(other, _Identity) and other.value is self.value
+
+    def __repr__(self):
+        return f"<{type(self.value).__name__} at {id(self.value):#x}>"
+
+
+class _BoundJit:
+    """A jitted method bound to its instance."""
+
+    __slots__ = ("function", "instance")
+
+    def __init__(self, function, instance):
+        self.function = function
+        self.instance = instance
+
+    def __call__(self, *args, **kwargs):
+        return self.function(self.instance, *args, **kwargs)
+
+    def lower(self, *args, **kwargs):
+        return self.function.lower(self.instance, *args, **kwargs)
+
+    def submit(self, *args, **kwargs):
+        return self.function.submit(self.instance, *args, **kwargs)
+
+    def __repr__(self):
+        return f"<bound {self.function!r} of {self.instance!r}>"
 
 
 class JitFunction:
@@ -213,6 +262,7 @@ class JitFunction:
             for c in self._name) or "function"
         if self._mlir_name[0].isdigit():
             self._mlir_name = "_" + self._mlir_name
+        self._method = False  # set when first looked up on an instance
         self._entries = {}
         self._history = []  # keys in compile order
         # The last (entry, static values) called: a call with the same
@@ -223,6 +273,25 @@ class JitFunction:
 
     def __repr__(self):
         return f"<google_mlir.jit {self._name}{self._signature}>"
+
+    def __get__(self, instance, owner=None):
+        """On a method: `self` becomes a static argument compared by
+        identity (each instance compiles its own code, with the arrays it
+        holds as constants; the cache keeps the instance alive)."""
+        if instance is None:
+            return self
+        if not self._method:
+            with self._lock:
+                if not self._names:
+                    raise TypeError(f"gm.jit: method {self._name}() takes "
+                                    "no `self` parameter")
+                self._method = True
+                self._static = self._static | {self._names[0]}
+                self._static_positions = tuple(sorted(
+                    {0, *self._static_positions}))
+                self._array_positions = tuple(
+                    i for i in self._array_positions if i != 0)
+        return _BoundJit(self, instance)
 
     # Calls.
     def __call__(self, *args, **kwargs):
@@ -260,23 +329,32 @@ class JitFunction:
             return None
         for position, (kind, value) in zip(self._static_positions, statics):
             given = args[position]
-            if type(given) is not kind or given != value:
+            if isinstance(value, _Identity):
+                if given is not value.value:
+                    return None
+            elif type(given) is not kind or given != value:
                 return None
         return tuple(args[i] for i in self._array_positions)
 
     def _call(self, args, kwargs):
         if (_flags.disabled_anywhere and _jit_disabled_here()) or any(
                 isinstance(a, Tracer)
-                for a in (*args, *kwargs.values())):
+                for a in _tree.flatten((args, kwargs))[0]):
             # Eager, or inside another trace (inlined there).
             return self._fn(*args, **kwargs)
         bound, arrays, key = self._bind(args, kwargs)
         entry = self._entries.get(key)
         if entry is None:
             entry = self._compile(bound, key)
-        self._fast = (entry, tuple((type(bound.arguments[self._names[i]]),
-                                    bound.arguments[self._names[i]])
-                                   for i in self._static_positions))
+        # The fast path passes arrays as they come: plain signatures only.
+        plain = entry.output_tree is None and all(t is None for t in key[2])
+        statics = []
+        for i in self._static_positions:
+            value = bound.arguments[self._names[i]]
+            if i == 0 and self._method:
+                value = _Identity(value)
+            statics.append((type(value), value))
+        self._fast = (entry, tuple(statics)) if plain else None
         try:
             try:
                 results = entry.function(*arrays)
@@ -290,7 +368,7 @@ class JitFunction:
             raise _locate(entry, error) from None
         if _flags.debug_nans:
             self._check_nans(entry, arrays, results)
-        return results
+        return entry.unflatten(results)
 
     def submit(self, *args, **kwargs):
         """Runs the call on a worker thread: a concurrent.futures.Future.
@@ -305,7 +383,7 @@ class JitFunction:
             raise ValueError(f"{self._name}.lower: unknown stage {stage!r}; "
                              f"expected one of {', '.join(_STAGES)}")
         bound, _, key = self._bind(args, kwargs)
-        graph = self._trace(bound, key)
+        graph, _ = self._trace(bound, key)
         text = graph.to_mlir(self._mlir_name)
         return _native.print_stage(text, self._name, self._pipeline, stage)
 
@@ -332,10 +410,13 @@ class JitFunction:
         except TypeError as error:
             raise TypeError(f"{self._name}(): {error}") from None
         bound.apply_defaults()
-        arrays, specs, statics = [], [], []
-        for name in self._names:
+        arrays, specs, statics, trees = [], [], [], []
+        for position, name in enumerate(self._names):
             value = bound.arguments[name]
             if name in self._static:
+                if position == 0 and self._method:
+                    # `self` of a method: by identity.
+                    value = _Identity(value)
                 try:
                     hash(value)
                 except TypeError:
@@ -344,47 +425,76 @@ class JitFunction:
                         f"hashable, got {type(value).__name__}") from None
                 statics.append((name, type(value).__name__, value))
                 continue
-            if not isinstance(value, np.ndarray):
-                hint = " (or mark it static with static_argnames)" if \
-                    isinstance(value, (int, float, str, bool)) else ""
-                raise TypeError(f"{self._name}() argument '{name}' must be a "
-                                f"numpy array, got {type(value).__name__}"
-                                f"{hint}")
-            if isinstance(value, np.ma.MaskedArray):
-                raise TypeError(f"{self._name}() argument '{name}' is a "
-                                "masked array; its mask would be ignored: "
-                                "pass .filled(value) or .data")
-            if not value.dtype.isnative:
-                # The other byte order: a native copy (the fast path
-                # rejects such arrays and comes here).
-                value = value.astype(value.dtype.newbyteorder("="))
-            if value.dtype not in SUPPORTED_DTYPES:
-                raise TypeError(
-                    f"{self._name}() argument '{name}' has dtype "
-                    f"{value.dtype}; supported: "
-                    f"{', '.join(numpy_name(d) for d in SUPPORTED_DTYPES)}")
-            if value.ndim > MAX_RANK:
-                raise TypeError(
-                    f"{self._name}() argument '{name}' has rank "
-                    f"{value.ndim}; compiled functions take at most "
-                    f"{MAX_RANK} dimensions")
-            shape = value.shape
-            dynamic = self._dynamic.get(name)
-            if dynamic:
-                if any(not -len(shape) <= d < len(shape) for d in dynamic):
-                    raise ValueError(
-                        f"{self._name}() argument '{name}' has shape "
-                        f"{shape}, but dynamic_dims names dimensions "
-                        f"{list(dynamic)}")
-                dims = {d % len(shape) for d in dynamic}
-                shape = tuple(None if i in dims else d
-                              for i, d in enumerate(shape))
-            specs.append((name, shape, value.dtype))
-            arrays.append(value)
-        return bound, arrays, (tuple(specs), tuple(statics))
+            if isinstance(value, np.ndarray):
+                leaves, treedef = [(name, value)], None
+            elif _tree.is_container(value):
+                values, treedef = _tree.flatten(value)
+                leaves = list(zip((name + path for path in
+                                   _tree.leaf_paths(treedef)), values))
+            else:
+                leaves, treedef = [(name, value)], None
+            trees.append(treedef)
+            if treedef is not None:
+                stray = next(((n, v) for n, v in leaves
+                              if not isinstance(v, np.ndarray)), None)
+                if stray is not None:
+                    raise TypeError(
+                        f"{self._name}() argument '{name}' must be a numpy "
+                        f"array, got {type(value).__name__} (a pytree whose "
+                        f"leaf '{stray[0]}' is {type(stray[1]).__name__}; "
+                        "pytree leaves must be numpy arrays: wrap numbers "
+                        "with np.asarray, or pass Python values through "
+                        "static_argnames)")
+            for leaf_name, leaf in leaves:
+                leaf = self._check_array(leaf_name, leaf)
+                shape = leaf.shape
+                dynamic = self._dynamic.get(name) if treedef is None else None
+                if dynamic:
+                    if any(not -len(shape) <= d < len(shape)
+                           for d in dynamic):
+                        raise ValueError(
+                            f"{self._name}() argument '{name}' has shape "
+                            f"{shape}, but dynamic_dims names dimensions "
+                            f"{list(dynamic)}")
+                    dims = {d % len(shape) for d in dynamic}
+                    shape = tuple(None if i in dims else d
+                                  for i, d in enumerate(shape))
+                specs.append((leaf_name, shape, leaf.dtype))
+                arrays.append(leaf)
+        return bound, arrays, (tuple(specs), tuple(statics), tuple(trees))
+
+    def _check_array(self, name, value):
+        """`value` as an array argument (native byte order), or a
+        TypeError naming the argument (or pytree leaf) `name`."""
+        if not isinstance(value, np.ndarray):
+            if isinstance(value, (int, float, str, bool)):
+                hint = " (or mark it static with static_argnames)"
+            else:
+                hint = " (or a tuple, list, dict or namedtuple of them)"
+            raise TypeError(f"{self._name}() argument '{name}' must be a "
+                            f"numpy array, got {type(value).__name__}{hint}")
+        if isinstance(value, np.ma.MaskedArray):
+            raise TypeError(f"{self._name}() argument '{name}' is a "
+                            "masked array; its mask would be ignored: "
+                            "pass .filled(value) or .data")
+        if not value.dtype.isnative:
+            # The other byte order: a native copy (the fast path rejects
+            # such arrays and comes here).
+            value = value.astype(value.dtype.newbyteorder("="))
+        if value.dtype not in SUPPORTED_DTYPES:
+            raise TypeError(
+                f"{self._name}() argument '{name}' has dtype "
+                f"{value.dtype}; supported: "
+                f"{', '.join(numpy_name(d) for d in SUPPORTED_DTYPES)}")
+        if value.ndim > MAX_RANK:
+            raise TypeError(
+                f"{self._name}() argument '{name}' has rank "
+                f"{value.ndim}; compiled functions take at most "
+                f"{MAX_RANK} dimensions")
+        return value
 
     def _describe(self, key):
-        specs, statics = key
+        specs, statics = key[:2]
         parts = [f"{name}: {dtype_name(dtype)}"
                  f"[{','.join('?' if d is None else str(d) for d in shape)}]"
                  for name, shape, dtype in specs]
@@ -415,18 +525,35 @@ class JitFunction:
 
     # Tracing and compiling.
     def _trace(self, bound, key):
+        """The traced graph and the results' pytree (None for an array or
+        a flat tuple of arrays)."""
         graph = Graph(self._name)
         specs = iter(key[0])
+        trees = iter(key[2])
         traced = bound.arguments.copy()
         for name in self._names:
             if name in self._static:
                 continue
-            _, shape, dtype = next(specs)
-            traced[name] = graph.argument(name, shape, dtype)
+            treedef = next(trees)
+            count = 1 if treedef is None else treedef.num_leaves
+            leaves = []
+            for _ in range(count):
+                leaf_name, shape, dtype = next(specs)
+                leaves.append(graph.argument(leaf_name, shape, dtype))
+            traced[name] = leaves[0] if treedef is None else \
+                _tree.unflatten(treedef, leaves)
         call = inspect.BoundArguments(self._signature, traced)
         with graph.tracing():
-            graph.set_outputs(self._fn(*call.args, **call.kwargs))
-        return graph
+            result = self._fn(*call.args, **call.kwargs)
+            leaves, treedef = _tree.flatten(result)
+            output_tree = None
+            flat = treedef.kind == "tuple" and all(
+                child.kind == "leaf" for child in treedef.children)
+            if treedef.kind not in ("leaf", "none") and not flat:
+                output_tree = treedef
+                result = tuple(leaves)
+            graph.set_outputs(result)
+        return graph, output_tree
 
     def _compile(self, bound, key):
         with self._lock:
@@ -438,7 +565,7 @@ class JitFunction:
             if self._device and not _native.devices(self._device):
                 raise _native.Error(f"gm.jit: no {self._device} device found "
                                     "(the driver reports none)")
-            graph = self._trace(bound, key)
+            graph, output_tree = self._trace(bound, key)
             text = graph.to_mlir(self._mlir_name, locations=True)
             trace_ms = (time.perf_counter() - start) * 1e3
             # CPU modules: the cache's index first, without the compiler.
@@ -467,7 +594,7 @@ class JitFunction:
                     os.unlink(info["path"])
             function = module.function(self._mlir_name,
                                        unpack_single=graph.single_output)
-            entry = _Entry(function, graph, key)
+            entry = _Entry(function, graph, key, output_tree)
             if os.environ.get("GOOGLE_MLIR_LOG_COMPILES") == "1":
                 self._log(key, info, trace_ms, start)
             self._entries[key] = entry

@@ -83,3 +83,29 @@ def tree_map(fn, tree):
     leaves, treedef = flatten(tree)
     return unflatten(treedef, [fn(leaf) for leaf in leaves])
 
+
+
+def is_container(value):
+    """Whether `value` is a pytree node (not a leaf)."""
+    return value is None or isinstance(value, (tuple, list, dict))
+
+
+def leaf_paths(treedef):
+    """Each leaf's path as Python spells it: "[0]", "['w']", ".field"."""
+    paths = []
+
+    def visit(node, path):
+        if node.kind == "leaf":
+            paths.append(path)
+        elif node.kind == "dict":
+            for key, child in zip(node.meta, node.children):
+                visit(child, f"{path}[{key!r}]")
+        elif node.kind == "namedtuple":
+            for field, child in zip(node.meta._fields, node.children):
+                visit(child, f"{path}.{field}")
+        else:
+            for i, child in enumerate(node.children):
+                visit(child, f"{path}[{i}]")
+
+    visit(treedef, "")
+    return paths
