@@ -129,6 +129,21 @@ class _Staged:
         return call
 
 
+def declare_vjp(graph, name, operand_types, out_types, wrt):
+    """Declares in `graph` the VJP of its private function `name` with
+    respect to operands `wrt`; returns the declaration's name."""
+    vjp_name = graph.unique_function_name(name + "_vjp")
+    wrt_list = ", ".join(str(k) for k in wrt)
+    graph.functions[vjp_name] = (
+        f"func.func private @{vjp_name}("
+        + ", ".join(list(operand_types) + list(out_types)) + ") -> ("
+        + ", ".join(list(out_types) + [operand_types[k] for k in wrt])
+        + ") attributes {google.vjp = {of = @" + name + ", wrt = array<i64"
+        + (": " + wrt_list if wrt else "") + ">}}\n")
+    graph.vjps[vjp_name] = (name, tuple(wrt))
+    return vjp_name
+
+
 def _record_vjp(fn, args, argnums, where, split_output, cotangents_for):
     """Records, in the current trace, a call of the VJP of `fn` at `args`
     (positional): `split_output(sub_graph, out)` gives the traced function's
@@ -175,18 +190,12 @@ def _record_vjp(fn, args, argnums, where, split_output, cotangents_for):
     for outer, _ in sub.captures:
         operands.append(graph.lift(outer))
     # The traced function, private, and its VJP's declaration.
-    graph.functions.update(sub.functions)
-    sub.functions = {}
+    graph.adopt(sub)
     graph.functions[name] = sub.to_mlir(name, locations=True, private=True)
-    vjp_name = graph.unique_function_name(name + "_vjp")
-    out_types = [o.mlir_type for o in sub.outputs]
-    wrt_list = ", ".join(str(k) for k, _ in wrt)
-    graph.functions[vjp_name] = (
-        f"func.func private @{vjp_name}("
-        + ", ".join([o.mlir_type for o in operands] + out_types) + ") -> ("
-        + ", ".join(out_types + [operands[k].mlir_type for k, _ in wrt])
-        + ") attributes {google.vjp = {of = @" + name + ", wrt = array<i64"
-        + (": " + wrt_list if wrt else "") + ">}}\n")
+    graph.function_graphs[name] = sub
+    vjp_name = declare_vjp(graph, name, [o.mlir_type for o in operands],
+                           [o.mlir_type for o in sub.outputs],
+                           [k for k, _ in wrt])
     cotangents = cotangents_for(graph, sub.outputs)
     result_types = [(o.shape, o.dtype) for o in sub.outputs]
     result_types += [(operands[k].shape, operands[k].dtype) for k, _ in wrt]

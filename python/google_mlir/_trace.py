@@ -146,6 +146,10 @@ class Graph:
         # Private functions the module needs besides this one (the traced
         # functions of gm.grad and their VJP declarations): name -> text.
         self.functions = {}
+        # The traced graphs of those functions (gm.vmap batches them), and
+        # the VJP declarations' (function, wrt operand indices).
+        self.function_graphs = {}
+        self.vjps = {}
 
     @classmethod
     def current(cls):
@@ -260,6 +264,13 @@ class Graph:
         return [Tracer(self, "result", (node,), {"index": index}, shape,
                        dtype)
                 for index, (shape, dtype) in enumerate(result_types)]
+
+    def adopt(self, sub):
+        """Takes over the private functions a sub-trace recorded."""
+        self.functions.update(sub.functions)
+        self.function_graphs.update(sub.function_graphs)
+        self.vjps.update(sub.vjps)
+        sub.functions, sub.function_graphs, sub.vjps = {}, {}, {}
 
     def unique_function_name(self, base):
         """A name for a new private function, unused in this module (the
