@@ -30,6 +30,9 @@ def ConvertGoogleToLinalgPass : Pass<"convert-google-to-linalg"> {
       dimensions into the result (any target), or with `scatter-loops` a
       loop nest of tensor.extract/insert over the updates (linear work:
       the CPU pipeline's choice)
+    - if / while => scf.if / scf.while on the extracted rank-0 condition,
+      their regions moved (google.yield => scf.yield, google.condition =>
+      scf.condition forwarding the loop state)
 
     The scalar body of every op comes from ScalarSemantics.h, which the
     constant folder and the interpreter share. Apart from linalg.reduce, no

@@ -3,6 +3,7 @@
 #include "Interpreter/Interpreter.h"
 
 #include "Dialect/Google/IR/GoogleDialect.h"
+#include "Dialect/Google/IR/GoogleOps.h"
 #include "Dialect/Google/IR/ShapeRules.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -41,6 +42,13 @@ Error checkValue(Type declared, const ConcreteTensor &value,
                            typeText(value.getElementType(), value.getShape()));
 }
 
+using Values = llvm::DenseMap<Value, ConcreteTensor>;
+
+/// Runs the ops of `block` (values defined above are in `values`) and
+/// returns its terminator's operands.
+Expected<SmallVector<ConcreteTensor>>
+runBlock(Block &block, Values &values, int depth, OpObserver observer);
+
 Expected<SmallVector<ConcreteTensor>> call(func::FuncOp function,
                                            ArrayRef<ConcreteTensor> arguments,
                                            int depth, OpObserver observer) {
@@ -64,35 +72,85 @@ Expected<SmallVector<ConcreteTensor>> call(func::FuncOp function,
                              name + " argument " + Twine(i)))
       return std::move(e);
 
-  llvm::DenseMap<Value, ConcreteTensor> values;
+  Values values;
   Block &body = function.getBody().front();
   for (auto [arg, value] : llvm::zip_equal(body.getArguments(), arguments))
     values[arg] = value;
-  auto operandsOf = [&](Operation *op) {
-    SmallVector<ConcreteTensor> operands;
-    for (Value operand : op->getOperands())
-      operands.push_back(values.lookup(operand));
-    return operands;
-  };
-  for (Operation &op : body) {
-    if (auto ret = dyn_cast<func::ReturnOp>(op))
-      return operandsOf(&op);
+  Expected<SmallVector<ConcreteTensor>> results =
+      runBlock(body, values, depth, observer);
+  if (!results)
+    return results.takeError();
+  return results;
+}
+
+SmallVector<ConcreteTensor> operandsOf(Operation *op, const Values &values) {
+  SmallVector<ConcreteTensor> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(values.lookup(operand));
+  return operands;
+}
+
+/// Whether a rank-0 boolean is true.
+bool isTrue(const ConcreteTensor &value) { return value.at(0).i != 0; }
+
+Expected<SmallVector<ConcreteTensor>>
+runBlock(Block &block, Values &values, int depth, OpObserver observer) {
+  for (Operation &op : block) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      return operandsOf(&op, values);
     if (auto callOp = dyn_cast<func::CallOp>(op)) {
       auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
           callOp, callOp.getCalleeAttr());
       if (!callee) {
-        return createStringError(name + " calls @" + callOp.getCallee().str() +
-                                 ", which is not a func.func");
+        return createStringError("@" + callOp.getCallee().str() +
+                                 " is called but is not a func.func");
       }
       if (depth >= kMaxCallDepth) {
-        return createStringError(name + ": calls nest deeper than " +
+        return createStringError("calls nest deeper than " +
                                  std::to_string(kMaxCallDepth));
       }
       Expected<SmallVector<ConcreteTensor>> results =
-          call(callee, operandsOf(&op), depth + 1, observer);
+          call(callee, operandsOf(&op, values), depth + 1, observer);
       if (!results)
         return results.takeError();
       for (auto [result, value] : llvm::zip_equal(op.getResults(), *results))
+        values[result] = std::move(value);
+      continue;
+    }
+    if (auto ifOp = dyn_cast<IfOp>(op)) {
+      Region &region = isTrue(values.lookup(ifOp.getCondition()))
+                           ? ifOp.getThenRegion()
+                           : ifOp.getElseRegion();
+      Expected<SmallVector<ConcreteTensor>> results =
+          runBlock(region.front(), values, depth, observer);
+      if (!results)
+        return results.takeError();
+      for (auto [result, value] : llvm::zip_equal(op.getResults(), *results))
+        values[result] = std::move(value);
+      continue;
+    }
+    if (auto whileOp = dyn_cast<WhileOp>(op)) {
+      SmallVector<ConcreteTensor> state = operandsOf(&op, values);
+      while (true) {
+        Block &cond = whileOp.getCond().front();
+        for (auto [arg, value] : llvm::zip_equal(cond.getArguments(), state))
+          values[arg] = value;
+        Expected<SmallVector<ConcreteTensor>> decision =
+            runBlock(cond, values, depth, observer);
+        if (!decision)
+          return decision.takeError();
+        if (!isTrue(decision->front()))
+          break;
+        Block &body = whileOp.getBody().front();
+        for (auto [arg, value] : llvm::zip_equal(body.getArguments(), state))
+          values[arg] = std::move(value);
+        Expected<SmallVector<ConcreteTensor>> next =
+            runBlock(body, values, depth, observer);
+        if (!next)
+          return next.takeError();
+        state = std::move(*next);
+      }
+      for (auto [result, value] : llvm::zip_equal(op.getResults(), state))
         values[result] = std::move(value);
       continue;
     }
@@ -102,7 +160,7 @@ Expected<SmallVector<ConcreteTensor>> call(func::FuncOp function,
           "' is not a google op: the reference interpreter runs "
           "google-dialect functions");
     }
-    SmallVector<ConcreteTensor> operands = operandsOf(&op);
+    SmallVector<ConcreteTensor> operands = operandsOf(&op, values);
     Expected<ConcreteTensor> result = evaluateOp(&op, operands);
     if (!result)
       return result.takeError();
@@ -111,8 +169,14 @@ Expected<SmallVector<ConcreteTensor>> call(func::FuncOp function,
     }
     values[op.getResult(0)] = std::move(*result);
   }
-  return createStringError(name + " does not end with func.return");
+  return createStringError("a block of the program has no terminator");
 }
+
+/// Checks the ops of `block` (and of the regions in it) and the functions
+/// they call.
+Error verifyBlock(Block &block, StringRef name,
+                  llvm::SmallPtrSetImpl<Operation *> &active,
+                  llvm::SmallPtrSetImpl<Operation *> &done);
 
 Error verify(func::FuncOp function, llvm::SmallPtrSetImpl<Operation *> &active,
              llvm::SmallPtrSetImpl<Operation *> &done) {
@@ -127,10 +191,27 @@ Error verify(func::FuncOp function, llvm::SmallPtrSetImpl<Operation *> &active,
   if (function.isExternal() || !function.getBody().hasOneBlock()) {
     return createStringError(name + " is not a function of one block");
   }
-  for (Operation &op : function.getBody().front()) {
+  if (Error e = verifyBlock(function.getBody().front(), name, active, done))
+    return e;
+  active.erase(function);
+  done.insert(function);
+  return Error::success();
+}
+
+Error verifyBlock(Block &block, StringRef name,
+                  llvm::SmallPtrSetImpl<Operation *> &active,
+                  llvm::SmallPtrSetImpl<Operation *> &done) {
+  for (Operation &op : block) {
     if (isa<func::ReturnOp>(op) ||
-        (isa<GoogleDialect>(op.getDialect()) && op.getNumResults() == 1))
+        (isa<GoogleDialect>(op.getDialect()) && op.getNumRegions() == 0 &&
+         (op.getNumResults() == 1 || op.hasTrait<OpTrait::IsTerminator>())))
       continue;
+    if (isa<IfOp, WhileOp>(op)) {
+      for (Region &region : op.getRegions())
+        if (Error e = verifyBlock(region.front(), name, active, done))
+          return e;
+      continue;
+    }
     auto callOp = dyn_cast<func::CallOp>(op);
     if (!callOp) {
       return createStringError(
@@ -147,8 +228,6 @@ Error verify(func::FuncOp function, llvm::SmallPtrSetImpl<Operation *> &active,
     if (Error e = verify(callee, active, done))
       return e;
   }
-  active.erase(function);
-  done.insert(function);
   return Error::success();
 }
 

@@ -246,6 +246,9 @@ void google::addBufferizationPasses(OpPassManager &pm,
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // google.while's state may be new tensors each iteration (the
+  // deallocation pipeline frees the previous ones).
+  bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   // Loops that carry a buffer they write in place return it directly, so
   // that a static result is computed in the caller's buffer, not copied.

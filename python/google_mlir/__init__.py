@@ -12,6 +12,7 @@ calls the compiled code on numpy arrays without copying.
 from ._native import CompileError, Error
 from ._autodiff import grad, value_and_grad, vjp
 from ._vmap import vmap
+from ._control import cond, fori_loop, scan, while_loop
 from ._jit import (JitFunction, clear_caches, disable_jit, jit,
                    set_debug_nans)
 from ._ops import (ELEMENTWISE_FUNCTIONS, arange, avg_pool2d, broadcast_to,
@@ -35,7 +36,8 @@ __all__ = sorted([
     "from_bfloat16", "grad", "iota", "max_pool2d",
     "full", "full_like", "to_bfloat16", "disable_jit", "gelu", "jit",
     "matmul", "ones", "ones_like", "set_debug_nans", "softmax", "split",
-    "transpose", "value_and_grad", "vjp", "vmap",
+    "transpose", "value_and_grad", "vjp", "vmap", "cond", "fori_loop",
+    "scan", "while_loop",
     "zeros", "zeros_like",
     *ELEMENTWISE_FUNCTIONS,
 ])

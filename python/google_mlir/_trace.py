@@ -295,6 +295,86 @@ class Graph:
             stack.extend(node.operands)
         return [n for n in self.nodes if id(n) in live and n.op != "arg"]
 
+    def _body_lines(self, names, counter, indent, locations):
+        """The ops of this graph's live nodes, named from `counter` on (a
+        function's names are unique across its regions)."""
+        lines = []
+        for node in self.live_nodes():
+            if node.op == "result":
+                (call,) = node.operands
+                names[id(node)] = f"{names[id(call)]}#{node.attrs['index']}"
+                continue
+            names[id(node)] = f"%{counter[0]}"
+            counter[0] += 1
+            target = names[id(node)]
+            if node.op == "call":
+                result_types = node.attrs["results"]
+                operands = ", ".join(names[id(o)] for o in node.operands)
+                text = (f"func.call @{node.attrs['callee']}({operands}) : ("
+                        + ", ".join(o.mlir_type for o in node.operands)
+                        + ") -> (" + ", ".join(tensor_type(shape, dtype)
+                                               for shape, dtype in
+                                               result_types) + ")")
+                target = f"{names[id(node)]}:{len(result_types)}"
+            elif node.op in ("if", "while"):
+                text = self._region_op_text(node, names, counter, indent,
+                                            locations)
+                count = len(node.attrs["then"].outputs) if node.op == "if" \
+                    else node.attrs["state"]
+                target = f"{names[id(node)]}:{count}" if count else None
+            else:
+                text = _format_op(node, names)
+            if locations:
+                file, line, column = node.location
+                text += f' loc("{_escape(file)}":{line}:{column})'
+            lines.append(f"{indent}{target} = {text}" if target
+                         else f"{indent}{text}")
+        return lines
+
+    def _region_op_text(self, node, names, counter, indent, locations):
+        """google.if / google.while with its regions (several lines)."""
+        inner = indent + "  "
+
+        def region(graph, terminator, block_args):
+            for outer, arg in graph.captures:
+                names[id(arg)] = names[id(self.lift(outer))]
+            body = []
+            if block_args:
+                params = []
+                for arg in graph.arguments:
+                    if any(arg is a for _, a in graph.captures):
+                        continue
+                    names[id(arg)] = f"%{counter[0]}"
+                    counter[0] += 1
+                    params.append(f"{names[id(arg)]}: {arg.mlir_type}")
+                body.append(f"{indent}^bb0({', '.join(params)}):")
+            body += graph._body_lines(names, counter, inner, locations)
+            values = ", ".join(names[id(o)] for o in graph.outputs)
+            types = ", ".join(o.mlir_type for o in graph.outputs)
+            if terminator == "google.condition":
+                body.append(f"{inner}google.condition {values} : {types}")
+            elif graph.outputs:
+                body.append(f"{inner}google.yield {values} : {types}")
+            else:
+                body.append(f"{inner}google.yield")
+            return "{\n" + "\n".join(body) + f"\n{indent}}}"
+
+        if node.op == "if":
+            pred = node.operands[0]
+            outputs = node.attrs["then"].outputs
+            results = ", ".join(o.mlir_type for o in outputs)
+            head = (f"google.if {names[id(pred)]} : {pred.mlir_type}"
+                    + (f" -> ({results})" if outputs else ""))
+            return (f"{head} {region(node.attrs['then'], 'google.yield', False)}"
+                    f" else {region(node.attrs['else'], 'google.yield', False)}")
+        state = node.operands[:node.attrs["state"]]
+        types = ", ".join(s.mlir_type for s in state)
+        head = (f"google.while {', '.join(names[id(s)] for s in state)} : "
+                f"({types}) -> ({types})")
+        return (f"{head} cond "
+                f"{region(node.attrs['cond'], 'google.condition', True)} do "
+                f"{region(node.attrs['body'], 'google.yield', True)}")
+
     def to_mlir(self, function_name, locations=False, private=False):
         """The module: one public function `function_name` (private with
         `private`), then the functions it calls."""
@@ -307,28 +387,7 @@ class Graph:
         visibility = "private " if private else ""
         lines = [f"func.func {visibility}@{function_name}({params}) -> "
                  f"({results}) {{"]
-        for index, node in enumerate(self.live_nodes()):
-            if node.op == "result":
-                (call,) = node.operands
-                names[id(node)] = f"{names[id(call)]}#{node.attrs['index']}"
-                continue
-            names[id(node)] = f"%{index}"
-            if node.op == "call":
-                result_types = node.attrs["results"]
-                operands = ", ".join(names[id(o)] for o in node.operands)
-                text = (f"func.call @{node.attrs['callee']}({operands}) : ("
-                        + ", ".join(o.mlir_type for o in node.operands)
-                        + ") -> (" + ", ".join(tensor_type(shape, dtype)
-                                               for shape, dtype in
-                                               result_types) + ")")
-                target = f"{names[id(node)]}:{len(result_types)}"
-            else:
-                text = _format_op(node, names)
-                target = names[id(node)]
-            if locations:
-                file, line, column = node.location
-                text += f' loc("{_escape(file)}":{line}:{column})'
-            lines.append(f"  {target} = {text}")
+        lines += self._body_lines(names, [0], "  ", locations)
         returned = ", ".join(names[id(o)] for o in self.outputs)
         lines.append(f"  func.return {returned} : {results}")
         lines.append("}")

@@ -74,7 +74,8 @@ class Arg:
         self.name, dims, self.dtype = m.group(1), m.group(2), m.group(3)
         self.shape = tuple(int(d) for d in dims.split("x") if d)
         self.is_int = self.dtype.startswith("i")
-        default = (-10, 10) if self.is_int else (-2.0, 2.0)
+        default = (0, 1) if self.dtype == "i1" else \
+            (-10, 10) if self.is_int else (-2.0, 2.0)
         self.low = float(m.group(4)) if m.group(4) else default[0]
         self.high = float(m.group(5)) if m.group(5) else default[1]
 
@@ -83,7 +84,8 @@ class Arg:
 
     def generate(self, rng):
         if self.dtype == "i1":
-            return rng.integers(0, 2, self.shape).astype(np.bool_)
+            return rng.integers(int(self.low), int(self.high) + 1,
+                                self.shape).astype(np.bool_)
         if self.is_int:
             values = rng.integers(int(self.low), int(self.high) + 1, self.shape)
             return values.astype(NP_TYPES[self.dtype])

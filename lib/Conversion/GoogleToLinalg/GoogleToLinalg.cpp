@@ -33,6 +33,7 @@ void google::populateGoogleToLinalgConversionPatterns(
   populateReductionToLinalgPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns, scatterAsLoops);
   populateConvolutionToLinalgPatterns(patterns);
+  populateControlFlowToScfPatterns(patterns);
 }
 
 void google::configureGoogleToLinalgTarget(ConversionTarget &target) {

@@ -92,6 +92,7 @@ void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns,
                                       bool scatterAsLoops);
 void populateConvolutionToLinalgPatterns(RewritePatternSet &patterns);
+void populateControlFlowToScfPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::google
 

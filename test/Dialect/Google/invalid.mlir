@@ -766,3 +766,72 @@ func.func @pool_result(%x: tensor<1x8x8x3xf32>) {
   %0 = google.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : tensor<1x8x8x3xf32> -> tensor<1x4x4x2xf32>
   return
 }
+
+// -----
+
+func.func @if_condition(%p: tensor<2xi1>, %x: tensor<f32>) -> tensor<f32> {
+  // expected-error@+1 {{'google.if' op operand #0 must be 0D tensor of 1-bit signless integer values}}
+  %r = google.if %p : tensor<2xi1> -> (tensor<f32>) {
+    google.yield %x : tensor<f32>
+  } else {
+    google.yield %x : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
+func.func @if_yield_types(%p: tensor<i1>, %x: tensor<f32>, %y: tensor<2xf32>) -> tensor<f32> {
+  // expected-error@+1 {{'google.if' op expected the else region to yield ('tensor<f32>'), got ('tensor<2xf32>')}}
+  %r = google.if %p : tensor<i1> -> (tensor<f32>) {
+    google.yield %x : tensor<f32>
+  } else {
+    google.yield %y : tensor<2xf32>
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
+func.func @while_state(%x: tensor<f32>) -> tensor<f64> {
+  // expected-error@+1 {{'google.while' op expected results of the state's types ('tensor<f32>'), got ('tensor<f64>')}}
+  %r = google.while %x : (tensor<f32>) -> (tensor<f64>) cond {
+  ^bb0(%a: tensor<f32>):
+    %c = google.gt %a, %a : tensor<f32>, tensor<f32> -> tensor<i1>
+    google.condition %c : tensor<i1>
+  } do {
+  ^bb0(%a: tensor<f32>):
+    google.yield %a : tensor<f32>
+  }
+  return %r : tensor<f64>
+}
+
+// -----
+
+func.func @while_block(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error@+1 {{'google.while' op expected the body block to take the state ('tensor<f32>'), got ('tensor<f64>')}}
+  %r = google.while %x : (tensor<f32>) -> (tensor<f32>) cond {
+  ^bb0(%a: tensor<f32>):
+    %c = google.gt %a, %a : tensor<f32>, tensor<f32> -> tensor<i1>
+    google.condition %c : tensor<i1>
+  } do {
+  ^bb0(%a: tensor<f64>):
+    %b = google.cast %a : tensor<f64> -> tensor<f32>
+    google.yield %b : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
+func.func @while_cond_terminator(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error@+1 {{'google.while' op expected the cond region to end with google.condition}}
+  %r = google.while %x : (tensor<f32>) -> (tensor<f32>) cond {
+  ^bb0(%a: tensor<f32>):
+    google.yield %a : tensor<f32>
+  } do {
+  ^bb0(%a: tensor<f32>):
+    google.yield %a : tensor<f32>
+  }
+  return %r : tensor<f32>
+}

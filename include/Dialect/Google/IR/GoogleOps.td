@@ -727,4 +727,87 @@ def Google_CastOp : Google_Op<"cast", [Google_Elementwise]> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Structured control flow
+//===----------------------------------------------------------------------===//
+
+// Ops with regions: not Pure (a loop may not end), their effects are those
+// of the ops inside; not in the Python op table (the front end prints
+// them itself).
+class Google_RegionOp<string mnemonic, list<Trait> traits = []>
+    : Op<Google_Dialect, mnemonic,
+         !listconcat([RecursiveMemoryEffects], traits)>;
+
+def Google_IfOp : Google_RegionOp<"if", [NoRegionArguments]> {
+  let summary = "Runs one of two regions (jax.lax.cond)";
+  let description = [{
+    Runs `then_region` when the rank-0 boolean `condition` is true, else
+    `else_region`; each ends with `google.yield` of values of the result
+    types. The regions may use values defined above.
+
+    ```mlir
+    %r = google.if %p : tensor<i1> -> (tensor<4xf32>) {
+      %e = google.exp %x : tensor<4xf32>
+      google.yield %e : tensor<4xf32>
+    } else {
+      google.yield %x : tensor<4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[I1]>:$condition);
+  let results = (outs Variadic<Google_AnyTensor>:$results);
+  let regions = (region SizedRegion<1>:$then_region,
+                        SizedRegion<1>:$else_region);
+  let assemblyFormat = [{
+    $condition attr-dict `:` type($condition) (`->` `(` type($results)^ `)`)?
+    $then_region `else` $else_region
+  }];
+  let hasVerifier = 1;
+}
+
+def Google_WhileOp : Google_RegionOp<"while"> {
+  let summary = "Repeats a region while a condition holds (jax.lax.while_loop)";
+  let description = [{
+    The loop state starts as `init`. While `cond` (whose block takes the
+    state and ends with `google.condition` of a rank-0 boolean) is true,
+    `body` (whose block takes the state and ends with `google.yield` of the
+    next state) runs. The results are the final state. The regions may use
+    values defined above.
+
+    ```mlir
+    %r:2 = google.while %i0, %x0 : (tensor<i64>, tensor<4xf32>) -> (tensor<i64>, tensor<4xf32>) cond {
+    ^bb0(%i: tensor<i64>, %x: tensor<4xf32>):
+      %p = google.lt %i, %n : tensor<i64>, tensor<i64> -> tensor<i1>
+      google.condition %p : tensor<i1>
+    } do {
+    ^bb0(%i: tensor<i64>, %x: tensor<4xf32>):
+      ...
+      google.yield %i1, %x1 : tensor<i64>, tensor<4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Google_AnyTensor>:$init);
+  let results = (outs Variadic<Google_AnyTensor>:$results);
+  let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $init attr-dict `:` functional-type($init, $results) `cond` $cond `do`
+    $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Google_YieldOp : Op<Google_Dialect, "yield",
+    [Pure, Terminator, ParentOneOf<["IfOp", "WhileOp"]>]> {
+  let summary = "Ends a region of google.if or google.while's body";
+  let arguments = (ins Variadic<Google_AnyTensor>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+def Google_ConditionOp : Op<Google_Dialect, "condition",
+    [Pure, Terminator, HasParent<"WhileOp">]> {
+  let summary = "Ends google.while's cond region: whether to run the body";
+  let arguments = (ins 0DTensorOf<[I1]>:$condition);
+  let assemblyFormat = "$condition attr-dict `:` type($condition)";
+}
+
 #endif // GOOGLE_DIALECT_GOOGLEOPS_TD

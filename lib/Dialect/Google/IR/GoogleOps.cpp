@@ -560,5 +560,48 @@ LogicalResult CastOp::verify() {
   return verifyResultShape(*this, input.getShape(), getResult().getType());
 }
 
+//===----------------------------------------------------------------------===//
+// Structured control flow
+//===----------------------------------------------------------------------===//
+
+/// Checks that `region`'s block ends with a google.yield of `types`.
+static LogicalResult verifyYield(Operation *op, Region &region,
+                                 TypeRange types, StringRef what) {
+  auto yield = dyn_cast<YieldOp>(region.front().getTerminator());
+  if (!yield)
+    return op->emitOpError("expected ") << what << " to end with google.yield";
+  if (yield.getValues().getTypes() != types)
+    return op->emitOpError("expected ")
+           << what << " to yield (" << types << "), got ("
+           << yield.getValues().getTypes() << ")";
+  return success();
+}
+
+LogicalResult IfOp::verify() {
+  if (failed(verifyYield(*this, getThenRegion(), getResultTypes(),
+                         "the then region")))
+    return failure();
+  return verifyYield(*this, getElseRegion(), getResultTypes(),
+                     "the else region");
+}
+
+LogicalResult WhileOp::verify() {
+  TypeRange state = getInit().getTypes();
+  if (getResultTypes() != state)
+    return emitOpError("expected results of the state's types (")
+           << state << "), got (" << getResultTypes() << ")";
+  for (auto [region, what] :
+       {std::pair{&getCond(), "cond"}, std::pair{&getBody(), "body"}}) {
+    if (region->front().getArgumentTypes() != state)
+      return emitOpError("expected the ")
+             << what << " block to take the state (" << state << "), got ("
+             << region->front().getArgumentTypes() << ")";
+  }
+  if (!isa<ConditionOp>(getCond().front().getTerminator()))
+    return emitOpError("expected the cond region to end with "
+                       "google.condition");
+  return verifyYield(*this, getBody(), state, "the body");
+}
+
 #define GET_OP_CLASSES
 #include "Dialect/Google/IR/GoogleOps.cpp.inc"

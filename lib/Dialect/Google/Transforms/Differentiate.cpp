@@ -3,7 +3,9 @@
 // Reverse accumulation over a function of google ops: the forward ops are
 // cloned into the VJP function, then walked backwards, each op's adjoint
 // rule (Adjoints.cpp) turning its results' cotangents into its operands'.
-// Cotangents of a value used several times are summed.
+// Cotangents of a value used several times are summed. A google.if's
+// adjoint is a google.if whose branches recompute the forward branch and
+// differentiate it (a branch's values exist only inside it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::google {
 #define GEN_PASS_DEF_DIFFERENTIATEPASS
@@ -79,6 +82,114 @@ LogicalResult verifyDifferentiable(Operation *user, func::FuncOp function,
 
 /// Builds the body of `vjp` (a declaration of getVjpType's type) from
 /// `function`.
+/// Cotangents accumulated backwards over ops built with one builder.
+class Backward {
+public:
+  explicit Backward(OpBuilder &builder) : builder(builder) {}
+
+  /// Adds `ct` to `value`'s cotangent.
+  void accumulate(Value value, Value ct) {
+    Value &slot = cotangents[value];
+    if (!slot) {
+      slot = ct;
+      return;
+    }
+    AdjointBuilder b(builder, value.getLoc());
+    slot = b.add(slot, ct);
+  }
+
+  /// Walks `forward` (ops already built) backwards from the cotangents
+  /// accumulated so far.
+  LogicalResult run(ArrayRef<Operation *> forward) {
+    for (Operation *op : llvm::reverse(forward)) {
+      SmallVector<Value> resultCotangents;
+      for (Value result : op->getResults())
+        resultCotangents.push_back(cotangents.lookup(result));
+      if (llvm::none_of(resultCotangents, [](Value v) { return bool(v); }))
+        continue;
+      if (auto ifOp = dyn_cast<IfOp>(op)) {
+        if (failed(ifAdjoint(ifOp, resultCotangents)))
+          return failure();
+        continue;
+      }
+      AdjointBuilder b(builder, op->getLoc());
+      SmallVector<Value> operandCotangents;
+      if (failed(buildAdjoint(op, b, resultCotangents, operandCotangents)))
+        return failure();
+      for (auto [operand, ct] :
+           llvm::zip_equal(op->getOperands(), operandCotangents)) {
+        if (!ct || !isFloatTensor(operand.getType()))
+          continue;
+        accumulate(operand, b.unbroadcast(
+                                ct, cast<RankedTensorType>(operand.getType())));
+      }
+    }
+    return success();
+  }
+
+  const llvm::DenseMap<Value, Value> &getCotangents() const {
+    return cotangents;
+  }
+
+private:
+  /// google.if: a google.if on the same condition whose branches recompute
+  /// the forward branch (its values live only inside the region) and run
+  /// backwards through it, yielding the cotangents of the float values
+  /// the branches use from above (zeros where a branch uses none).
+  LogicalResult ifAdjoint(IfOp op, ArrayRef<Value> resultCotangents) {
+    SetVector<Value> used;
+    getUsedValuesDefinedAbove(op->getRegions(), used);
+    SmallVector<Value> captured;
+    for (Value value : used)
+      if (isFloatTensor(value.getType()))
+        captured.push_back(value);
+    if (captured.empty())
+      return success();
+    SmallVector<Type> types;
+    for (Value value : captured)
+      types.push_back(value.getType());
+    Location loc = op.getLoc();
+    auto adjoint = IfOp::create(builder, loc, types, op.getCondition());
+    for (auto [original, region] :
+         {std::pair{&op.getThenRegion(), &adjoint.getThenRegion()},
+          std::pair{&op.getElseRegion(), &adjoint.getElseRegion()}}) {
+      Block *block = new Block();
+      region->push_back(block);
+      OpBuilder inner = OpBuilder::atBlockEnd(block);
+      IRMapping mapping;
+      SmallVector<Operation *> forward;
+      Block &branch = original->front();
+      for (Operation &nested : branch.without_terminator())
+        forward.push_back(inner.clone(nested, mapping));
+      Backward nested(inner);
+      auto yield = cast<YieldOp>(branch.getTerminator());
+      for (auto [value, ct] :
+           llvm::zip_equal(yield.getValues(), resultCotangents))
+        if (ct && isFloatTensor(value.getType()))
+          nested.accumulate(mapping.lookupOrDefault(value), ct);
+      if (failed(nested.run(forward)))
+        return failure();
+      AdjointBuilder b(inner, loc);
+      SmallVector<Value> yielded;
+      for (Value value : captured) {
+        Value ct = nested.cotangents.lookup(value);
+        if (!ct)
+          ct = b.zerosLike(value);
+        if (ct.getType() != value.getType())
+          ct = ReshapeOp::create(inner, loc, value.getType(), ct);
+        yielded.push_back(ct);
+      }
+      YieldOp::create(inner, loc, yielded);
+    }
+    for (auto [value, ct] : llvm::zip_equal(captured, adjoint.getResults()))
+      accumulate(value, ct);
+    return success();
+  }
+
+  OpBuilder &builder;
+  llvm::DenseMap<Value, Value> cotangents;
+};
+
 LogicalResult buildVjpBody(func::FuncOp function, ArrayRef<int64_t> wrt,
                            func::FuncOp vjp) {
   Block *entry = vjp.addEntryBlock();
@@ -93,43 +204,18 @@ LogicalResult buildVjpBody(func::FuncOp function, ArrayRef<int64_t> wrt,
   for (Operation &op : body.without_terminator())
     forward.push_back(builder.clone(op, mapping));
 
-  llvm::DenseMap<Value, Value> cotangents;
-  auto accumulate = [&](Value value, Value ct) {
-    Value &slot = cotangents[value];
-    if (!slot) {
-      slot = ct;
-      return;
-    }
-    AdjointBuilder b(builder, value.getLoc());
-    slot = b.add(slot, ct);
-  };
+  Backward backward(builder);
   auto returnOp = cast<func::ReturnOp>(body.getTerminator());
   SmallVector<Value> results;
   for (auto [index, result] : llvm::enumerate(returnOp.getOperands())) {
     Value mapped = mapping.lookup(result);
     results.push_back(mapped);
     if (isFloatTensor(mapped.getType()))
-      accumulate(mapped, entry->getArgument(numInputs + index));
+      backward.accumulate(mapped, entry->getArgument(numInputs + index));
   }
-
-  for (Operation *op : llvm::reverse(forward)) {
-    SmallVector<Value> resultCotangents;
-    for (Value result : op->getResults())
-      resultCotangents.push_back(cotangents.lookup(result));
-    if (llvm::none_of(resultCotangents, [](Value v) { return bool(v); }))
-      continue;
-    AdjointBuilder b(builder, op->getLoc());
-    SmallVector<Value> operandCotangents;
-    if (failed(buildAdjoint(op, b, resultCotangents, operandCotangents)))
-      return failure();
-    for (auto [operand, ct] :
-         llvm::zip_equal(op->getOperands(), operandCotangents)) {
-      if (!ct || !isFloatTensor(operand.getType()))
-        continue;
-      accumulate(operand,
-                 b.unbroadcast(ct, cast<RankedTensorType>(operand.getType())));
-    }
-  }
+  if (failed(backward.run(forward)))
+    return failure();
+  const llvm::DenseMap<Value, Value> &cotangents = backward.getCotangents();
 
   AdjointBuilder b(builder, function.getLoc());
   for (int64_t position : wrt) {

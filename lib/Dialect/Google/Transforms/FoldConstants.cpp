@@ -69,7 +69,8 @@ public:
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isa<GoogleDialect>(op->getDialect()) || isa<ConstantOp>(op))
+    if (!isa<GoogleDialect>(op->getDialect()) || isa<ConstantOp>(op) ||
+        op->getNumResults() != 1 || op->getNumRegions() != 0)
       return rewriter.notifyMatchFailure(op, "not a computing google op");
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!type || !type.hasStaticShape())
@@ -106,6 +107,26 @@ private:
   Pass::Statistic *numTooLarge;
 };
 
+/// google.if on a constant condition: the ops of the branch it takes.
+struct InlineConstantIf : public OpRewritePattern<IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IfOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr condition;
+    if (!matchPattern(op.getCondition(), m_Constant(&condition)))
+      return rewriter.notifyMatchFailure(op, "the condition is not constant");
+    Region &taken = condition.getSplatValue<bool>() ? op.getThenRegion()
+                                                    : op.getElseRegion();
+    Block &block = taken.front();
+    auto yield = cast<YieldOp>(block.getTerminator());
+    SmallVector<Value> results(yield.getValues());
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&block, op);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 struct FoldConstantsPass
     : public google::impl::FoldConstantsPassBase<FoldConstantsPass> {
   using Base::Base;
@@ -114,6 +135,7 @@ struct FoldConstantsPass
     RewritePatternSet patterns(&getContext());
     patterns.add<EvaluateConstantOp>(&getContext(), maxElements,
                                      &numEvaluated, &numSkippedTooLarge);
+    patterns.add<InlineConstantIf>(&getContext());
     // The greedy driver also applies every op's fold (the identities).
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       LLVM_DEBUG(llvm::dbgs() << "fold-constants did not converge\n");

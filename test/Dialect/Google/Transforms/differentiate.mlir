@@ -92,3 +92,36 @@ func.func @f(%b: tensor<2x6xf32>, %u: tensor<2x3xf32>) -> tensor<2x6xf32> {
   %s = google.scatter_add %b, %ids, %u {axis = 1 : i64} : tensor<2x6xf32>, tensor<3xi64>, tensor<2x3xf32> -> tensor<2x6xf32>
   return %s : tensor<2x6xf32>
 }
+
+// -----
+
+// google.if: a google.if on the same condition recomputes each branch and
+// differentiates it, yielding the cotangents of the values the branches
+// use from above (zeros where a branch uses none).
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: %[[X:.*]]: tensor<3xf32>, %[[W:.*]]: tensor<3xf32>, %[[CT:.*]]: tensor<3xf32>)
+// CHECK: %[[P:.*]] = google.reshape
+// CHECK: %[[R:.*]] = google.if %[[P]] : tensor<i1> -> (tensor<3xf32>)
+// CHECK: %[[D:.*]]:2 = google.if %[[P]] : tensor<i1> -> (tensor<3xf32>, tensor<3xf32>) {
+// CHECK:   %[[E:.*]] = google.exp %[[X]]
+// CHECK:   google.mul %[[E]], %[[W]]
+// CHECK:   google.yield %{{.*}}, %{{.*}} : tensor<3xf32>, tensor<3xf32>
+// CHECK: } else {
+// CHECK:   %[[Z:.*]] = google.constant dense<0.000000e+00> : tensor<3xf32>
+// CHECK:   google.yield %[[CT]], %[[Z]] : tensor<3xf32>, tensor<3xf32>
+// CHECK: }
+// CHECK: return %[[R]], %[[D]]#0, %[[D]]#1
+func.func @f(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<3xf32> {
+  %zero = google.constant dense<0.0> : tensor<3xf32>
+  %c = google.gt %x, %zero : tensor<3xf32>, tensor<3xf32> -> tensor<3xi1>
+  %s = google.slice %c {starts = array<i64: 0>, limits = array<i64: 1>, strides = array<i64: 1>} : tensor<3xi1> -> tensor<1xi1>
+  %p = google.reshape %s : tensor<1xi1> -> tensor<i1>
+  %r = google.if %p : tensor<i1> -> (tensor<3xf32>) {
+    %e = google.exp %x : tensor<3xf32>
+    %m = google.mul %e, %w : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+    google.yield %m : tensor<3xf32>
+  } else {
+    google.yield %x : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}

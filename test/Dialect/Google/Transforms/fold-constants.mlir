@@ -408,3 +408,21 @@ func.func @scatter_add() -> tensor<4xf32> {
   %0 = google.scatter_add %b, %ids, %u {axis = 0 : i64} : tensor<4xf32>, tensor<3xi32>, tensor<3xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A google.if on a constant condition becomes the branch it takes.
+// CHECK-LABEL: func @constant_if
+// CHECK-NOT: google.if
+// CHECK: %[[E:.*]] = google.exp %arg0
+// CHECK: return %[[E]]
+func.func @constant_if(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %p = google.constant dense<true> : tensor<i1>
+  %r = google.if %p : tensor<i1> -> (tensor<3xf32>) {
+    %e = google.exp %x : tensor<3xf32>
+    google.yield %e : tensor<3xf32>
+  } else {
+    google.yield %x : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}

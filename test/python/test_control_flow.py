@@ -1,0 +1,165 @@
+# RUN: %python -m pytest -q -p no:cacheprovider %s
+"""gm.cond, gm.while_loop, gm.fori_loop and gm.scan: traced once into
+google.if / google.while (never unrolled), compiled at every opt-level,
+against Python loops in numpy; gradients of cond; trace-time errors."""
+
+import numpy as np
+import pytest
+
+import google_mlir as gm
+
+
+@pytest.fixture(params=[0, 3], ids=["O0", "O3"])
+def opt(request):
+    return {"opt-level": request.param}
+
+
+def test_cond_picks_a_branch(opt, rng):
+    @gm.jit(options=opt)
+    def f(p, x, y):
+        return gm.cond(p, lambda a, b: (np.exp(a) @ b, a.sum()),
+                       lambda a, b: (a @ b * 2, a.max()), x, y)
+
+    x, y = rng.standard_normal((3, 4)), rng.standard_normal((4, 2))
+    out = f(np.array(True), x, y)
+    np.testing.assert_allclose(out[0], np.exp(x) @ y, rtol=1e-12)
+    np.testing.assert_allclose(out[1], x.sum(), rtol=1e-12)
+    out = f(np.array(False), x, y)
+    np.testing.assert_allclose(out[0], x @ y * 2, rtol=1e-12)
+    assert "google.if" in f.lower(np.array(True), x, y)
+
+
+def test_cond_on_a_computed_predicate_and_closures(rng):
+    w = rng.standard_normal(3)
+
+    @gm.jit
+    def f(x):
+        return gm.cond(x.sum() > 0, lambda: {"v": x * w}, lambda: {"v": -x})
+
+    x = rng.standard_normal(3)
+    expected = x * w if x.sum() > 0 else -x
+    np.testing.assert_allclose(f(x)["v"], expected)
+    np.testing.assert_allclose(f(-x)["v"], -x * w if -x.sum() > 0 else x)
+
+
+def test_cond_with_a_python_bool_traces_one_branch():
+    assert gm.cond(True, lambda: 1, lambda: 2) == 1
+
+
+def test_while_loop(opt):
+    @gm.jit(options=opt)
+    def collatz_steps(n):
+        def body(state):
+            n, steps = state
+            n = gm.cond(n % 2 == 0, lambda: n // 2, lambda: 3 * n + 1)
+            return n, steps + 1
+        return gm.while_loop(lambda s: s[0] != 1, body, (n, np.int64(0)))[1]
+
+    assert int(collatz_steps(np.array(27, np.int64))) == 111
+    assert int(collatz_steps(np.array(1, np.int64))) == 0
+    assert "google.while" in collatz_steps.lower(np.array(27, np.int64))
+
+
+def test_fori_loop_matches_python(opt, rng):
+    a = rng.standard_normal((4, 4)) / 4
+    x = rng.standard_normal(4)
+
+    @gm.jit(options=opt)
+    def power(n, x):
+        return gm.fori_loop(0, n, lambda i, v: np.tanh(a @ v) + i, x)
+
+    expected = x
+    for i in range(5):
+        expected = np.tanh(a @ expected) + i
+    np.testing.assert_allclose(power(np.array(5, np.int32), x), expected,
+                               rtol=1e-12)
+    np.testing.assert_allclose(power(np.array(0, np.int32), x), x)
+
+
+def test_loops_are_not_unrolled():
+    step = lambda i, v: v * 1.5 + 1.0
+    short = gm.jit(lambda x: gm.fori_loop(0, 16, step, x)).lower(np.ones(2))
+    long = gm.jit(lambda x: gm.fori_loop(0, 1024, step, x)).lower(np.ones(2))
+    assert short.count("google.mul") == long.count("google.mul") == 1
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_scan_rnn(reverse, opt, rng):
+    wx, wh = rng.standard_normal((3, 5)), rng.standard_normal((5, 5)) / 3
+    xs = rng.standard_normal((7, 2, 3)).astype(np.float32)
+
+    def cell(h, x):
+        h = np.tanh(x @ wx.astype(np.float32) + h @ wh.astype(np.float32))
+        return h, {"h": h, "positive": h > 0}
+
+    f = gm.jit(lambda h, xs: gm.scan(cell, h, xs, reverse=reverse),
+               options=opt)
+    h0 = np.zeros((2, 5), np.float32)
+    carry, ys = f(h0, xs)
+    h, hs = h0, []
+    for x in (xs[::-1] if reverse else xs):
+        h, y = cell(h, x)
+        hs.append(y["h"])
+    if reverse:
+        hs = hs[::-1]
+    np.testing.assert_allclose(carry, h, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ys["h"], np.stack(hs), rtol=1e-5, atol=1e-6)
+    assert ys["h"].dtype == np.float32
+    assert ys["positive"].dtype == np.bool_
+    np.testing.assert_array_equal(ys["positive"], np.stack(hs) > 0)
+
+
+def test_scan_keeps_negative_zeros_and_runs_outside_jit():
+    carry, ys = gm.scan(lambda c, x: (c + 1, -x * 0.0),
+                        np.int64(0), np.array([1.0, -1.0, 2.0]))
+    assert int(carry) == 3
+    np.testing.assert_array_equal(np.signbit(ys), [True, False, True])
+
+
+def test_cond_gradients(rng):
+    w = rng.standard_normal(3)
+
+    def f(x, w):
+        return np.sum(gm.cond(x.sum() > 0, lambda v: np.exp(v) * w,
+                              lambda v: v * 2, x))
+
+    x = np.array([1.0, 2.0, -0.5])
+    gx, gw = gm.grad(f, argnums=(0, 1))(x, w)
+    np.testing.assert_allclose(gx, np.exp(x) * w)
+    np.testing.assert_allclose(gw, np.exp(x))
+    gx, gw = gm.grad(f, argnums=(0, 1))(-x, w)
+    np.testing.assert_array_equal(gx, [2, 2, 2])
+    np.testing.assert_array_equal(gw, [0, 0, 0])
+
+
+def test_nested_cond_gradient():
+    def g(x):
+        return np.sum(gm.cond(x[0] > 0, lambda: gm.cond(
+            x[1] > 0, lambda: x ** 3, lambda: x), lambda: x * 2))
+
+    x = np.array([1.0, 2.0, -0.5])
+    np.testing.assert_allclose(gm.grad(g)(x), 3 * x ** 2)
+
+
+def test_errors():
+    f = gm.jit(lambda x: gm.cond(x.sum() > 0, lambda: x, lambda: x.sum(), ))
+    with pytest.raises(TypeError, match=r"true_fn and false_fn must return "
+                       r"the same structure, shapes and dtypes; got "
+                       r"\(float64\[3\]\) and \(float64\[\]\)"):
+        f(np.ones(3))
+    g = gm.jit(lambda x: gm.cond(x, lambda: x, lambda: x))
+    with pytest.raises(TypeError, match=r"the predicate must be a boolean "
+                       r"scalar, got float64\[3\]"):
+        g(np.ones(3))
+    h = gm.jit(lambda x: gm.while_loop(lambda v: v.sum() > 0, lambda v: v[0],
+                                       x))
+    with pytest.raises(TypeError, match=r"body_fun must return the loop "
+                       r"state's structure, shapes and dtypes \(float64\[3\]"
+                       r"\), got \(float64\[\]\)"):
+        h(np.ones(3))
+    k = gm.jit(lambda x: gm.while_loop(lambda v: v, lambda v: v, x))
+    with pytest.raises(TypeError, match=r"cond_fun's result must be a "
+                       r"boolean scalar, got float64\[3\]"):
+        k(np.ones(3))
+    with pytest.raises(TypeError, match="lower and upper must be integers"):
+        gm.fori_loop(0.0, 3, lambda i, v: v, np.ones(2))
