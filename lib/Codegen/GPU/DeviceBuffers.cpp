@@ -71,10 +71,13 @@ struct GpuDeviceBuffersPass
         hostLoads.push_back(load);
     });
     for (memref::LoadOp load : hostLoads) {
-      rewriter.setInsertionPoint(load);
       Location loc = load.getLoc();
       auto type = MemRefType::get({}, load.getMemRefType().getElementType());
+      // In the entry block: a load inside a loop (a google.while's
+      // condition) must not grow the stack each iteration.
+      rewriter.setInsertionPointToStart(&func.getBody().front());
       Value host = memref::AllocaOp::create(rewriter, loc, type);
+      rewriter.setInsertionPoint(load);
       gpu::MemcpyOp::create(rewriter, loc, /*asyncToken=*/Type(), ValueRange(),
                             host, load.getMemRef());
       rewriter.modifyOpInPlace(load,
