@@ -153,8 +153,10 @@ def cond(pred, true_fn, false_fn, *operands):
 
 # ---- gm.while_loop ----
 
-def _while(graph, cond_fn, body_fn, init, where):
-    """google.while on the pytree `init` in `graph`; the final state."""
+def _while(graph, cond_fn, body_fn, init, where, trip_count=None):
+    """google.while on the pytree `init` in `graph`; the final state.
+    `trip_count`: how many times the body runs, when static (the loop is
+    then differentiable)."""
     leaves, treedef = _tree.flatten(init)
     state = [_outer_value(graph, leaf, f"{where}: init leaf {i}")
              for i, leaf in enumerate(leaves)]
@@ -179,7 +181,8 @@ def _while(graph, cond_fn, body_fn, init, where):
     captured = _captures(graph, cond_graph, body_graph)
     node = Tracer(graph, "while", (*state, *captured),
                   {"cond": cond_graph, "body": body_graph,
-                   "state": len(state)}, (), np.bool_)
+                   "state": len(state), "trip_count": trip_count}, (),
+                  np.bool_)
     return _tree.unflatten(treedef, _results(graph, node, state))
 
 
@@ -227,9 +230,12 @@ def fori_loop(lower, upper, body_fun, init_val):
             if bound.shape != ():
                 raise TypeError(f"{where}: {label} must be a scalar, got "
                                 f"shape {format_shape(bound.shape)}")
+        static = all(isinstance(b, (int, np.integer)) and
+                     not isinstance(b, bool) for b in (lower, upper))
         final = _while(graph, lambda s: s[0] < high,
                        lambda s: (s[0] + 1, body_fun(s[0], s[1])),
-                       (low, init), where)
+                       (low, init), where,
+                       max(int(upper) - int(lower), 0) if static else None)
         return final[1]
 
     return _Staged(record, "fori_loop")(lower, upper, init_val)
@@ -326,7 +332,7 @@ def scan(f, init, xs=None, length=None, reverse=False):
         t_init = graph.constant(np.array(0, np.int32))
         _, final_carry, ys = _while(
             graph, lambda s: s[0] < count, body, (t_init, carry, stacked),
-            where)
+            where, count)
         ys = [y.astype(np.bool_) if dtype == np.bool_ else y
               for y, (_, dtype) in zip(ys, y_specs)]
         return (_tree.unflatten(carry_def, final_carry),

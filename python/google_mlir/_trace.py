@@ -369,8 +369,10 @@ class Graph:
                     f" else {region(node.attrs['else'], 'google.yield', False)}")
         state = node.operands[:node.attrs["state"]]
         types = ", ".join(s.mlir_type for s in state)
-        head = (f"google.while {', '.join(names[id(s)] for s in state)} : "
-                f"({types}) -> ({types})")
+        trips = node.attrs.get("trip_count")
+        attrs = "" if trips is None else f" {{trip_count = {trips} : i64}}"
+        head = (f"google.while {', '.join(names[id(s)] for s in state)}"
+                f"{attrs} : ({types}) -> ({types})")
         return (f"{head} cond "
                 f"{region(node.attrs['cond'], 'google.condition', True)} do "
                 f"{region(node.attrs['body'], 'google.yield', True)}")

@@ -163,3 +163,72 @@ def test_errors():
         k(np.ones(3))
     with pytest.raises(TypeError, match="lower and upper must be integers"):
         gm.fori_loop(0.0, 3, lambda i, v: v, np.ones(2))
+
+
+def numeric_gradient(fn, x, h=1e-6):
+    grad = np.zeros_like(x)
+    for index in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[index] = h
+        grad[index] = (fn(x + e) - fn(x - e)) / (2 * h)
+    return grad
+
+
+def test_fori_loop_gradients(rng):
+    a = rng.standard_normal((3, 3)) / 3
+    x = rng.standard_normal(3)
+
+    def f(x, a):
+        return np.sum(gm.fori_loop(
+            0, 4, lambda i, v: np.tanh(a @ v) * (i + 1.0), x))
+
+    def reference(x, a):
+        v = x
+        for i in range(4):
+            v = np.tanh(a @ v) * (i + 1.0)
+        return np.sum(v)
+
+    gx, ga = gm.jit(gm.grad(f, argnums=(0, 1)))(x, a)
+    np.testing.assert_allclose(gx, numeric_gradient(lambda v: reference(v, a),
+                                                    x), rtol=1e-6)
+    np.testing.assert_allclose(ga, numeric_gradient(lambda m: reference(x, m),
+                                                    a), rtol=1e-6)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_scan_gradients(reverse, rng):
+    w = rng.standard_normal((3, 3)) / 2
+    xs = rng.standard_normal((5, 3))
+
+    def cell(h, x, w):
+        return np.tanh(h @ w + x)
+
+    def loss(w, xs):
+        def step(carry, x):
+            h, count = carry
+            h = cell(h, x, w)
+            return (h, count + 1), {"sum": np.sum(h), "big": h > 0.5}
+        (h, _), ys = gm.scan(step, (np.zeros(3), np.int32(0)), xs,
+                             reverse=reverse)
+        return np.sum(ys["sum"]) + np.sum(h * h)
+
+    def reference(w, xs):
+        h, total = np.zeros(3), 0.0
+        for x in (xs[::-1] if reverse else xs):
+            h = cell(h, x, w)
+            total += np.sum(h)
+        return total + np.sum(h * h)
+
+    gw, gxs = gm.grad(loss, argnums=(0, 1))(w, xs)
+    np.testing.assert_allclose(gw, numeric_gradient(
+        lambda m: reference(m, xs), w), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(gxs, numeric_gradient(
+        lambda m: reference(w, m), xs), rtol=1e-6, atol=1e-9)
+
+
+def test_while_loop_gradient_is_a_clear_error():
+    f = lambda x: np.sum(gm.while_loop(lambda v: v.sum() < 10,
+                                       lambda v: v * 2, x))
+    with pytest.raises(gm.CompileError, match="google.while is not "
+                       "differentiable without a trip count"):
+        gm.grad(f)(np.ones(2))

@@ -774,6 +774,12 @@ def Google_WhileOp : Google_RegionOp<"while"> {
     next state) runs. The results are the final state. The regions may use
     values defined above.
 
+    `trip_count`, when the front end knows it (fori_loop with static
+    bounds, scan), is how many times the body runs: reverse-mode
+    differentiation sizes its record of the states with it (a loop that
+    runs longer is then an error of the gradient program). Without it the
+    loop is not differentiable, as in JAX.
+
     ```mlir
     %r:2 = google.while %i0, %x0 : (tensor<i64>, tensor<4xf32>) -> (tensor<i64>, tensor<4xf32>) cond {
     ^bb0(%i: tensor<i64>, %x: tensor<4xf32>):
@@ -786,7 +792,8 @@ def Google_WhileOp : Google_RegionOp<"while"> {
     }
     ```
   }];
-  let arguments = (ins Variadic<Google_AnyTensor>:$init);
+  let arguments = (ins Variadic<Google_AnyTensor>:$init,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$trip_count);
   let results = (outs Variadic<Google_AnyTensor>:$results);
   let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
   let assemblyFormat = [{

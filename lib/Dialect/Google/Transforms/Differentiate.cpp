@@ -112,6 +112,11 @@ public:
           return failure();
         continue;
       }
+      if (auto whileOp = dyn_cast<WhileOp>(op)) {
+        if (failed(whileAdjoint(whileOp, resultCotangents)))
+          return failure();
+        continue;
+      }
       AdjointBuilder b(builder, op->getLoc());
       SmallVector<Value> operandCotangents;
       if (failed(buildAdjoint(op, b, resultCotangents, operandCotangents)))
@@ -183,6 +188,205 @@ private:
     }
     for (auto [value, ct] : llvm::zip_equal(captured, adjoint.getResults()))
       accumulate(value, ct);
+    return success();
+  }
+
+  /// google.while with a trip count: the loop runs again recording the
+  /// state each iteration starts from (the tape: one scatter_add into
+  /// -0.0 per state value, exact), then a loop runs backwards over the
+  /// iterations, each reading its state from the tape, recomputing the
+  /// body and differentiating it: its cotangents of the state flow to the
+  /// previous iteration, those of the float values the body uses from
+  /// above are summed.
+  LogicalResult whileAdjoint(WhileOp op, ArrayRef<Value> resultCotangents) {
+    auto notYet = [&](StringRef why) {
+      return op.emitError("google-differentiate: google.while is not "
+                          "differentiable ")
+             << why;
+    };
+    std::optional<uint64_t> tripCount = op.getTripCount();
+    if (!tripCount)
+      return notYet("without a trip count (a fori_loop with static bounds "
+                    "or a scan is; a while_loop is not, as in JAX)");
+    Location loc = op.getLoc();
+    auto i64Scalar = RankedTensorType::get({}, builder.getI64Type());
+    SmallVector<RankedTensorType> state;
+    for (Type type : op.getInit().getTypes()) {
+      auto tensor = cast<RankedTensorType>(type);
+      if (!tensor.hasStaticShape())
+        return notYet("with a state of dynamic shape yet");
+      state.push_back(tensor);
+    }
+    int64_t count = static_cast<int64_t>(*tripCount);
+    // The tape's element type: i1 states are recorded as i32.
+    auto tapeType = [&](RankedTensorType type) {
+      SmallVector<int64_t> shape = {count};
+      llvm::append_range(shape, type.getShape());
+      Type element = type.getElementType().isInteger(1)
+                         ? builder.getI32Type()
+                         : type.getElementType();
+      return RankedTensorType::get(shape, element);
+    };
+    auto constant = [&](OpBuilder &b, RankedTensorType type, double value) {
+      Type element = type.getElementType();
+      Attribute attr = isa<FloatType>(element)
+                           ? Attribute(b.getFloatAttr(element, value))
+                           : Attribute(b.getIntegerAttr(
+                                 element, static_cast<int64_t>(value)));
+      return ConstantOp::create(b, loc, DenseElementsAttr::get(type, attr))
+          .getResult();
+    };
+
+    // The taped loop: (t, state..., tapes...).
+    SmallVector<Value> init = {constant(builder, i64Scalar, 0)};
+    llvm::append_range(init, op.getInit());
+    for (RankedTensorType type : state) {
+      RankedTensorType tape = tapeType(type);
+      init.push_back(constant(builder, tape,
+                              isa<FloatType>(tape.getElementType()) ? -0.0
+                                                                     : 0.0));
+    }
+    SmallVector<Type> types;
+    for (Value value : init)
+      types.push_back(value.getType());
+    size_t n = state.size();
+    auto taped = WhileOp::create(builder, loc, types, init, IntegerAttr());
+    {
+      Block *cond = new Block();
+      taped.getCond().push_back(cond);
+      for (Type type : types)
+        cond->addArgument(type, loc);
+      OpBuilder b = OpBuilder::atBlockEnd(cond);
+      IRMapping mapping;
+      Block &original = op.getCond().front();
+      for (auto [from, to] : llvm::zip(original.getArguments(),
+                                       cond->getArguments().slice(1, n)))
+        mapping.map(from, to);
+      for (Operation &nested : original)
+        b.clone(nested, mapping);
+    }
+    {
+      Block *body = new Block();
+      taped.getBody().push_back(body);
+      for (Type type : types)
+        body->addArgument(type, loc);
+      OpBuilder b = OpBuilder::atBlockEnd(body);
+      Value t = body->getArgument(0);
+      SmallVector<Value> tapes;
+      for (size_t k = 0; k < n; ++k) {
+        Value value = body->getArgument(1 + k);
+        Value tape = body->getArgument(1 + n + k);
+        auto tapeTensor = cast<RankedTensorType>(tape.getType());
+        if (tapeTensor.getElementType() != state[k].getElementType())
+          value = CastOp::create(b, loc, state[k].clone(
+                                             tapeTensor.getElementType()),
+                                 value);
+        tapes.push_back(ScatterAddOp::create(b, loc, tapeTensor, tape, t,
+                                             value, b.getI64IntegerAttr(0)));
+      }
+      IRMapping mapping;
+      Block &original = op.getBody().front();
+      for (auto [from, to] : llvm::zip(original.getArguments(),
+                                       body->getArguments().slice(1, n)))
+        mapping.map(from, to);
+      for (Operation &nested : original.without_terminator())
+        b.clone(nested, mapping);
+      AdjointBuilder ab(b, loc);
+      SmallVector<Value> next = {ab.add(t, constant(b, i64Scalar, 1))};
+      for (Value value : cast<YieldOp>(original.getTerminator()).getValues())
+        next.push_back(mapping.lookupOrDefault(value));
+      llvm::append_range(next, tapes);
+      YieldOp::create(b, loc, next);
+    }
+
+    // The float values the body uses from above.
+    SetVector<Value> used;
+    getUsedValuesDefinedAbove(op.getBody(), used);
+    SmallVector<Value> captured;
+    for (Value value : used)
+      if (isFloatTensor(value.getType()))
+        captured.push_back(value);
+
+    // The backward loop: (j, cotangents of the float state..., sums of
+    // the captured values' cotangents...).
+    AdjointBuilder outer(builder, loc);
+    SmallVector<int64_t> floats;
+    for (size_t k = 0; k < n; ++k)
+      if (isFloatTensor(state[k]))
+        floats.push_back(k);
+    SmallVector<Value> backInit = {taped.getResult(0)};
+    for (int64_t k : floats)
+      backInit.push_back(resultCotangents[k]
+                             ? resultCotangents[k]
+                             : outer.zerosLike(op.getResult(k)));
+    for (Value value : captured)
+      backInit.push_back(outer.zerosLike(value));
+    SmallVector<Type> backTypes;
+    for (Value value : backInit)
+      backTypes.push_back(value.getType());
+    auto backward = WhileOp::create(builder, loc, backTypes, backInit,
+                                    IntegerAttr());
+    {
+      Block *cond = new Block();
+      backward.getCond().push_back(cond);
+      for (Type type : backTypes)
+        cond->addArgument(type, loc);
+      OpBuilder b = OpBuilder::atBlockEnd(cond);
+      AdjointBuilder ab(b, loc);
+      ConditionOp::create(b, loc,
+                          ab.gt(cond->getArgument(0),
+                                constant(b, i64Scalar, 0)));
+    }
+    {
+      Block *body = new Block();
+      backward.getBody().push_back(body);
+      for (Type type : backTypes)
+        body->addArgument(type, loc);
+      OpBuilder b = OpBuilder::atBlockEnd(body);
+      AdjointBuilder ab(b, loc);
+      Value j = ab.sub(body->getArgument(0), constant(b, i64Scalar, 1));
+      // The state iteration j started from.
+      IRMapping mapping;
+      Block &original = op.getBody().front();
+      SmallVector<Value> from;
+      for (size_t k = 0; k < n; ++k) {
+        Value tape = taped.getResult(1 + n + k);
+        auto tapeTensor = cast<RankedTensorType>(tape.getType());
+        Value value = GatherOp::create(
+            b, loc, state[k].clone(tapeTensor.getElementType()), tape, j,
+            b.getI64IntegerAttr(0));
+        if (tapeTensor.getElementType() != state[k].getElementType())
+          value = CastOp::create(b, loc, state[k], value);
+        mapping.map(original.getArgument(k), value);
+        from.push_back(value);
+      }
+      SmallVector<Operation *> forward;
+      for (Operation &nested : original.without_terminator())
+        forward.push_back(b.clone(nested, mapping));
+      Backward nested(b);
+      auto yield = cast<YieldOp>(original.getTerminator());
+      for (auto [index, k] : llvm::enumerate(floats))
+        nested.accumulate(mapping.lookupOrDefault(yield.getValues()[k]),
+                          body->getArgument(1 + index));
+      if (failed(nested.run(forward)))
+        return failure();
+      SmallVector<Value> next = {j};
+      for (int64_t k : floats) {
+        Value ct = nested.cotangents.lookup(from[k]);
+        next.push_back(ct ? ct : ab.zerosLike(from[k]));
+      }
+      for (auto [index, value] : llvm::enumerate(captured)) {
+        Value sum = body->getArgument(1 + floats.size() + index);
+        if (Value ct = nested.cotangents.lookup(value))
+          sum = ab.add(sum, ct);
+        next.push_back(sum);
+      }
+      YieldOp::create(b, loc, next);
+    }
+    for (auto [index, k] : llvm::enumerate(floats))
+      accumulate(op.getInit()[k], backward.getResult(1 + index));
+    for (auto [index, value] : llvm::enumerate(captured))
+      accumulate(value, backward.getResult(1 + floats.size() + index));
     return success();
   }
 
