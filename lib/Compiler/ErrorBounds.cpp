@@ -481,9 +481,10 @@ google::buildErrorBoundFunction(func::FuncOp function) {
   auto module = function->getParentOfType<ModuleOp>();
   Block &body = function.getBody().front();
   for (Operation &op : body.without_terminator())
-    if (!isa<GoogleDialect>(op.getDialect()))
+    if (!isa<GoogleDialect>(op.getDialect()) || op.getNumRegions() != 0)
       return llvm::createStringError(
-          "the error bounds of --check cover google ops, not '" +
+          "the error bounds of --check cover google ops without regions, "
+          "not '" +
           op.getName().getStringRef() + "'");
   auto returnOp = cast<func::ReturnOp>(body.getTerminator());
   SmallVector<Type> resultTypes;

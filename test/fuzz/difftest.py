@@ -669,10 +669,44 @@ def evaluate_cast(node, a):
     return Val(wrap(a.ref, dst), None, dst)
 
 
+def evaluate_region(nodes, env):
+    """Runs a region's nodes with `env` holding the values from above."""
+    for node in nodes:
+        if node.kind == "constant":
+            env[node] = Val(node.attrs["value"], None, node.dtype)
+        else:
+            env[node] = evaluate(node, [env[o] for o in node.operands])
+
+
+def evaluate_if(node, operands):
+    env = dict(zip(node.operands, operands))
+    taken = "then" if operands[0].ref[()] else "else"
+    evaluate_region(node.attrs[taken], env)
+    value = env[node.attrs[taken + "_result"]]
+    check_known(value.shape, node.dims, "if")
+    return value
+
+
+def evaluate_while(node, operands):
+    """The loop state after `trips` runs of the body."""
+    env = dict(zip(node.operands, operands))
+    state = operands[0]
+    for _ in range(node.attrs["trips"]):
+        env[node.attrs["state"]] = state
+        evaluate_region(node.attrs["body"], env)
+        state = env[node.attrs["result"]]
+    check_known(state.shape, node.dims, "while")
+    return state
+
+
 def evaluate(node, operands):
     """The value of `node` given its operands' values; raises ShapeMismatch
     where compiled code must fail."""
     kind = node.kind
+    if kind == "if":
+        return evaluate_if(node, operands)
+    if kind == "while":
+        return evaluate_while(node, operands)
     if kind in BINARY:
         shape = broadcast_shape(node, operands)
         check_known(shape, node.dims, kind)
@@ -834,10 +868,61 @@ class Function:
         return "\n".join(lines)
 
 
+def region_text(nodes, result, names, prefix):
+    lines = []
+    for j, node in enumerate(nodes):
+        names[node] = f"{prefix}_{j}"
+        lines.append("    " + node_text(node, names))
+    lines.append(f"    google.yield {names[result]} : {result.type()}")
+    return "\n".join(lines)
+
+
+def control_text(node, names):
+    out = names[node]
+    if node.kind == "if":
+        pred = names[node.operands[0]]
+        then = region_text(node.attrs["then"], node.attrs["then_result"],
+                           names, out + "_t")
+        other = region_text(node.attrs["else"], node.attrs["else_result"],
+                            names, out + "_e")
+        return (f"{out} = google.if {pred} : tensor<i1> -> ({node.type()}) "
+                f"{{\n{then}\n  }} else {{\n{other}\n  }}")
+    state = node.attrs["state"]
+    names[state] = f"{out}_x"
+    body = region_text(node.attrs["body"], node.attrs["result"], names,
+                       out + "_b")
+    # The yield of the state gains the counter.
+    body = body.rsplit("\n", 1)[0]
+    result = names[node.attrs["result"]]
+    t = node.type()
+    trips = node.attrs["trips"]
+    text = (f"{out}_zero = google.constant dense<0> : tensor<i64>\n"
+            f"  {out}:2 = google.while {out}_zero, {names[node.operands[0]]}"
+            f" {{trip_count = {trips} : i64}} : (tensor<i64>, {t}) -> "
+            f"(tensor<i64>, {t}) cond {{\n"
+            f"  ^bb0({out}_i: tensor<i64>, {out}_x: {t}):\n"
+            f"    {out}_n = google.constant dense<{trips}> : tensor<i64>\n"
+            f"    {out}_c = google.lt {out}_i, {out}_n : tensor<i64>, "
+            f"tensor<i64> -> tensor<i1>\n"
+            f"    google.condition {out}_c : tensor<i1>\n"
+            f"  }} do {{\n"
+            f"  ^bb0({out}_i: tensor<i64>, {out}_x: {t}):\n"
+            f"{body}\n"
+            f"    {out}_one = google.constant dense<1> : tensor<i64>\n"
+            f"    {out}_next = google.add {out}_i, {out}_one : tensor<i64>, "
+            f"tensor<i64> -> tensor<i64>\n"
+            f"    google.yield {out}_next, {result} : tensor<i64>, {t}\n"
+            f"  }}")
+    names[node] = f"{out}#1"
+    return text
+
+
 def node_text(node, names):
     out = names[node]
     ops = [names[o] for o in node.operands]
     kind = node.kind
+    if kind in ("if", "while"):
+        return control_text(node, names)
     if kind == "constant":
         return (f"{out} = google.constant "
                 f"{format_dense(node.attrs['value'], node.dtype)} : {node.type()}")
@@ -1095,9 +1180,9 @@ class Generator:
         kinds = ["binary", "unary", "matmul", "fused", "pattern", "transpose",
                  "reshape", "reduce", "cast", "normalize", "slice", "concat",
                  "pad", "gather", "scatter_add", "iota", "argreduce", "conv",
-                 "pool"]
+                 "pool", "branch", "loop"]
         weights = [8, 5, 2, 1, 1.5, 1.5, 1.5, 3, 1.5, 3, 1.5, 1.2, 1, 1.2,
-                   0.8, 0.5, 1, 1, 1]
+                   0.8, 0.5, 1, 1, 1, 1, 1]
         if is_float(dtype):
             kinds.append("softmax")
             weights.append(1.5)
@@ -1773,6 +1858,100 @@ class Generator:
         if not is_float(dtype) and np.any(self.env[there].err):
             return  # inexact: it may still end up as a result
         self.add(Node("cast", dtype, there.dims, [there]))
+
+    # ---- structured control flow ----
+
+    def region_chain(self, x, dtype, length):
+        """A few shape-keeping ops on `x` (a region's body): bounded unary
+        ops, and binary ops with a value from above or a new constant
+        that broadcasts into x's shape. Returns (nodes, result) or None."""
+        env = dict(self.env)
+        nodes, value = [], x
+        for _ in range(length):
+            if self.rng.random() < 0.5:
+                kinds = ["tanh", "sigmoid", "neg", "sin", "abs"] \
+                    if is_float(dtype) else ["neg", "abs", "relu"]
+                node = Node(self.choice(kinds), dtype, value.dims, [value])
+            else:
+                shape = env[value].shape
+                partner = self.pick(dtype, lambda n, v: len(v.shape) <=
+                                    len(shape) and v.shape == shape[
+                                        len(shape) - len(v.shape):])
+                if partner is None or self.rng.random() < 0.3:
+                    keep = self.rng.randint(0, len(shape))
+                    partner = Node("constant", dtype,
+                                   list(shape[len(shape) - keep:]),
+                                   attrs={"value": self.values(
+                                       tuple(shape[len(shape) - keep:]),
+                                       dtype, -1.0, 1.0, exact=True)})
+                    env[partner] = Val(partner.attrs["value"], None, dtype)
+                    nodes.append(partner)
+                kinds = ["add", "mul", "sub", "max", "min"]
+                node = Node(self.choice(kinds), dtype, value.dims,
+                            [value, partner] if self.rng.random() < 0.5
+                            else [partner, value])
+            try:
+                env[node] = evaluate(node, [env[o] for o in node.operands])
+            except ShapeMismatch:
+                return None
+            with np.errstate(all="ignore"):
+                if env[node].ref.size and (
+                        np.max(np.abs(env[node].ref)) > LIMIT[dtype] or
+                        (is_float(dtype) and
+                         not np.all(np.isfinite(env[node].err)))):
+                    return None
+            nodes.append(node)
+            value = node
+        return nodes, value
+
+    @staticmethod
+    def captured(nodes, defined):
+        """The values from above the region's nodes use."""
+        inside = set(nodes) | set(defined)
+        used = []
+        for node in nodes:
+            for operand in node.operands:
+                if operand not in inside and operand not in used:
+                    used.append(operand)
+        return used
+
+    def gen_branch(self, dtype, helper):
+        """google.if on a new boolean argument (exact, so both sides agree
+        on the branch): each branch a short chain on the same value."""
+        x = self.pick(dtype)
+        if x is None:
+            return
+        then = self.region_chain(x, dtype, self.rng.randint(0, 2))
+        other = self.region_chain(x, dtype, self.rng.randint(0, 2))
+        if then is None or other is None:
+            return
+        p = self.new_arg("i1", [], [])
+        nodes = then[0] + other[0]
+        captured = self.captured(nodes, []) + [x]
+        operands = [p] + [c for c in dict.fromkeys(captured)]
+        self.add(Node("if", dtype, x.dims, operands,
+                      {"then": then[0], "then_result": then[1],
+                       "else": other[0], "else_result": other[1]}))
+
+    def gen_loop(self, dtype, helper):
+        """A counted google.while (trip_count set) whose body is a short
+        chain on the state."""
+        x = self.pick(dtype, lambda n, v: not GRAD_MODE or
+                      None not in n.dims)
+        if x is None:
+            return
+        state = Node("state", dtype, x.dims)
+        self.env[state] = self.env[x]
+        chain = self.region_chain(state, dtype, self.rng.randint(1, 3))
+        del self.env[state]
+        if chain is None:
+            return
+        nodes, result = chain
+        captured = [c for c in self.captured(nodes, [state])]
+        self.add(Node("while", dtype, x.dims,
+                      [x] + list(dict.fromkeys(captured)),
+                      {"trips": self.rng.randint(0, 4), "state": state,
+                       "body": nodes, "result": result}))
 
     def gen_call(self, dtype, helper):
         operands = []

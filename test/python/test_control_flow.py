@@ -232,3 +232,10 @@ def test_while_loop_gradient_is_a_clear_error():
     with pytest.raises(gm.CompileError, match="google.while is not "
                        "differentiable without a trip count"):
         gm.grad(f)(np.ones(2))
+
+
+def test_gradient_of_a_loop_that_never_runs():
+    # (A trip count of 0 once built a tape of extent 0, which
+    # google.scatter_add rejects.)
+    f = lambda x: np.sum(gm.fori_loop(3, 3, lambda i, v: v * v, x) * x)
+    np.testing.assert_array_equal(gm.grad(f)(np.arange(3.0)), [0, 2, 4])

@@ -50,8 +50,11 @@ void google::configureGoogleToLinalgTarget(ConversionTarget &target) {
 static void hoistCheck(cf::AssertOp check, Operation *&previous) {
   Block *block = check->getBlock();
   BackwardSliceOptions options;
+  // Ops with regions (an scf.if) stay: their regions' uses of values
+  // above are not operands the slice would order them after.
   options.filter = [&](Operation *op) {
-    return op->getBlock() == block && (isPure(op) || isa<tensor::DimOp>(op));
+    return op->getBlock() == block && op->getNumRegions() == 0 &&
+           (isPure(op) || isa<tensor::DimOp>(op));
   };
   options.omitBlockArguments = true;
   options.inclusive = true;

@@ -51,3 +51,30 @@ func.func @loop(%n: tensor<i64>, %x: tensor<2xf32>) -> tensor<2xf32> {
   }
   return %r#1 : tensor<2xf32>
 }
+
+// -----
+
+// A check on the extents of branch results: the checks move up, but the
+// scf.ifs they depend on stay in order (the second's region uses the
+// first's result; moving it up once broke dominance).
+// CHECK-LABEL: func @checks_after_branches
+// CHECK: %[[A:.*]] = scf.if
+// CHECK: scf.if
+// CHECK:   linalg.generic {{.*}} ins(%[[A]] :
+// CHECK: cf.assert
+func.func @checks_after_branches(%p: tensor<i1>, %q: tensor<i1>, %x: tensor<?xf32>) -> tensor<?xf32> {
+  %a = google.if %p : tensor<i1> -> (tensor<?xf32>) {
+    google.yield %x : tensor<?xf32>
+  } else {
+    %n = google.neg %x : tensor<?xf32>
+    google.yield %n : tensor<?xf32>
+  }
+  %b = google.if %q : tensor<i1> -> (tensor<?xf32>) {
+    %n = google.neg %a : tensor<?xf32>
+    google.yield %n : tensor<?xf32>
+  } else {
+    google.yield %a : tensor<?xf32>
+  }
+  %c = google.add %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  return %c : tensor<?xf32>
+}

@@ -218,6 +218,13 @@ private:
       state.push_back(tensor);
     }
     int64_t count = static_cast<int64_t>(*tripCount);
+    if (count == 0) {
+      // The body never runs: the results are the initial state.
+      for (auto [init, ct] : llvm::zip_equal(op.getInit(), resultCotangents))
+        if (ct && isFloatTensor(init.getType()))
+          accumulate(init, ct);
+      return success();
+    }
     // The tape's element type: i1 states are recorded as i32.
     auto tapeType = [&](RankedTensorType type) {
       SmallVector<int64_t> shape = {count};
