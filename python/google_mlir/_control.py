@@ -317,6 +317,11 @@ def scan(f, init, xs=None, length=None, reverse=False):
                 if isinstance(leaf, np.ndarray):
                     leaf = Graph.current().constant(leaf)
                 new_values.append(leaf)
+            if _signature(new_values) != _signature(carry_values):
+                raise trace_error(TypeError, f"{where}: f must return a "
+                                  "carry with init's shapes and dtypes "
+                                  f"{_describe(carry_values)}, got "
+                                  f"{_describe(new_values)}")
             written = []
             for leaf, old in zip(_tree.flatten(y)[0], ys):
                 leaf = _as_array(leaf)

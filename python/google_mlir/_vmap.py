@@ -33,7 +33,9 @@ class _Batched:
 
 
 def _emit(graph, node, op, operands, attrs, shape, dtype=None):
-    """google.<op> in `graph`, at `node`'s Python line."""
+    """google.<op> in `graph`, at `node`'s Python line (values of the
+    graphs around it are captured)."""
+    operands = [o if o.graph is graph else graph.lift(o) for o in operands]
     tracer = Tracer(graph, op, tuple(operands), attrs, shape,
                     node.dtype if dtype is None else dtype)
     tracer.location = node.location
@@ -103,6 +105,12 @@ class _Batcher:
             if node.op == "call":
                 env[id(node)] = self.batch_call(sub, node, items)
                 continue
+            if node.op == "if":
+                env[id(node)] = self.batch_if(sub, node, items, env)
+                continue
+            if node.op == "while":
+                env[id(node)] = self.batch_while(sub, node, items, env)
+                continue
             if not any(item.batched for item in items):
                 value = _emit(self.graph, node, node.op,
                               [item.value for item in items],
@@ -114,6 +122,130 @@ class _Batcher:
                 raise self.error(node, "no batching rule")
             env[id(node)] = _Batched(rule(self, node, items), True)
         return env
+
+    # Control flow: regions rebuilt with their ops batched.
+    def region_env(self, sub, region, env):
+        """`region`'s captured values (of `sub` or graphs around it) as
+        their batched values."""
+        return {id(inner): env[id(sub.lift(outer))]
+                for outer, inner in region.captures}
+
+    def inline(self, sub, region, env, args=()):
+        """Runs `region`'s ops batched into this graph (its arguments
+        bound to `args`); its outputs' batched values."""
+        inner = self.region_env(sub, region, env)
+        for arg, item in zip(region.arguments, args):
+            inner[id(arg)] = item
+        self.run(region, inner)
+        return [inner[id(o)] for o in region.outputs]
+
+    def rebuild(self, sub, region, env, state=(), batched_outputs=None):
+        """`region` batched as a new region of this graph: its state
+        arguments take `state` (flags: batched or not); outputs listed in
+        `batched_outputs` are made batched. Returns (graph, output
+        flags)."""
+        graph = Graph(region.name, parent=self.graph)
+        inner = _Batcher(graph, self.size, self.where)
+        values = self.region_env(sub, region, env)
+        for i, (arg, flag) in enumerate(zip(region.arguments, state)):
+            shape = ((self.size,) + arg.shape) if flag else arg.shape
+            values[id(arg)] = _Batched(graph.argument(f"s{i}", shape,
+                                                      arg.dtype), flag)
+        with graph.tracing():
+            inner.run(region, values)
+            outputs, flags = [], []
+            for i, o in enumerate(region.outputs):
+                item = values[id(o)]
+                if batched_outputs is not None and i in batched_outputs:
+                    item = _Batched(inner.materialize(item), True)
+                outputs.append(graph.lift(item.value))
+                flags.append(item.batched)
+        graph.outputs = tuple(outputs)
+        return graph, flags
+
+    def batch_if(self, sub, node, items, env):
+        from ._control import _captures, _results
+        then, other = node.attrs["then"], node.attrs["else"]
+        pred = items[0]
+        if pred.batched:
+            # Per-example branches: both run, a select picks.
+            a = self.inline(sub, then, env)
+            b = self.inline(sub, other, env)
+            results = []
+            for x, y, o in zip(a, b, then.outputs):
+                if not x.batched and not y.batched:
+                    results.append(_Batched(_emit(
+                        self.graph, node, "select", [pred.value, x.value,
+                                                     y.value], {},
+                        (self.size,) + o.shape), True))
+                    continue
+                shape = (self.size,) + o.shape
+                condition = self.with_rank(pred.value, len(o.shape))
+                results.append(_Batched(_emit(
+                    self.graph, node, "select",
+                    [condition, self.materialize(x), self.materialize(y)],
+                    {}, shape, o.dtype), True))
+            return results
+        _, flags_a = self.rebuild(sub, then, env)
+        _, flags_b = self.rebuild(sub, other, env)
+        batched = {i for i, (p, q) in enumerate(zip(flags_a, flags_b))
+                   if p or q}
+        then_graph, _ = self.rebuild(sub, then, env, batched_outputs=batched)
+        else_graph, _ = self.rebuild(sub, other, env, batched_outputs=batched)
+        captured = _captures(self.graph, then_graph, else_graph)
+        new = Tracer(self.graph, "if", (pred.value, *captured),
+                     {"then": then_graph, "else": else_graph}, (), np.bool_)
+        new.location = node.location
+        return [_Batched(r, i in batched) for i, r in enumerate(
+            _results(self.graph, new, then_graph.outputs))]
+
+    def batch_while(self, sub, node, items, env):
+        from ._control import _captures, _results
+        count = node.attrs["state"]
+        cond, body = node.attrs["cond"], node.attrs["body"]
+        flags = [item.batched for item in items[:count]]
+        while True:  # the state batched wherever the body makes it so
+            _, out = self.rebuild(sub, body, env, flags)
+            grown = [f or o for f, o in zip(flags, out)]
+            if grown == flags:
+                break
+            flags = grown
+        _, (pred_batched,) = self.rebuild(sub, cond, env, flags)
+        if pred_batched:
+            flags = [True] * count
+        init = [self.materialize(item) if flag else item.value
+                for item, flag in zip(items[:count], flags)]
+        batched_out = {i for i, f in enumerate(flags) if f}
+        cond_graph, _ = self.rebuild(sub, cond, env, flags)
+        body_graph, _ = self.rebuild(sub, body, env, flags,
+                                     batched_outputs=batched_out)
+        trip_count = node.attrs.get("trip_count")
+        if pred_batched:
+            # Until no example goes on; finished examples keep their state.
+            trip_count = None
+            with cond_graph.tracing():
+                (p,) = cond_graph.outputs
+                any_left = p.astype(np.int32).max() > 0
+                cond_graph.outputs = (any_left,)
+            with body_graph.tracing():
+                inner = _Batcher(body_graph, self.size, self.where)
+                state = body_graph.arguments[:count]
+                (p,) = inner.inline(sub, cond, env, [
+                    _Batched(a, True) for a in state])
+                kept = []
+                for new, old in zip(body_graph.outputs, state):
+                    condition = inner.with_rank(p.value, old.ndim - 1)
+                    kept.append(_emit(body_graph, node, "select",
+                                      [condition, new, old], {}, old.shape,
+                                      old.dtype))
+                body_graph.outputs = tuple(kept)
+        captured = _captures(self.graph, cond_graph, body_graph)
+        new = Tracer(self.graph, "while", (*init, *captured),
+                     {"cond": cond_graph, "body": body_graph, "state": count,
+                      "trip_count": trip_count}, (), np.bool_)
+        new.location = node.location
+        return [_Batched(r, flag) for r, flag in zip(
+            _results(self.graph, new, init), flags)]
 
     def batch_call(self, sub, node, items):
         """A call of a VJP (gm.grad inside vmap): the VJP of the batched
@@ -267,6 +399,20 @@ def _gather(batcher, node, items):
                  _batched_shape(batcher, node))
 
 
+def _scatter_add(batcher, node, items):
+    base, indices, updates = items
+    graph = batcher.graph
+    axis = int(node.attrs["axis"]) % node.ndim
+    if not indices.batched:
+        return _emit(graph, node, "scatter_add",
+                     [batcher.materialize(base), indices.value,
+                      batcher.materialize(updates)], {"axis": axis + 1},
+                     _batched_shape(batcher, node))
+    # (google.scatter_add comes from gm.scan's steps, whose index is never
+    # mapped.)
+    raise batcher.error(node, "mapped indices")
+
+
 def _matmul(batcher, node, items):
     lhs, rhs = items
     graph = batcher.graph
@@ -368,6 +514,7 @@ BATCHING_RULES.update({
     "concat": _concat,
     "pad": _pad,
     "gather": _gather,
+    "scatter_add": _scatter_add,
     "matmul": _matmul,
     "conv2d": _conv2d,
     "max_pool2d": _windowed,

@@ -239,3 +239,45 @@ def test_gradient_of_a_loop_that_never_runs():
     # google.scatter_add rejects.)
     f = lambda x: np.sum(gm.fori_loop(3, 3, lambda i, v: v * v, x) * x)
     np.testing.assert_array_equal(gm.grad(f)(np.arange(3.0)), [0, 2, 4])
+
+
+def test_scan_carry_must_keep_its_dtype():
+    with pytest.raises(TypeError, match=r"gm.scan: f must return a carry "
+                       r"with init's shapes and dtypes \(float32\[\]\), got "
+                       r"\(float64\[\]\)"):
+        gm.scan(lambda c, x: (c + x, c), np.float32(0), np.ones(3))
+
+
+def test_vmap_of_control_flow(rng):
+    xs = rng.standard_normal((4, 3))
+
+    def branch(x):
+        return gm.cond(x.sum() > 0, lambda: np.exp(x), lambda: x * 2)
+
+    def shared_branch(p, x):
+        return gm.cond(p, lambda: np.exp(x), lambda: x * 2)
+
+    def counted(x):
+        return gm.fori_loop(0, 3, lambda i, v: np.tanh(v) * 2 + x, x)
+
+    def until(x):
+        return gm.while_loop(lambda v: v.sum() < 10, lambda v: v * 2 + 0.5,
+                             np.abs(x))
+
+    def running_sum(x):
+        return gm.scan(lambda c, e: (c + e, c * e), np.float64(0), x)[1]
+
+    for fn in (branch, counted, until, running_sum):
+        np.testing.assert_allclose(gm.vmap(fn)(xs),
+                                   np.stack([fn(x) for x in xs]),
+                                   rtol=1e-12, err_msg=fn.__name__)
+    np.testing.assert_allclose(
+        gm.vmap(shared_branch, in_axes=(None, 0))(np.array(False), xs),
+        xs * 2)
+    # Per-example gradients through a loop.
+    w = rng.standard_normal(3)
+    loss = lambda w, x: np.sum(gm.fori_loop(0, 2, lambda i, v: np.tanh(v * w),
+                                            x))
+    grads = gm.vmap(gm.grad(loss), in_axes=(None, 0))(w, xs)
+    np.testing.assert_allclose(grads, np.stack([gm.grad(loss)(w, x)
+                                                for x in xs]), rtol=1e-10)
