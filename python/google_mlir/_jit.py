@@ -101,7 +101,7 @@ _DEVICE_KINDS = {"cuda": "cuda", "rocm": "rocm"}
 
 
 def jit(fn=None, *, static_argnames=(), static_argnums=(), dynamic_dims=None,
-        target="cpu", options="", cache_dir=None):
+        target="cpu", options="", cache_dir=None, donate_argnums=()):
     """Compiles `fn` once per signature of its array arguments.
 
     static_argnames / static_argnums: parameters passed as Python values
@@ -114,14 +114,32 @@ def jit(fn=None, *, static_argnames=(), static_argnums=(), dynamic_dims=None,
       dict of them.
     cache_dir: the disk cache (default GOOGLE_MLIR_CACHE_DIR or
       ~/.cache/google-mlir).
+    donate_argnums: array arguments (or pytrees of them) the caller gives
+      up: a result of the same shape and dtype is stored in a donated
+      array's memory and returned as that array; a donated array that holds
+      no result must not be used again (passing it to a jitted function
+      raises ValueError), as in JAX.
     """
     if fn is None:
         return functools.partial(
             jit, static_argnames=static_argnames,
             static_argnums=static_argnums, dynamic_dims=dynamic_dims,
-            target=target, options=options, cache_dir=cache_dir)
+            target=target, options=options, cache_dir=cache_dir,
+            donate_argnums=donate_argnums)
     return JitFunction(fn, static_argnames, static_argnums, dynamic_dims,
-                       target, options, cache_dir)
+                       target, options, cache_dir, donate_argnums)
+
+
+# Donated arrays that hold no result, by id (they must not be used again).
+_consumed = weakref.WeakValueDictionary()
+
+
+def _check_not_consumed(name, specs, arrays):
+    for (argument, _, _), array in zip(specs, arrays):
+        if _consumed.get(id(array)) is array:
+            raise ValueError(f"{name}() argument '{argument}' was donated to "
+                             "an earlier call (donate_argnums) and must not "
+                             "be used again")
 
 
 def _locate(entry, error):
@@ -207,7 +225,7 @@ class JitFunction:
     """A function compiled per signature; call it like the original."""
 
     def __init__(self, fn, static_argnames, static_argnums, dynamic_dims,
-                 target, options, cache_dir):
+                 target, options, cache_dir, donate_argnums=()):
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._name = getattr(fn, "__name__", "function")
@@ -262,6 +280,14 @@ class JitFunction:
             for c in self._name) or "function"
         if self._mlir_name[0].isdigit():
             self._mlir_name = "_" + self._mlir_name
+        self._donate = []
+        for index in _as_tuple(donate_argnums):
+            if not -len(params) <= index < len(params) or \
+                    self._names[index] in static:
+                raise ValueError(f"gm.jit: donate_argnums {index} is not an "
+                                 f"array parameter of "
+                                 f"{self._name}{self._signature}")
+            self._donate.append(self._names[index])
         self._method = False  # set when first looked up on an instance
         self._entries = {}
         self._history = []  # keys in compile order
@@ -343,11 +369,14 @@ class JitFunction:
             # Eager, or inside another trace (inlined there).
             return self._fn(*args, **kwargs)
         bound, arrays, key = self._bind(args, kwargs)
+        if _consumed:
+            _check_not_consumed(self._name, key[0], arrays)
         entry = self._entries.get(key)
         if entry is None:
             entry = self._compile(bound, key)
         # The fast path passes arrays as they come: plain signatures only.
-        plain = entry.output_tree is None and all(t is None for t in key[2])
+        plain = entry.output_tree is None and not self._donate and \
+            all(t is None for t in key[2])
         statics = []
         for i in self._static_positions:
             value = bound.arguments[self._names[i]]
@@ -368,7 +397,34 @@ class JitFunction:
             raise _locate(entry, error) from None
         if _flags.debug_nans:
             self._check_nans(entry, arrays, results)
+        if self._donate:
+            results = self._store_in_donated(bound, results)
         return entry.unflatten(results)
+
+    def _store_in_donated(self, bound, results):
+        """Each result stored in a donated array of its shape and dtype
+        (which is returned instead); the donated arrays left are
+        consumed."""
+        donated = []
+        for name in self._donate:
+            donated += [a for a in _tree.flatten(bound.arguments[name])[0]
+                        if isinstance(a, np.ndarray) and
+                        a.flags.c_contiguous and a.flags.writeable and
+                        not isinstance(a, np.ma.MaskedArray)]
+        single = not isinstance(results, tuple)
+        outputs = [results] if single else list(results)
+        for i, result in enumerate(outputs):
+            for j, array in enumerate(donated):
+                if array is not None and array.shape == result.shape and \
+                        array.dtype == result.dtype:
+                    np.copyto(array, result)
+                    outputs[i] = array
+                    donated[j] = None
+                    break
+        for array in donated:
+            if array is not None:
+                _consumed[id(array)] = array
+        return outputs[0] if single else tuple(outputs)
 
     def submit(self, *args, **kwargs):
         """Runs the call on a worker thread: a concurrent.futures.Future.

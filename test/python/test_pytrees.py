@@ -129,3 +129,34 @@ def test_methods_of_unhashable_instances():
 
     m = Model(scale=np.float64(2.0))
     np.testing.assert_allclose(m.apply(np.ones(2)), [2, 2])
+
+
+def test_donated_arguments_hold_results(rng):
+    @gm.jit(donate_argnums=0)
+    def step(params, grads):
+        new = {k: params[k] - 0.5 * grads[k] for k in params}
+        return new, sum(np.sum(g) for g in grads.values())
+
+    params = {"w": np.ones((2, 3)), "b": np.zeros(3)}
+    w, b = params["w"], params["b"]
+    grads = {"w": np.full((2, 3), 2.0), "b": np.ones(3)}
+    new, total = step(params, grads)
+    assert new["w"] is w and new["b"] is b  # the donated buffers
+    np.testing.assert_array_equal(w, np.zeros((2, 3)))
+    np.testing.assert_array_equal(b, np.full(3, -0.5))
+    assert float(total) == 15.0
+    new, _ = step(new, grads)  # results of a donating call can be donated
+    np.testing.assert_array_equal(new["b"], np.full(3, -1.0))
+
+
+def test_a_donated_array_without_a_result_cannot_be_used_again():
+    f = gm.jit(lambda a, b: (a * b).sum(), donate_argnums=(0,))
+    a = np.ones(3)
+    assert float(f(a, np.ones(3))) == 3.0
+    with pytest.raises(ValueError, match=r"argument 'a' was donated to an "
+                       r"earlier call \(donate_argnums\) and must not be "
+                       "used again"):
+        f(a, np.ones(3))
+    with pytest.raises(ValueError, match="donate_argnums 2 is not an array "
+                       "parameter"):
+        gm.jit(lambda a, b: a, donate_argnums=2)
