@@ -31,3 +31,6 @@ PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/gpt_block.py
 echo "== Python: training the MLP (against hand-written NumPy backprop) and the CNN on the digits with gm.value_and_grad =="
 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/train_mlp.py
 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/train_cnn.py
+
+echo "== Python: an RNN trained through gm.scan (a compiled loop), per-example gradients with gm.vmap =="
+PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 examples/train_rnn.py

@@ -481,7 +481,7 @@ class JitFunction:
                         f"hashable, got {type(value).__name__}") from None
                 statics.append((name, type(value).__name__, value))
                 continue
-            if isinstance(value, np.ndarray):
+            if isinstance(value, (np.ndarray, np.generic)):
                 leaves, treedef = [(name, value)], None
             elif _tree.is_container(value):
                 values, treedef = _tree.flatten(value)
@@ -492,7 +492,8 @@ class JitFunction:
             trees.append(treedef)
             if treedef is not None:
                 stray = next(((n, v) for n, v in leaves
-                              if not isinstance(v, np.ndarray)), None)
+                              if not isinstance(v, (np.ndarray, np.generic))),
+                             None)
                 if stray is not None:
                     raise TypeError(
                         f"{self._name}() argument '{name}' must be a numpy "
@@ -520,8 +521,11 @@ class JitFunction:
         return bound, arrays, (tuple(specs), tuple(statics), tuple(trees))
 
     def _check_array(self, name, value):
-        """`value` as an array argument (native byte order), or a
-        TypeError naming the argument (or pytree leaf) `name`."""
+        """`value` as an array argument (native byte order; a numpy scalar
+        as a rank-0 array), or a TypeError naming the argument (or pytree
+        leaf) `name`."""
+        if isinstance(value, np.generic):
+            value = np.asarray(value)
         if not isinstance(value, np.ndarray):
             if isinstance(value, (int, float, str, bool)):
                 hint = " (or mark it static with static_argnames)"

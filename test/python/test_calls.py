@@ -402,3 +402,10 @@ def test_zero_extents_and_narrow_sums():
     probs = gm.jit(lambda x: gm.softmax(x))(np.zeros((1, 5000), np.float16))
     total = probs.astype(np.float32).sum()
     assert abs(total - 1) < 1e-3
+
+
+def test_numpy_scalars_are_rank_0_arrays():
+    f = gm.jit(lambda x, s: x * s)
+    out = f(np.ones(2, np.float32), np.float32(3))
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out, [3, 3])

@@ -2,7 +2,8 @@
 """The models of examples/ end to end: the LeNet-style CNN on
 scikit-learn's digits and the GPT-style decoder block, against NumPy at
 every opt-level, and compiled for NVVM and ROCDL; the MLP trained with the
-compiler's gradients against hand-written NumPy backpropagation."""
+compiler's gradients against hand-written NumPy backpropagation; the RNN
+trained through gm.scan."""
 
 import os
 import sys
@@ -18,6 +19,7 @@ import cnn_digits  # noqa: E402
 import gpt_block  # noqa: E402
 import train_cnn  # noqa: E402
 import train_mlp  # noqa: E402
+import train_rnn  # noqa: E402
 
 OPT_LEVELS = ["0", "1", "2", "3"]
 
@@ -110,3 +112,13 @@ def test_cnn_trains_end_to_end():
     jitted step (checked against torch's autograd when torch is there)."""
     digits_or_skip()
     assert train_cnn.main() > 0.85
+
+
+def test_rnn_trains_with_scan():
+    """A scan-based RNN: gradients against NumPy BPTT (inside main), the
+    per-example norms from vmap(grad), and a model better than the mean
+    predictor after a short training."""
+    lines = []
+    test_loss, baseline = train_rnn.main(steps=150, log=lines.append)
+    assert test_loss < 0.7 * baseline, lines
+    assert any("per-example gradient norms" in line for line in lines)
