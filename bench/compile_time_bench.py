@@ -6,6 +6,10 @@ time and the growth per doubling of n (2.0 is linear). Not a test: the
 machines are shared and noisy.
 
   compile_time_bench.py [--google-run PATH] [--sizes 250,500,1000,2000]
+
+Then the RNN training step of examples/train_rnn.py (gm.scan + gm.grad)
+compiled for sequences of 16 and 1024 steps: the loop is a google.while,
+so the compile time does not grow with the sequence.
 """
 import argparse
 import os
@@ -29,6 +33,30 @@ def chain(n):
         value = f"%t{i}"
     lines.append(f"  return {value} : tensor<64x64xf32>\n}}\n")
     return "\n".join(lines)
+
+
+def scan_compile_times():
+    """Cold compiles (a fresh cache) of the RNN gradient step at two
+    sequence lengths, in a child process each."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = ("import sys, time; sys.path.insert(0, 'examples')\n"
+            "import numpy as np, google_mlir as gm, train_rnn\n"
+            "p = train_rnn.init_params()\n"
+            "xs, t = train_rnn.make_batch(np.random.default_rng(0), "
+            "steps=int(sys.argv[1]))\n"
+            "f = gm.jit(gm.grad(train_rnn.loss_fn))\n"
+            "s = time.perf_counter(); f(p, xs, t)\n"
+            "print(time.perf_counter() - s)\n")
+    python_path = os.path.join(root, "build", "python")
+    for steps in (16, 1024):
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, GOOGLE_MLIR_CACHE_DIR=cache,
+                       PYTHONPATH=python_path)
+            out = subprocess.run([sys.executable, "-c", code, str(steps)],
+                                 cwd=root, env=env, capture_output=True,
+                                 text=True, check=True).stdout
+        print(f"RNN gradient step, sequence {steps:5d}: first call "
+              f"(trace + compile + run) {float(out) * 1e3:8.1f} ms")
 
 
 def main():
@@ -60,6 +88,7 @@ def main():
                   " ".join(f"{times[s]:9.1f}" for s in stages) +
                   f" {total:9.1f} {growth}")
             previous = total
+    scan_compile_times()
 
 
 if __name__ == "__main__":

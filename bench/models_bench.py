@@ -219,6 +219,60 @@ def decoder_cases(np, gm, rng):
     return cases
 
 
+def rnn_cases(np, gm, rng):
+    """One SGD step of examples/train_rnn.py's RNN (tanh, hidden 128,
+    sequence 64, batch 32): gm.scan + gm.grad compiled, hand-written NumPy
+    backpropagation through time in float32, and PyTorch's autograd over a
+    Python loop. Each returns the updated recurrent weights."""
+    sys.path.insert(0, os.path.join(root, "examples"))
+    import train_rnn
+    params = train_rnn.init_params()
+    xs, targets = train_rnn.make_batch(rng)
+    rate = np.float32(0.01)
+
+    @gm.jit
+    def ours(params, xs, targets):
+        return params["wh"] - rate * gm.grad(train_rnn.loss_fn)(
+            params, xs, targets)["wh"]
+
+    def numpy_step(params, xs, targets):
+        p = params
+        hs = [np.zeros((xs.shape[1], train_rnn.HIDDEN), np.float32)]
+        for x in xs:
+            hs.append(np.tanh(x @ p["wx"] + hs[-1] @ p["wh"] + p["b"]))
+        prediction = (hs[-1] @ p["wo"] + p["bo"]).reshape(-1)
+        d_pred = 2 * (prediction - targets) / np.float32(len(targets))
+        dh = d_pred[:, None] @ p["wo"].T
+        dwh = np.zeros_like(p["wh"])
+        for t in range(len(xs) - 1, -1, -1):
+            dz = dh * (1 - hs[t + 1] ** 2)
+            dwh += hs[t].T @ dz
+            dh = dz @ p["wh"].T
+        return p["wh"] - rate * dwh
+
+    def torch_step(torch):
+        def prepare(params, xs, targets):
+            return ({k: torch.from_numpy(v) for k, v in params.items()},
+                    torch.from_numpy(xs), torch.from_numpy(targets))
+
+        def run(params, xs, targets):
+            with torch.enable_grad():
+                wh = params["wh"].detach().requires_grad_()
+                h = torch.zeros(xs.shape[1], train_rnn.HIDDEN)
+                for x in xs:
+                    h = torch.tanh(x @ params["wx"] + h @ wh + params["b"])
+                prediction = (h @ params["wo"] + params["bo"]).reshape(-1)
+                loss = ((prediction - targets) ** 2).mean()
+                (grad,) = torch.autograd.grad(loss, [wh])
+            return (wh - rate * grad).detach()
+        return prepare, run
+
+    steps, batch, hidden = xs.shape[0], xs.shape[1], train_rnn.HIDDEN
+    flops = 3 * steps * 2 * batch * hidden * (hidden + 2)
+    return [("RNN train step seq 64 b32 h128", flops, ours, numpy_step,
+             (params, xs, targets), torch_step)]
+
+
 def models(np, gm, rng):
     """(name, flops, jitted function, numpy function, arguments, torch
     contender or None: torch -> (prepare arguments, run))."""
@@ -263,7 +317,8 @@ def models(np, gm, rng):
                   gm.jit(attention), attention_numpy,
                   tuple(f32(heads, seq, dim) for _ in range(3)), None))
     return (cases + cnn_cases(np, gm, rng) + conv_layer_cases(np, gm, rng) +
-            decoder_cases(np, gm, rng) + training_cases(np, gm, rng))
+            decoder_cases(np, gm, rng) + training_cases(np, gm, rng) +
+            rnn_cases(np, gm, rng))
 
 
 def per_call_s(function, args, seconds=0.05):

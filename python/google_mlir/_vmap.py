@@ -63,22 +63,14 @@ class _Batcher:
         return self.size
 
     # Helpers on values of the caller's trace.
-    def lift(self, value):
-        return self.graph.lift(value) if value.graph is not self.graph \
-            else value
-
     def broadcast(self, value):
         """An unbatched value repeated along a new leading batch
         dimension."""
-        size = self.static_size_of(value)
-        return broadcast_to(value, (size,) + value.shape)
-
-    def static_size_of(self, value):
         if self.size is None:
             raise NotImplementedError(
                 f"{self.where}: broadcasting an unmapped value over a "
                 "dynamic batch size is not supported yet")
-        return self.size
+        return broadcast_to(value, (self.size,) + value.shape)
 
     def materialize(self, item):
         """`item`'s value with a leading batch dimension."""
@@ -91,8 +83,7 @@ class _Batcher:
         if missing <= 0:
             return value
         shape = (value.shape[0],) + (1,) * missing + value.shape[1:]
-        return Tracer(self.graph, "reshape", (value,), {}, shape,
-                      value.dtype)
+        return _emit(self.graph, value, "reshape", [value], {}, shape)
 
     # The driver.
     def run(self, sub, env):
