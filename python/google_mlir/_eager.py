@@ -179,15 +179,63 @@ def _evaluate(node, operands, dtype):
 
 
 def replay(graph, arguments):
-    """Yields (node, value) for every live op of `graph`, in order, up to
-    the first call of a gradient (whose backward ops numpy cannot replay)."""
+    """Yields (node, value) for every live op of `graph`, in order (those
+    in the regions of google.if / google.while as they run), up to the
+    first call of a gradient (whose backward ops numpy cannot replay)."""
     values = {id(t): a for t, a in zip(graph.arguments, arguments)}
+    return _replay_graph(graph, values, [])
+
+
+def _replay_graph(graph, values, stopped):
+    """Yields like `replay`; a gradient call sets `stopped`."""
     for node in graph.live_nodes():
-        if node.op in ("call", "result"):
+        if node.op == "result":
+            (owner,) = node.operands
+            if owner.op == "call":
+                stopped.append(True)
+                return
+            values[id(node)] = values[id(owner)][node.attrs["index"]]
+            continue
+        if node.op == "call":
+            stopped.append(True)
             return
+        if node.op in ("if", "while"):
+            outputs = yield from _replay_region_op(graph, node, values,
+                                                   stopped)
+            if stopped:
+                return
+            values[id(node)] = outputs
+            continue
         value = evaluate(node, [values[id(o)] for o in node.operands])
         values[id(node)] = value
         yield node, value
+
+
+def _run_region(graph, region, values, args, stopped):
+    """Runs a region graph (its block arguments bound to `args`); its
+    outputs' values."""
+    for outer, inner in region.captures:
+        values[id(inner)] = values[id(graph.lift(outer))]
+    for arg, value in zip(region.arguments, args):
+        values[id(arg)] = value
+    yield from _replay_graph(region, values, stopped)
+    return [values[id(o)] for o in region.outputs]
+
+
+def _replay_region_op(graph, node, values, stopped):
+    if node.op == "if":
+        taken = "then" if values[id(node.operands[0])] else "else"
+        return (yield from _run_region(graph, node.attrs[taken], values, (),
+                                       stopped))
+    state = [values[id(o)] for o in node.operands[:node.attrs["state"]]]
+    while not stopped:
+        (go,) = yield from _run_region(graph, node.attrs["cond"], values,
+                                       state, stopped)
+        if stopped or not go:
+            break
+        state = yield from _run_region(graph, node.attrs["body"], values,
+                                       state, stopped)
+    return state
 
 
 __all__ = ["ELEMENTWISE", "cast", "conv2d", "pool2d", "softmax", "evaluate",

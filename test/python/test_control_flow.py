@@ -281,3 +281,20 @@ def test_vmap_of_control_flow(rng):
     grads = gm.vmap(gm.grad(loss), in_axes=(None, 0))(w, xs)
     np.testing.assert_allclose(grads, np.stack([gm.grad(loss)(w, x)
                                                 for x in xs]), rtol=1e-10)
+
+
+def test_debug_nans_looks_inside_branches_and_loops():
+    gm.set_debug_nans(True)
+    try:
+        f = gm.jit(lambda x: gm.fori_loop(0, 3, lambda i, v: np.log(v - 1.0),
+                                          x))
+        with pytest.raises(FloatingPointError, match=r"google.log at "
+                           r".*test_control_flow.py:[0-9]+ produced NaN"):
+            f(np.array([5.0, 3.0]))
+        g = gm.jit(lambda p, x: gm.cond(p, lambda: np.sqrt(x), lambda: x))
+        with pytest.raises(FloatingPointError, match="google.sqrt at"):
+            g(np.array(True), np.array([-1.0]))
+        np.testing.assert_array_equal(g(np.array(False), np.array([-1.0])),
+                                      [-1.0])
+    finally:
+        gm.set_debug_nans(False)
