@@ -17,7 +17,7 @@ import inspect
 import numpy as np
 
 from . import _tree
-from ._jit import jit
+from ._jit import jit, staged_jit
 from ._trace import SUPPORTED_DTYPES, Graph, Tracer, is_float
 
 
@@ -120,7 +120,7 @@ class _Staged:
             inspect.Parameter(f"a{i}", inspect.Parameter.POSITIONAL_ONLY)
             for i in range(len(positions))])
         flat.__name__ = self._name.replace(".", "_")
-        compiled = jit(flat)
+        compiled = staged_jit(flat)
 
         def call(*arrays):
             results = compiled(*arrays)  # traces `flat` on a new signature

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _tree
 from ._autodiff import _Staged, _as_array, _name_of
+from ._jit import jit_disabled
 from ._trace import (Graph, SUPPORTED_DTYPES, Tracer, broadcast_to,
                      format_shape, trace_error)
 
@@ -95,6 +96,30 @@ def _predicate(value, what):
     return value
 
 
+def _eager(*trees):
+    """Whether no leaf is traced (under gm.disable_jit(), control flow on
+    such values runs as plain Python)."""
+    return not any(isinstance(leaf, Tracer)
+                   for leaf in _tree.flatten(trees)[0])
+
+
+def _scan_eagerly(f, init, xs, length, reverse):
+    x_leaves, x_def = _tree.flatten(xs)
+    count = len(x_leaves[0]) if x_leaves else int(length)
+    carry, ys = init, []
+    for t in (range(count - 1, -1, -1) if reverse else range(count)):
+        carry, y = f(carry, _tree.unflatten(x_def, [x[t] for x in x_leaves]))
+        ys.append(y)
+    if reverse:
+        ys.reverse()
+    if not ys:
+        return carry, None
+    y_leaves = [_tree.flatten(y)[0] for y in ys]
+    stacked = [np.stack([leaves[k] for leaves in y_leaves])
+               for k in range(len(y_leaves[0]))]
+    return carry, _tree.unflatten(_tree.flatten(ys[0])[1], stacked)
+
+
 # ---- gm.cond ----
 
 def _cond_record(pred, true_fn, false_fn, *operands):
@@ -145,7 +170,8 @@ def cond(pred, true_fn, false_fn, *operands):
     """true_fn(*operands) if pred else false_fn(*operands), as one
     google.if: both branches are traced and must return the same pytree of
     shapes and dtypes. A Python bool picks the branch while tracing."""
-    if isinstance(pred, (bool, np.bool_)):
+    if isinstance(pred, (bool, np.bool_)) or (
+            jit_disabled() and _eager(pred, operands)):
         return (true_fn if pred else false_fn)(*operands)
     return _Staged(lambda p, *ops: _cond_record(p, true_fn, false_fn, *ops),
                    "cond")(pred, *operands)
@@ -191,6 +217,10 @@ def while_loop(cond_fun, body_fun, init_val):
     (a boolean scalar) holds, as one google.while; the state is a pytree
     of arrays whose shapes and dtypes the body keeps."""
     where = "gm.while_loop"
+    if jit_disabled() and _eager(init_val):
+        while cond_fun(init_val):
+            init_val = body_fun(init_val)
+        return init_val
     return _Staged(lambda init: _while(Graph.current(), cond_fun, body_fun,
                                        init, where), "while_loop")(init_val)
 
@@ -217,6 +247,10 @@ def fori_loop(lower, upper, body_fun, init_val):
     another integer type)."""
     where = "gm.fori_loop"
     dtype = _index_dtype(lower, upper)
+    if jit_disabled() and _eager(lower, upper, init_val):
+        for i in range(int(lower), int(upper)):
+            init_val = body_fun(dtype.type(i), init_val)
+        return init_val
 
     def record(lower, upper, init):
         graph = Graph.current()
@@ -249,6 +283,8 @@ def scan(f, init, xs=None, length=None, reverse=False):
     google.while: each step reads its slice of xs (a gather) and writes its
     y into the stacked ys (a scatter_add into -0.0, exact)."""
     where = "gm.scan"
+    if jit_disabled() and _eager(init, xs):
+        return _scan_eagerly(f, init, xs, length, reverse)
 
     def record(init, xs):
         graph = Graph.current()

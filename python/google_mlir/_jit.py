@@ -42,6 +42,11 @@ def _jit_disabled_here():
     return getattr(_thread_state, "disabled", 0) > 0
 
 
+def jit_disabled():
+    """Whether gm.disable_jit() is in effect in this thread."""
+    return _flags.disabled_anywhere > 0 and _jit_disabled_here()
+
+
 @contextlib.contextmanager
 def disable_jit():
     """Runs jitted functions as plain Python on numpy arrays inside the
@@ -128,6 +133,14 @@ def jit(fn=None, *, static_argnames=(), static_argnums=(), dynamic_dims=None,
             donate_argnums=donate_argnums)
     return JitFunction(fn, static_argnames, static_argnums, dynamic_dims,
                        target, options, cache_dir, donate_argnums)
+
+
+def staged_jit(fn):
+    """gm.jit for the transformations' own compiles (grad, vmap): they
+    compile under gm.disable_jit() too (numpy cannot differentiate)."""
+    function = jit(fn)
+    function._always_compiled = True
+    return function
 
 
 # Donated arrays that hold no result, by id (they must not be used again).
@@ -289,6 +302,7 @@ class JitFunction:
                                  f"{self._name}{self._signature}")
             self._donate.append(self._names[index])
         self._method = False  # set when first looked up on an instance
+        self._always_compiled = False
         self._entries = {}
         self._history = []  # keys in compile order
         # The last (entry, static values) called: a call with the same
@@ -363,7 +377,8 @@ class JitFunction:
         return tuple(args[i] for i in self._array_positions)
 
     def _call(self, args, kwargs):
-        if (_flags.disabled_anywhere and _jit_disabled_here()) or any(
+        if (_flags.disabled_anywhere and _jit_disabled_here() and
+                not self._always_compiled) or any(
                 isinstance(a, Tracer)
                 for a in _tree.flatten((args, kwargs))[0]):
             # Eager, or inside another trace (inlined there).

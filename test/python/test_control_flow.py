@@ -298,3 +298,26 @@ def test_debug_nans_looks_inside_branches_and_loops():
                                       [-1.0])
     finally:
         gm.set_debug_nans(False)
+
+
+def test_disable_jit_runs_control_flow_in_python_and_still_differentiates():
+    seen = []
+
+    def body(i, v):
+        seen.append(int(i))  # a Python side effect: runs every step eagerly
+        return v * 2
+
+    with gm.disable_jit():
+        np.testing.assert_array_equal(gm.fori_loop(0, 3, body, np.ones(2)),
+                                      [8, 8])
+        carry, ys = gm.scan(lambda c, x: (c + x, c * x), np.float64(0),
+                            np.arange(4.0))
+        np.testing.assert_array_equal(ys, [0, 0, 2, 9])
+        assert gm.while_loop(lambda v: v < 10, lambda v: v * 3, 1) == 27
+        assert gm.cond(np.array(False), lambda: 1, lambda: 2) == 2
+        # Transformations still compile (numpy cannot differentiate).
+        np.testing.assert_array_equal(
+            gm.grad(lambda x: np.sum(x * x))(np.ones(2)), [2, 2])
+        np.testing.assert_array_equal(gm.vmap(lambda x: x * 2)(np.ones(2)),
+                                      [2, 2])
+    assert seen == [0, 1, 2]
