@@ -132,8 +132,12 @@ class Graph:
 
     _active = threading.local()
 
-    def __init__(self, name, parent=None):
+    def __init__(self, name, parent=None, names_from=None):
         self.name = name
+        # Function names taken in the module this graph's functions end in
+        # (shared with the graphs it nests in, or `names_from`'s).
+        source = parent or names_from
+        self._taken_names = source._taken_names if source else set()
         # The graph whose trace records a call of this one (gm.grad): its
         # values used here become arguments (captures).
         self.parent = parent
@@ -274,13 +278,15 @@ class Graph:
 
     def unique_function_name(self, base):
         """A name for a new private function, unused in this module (the
-        prefix keeps it apart from the traced function's own name)."""
+        prefix keeps it apart from the traced function's own name); the
+        graphs nested in this one draw from the same names."""
         base = "__gm_" + "".join(c if c.isascii() and (c.isalnum() or c == "_")
                                  else "_" for c in base)
         name, index = base, 0
-        while name in self.functions:
+        while name in self._taken_names or name in self.functions:
             index += 1
             name = f"{base}_{index}"
+        self._taken_names.add(name)
         return name
 
     def live_nodes(self):

@@ -250,7 +250,7 @@ class _Batcher:
         function = graph.function_graphs[name]
         size = self.static_size(node)
         batched_name = graph.unique_function_name(name + "_batched")
-        batched = Graph(batched_name)
+        batched = Graph(batched_name, names_from=graph)
         env = {id(arg): _Batched(batched.argument(f"a{i}", (size,) + arg.shape,
                                                   arg.dtype), True)
                for i, arg in enumerate(function.arguments)}

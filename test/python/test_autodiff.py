@@ -393,3 +393,46 @@ def test_embedding_gradient_in_f16_keeps_its_dtype(rng):
     g = gm.grad(lambda t: np.sum(t[tokens] * 2))(table)
     assert g.dtype == np.float16
     np.testing.assert_array_equal(g[:, 0], [2, 0, 4, 0, 2])
+
+def test_higher_order_gradients():
+    # The outer gradient differentiates a function that calls the inner
+    # one's VJP: the pass inlines it (its body built first).
+    f = lambda x: np.sum(np.sin(x) * x)
+    x = np.array([0.5, 1.0, 2.0])
+    d1 = gm.grad(f)
+    d2 = gm.grad(lambda x: np.sum(d1(x)))
+    np.testing.assert_allclose(d2(x), 2 * np.cos(x) - x * np.sin(x),
+                               rtol=1e-12)
+    d3 = gm.grad(lambda x: np.sum(gm.grad(lambda y: np.sum(d1(y)))(x)))
+    np.testing.assert_allclose(d3(x), -3 * np.sin(x) - x * np.cos(x),
+                               rtol=1e-12)
+
+
+def test_nested_functions_get_distinct_names():
+    # (The inner gradient's private function once took the outer one's
+    # name, and its VJP then called itself.)
+    inner = gm.grad(lambda x: np.sum(x ** 3))
+    outer = gm.jit(gm.grad(lambda x: np.sum(inner(x))))
+    text = outer.lower(np.ones(2))
+    names = [line.split("@")[1].split("(")[0] for line in text.splitlines()
+             if "func.func" in line]
+    assert len(names) == len(set(names)), names
+    np.testing.assert_allclose(outer(np.array([1.0, 2.0])), [6, 12])
+
+
+def test_second_order_through_a_loop():
+    def g(w):
+        return np.sum(gm.fori_loop(0, 3, lambda i, v: np.tanh(v * w),
+                                   np.ones(2)))
+
+    def reference(w):
+        v = np.ones(2)
+        for _ in range(3):
+            v = np.tanh(v * w)
+        return np.sum(v)
+
+    w = np.array([0.3, 0.7])
+    hessian_sums = gm.grad(lambda w: np.sum(gm.grad(g)(w)))(w)
+    first = lambda w: numeric_gradient(reference, [w], 0, h=1e-5)
+    expected = numeric_gradient(lambda w: np.sum(first(w)), [w], 0, h=1e-4)
+    np.testing.assert_allclose(hessian_sums, expected, rtol=1e-5)

@@ -60,11 +60,10 @@ LogicalResult verifyDifferentiable(Operation *user, func::FuncOp function,
     return fail() << "@" << function.getSymName()
                   << " is not a function of one block";
   for (Operation &op : function.getBody().front().without_terminator())
-    if (!isa<GoogleDialect>(op.getDialect()))
+    if (!isa<GoogleDialect>(op.getDialect()) && !isa<func::CallOp>(op))
       return fail() << "@" << function.getSymName() << " has '"
                     << op.getName()
-                    << "'; differentiate functions of google ops (calls "
-                       "inlined)";
+                    << "'; differentiate functions of google ops and calls";
   int64_t numInputs = function.getNumArguments();
   for (int64_t position : wrt) {
     if (position < 0 || position >= numInputs)
@@ -257,7 +256,10 @@ private:
     for (Value value : init)
       types.push_back(value.getType());
     size_t n = state.size();
-    auto taped = WhileOp::create(builder, loc, types, init, IntegerAttr());
+    // Both loops run as many times as the forward one (so that they can be
+    // differentiated again).
+    IntegerAttr trips = op.getTripCountAttr();
+    auto taped = WhileOp::create(builder, loc, types, init, trips);
     {
       Block *cond = new Block();
       taped.getCond().push_back(cond);
@@ -331,8 +333,7 @@ private:
     SmallVector<Type> backTypes;
     for (Value value : backInit)
       backTypes.push_back(value.getType());
-    auto backward = WhileOp::create(builder, loc, backTypes, backInit,
-                                    IntegerAttr());
+    auto backward = WhileOp::create(builder, loc, backTypes, backInit, trips);
     {
       Block *cond = new Block();
       backward.getCond().push_back(cond);
@@ -401,8 +402,52 @@ private:
   llvm::DenseMap<Value, Value> cotangents;
 };
 
+/// Clones `body`'s ops with `builder`, calls inlined (their callees'
+/// bodies, recursively; `ensureBody` gives a VJP declaration its body
+/// first), into `forward`; `mapping` maps the block's arguments.
+LogicalResult cloneInlined(OpBuilder &builder, Block &body,
+                           IRMapping &mapping,
+                           SmallVectorImpl<Operation *> &forward,
+                           function_ref<LogicalResult(func::FuncOp)> ensureBody,
+                           int depth = 0) {
+  for (Operation &op : body.without_terminator()) {
+    auto call = dyn_cast<func::CallOp>(op);
+    if (!call) {
+      forward.push_back(builder.clone(op, mapping));
+      continue;
+    }
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee)
+      return call.emitError("google-differentiate: no function ")
+             << call.getCalleeAttr();
+    if (depth > 64)
+      return call.emitError("google-differentiate: calls nest too deep "
+                            "(recursion?)");
+    if (failed(ensureBody(callee)))
+      return failure();
+    if (callee.isExternal() || !callee.getBody().hasOneBlock())
+      return call.emitError("google-differentiate: @")
+             << callee.getSymName() << " has no body to differentiate";
+    Block &calleeBody = callee.getBody().front();
+    IRMapping inner;
+    for (auto [arg, operand] :
+         llvm::zip_equal(calleeBody.getArguments(), call.getOperands()))
+      inner.map(arg, mapping.lookupOrDefault(operand));
+    if (failed(cloneInlined(builder, calleeBody, inner, forward, ensureBody,
+                            depth + 1)))
+      return failure();
+    for (auto [result, returned] :
+         llvm::zip_equal(call.getResults(),
+                         calleeBody.getTerminator()->getOperands()))
+      mapping.map(result, inner.lookupOrDefault(returned));
+  }
+  return success();
+}
+
 LogicalResult buildVjpBody(func::FuncOp function, ArrayRef<int64_t> wrt,
-                           func::FuncOp vjp) {
+                           func::FuncOp vjp,
+                           function_ref<LogicalResult(func::FuncOp)> ensureBody) {
   Block *entry = vjp.addEntryBlock();
   OpBuilder builder = OpBuilder::atBlockEnd(entry);
   Block &body = function.getBody().front();
@@ -412,8 +457,8 @@ LogicalResult buildVjpBody(func::FuncOp function, ArrayRef<int64_t> wrt,
        llvm::zip(body.getArguments(), entry->getArguments()))
     mapping.map(original, argument);
   SmallVector<Operation *> forward;
-  for (Operation &op : body.without_terminator())
-    forward.push_back(builder.clone(op, mapping));
+  if (failed(cloneInlined(builder, body, mapping, forward, ensureBody)))
+    return failure();
 
   Backward backward(builder);
   auto returnOp = cast<func::ReturnOp>(body.getTerminator());
@@ -451,7 +496,7 @@ struct DifferentiatePass
       if (func.isExternal() && func->hasAttr(kVjpAttr))
         requests.push_back(func);
     for (func::FuncOp vjp : requests)
-      if (failed(fillRequest(symbols, vjp)))
+      if (vjp.isExternal() && failed(fillRequest(symbols, vjp)))
         return signalPassFailure();
     if (!function.empty() && failed(addNamedFunctions(symbols)))
       return signalPassFailure();
@@ -475,11 +520,34 @@ struct DifferentiatePass
              << of << " has type " << expected << ", got "
              << vjp.getFunctionType();
     vjp->removeAttr(kVjpAttr);
-    if (failed(buildVjpBody(function, wrt.asArrayRef(), vjp)))
+    inProgress.insert(vjp);
+    LogicalResult built = buildVjpBody(function, wrt.asArrayRef(), vjp,
+                                       [&](func::FuncOp callee) {
+                                         return ensureBody(symbols, callee);
+                                       });
+    inProgress.erase(vjp);
+    if (failed(built))
       return failure();
     ++numFunctions;
     return success();
   }
+
+  /// A VJP declaration the front end asks for gets its body before a
+  /// function calling it is differentiated (higher-order gradients).
+  LogicalResult ensureBody(SymbolTable &symbols, func::FuncOp callee) {
+    // (A VJP being built has its entry block already.)
+    if (inProgress.contains(callee))
+      return callee.emitError("google-differentiate: the VJP of a function "
+                              "that calls it (recursion)");
+    if (!callee.isExternal())
+      return success();
+    if (!callee->hasAttr(kVjpAttr))
+      return success();
+    return fillRequest(symbols, callee);
+  }
+
+  /// VJP declarations whose bodies are being built.
+  llvm::SmallPtrSet<Operation *, 4> inProgress;
 
   LogicalResult addNamedFunctions(SymbolTable &symbols) {
     ModuleOp module = getOperation();
@@ -498,7 +566,10 @@ struct DifferentiatePass
                                     this->function + "_vjp",
                                     getVjpType(function, positions));
     symbols.insert(vjp);
-    if (failed(buildVjpBody(function, positions, vjp)))
+    if (failed(buildVjpBody(function, positions, vjp,
+                            [&](func::FuncOp callee) {
+                              return ensureBody(symbols, callee);
+                            })))
       return failure();
     ++numFunctions;
 

@@ -69,3 +69,32 @@ func.func private @conv(%x: tensor<2x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) -> ten
   return %y : tensor<2x4x4x4xf32>
 }
 func.func private @conv_vjp(tensor<2x8x8x3xf32>, tensor<3x3x3x4xf32>, tensor<2x4x4x4xf32>) -> (tensor<2x4x4x4xf32>, tensor<2x8x8x3xf32>, tensor<3x3x3x4xf32>) attributes {google.vjp = {of = @conv, wrt = array<i64: 0, 1>}}
+
+// -----
+
+// A function that calls another (a VJP the front end asked for, say) is
+// differentiated with the call inlined, the callee's body built first.
+// CHECK-LABEL: func.func private @g_vjp(
+// CHECK-NOT: call
+// CHECK: google.sin
+// CHECK: google.cos
+func.func private @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %s = google.sin %x : tensor<3xf32>
+  return %s : tensor<3xf32>
+}
+func.func private @g(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = call @f(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  %z = google.mul %y, %x : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  return %z : tensor<3xf32>
+}
+func.func private @g_vjp(tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) attributes {google.vjp = {of = @g, wrt = array<i64: 0>}}
+
+// -----
+
+func.func private @r(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %c = google.constant dense<1.0> : tensor<2xf32>
+  %v:2 = call @r_vjp(%x, %c) : (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  return %v#1 : tensor<2xf32>
+}
+// expected-error@+1 {{google-differentiate: the VJP of a function that calls it (recursion)}}
+func.func private @r_vjp(tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) attributes {google.vjp = {of = @r, wrt = array<i64: 0>}}
