@@ -190,9 +190,10 @@ private:
     return success();
   }
 
-  /// google.while with a trip count: the loop runs again recording the
-  /// state each iteration starts from (the tape: one scatter_add into
-  /// -0.0 per state value, exact), then a loop runs backwards over the
+  /// google.while with a trip count: the forward loop becomes one that
+  /// also records the state each iteration starts from (the tape: one
+  /// scatter_add into -0.0 per state value, exact), then a loop runs
+  /// backwards over the
   /// iterations, each reading its state from the tape, recomputing the
   /// body and differentiating it: its cotangents of the state flow to the
   /// previous iteration, those of the float values the body uses from
@@ -243,7 +244,10 @@ private:
           .getResult();
     };
 
-    // The taped loop: (t, state..., tapes...).
+    // The taped loop, where the forward one was (which it replaces):
+    // (t, state..., tapes...).
+    OpBuilder::InsertPoint backwardPoint = builder.saveInsertionPoint();
+    builder.setInsertionPoint(op);
     SmallVector<Value> init = {constant(builder, i64Scalar, 0)};
     llvm::append_range(init, op.getInit());
     for (RankedTensorType type : state) {
@@ -308,6 +312,9 @@ private:
       YieldOp::create(b, loc, next);
     }
 
+    builder.restoreInsertionPoint(backwardPoint);
+    SmallVector<Value> forwardResults(taped.getResults().slice(1, n));
+
     // The float values the body uses from above.
     SetVector<Value> used;
     getUsedValuesDefinedAbove(op.getBody(), used);
@@ -327,7 +334,7 @@ private:
     for (int64_t k : floats)
       backInit.push_back(resultCotangents[k]
                              ? resultCotangents[k]
-                             : outer.zerosLike(op.getResult(k)));
+                             : outer.zerosLike(forwardResults[k]));
     for (Value value : captured)
       backInit.push_back(outer.zerosLike(value));
     SmallVector<Type> backTypes;
@@ -395,8 +402,23 @@ private:
       accumulate(op.getInit()[k], backward.getResult(1 + index));
     for (auto [index, value] : llvm::enumerate(captured))
       accumulate(value, backward.getResult(1 + floats.size() + index));
+    // The forward loop's users take the taped loop's results (the forward
+    // loop, now unused, goes with the next dead-code removal).
+    op->replaceAllUsesWith(forwardResults);
+    for (auto [result, replacement] :
+         llvm::zip_equal(op.getResults(), forwardResults))
+      replacements[result] = replacement;
     return success();
   }
+
+public:
+  /// `value`, or what replaced it (a forward loop's result).
+  Value getForward(Value value) const {
+    return replacements.lookup(value) ? replacements.lookup(value) : value;
+  }
+
+private:
+  llvm::DenseMap<Value, Value> replacements;
 
   OpBuilder &builder;
   llvm::DenseMap<Value, Value> cotangents;
@@ -479,6 +501,8 @@ LogicalResult buildVjpBody(func::FuncOp function, ArrayRef<int64_t> wrt,
     Value ct = cotangents.lookup(argument);
     results.push_back(ct ? ct : b.zerosLike(argument));
   }
+  for (Value &result : results)
+    result = backward.getForward(result);
   func::ReturnOp::create(builder, function.getLoc(), results);
   return success();
 }

@@ -128,21 +128,21 @@ func.func @f(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<3xf32> {
 
 // -----
 
-// google.while with a trip count: a taped loop records each iteration's
-// starting state (scatter_add into -0.0), a backward loop reads it back
-// (gather), recomputes the body and differentiates it; the cotangents of
-// the values the body uses from above (%w) are summed.
+// google.while with a trip count: the forward loop becomes a taped one
+// recording each iteration's starting state (scatter_add into -0.0, its
+// users take its results; the old loop is left dead); a backward loop reads
+// the states back (gather), recomputes the body and differentiates it; the
+// cotangents of the values the body uses from above (%w) are summed.
 // CHECK-LABEL: func.func @f_vjp(
 // CHECK-SAME: %[[X:.*]]: tensor<2xf32>, %[[W:.*]]: tensor<2xf32>, %[[CT:.*]]: tensor<2xf32>)
-// CHECK: %[[R:.*]]:2 = google.while %{{.*}}, %[[X]] {trip_count = 3 : i64}
-// CHECK: %[[T:.*]]:5 = google.while %{{.*}}, %{{.*}}, %[[X]], %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>, tensor<2xf32>, tensor<3xi64>, tensor<3x2xf32>)
+// CHECK: %[[T:.*]]:5 = google.while %{{.*}}, %{{.*}}, %[[X]], %{{.*}}, %{{.*}} {trip_count = 3 : i64} : (tensor<i64>, tensor<i64>, tensor<2xf32>, tensor<3xi64>, tensor<3x2xf32>)
 // CHECK:   google.scatter_add
 // CHECK:   google.scatter_add
 // CHECK:   google.yield
-// CHECK: %[[B:.*]]:3 = google.while %[[T]]#0, %[[CT]], %{{.*}} : (tensor<i64>, tensor<2xf32>, tensor<2xf32>)
+// CHECK: %[[B:.*]]:3 = google.while %[[T]]#0, %[[CT]], %{{.*}} {trip_count = 3 : i64} : (tensor<i64>, tensor<2xf32>, tensor<2xf32>)
 // CHECK:   google.gather %[[T]]#4
 // CHECK:   google.mul
-// CHECK: return %[[R]]#1, %[[B]]#1, %[[B]]#2
+// CHECK: return %[[T]]#2, %[[B]]#1, %[[B]]#2
 func.func @f(%x: tensor<2xf32>, %w: tensor<2xf32>) -> tensor<2xf32> {
   %zero = google.constant dense<0> : tensor<i64>
   %r:2 = google.while %zero, %x {trip_count = 3 : i64} : (tensor<i64>, tensor<2xf32>) -> (tensor<i64>, tensor<2xf32>) cond {
