@@ -321,3 +321,18 @@ def test_disable_jit_runs_control_flow_in_python_and_still_differentiates():
         np.testing.assert_array_equal(gm.vmap(lambda x: x * 2)(np.ones(2)),
                                       [2, 2])
     assert seen == [0, 1, 2]
+
+
+def test_gradient_code_does_not_grow_with_the_trip_count():
+    # (The tape of -0.0 was once a constant of the loop's size in the
+    # object: 16 MB for an RNN of 1024 steps.)
+    def loss(w, xs):
+        h, _ = gm.scan(lambda h, x: (np.tanh(h * w + x), None),
+                       np.zeros(8, np.float32), xs)
+        return np.sum(h)
+
+    w = np.ones(8, np.float32)
+    step = gm.jit(gm.grad(loss))
+    short = step.lower(w, np.ones((16, 8), np.float32), stage="llvm-ir")
+    long = step.lower(w, np.ones((4096, 8), np.float32), stage="llvm-ir")
+    assert len(long) < 1.2 * len(short)

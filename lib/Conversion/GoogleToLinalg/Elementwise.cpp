@@ -11,11 +11,28 @@ using namespace mlir::google;
 
 namespace {
 
+/// Splat constants with more elements than this are filled at run time
+/// instead of stored in the object (a loop gradient's tape of -0.0 for
+/// 1024 steps would otherwise be 16 MB of code and as many seconds of
+/// codegen).
+constexpr int64_t kMaxStoredSplat = 256;
+
+/// google.constant => arith.constant, or a linalg.fill for a large splat.
 struct ConstantToArith : public OpConversionPattern<ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (dense && dense.isSplat() && type.getNumElements() > kMaxStoredSplat) {
+      Value element = arith::ConstantOp::create(
+          rewriter, op.getLoc(),
+          cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+      rewriter.replaceOp(op, createFilledTensor(rewriter, op.getLoc(), type,
+                                                {}, element));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
         op, cast<TypedAttr>(op.getValue()));
     return success();

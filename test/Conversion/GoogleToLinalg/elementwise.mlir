@@ -137,3 +137,19 @@ func.func @booleans(%a: tensor<4xf32>, %b: tensor<f32>, %i: tensor<4xi64>) -> (t
   %5 = google.cast %4 : tensor<4xi1> -> tensor<4xbf16>
   return %0, %1, %2, %3, %4, %5 : tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xbf16>
 }
+
+// -----
+
+// Large splat constants are filled at run time (not stored in the object:
+// a loop gradient's tape of -0.0 grows with its trip count); small ones
+// stay constants.
+// CHECK-LABEL: func @splats
+// CHECK: %[[NZ:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1024x32xf32>
+// CHECK: linalg.fill ins(%[[NZ]] : f32) outs(%[[E]] : tensor<1024x32xf32>)
+// CHECK: arith.constant dense<1.000000e+00> : tensor<16xf32>
+func.func @splats() -> (tensor<1024x32xf32>, tensor<16xf32>) {
+  %big = google.constant dense<-0.0> : tensor<1024x32xf32>
+  %small = google.constant dense<1.0> : tensor<16xf32>
+  return %big, %small : tensor<1024x32xf32>, tensor<16xf32>
+}
