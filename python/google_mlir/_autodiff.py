@@ -17,7 +17,7 @@ import inspect
 import numpy as np
 
 from . import _tree
-from ._jit import jit, staged_jit
+from ._jit import staged_jit
 from ._trace import SUPPORTED_DTYPES, Graph, Tracer, is_float
 
 
