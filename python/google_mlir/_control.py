@@ -232,12 +232,13 @@ def _index_dtype(*bounds):
         if isinstance(bound, (Tracer, np.ndarray, np.integer)):
             dtype = np.dtype(bound.dtype)
             if dtype.kind != "i":
-                raise TypeError("gm.fori_loop: lower and upper must be "
-                                f"integers, got {dtype}")
+                raise trace_error(TypeError, "gm.fori_loop: lower and upper "
+                                  f"must be integers, got {dtype}")
             return dtype
         if not isinstance(bound, int) or isinstance(bound, bool):
-            raise TypeError("gm.fori_loop: lower and upper must be "
-                            f"integers, got {type(bound).__name__}")
+            raise trace_error(TypeError, "gm.fori_loop: lower and upper "
+                              "must be integers, got "
+                              f"{type(bound).__name__}")
     return np.dtype(np.int32)  # JAX's index type
 
 

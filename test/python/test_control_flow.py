@@ -161,7 +161,8 @@ def test_errors():
     with pytest.raises(TypeError, match=r"cond_fun's result must be a "
                        r"boolean scalar, got float64\[3\]"):
         k(np.ones(3))
-    with pytest.raises(TypeError, match="lower and upper must be integers"):
+    with pytest.raises(TypeError, match=r"test_control_flow.py:[0-9]+: "
+                       "gm.fori_loop: lower and upper must be integers"):
         gm.fori_loop(0.0, 3, lambda i, v: v, np.ones(2))
 
 
