@@ -434,6 +434,20 @@ ConcreteTensor evalIota(IotaOp op) {
   return result;
 }
 
+/// An error naming the first of `indices` outside [-extent, extent).
+Error checkIndices(Operation *op, const ConcreteTensor &indices,
+                   int64_t extent, int64_t axis) {
+  for (int64_t n = 0, e = indices.getNumElements(); n < e; ++n) {
+    int64_t index = indices.at(n).i;
+    if (index < -extent || index >= extent) {
+      return createStringError(op->getName().getStringRef() + ": index " +
+                               Twine(index) + " is out of range for axis " +
+                               Twine(axis) + " of extent " + Twine(extent));
+    }
+  }
+  return Error::success();
+}
+
 Expected<ConcreteTensor> evalGather(GatherOp op, ConcreteTensor input,
                                     const ConcreteTensor &indices) {
   int64_t axis = op.getNormalizedAxis();
@@ -445,14 +459,8 @@ Expected<ConcreteTensor> evalGather(GatherOp op, ConcreteTensor input,
   if (Error e = checkKnown(op, "the result", typeOf(op.getResult()).getShape(),
                            shape))
     return std::move(e);
-  for (int64_t n = 0, e = indices.getNumElements(); n < e; ++n) {
-    int64_t index = indices.at(n).i;
-    if (index < -extent || index >= extent) {
-      return createStringError(op->getName().getStringRef() + ": index " +
-                               Twine(index) + " is out of range for axis " +
-                               Twine(axis) + " of extent " + Twine(extent));
-    }
-  }
+  if (Error e = checkIndices(op, indices, extent, axis))
+    return std::move(e);
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d)
     outer *= inShape[d];
@@ -561,14 +569,8 @@ Expected<ConcreteTensor> evalScatterAdd(ScatterAddOp op, ConcreteTensor base,
     return std::move(e);
   if (Error e = checkKnown(op, "the updates", shape, updates.getShape()))
     return std::move(e);
-  for (int64_t n = 0, e = indices.getNumElements(); n < e; ++n) {
-    int64_t index = indices.at(n).i;
-    if (index < -extent || index >= extent) {
-      return createStringError(op->getName().getStringRef() + ": index " +
-                               Twine(index) + " is out of range for axis " +
-                               Twine(axis) + " of extent " + Twine(extent));
-    }
-  }
+  if (Error e = checkIndices(op, indices, extent, axis))
+    return std::move(e);
   base.materialize();
   updates.materialize();
   EvalAlgebra a(base.getElementType());

@@ -45,6 +45,24 @@ def _describe(values):
     return "(" + ", ".join(_spec(v) for v in values) + ")"
 
 
+def _set_outputs(sub, out, what):
+    """The pytree `out` (arrays become constants) as `sub`'s outputs;
+    returns its treedef. Call while tracing `sub`."""
+    out_leaves, out_def = _tree.flatten(out)
+    traced = []
+    for i, leaf in enumerate(out_leaves):
+        leaf = _as_array(leaf)
+        if isinstance(leaf, np.ndarray):
+            leaf = sub.constant(leaf)
+        if not isinstance(leaf, Tracer):
+            raise trace_error(TypeError, f"{what} must return arrays (or "
+                              f"pytrees of them); leaf {i} is "
+                              f"{type(leaf).__name__}")
+        traced.append(sub.lift(leaf))
+    sub.outputs = tuple(traced)
+    return out_def
+
+
 def _trace_region(graph, name, fn, args, what):
     """Traces fn(*args) (pytrees of Tracers of a new sub-graph of
     `graph`); returns (sub-graph, output leaves, output treedef)."""
@@ -53,19 +71,8 @@ def _trace_region(graph, name, fn, args, what):
     inner = [sub.argument(f"s{i}", leaf.shape, leaf.dtype)
              for i, leaf in enumerate(leaves)]
     with sub.tracing():
-        out = fn(*_tree.unflatten(treedef, inner))
-        out_leaves, out_def = _tree.flatten(out)
-        traced = []
-        for i, leaf in enumerate(out_leaves):
-            leaf = _as_array(leaf)
-            if isinstance(leaf, np.ndarray):
-                leaf = sub.constant(leaf)
-            if not isinstance(leaf, Tracer):
-                raise trace_error(TypeError, f"{what} must return arrays (or "
-                                  f"pytrees of them); leaf {i} is "
-                                  f"{type(leaf).__name__}")
-            traced.append(sub.lift(leaf))
-    sub.outputs = tuple(traced)
+        out_def = _set_outputs(sub, fn(*_tree.unflatten(treedef, inner)),
+                               what)
     return sub, inner, out_def
 
 
@@ -138,19 +145,7 @@ def _cond_record(pred, true_fn, false_fn, *operands):
         name = graph.unique_function_name(f"{_name_of(fn)}_{label}")
         sub = Graph(name, parent=graph)
         with sub.tracing():
-            out = fn(*operands)
-            leaves, treedef = _tree.flatten(out)
-            traced = []
-            for i, leaf in enumerate(leaves):
-                leaf = _as_array(leaf)
-                if isinstance(leaf, np.ndarray):
-                    leaf = sub.constant(leaf)
-                if not isinstance(leaf, Tracer):
-                    raise trace_error(TypeError, f"{where}: {label} must "
-                                      "return arrays (or pytrees of them); "
-                                      f"leaf {i} is {type(leaf).__name__}")
-                traced.append(sub.lift(leaf))
-        sub.outputs = tuple(traced)
+            treedef = _set_outputs(sub, fn(*operands), f"{where}: {label}")
         branches.append((sub, treedef))
     (then_graph, then_def), (else_graph, else_def) = branches
     if then_def != else_def or _signature(then_graph.outputs) != \

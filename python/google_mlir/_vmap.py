@@ -17,7 +17,8 @@ import numpy as np
 from . import _tree
 from ._autodiff import (_Staged, _as_array, _bind_positional, _name_of,
                         declare_vjp)
-from ._trace import (OPS, SUPPORTED_DTYPES, Graph, Tracer, broadcast_to,
+from ._control import _captures, _outer_value, _results
+from ._trace import (OPS, Graph, Tracer, broadcast_to,
                      format_shape)
 
 
@@ -155,7 +156,6 @@ class _Batcher:
         return graph, flags
 
     def batch_if(self, sub, node, items, env):
-        from ._control import _captures, _results
         then, other = node.attrs["then"], node.attrs["else"]
         pred = items[0]
         if pred.batched:
@@ -191,7 +191,6 @@ class _Batcher:
             _results(self.graph, new, then_graph.outputs))]
 
     def batch_while(self, sub, node, items, env):
-        from ._control import _captures, _results
         count = node.attrs["state"]
         cond, body = node.attrs["cond"], node.attrs["body"]
         flags = [item.batched for item in items[:count]]
@@ -567,13 +566,7 @@ def _vmap_record(fn, in_axes, out_axes, where):
                         f"{type(leaf).__name__}; only arrays can be mapped")
                 sub_leaves.append(leaf)
                 continue
-            if isinstance(leaf, np.ndarray):
-                if leaf.dtype not in SUPPORTED_DTYPES:
-                    raise TypeError(f"{where}: leaf {index} has dtype "
-                                    f"{leaf.dtype}")
-                value = graph.constant(leaf)
-            else:
-                value = graph.lift(leaf)
+            value = _outer_value(graph, leaf, f"{where}: leaf {index}")
             if axis is not None:
                 if not -value.ndim <= axis < value.ndim:
                     raise ValueError(

@@ -265,11 +265,9 @@ private:
     IntegerAttr trips = op.getTripCountAttr();
     auto taped = WhileOp::create(builder, loc, types, init, trips);
     {
-      Block *cond = new Block();
-      taped.getCond().push_back(cond);
-      for (Type type : types)
-        cond->addArgument(type, loc);
-      OpBuilder b = OpBuilder::atBlockEnd(cond);
+      OpBuilder b(op.getContext());
+      Block *cond = b.createBlock(&taped.getCond(), {}, types,
+                                  SmallVector<Location>(types.size(), loc));
       IRMapping mapping;
       Block &original = op.getCond().front();
       for (auto [from, to] : llvm::zip(original.getArguments(),
@@ -279,11 +277,9 @@ private:
         b.clone(nested, mapping);
     }
     {
-      Block *body = new Block();
-      taped.getBody().push_back(body);
-      for (Type type : types)
-        body->addArgument(type, loc);
-      OpBuilder b = OpBuilder::atBlockEnd(body);
+      OpBuilder b(op.getContext());
+      Block *body = b.createBlock(&taped.getBody(), {}, types,
+                                  SmallVector<Location>(types.size(), loc));
       Value t = body->getArgument(0);
       SmallVector<Value> tapes;
       for (size_t k = 0; k < n; ++k) {
@@ -342,22 +338,18 @@ private:
       backTypes.push_back(value.getType());
     auto backward = WhileOp::create(builder, loc, backTypes, backInit, trips);
     {
-      Block *cond = new Block();
-      backward.getCond().push_back(cond);
-      for (Type type : backTypes)
-        cond->addArgument(type, loc);
-      OpBuilder b = OpBuilder::atBlockEnd(cond);
+      OpBuilder b(op.getContext());
+      Block *cond = b.createBlock(&backward.getCond(), {}, backTypes,
+                                  SmallVector<Location>(backTypes.size(), loc));
       AdjointBuilder ab(b, loc);
       ConditionOp::create(b, loc,
                           ab.gt(cond->getArgument(0),
                                 constant(b, i64Scalar, 0)));
     }
     {
-      Block *body = new Block();
-      backward.getBody().push_back(body);
-      for (Type type : backTypes)
-        body->addArgument(type, loc);
-      OpBuilder b = OpBuilder::atBlockEnd(body);
+      OpBuilder b(op.getContext());
+      Block *body = b.createBlock(&backward.getBody(), {}, backTypes,
+                                  SmallVector<Location>(backTypes.size(), loc));
       AdjointBuilder ab(b, loc);
       Value j = ab.sub(body->getArgument(0), constant(b, i64Scalar, 1));
       // The state iteration j started from.
