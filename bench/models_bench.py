@@ -6,7 +6,7 @@ threads: plain matmul, batched matmul, the MLP (784 -> 256 -> 10, softmax)
 at batch 1 and 64, attention (softmax(q k^T / sqrt(d)) v), the LeNet-style
 CNN of examples/cnn_digits.py at batch 1 and 256, and the GPT-style decoder
 block of examples/gpt_block.py (width 256, 4 heads, sequence 128) at batch
-1 and 16. Each contender runs in processes of its own (the workers of
+1 and 16, and training steps of the MLP, the CNN and the RNN. Each contender runs in processes of its own (the workers of
 OpenBLAS and of OpenMP spin on a core after a call, which would slow the
 other down): per thread count, rounds alternate between a google-mlir
 process (GOOGLE_MLIR_NUM_THREADS set; its numpy reference single-threaded),
@@ -148,6 +148,56 @@ def training_cases(np, gm, rng):
     flops = 3 * 2 * 256 * (64 * 256 + 256 * 10)  # forward + 2x backward
     return [("MLP train step batch 256", flops, ours, numpy_step,
              (*params, x, onehot), torch_step)]
+
+
+def cnn_training_cases(np, gm, rng):
+    """One SGD step of examples/train_cnn.py's LeNet at batch 256: the
+    compiler's gradients, hand-written NumPy backpropagation (im2col) and
+    PyTorch's autograd. Each returns the updated first convolution."""
+    sys.path.insert(0, os.path.join(root, "examples"))
+    import cnn_digits
+    import train_cnn
+    weights = cnn_digits.init_weights()
+    params = [weights[name] for name in cnn_digits.SHAPES]
+    x = rng.random((256, 8, 8, 1), dtype=np.float32)
+    onehot = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 256)]
+
+    def ours(*args):
+        return train_cnn.train_step(*args)[0]
+
+    def numpy_step(*args):
+        return train_cnn.numpy_step(args[:8], *args[8:])[0][0]
+
+    def torch_step(torch):
+        functional = torch.nn.functional
+
+        def prepare(*args):
+            return tuple(torch.from_numpy(a) for a in args)
+
+        def run(c1, b1, c2, b2, w3, b3, w4, b4, x, onehot):
+            with torch.enable_grad():
+                params = [p.detach().requires_grad_() for p in
+                          (c1, b1, c2, b2, w3, b3, w4, b4)]
+                c1, b1, c2, b2, w3, b3, w4, b4 = params
+                oihw = lambda w: w.permute(3, 2, 0, 1)  # noqa: E731
+                h = x.permute(0, 3, 1, 2)
+                h = functional.relu(functional.conv2d(h, oihw(c1), b1,
+                                                      padding=1))
+                h = functional.max_pool2d(h, 2)
+                h = functional.relu(functional.conv2d(h, oihw(c2), b2,
+                                                      padding=1))
+                h = functional.avg_pool2d(h, 2)
+                h = h.permute(0, 2, 3, 1).reshape(h.shape[0], -1)
+                logits = functional.relu(h @ w3 + b3) @ w4 + b4
+                loss = -(onehot * torch.log_softmax(logits, dim=-1)).sum(
+                    dim=-1).mean()
+                (grad,) = torch.autograd.grad(loss, [c1])
+            return (c1 - train_cnn.LEARNING_RATE * grad).detach()
+        return prepare, run
+
+    per_image = 2 * (8 * 8 * 8 * 9 + 4 * 4 * 16 * 9 * 8 + 64 * 64 + 64 * 10)
+    return [("CNN train step batch 256", 3 * 256 * per_image, ours,
+             numpy_step, (*params, x, onehot), torch_step)]
 
 
 def decoder_cases(np, gm, rng):
@@ -318,6 +368,7 @@ def models(np, gm, rng):
                   tuple(f32(heads, seq, dim) for _ in range(3)), None))
     return (cases + cnn_cases(np, gm, rng) + conv_layer_cases(np, gm, rng) +
             decoder_cases(np, gm, rng) + training_cases(np, gm, rng) +
+            cnn_training_cases(np, gm, rng) +
             rnn_cases(np, gm, rng))
 
 

@@ -5,7 +5,9 @@ differentiated by --google-differentiate inside one jitted SGD step. With
 PyTorch installed (Debian's python3-torch), the same model trained by
 torch's autograd from the same weights on the same minibatches must agree
 loss by loss over the first 20 steps (later, float32 rounding in other
-orders lets the two trajectories drift apart).
+orders lets the two trajectories drift apart). `numpy_step` is the same
+step with hand-written NumPy backpropagation (im2col convolutions), the
+benchmark's contender and the tests' oracle.
 
     PYTHONPATH=build/python /usr/bin/python3 examples/train_cnn.py
 """
@@ -43,6 +45,82 @@ def train_step(c1, b1, c2, b2, w3, b3, w4, b4, x, onehot):
 def predict(c1, b1, c2, b2, w3, b3, w4, b4, x):
     return cnn_digits.lenet_logits(x, c1, b1, c2, b2, w3, b3, w4,
                                    b4).argmax(axis=-1)
+
+
+def _im2col(x):
+    """3x3 "SAME" patches of NHWC x: N x H x W x (9 C), (i, j, c) order as
+    an HWIO filter reshaped to (9 C) x F."""
+    n, h, w, c = x.shape
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    return np.stack([padded[:, i:i + h, j:j + w, :] for i in range(3)
+                     for j in range(3)], axis=3).reshape(n, h, w, 9 * c)
+
+
+def _col2im(columns, c):
+    """The adjoint of _im2col: N x H x W x (9 C) -> N x H x W x C."""
+    n, h, w, _ = columns.shape
+    columns = columns.reshape(n, h, w, 9, c)
+    padded = np.zeros((n, h + 2, w + 2, c), columns.dtype)
+    for k in range(9):
+        i, j = divmod(k, 3)
+        padded[:, i:i + h, j:j + w, :] += columns[:, :, :, k, :]
+    return padded[:, 1:-1, 1:-1, :]
+
+
+def _windows(x):
+    """N x H x W x C -> N x H/2 x W/2 x C x 4 (each 2x2 window, row-major)."""
+    n, h, w, c = x.shape
+    return x.reshape(n, h // 2, 2, w // 2, 2, c).transpose(
+        0, 1, 3, 5, 2, 4).reshape(n, h // 2, w // 2, c, 4)
+
+
+def _unwindows(x):
+    n, h, w, c, _ = x.shape
+    return x.reshape(n, h, w, c, 2, 2).transpose(0, 1, 4, 2, 5, 3).reshape(
+        n, 2 * h, 2 * w, c)
+
+
+def numpy_step(params, x, onehot):
+    """One SGD step with hand-written backpropagation: the updated
+    parameters and the loss (float32 throughout)."""
+    c1, b1, c2, b2, w3, b3, w4, b4 = params
+    n = len(x)
+    columns1 = _im2col(x)
+    z1 = columns1 @ c1.reshape(-1, 8) + b1
+    a1 = np.maximum(z1, 0)
+    windows = _windows(a1)
+    first_max = windows.argmax(axis=-1)           # the first maximal element
+    p1 = windows.max(axis=-1)
+    columns2 = _im2col(p1)
+    z2 = columns2 @ c2.reshape(-1, 16) + b2
+    a2 = np.maximum(z2, 0)
+    flat = _windows(a2).mean(axis=-1).reshape(n, 64)
+    z3 = flat @ w3 + b3
+    a3 = np.maximum(z3, 0)
+    logits = a3 @ w4 + b4
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    loss = -np.mean(np.sum(onehot * log_p, axis=-1))
+
+    d_logits = (np.exp(log_p) - onehot) / np.float32(n)
+    d_w4, d_b4 = a3.T @ d_logits, d_logits.sum(axis=0)
+    d_z3 = (d_logits @ w4.T) * (z3 > 0)
+    d_w3, d_b3 = flat.T @ d_z3, d_z3.sum(axis=0)
+    d_p2 = (d_z3 @ w3.T).reshape(n, 2, 2, 16)
+    d_a2 = _unwindows(np.repeat(d_p2[..., None] * np.float32(0.25), 4,
+                                axis=-1))
+    d_z2 = (d_a2 * (z2 > 0)).reshape(-1, 16)
+    d_c2 = (columns2.reshape(-1, 72).T @ d_z2).reshape(c2.shape)
+    d_b2 = d_z2.sum(axis=0)
+    d_p1 = _col2im((d_z2 @ c2.reshape(-1, 16).T).reshape(n, 4, 4, 72), 8)
+    picked = first_max[..., None] == np.arange(4)
+    d_a1 = _unwindows(picked * d_p1[..., None])
+    d_z1 = (d_a1 * (z1 > 0)).reshape(-1, 8)
+    d_c1 = (columns1.reshape(-1, 9).T @ d_z1).reshape(c1.shape)
+    d_b1 = d_z1.sum(axis=0)
+    grads = (d_c1, d_b1, d_c2, d_b2, d_w3, d_b3, d_w4, d_b4)
+    return [p - np.float32(LEARNING_RATE) * g.astype(p.dtype)
+            for p, g in zip(params, grads)], loss
 
 
 def torch_losses(params, batches):

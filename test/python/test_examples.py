@@ -114,6 +114,24 @@ def test_cnn_trains_end_to_end():
     assert train_cnn.main() > 0.85
 
 
+@pytest.mark.parametrize("level", OPT_LEVELS)
+def test_cnn_training_step_matches_numpy_backprop(level):
+    """The compiled CNN step against hand-written backpropagation (im2col,
+    first-maximum pooling gradients), the benchmark's contender."""
+    (train_x, train_y), _ = digits_or_skip()
+    onehot = np.eye(10, dtype=np.float32)[train_y[:32]]
+    weights = cnn_digits.init_weights()
+    params = [weights[name] for name in cnn_digits.SHAPES]
+    step = gm.jit(train_cnn.train_step.__wrapped__,
+                  options=f"opt-level={level}")
+    *updated, loss = step(*params, train_x[:32], onehot)
+    expected, expected_loss = train_cnn.numpy_step(params, train_x[:32],
+                                                   onehot)
+    np.testing.assert_allclose(loss, expected_loss, rtol=1e-5)
+    for got, want in zip(updated, expected):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+
+
 def test_rnn_trains_with_scan():
     """A scan-based RNN: gradients against NumPy BPTT (inside main), the
     per-example norms from vmap(grad), and a model better than the mean
