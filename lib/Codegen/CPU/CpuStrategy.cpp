@@ -164,7 +164,7 @@ int64_t getReductionChunk(int64_t length) {
 bool isRowReduction(linalg::LinalgOp op) {
   if (!isa<linalg::GenericOp, linalg::ReduceOp>(op) ||
       !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() == 0 || op.hasIndexSemantics() || hasEmptyLoop(op))
+      op.getNumLoops() == 0 || hasEmptyLoop(op))
     return false;
   for (Value operand : op->getOperands()) {
     Type element = getElementTypeOrSelf(operand.getType());

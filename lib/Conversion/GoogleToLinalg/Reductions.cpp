@@ -12,6 +12,8 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <cmath>
+
 
 using namespace mlir;
 using namespace mlir::google;
@@ -232,9 +234,161 @@ Value isBetter(OpBuilder &b, Location loc, Value x, Value k, Value best,
                               arith::AndIOp::create(b, loc, tie, earlier));
 }
 
-/// A linalg.generic reducing the axis into (extreme value, its index); the
-/// index starts at 0 with the value the identity of the comparison, which
-/// every element ties or beats.
+/// argmax/argmin of f32/f64 rows (the last axis) in two vectorizable row
+/// reductions: the extreme m (NaN if the row has one), then the least
+/// position p, counted in floats (exact: f64 past 2^24 elements), where
+/// x == m or x is NaN. The single (value, index) reduction carries its
+/// pair through memory, a store-to-load chain per element (~8 ns).
+Value createRowArgReduction(OpBuilder &b, Location loc, Value input,
+                            bool isMax) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank(), axis = rank - 1;
+  int64_t length = inputType.getDimSize(axis);
+  Type positionType = !ShapedType::isDynamic(length) && length <= (1 << 24)
+                          ? Type(b.getF32Type())
+                          : Type(b.getF64Type());
+  Value extreme = createReduction(b, loc, input, {axis},
+                                  isMax ? Combiner::Max : Combiner::Min);
+  // positions[k] = k.
+  auto positionsType = RankedTensorType::get({length}, positionType);
+  Value positions = createParallelGeneric(
+      b, loc, positionsType, {getDimSize(b, loc, input, axis)}, ValueRange{},
+      {}, [&](OpBuilder &nested, Location nestedLoc, ValueRange) {
+        Value k = arith::IndexCastOp::create(
+            nested, nestedLoc, nested.getI64Type(),
+            linalg::IndexOp::create(nested, nestedLoc, 0));
+        return arith::SIToFPOp::create(nested, nestedLoc, positionType, k)
+            .getResult();
+      });
+  auto rowsType = cast<RankedTensorType>(extreme.getType());
+  SmallVector<OpFoldResult> rowSizes = getDimSizes(b, loc, extreme);
+  Value none = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(positionType, INFINITY));
+  Value init =
+      createFilledTensor(b, loc, rowsType.clone(positionType), rowSizes, none);
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  SmallVector<utils::IteratorType> iterators = parallelIterators(rank);
+  iterators[axis] = utils::IteratorType::reduction;
+  auto first = linalg::GenericOp::create(
+      b, loc, init.getType(), ValueRange{input, extreme, positions}, init,
+      ArrayRef<AffineMap>{identity, identity.dropResult(axis),
+                          AffineMap::get(rank, 0, b.getAffineDimExpr(axis)),
+                          identity.dropResult(axis)},
+      iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        using P = arith::CmpFPredicate;
+        Value hit = arith::OrIOp::create(
+            nested, nestedLoc,
+            arith::CmpFOp::create(nested, nestedLoc, P::OEQ, args[0],
+                                  args[1]),
+            arith::CmpFOp::create(nested, nestedLoc, P::UNO, args[0],
+                                  args[0]));
+        Value candidate = arith::SelectOp::create(nested, nestedLoc, hit,
+                                                  args[2], none);
+        linalg::YieldOp::create(
+            nested, nestedLoc,
+            arith::MinimumFOp::create(nested, nestedLoc, args[3], candidate)
+                .getResult());
+      });
+  return createParallelGeneric(
+      b, loc, rowsType.clone(b.getI64Type()), rowSizes, first.getResult(0),
+      b.getMultiDimIdentityMap(rank - 1),
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        return arith::FPToSIOp::create(nested, nestedLoc, nested.getI64Type(),
+                                       args[0])
+            .getResult();
+      });
+}
+
+/// A linalg.generic reducing `axis` of `input` into (extreme value, its
+/// index), the indices returned; the index starts at 0 with the value the
+/// identity of the comparison, which every element ties or beats.
+Value createPairArgReduction(OpBuilder &b, Location loc, Value input,
+                             int64_t axis, bool isMax) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Type elementType = inputType.getElementType();
+  Type i64 = b.getI64Type();
+  int64_t rank = inputType.getRank();
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<AffineExpr> kept;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == axis)
+      continue;
+    shape.push_back(inputType.getDimSize(d));
+    sizes.push_back(getDimSize(b, loc, input, d));
+    kept.push_back(b.getAffineDimExpr(d));
+  }
+  ArithAlgebra algebra(b, loc, elementType);
+  // (Booleans order unsigned: false, then true.)
+  Value identity =
+      elementType.isInteger(1)
+          ? arith::ConstantIntOp::create(b, loc, isMax ? 0 : 1, 1).getResult()
+          : (isMax ? algebra.lowest() : algebra.highest());
+  Value values = createFilledTensor(
+      b, loc, RankedTensorType::get(shape, elementType), sizes, identity);
+  Value indices =
+      createFilledTensor(b, loc, RankedTensorType::get(shape, i64), sizes,
+                         arith::ConstantIntOp::create(b, loc, i64, 0));
+  AffineMap keptMap = AffineMap::get(rank, 0, kept, b.getContext());
+  SmallVector<utils::IteratorType> iterators = parallelIterators(rank);
+  iterators[axis] = utils::IteratorType::reduction;
+  auto reduce = linalg::GenericOp::create(
+      b, loc, TypeRange{values.getType(), indices.getType()}, input,
+      ValueRange{values, indices},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank), keptMap, keptMap},
+      iterators, [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value k = arith::IndexCastOp::create(
+            nested, nestedLoc, i64,
+            linalg::IndexOp::create(nested, nestedLoc, axis));
+        Value better =
+            isBetter(nested, nestedLoc, args[0], k, args[1], args[2], isMax);
+        linalg::YieldOp::create(
+            nested, nestedLoc,
+            ValueRange{arith::SelectOp::create(nested, nestedLoc, better,
+                                               args[0], args[1]),
+                       arith::SelectOp::create(nested, nestedLoc, better, k,
+                                               args[2])});
+      });
+  return reduce.getResult(1);
+}
+
+/// Rows at most this long keep the single (value, index) reduction, which
+/// LLVM unrolls into registers; longer f32/f64 rows take the two passes.
+constexpr int64_t kMaxUnrolledArgRow = 16;
+
+/// argmax/argmin over `axis`. The last axis is reduced on a 2-D view (the
+/// other dimensions collapsed: one loop over rows).
+Value createArgReduction(OpBuilder &b, Location loc, Value input,
+                         int64_t axis, bool isMax) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  if (axis != rank - 1 || rank < 2)
+    return createPairArgReduction(b, loc, input, axis, isMax);
+  Value rows = input;
+  if (rank > 2) {
+    SmallVector<ReassociationIndices> groups = {
+        llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)), {rank - 1}};
+    rows = tensor::CollapseShapeOp::create(b, loc, input, groups);
+  }
+  Type elementType = inputType.getElementType();
+  int64_t length = inputType.getDimSize(axis);
+  bool shortRows = !ShapedType::isDynamic(length) &&
+                   length <= kMaxUnrolledArgRow;
+  Value result = (elementType.isF32() || elementType.isF64()) && !shortRows
+                     ? createRowArgReduction(b, loc, rows, isMax)
+                     : createPairArgReduction(b, loc, rows, 1, isMax);
+  if (rank == 2)
+    return result;
+  SmallVector<int64_t> shape(inputType.getShape().drop_back());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    sizes.push_back(getDimSize(b, loc, input, d));
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, b.getI64Type()), result,
+      {llvm::to_vector(llvm::seq<int64_t>(0, rank - 1))}, sizes);
+}
+
 template <typename ArgReduceOp, bool isMax>
 struct ArgReduceToLinalg : public OpConversionPattern<ArgReduceOp> {
   using OpConversionPattern<ArgReduceOp>::OpConversionPattern;
@@ -264,54 +418,7 @@ struct ArgReduceToLinalg : public OpConversionPattern<ArgReduceOp> {
                             " is empty (extent 0)")
                                .str());
     }
-    Type elementType = inputType.getElementType();
-    Type i64 = rewriter.getI64Type();
-    int64_t rank = inputType.getRank();
-    SmallVector<int64_t> shape;
-    SmallVector<OpFoldResult> sizes;
-    SmallVector<AffineExpr> kept;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (d == axis)
-        continue;
-      shape.push_back(inputType.getDimSize(d));
-      sizes.push_back(getDimSize(rewriter, loc, input, d));
-      kept.push_back(rewriter.getAffineDimExpr(d));
-    }
-    ArithAlgebra algebra(rewriter, loc, elementType);
-    // (Booleans order unsigned: false, then true.)
-    Value identity =
-        elementType.isInteger(1)
-            ? arith::ConstantIntOp::create(rewriter, loc, isMax ? 0 : 1, 1)
-                  .getResult()
-            : (isMax ? algebra.lowest() : algebra.highest());
-    Value values = createFilledTensor(
-        rewriter, loc, RankedTensorType::get(shape, elementType), sizes,
-        identity);
-    Value indices = createFilledTensor(
-        rewriter, loc, RankedTensorType::get(shape, i64), sizes,
-        arith::ConstantIntOp::create(rewriter, loc, i64, 0));
-    AffineMap keptMap = AffineMap::get(rank, 0, kept, rewriter.getContext());
-    SmallVector<utils::IteratorType> iterators = parallelIterators(rank);
-    iterators[axis] = utils::IteratorType::reduction;
-    auto reduce = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{values.getType(), indices.getType()}, input,
-        ValueRange{values, indices},
-        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank), keptMap,
-                            keptMap},
-        iterators,
-        [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
-          Value k = arith::IndexCastOp::create(
-              b, nestedLoc, i64, linalg::IndexOp::create(b, nestedLoc, axis));
-          Value better =
-              isBetter(b, nestedLoc, args[0], k, args[1], args[2], isMax);
-          linalg::YieldOp::create(
-              b, nestedLoc,
-              ValueRange{arith::SelectOp::create(b, nestedLoc, better,
-                                                 args[0], args[1]),
-                         arith::SelectOp::create(b, nestedLoc, better, k,
-                                                 args[2])});
-        });
-    Value result = reduce.getResult(1);
+    Value result = createArgReduction(rewriter, loc, input, axis, isMax);
     if (op.getKeepDims())
       result = expandReducedDims(rewriter, loc, result, input, {axis});
     rewriter.replaceOp(op, relaxToType(rewriter, loc, result, resultType));

@@ -113,13 +113,42 @@ func.func @scatter_add(%b: tensor<10x4xbf16>, %ids: tensor<2x3xi32>, %u: tensor<
 // One reduction carries (extreme, index); the order is total, so any
 // reduction order gives the first index.
 // CHECK-LABEL: func @argmax
-// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
 // CHECK: arith.cmpf uno
 // CHECK: arith.cmpf ogt
-// CHECK: return %[[R]]#1 : tensor<4xi64>
-func.func @argmax(%x: tensor<4x8xf32>) -> tensor<4xi64> {
-  %0 = google.argmax %x {axis = 1 : i64, keep_dims = false} : tensor<4x8xf32> -> tensor<4xi64>
-  return %0 : tensor<4xi64>
+// CHECK: return %[[R]]#1 : tensor<8xi64>
+func.func @argmax(%x: tensor<4x8xf32>) -> tensor<8xi64> {
+  %0 = google.argmax %x {axis = 0 : i64, keep_dims = false} : tensor<4x8xf32> -> tensor<8xi64>
+  return %0 : tensor<8xi64>
+}
+
+// -----
+
+// f32 rows longer than 16: two row reductions (the maximum, then the
+// least position holding it or a NaN, counted in f32), which the CPU
+// vectorizes. Shorter rows keep the (value, index) pair, on a 2-D view.
+// CHECK-LABEL: func @argmax_rows
+// CHECK: %[[M:.*]] = linalg.reduce { arith.maximumf } ins(%{{.*}} : tensor<4x32xf32>)
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<32xf32>)
+// CHECK: linalg.index 0
+// CHECK: %[[FIRST:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %[[M]], %[[P]] : tensor<4x32xf32>, tensor<4xf32>, tensor<32xf32>)
+// CHECK: arith.cmpf oeq
+// CHECK: arith.cmpf uno
+// CHECK: arith.minimumf
+// CHECK: arith.fptosi %{{.*}} : f32 to i64
+// CHECK: tensor.expand_shape
+func.func @argmax_rows(%x: tensor<4x32xf32>) -> tensor<4x1xi64> {
+  %0 = google.argmax %x {axis = 1 : i64, keep_dims = true} : tensor<4x32xf32> -> tensor<4x1xi64>
+  return %0 : tensor<4x1xi64>
+}
+
+// CHECK-LABEL: func @argmax_short_rows
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<2x3x8xf32> into tensor<6x8xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [2, 3] : tensor<6xi64> into tensor<2x3xi64>
+func.func @argmax_short_rows(%x: tensor<2x3x8xf32>) -> tensor<2x3xi64> {
+  %0 = google.argmax %x {axis = 2 : i64, keep_dims = false} : tensor<2x3x8xf32> -> tensor<2x3xi64>
+  return %0 : tensor<2x3xi64>
 }
 
 // -----

@@ -198,6 +198,42 @@ Value AdjointBuilder::slice(Value value, ArrayRef<int64_t> starts,
                          builder.getDenseI64ArrayAttr(strides));
 }
 
+Value AdjointBuilder::window(Value value, ArrayRef<int64_t> starts,
+                             ArrayRef<int64_t> givenLimits,
+                             ArrayRef<int64_t> strides) {
+  RankedTensorType type = typeOf(value);
+  // kDynamic limits: the extent.
+  SmallVector<int64_t> limits(givenLimits);
+  for (auto [d, extent] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(limits[d]))
+      limits[d] = extent;
+  if (type.hasStaticShape())
+    return slice(value, starts, limits, strides);
+  for (auto [d, extent] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(extent) &&
+        (starts[d] != 0 || strides[d] != 1 || limits[d] != extent))
+      return Value();
+  for (auto [d, extent] : llvm::enumerate(type.getShape())) {
+    if (ShapedType::isDynamic(extent) ||
+        (starts[d] == 0 && limits[d] == extent && strides[d] == 1))
+      continue;
+    SmallVector<int64_t> positions;
+    for (int64_t i = starts[d]; strides[d] > 0 ? i < limits[d] : i > limits[d];
+         i += strides[d])
+      positions.push_back(i);
+    auto indexType = RankedTensorType::get(
+        {static_cast<int64_t>(positions.size())}, builder.getI64Type());
+    Value indices = ConstantOp::create(
+        builder, loc,
+        DenseElementsAttr::get(indexType, ArrayRef<int64_t>(positions)));
+    SmallVector<int64_t> shape(typeOf(value).getShape());
+    shape[d] = static_cast<int64_t>(positions.size());
+    value = GatherOp::create(builder, loc, typeOf(value).clone(shape), value,
+                             indices, builder.getI64IntegerAttr(d));
+  }
+  return value;
+}
+
 Value AdjointBuilder::pad(Value value, ArrayRef<int64_t> low,
                           ArrayRef<int64_t> high) {
   return padWith(value, low, high, scalar(0, elementOf(value)));
@@ -429,13 +465,15 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
   Value x = conv.getInput(), w = conv.getFilter();
   int64_t groups = conv.getGroups();
   RankedTensorType inputType = typeOf(x);
-  if (!inputType.hasStaticShape())
-    return notYet("a dynamic batch");
+  bool dynamicBatch = !inputType.hasStaticShape();
+  if (dynamicBatch && groups != 1)
+    return notYet("a dynamic batch with groups");
   ArrayRef<int64_t> in = inputType.getShape(), f = typeOf(w).getShape();
   ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations(),
                     p = conv.getPadding();
   SmallVector<int64_t> outShape = conv.getOutputShape();
-  if (inputType.getNumElements() == 0 || llvm::is_contained(outShape, 0)) {
+  if ((!dynamicBatch && inputType.getNumElements() == 0) ||
+      llvm::is_contained(outShape, 0)) {
     out.append({b.zerosLike(x), b.zerosLike(w)}); // nothing flows
     return success();
   }
@@ -452,28 +490,61 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
   int64_t usedColumns = s[1] * (ow - 1) + d[1] * (kw - 1) + 1;
   if (usedRows != typeOf(padded).getDimSize(1) ||
       usedColumns != typeOf(padded).getDimSize(2))
-    padded = b.slice(padded, {0, 0, 0, 0}, {n, usedRows, usedColumns, c},
-                     {1, 1, 1, 1});
+    padded = b.window(padded, {0, 0, 0, 0}, {n, usedRows, usedColumns, c},
+                      {1, 1, 1, 1});
   Type element = elementOf(ct);
   int64_t groupChannels = c / groups, groupFilters = f[3] / groups;
-  // padded'[c', y, x, g N + n] = padded[n, y, x, g C/G + c'].
-  Value channelsLast;
-  if (groups == 1) {
-    channelsLast = b.transpose(padded, {3, 1, 2, 0});
-  } else {
-    Value split = b.reshape(
-        padded, RankedTensorType::get(
-                    {n, usedRows, usedColumns, groups, groupChannels},
-                    element));
-    channelsLast = b.reshape(
-        b.transpose(split, {4, 1, 2, 3, 0}),
-        RankedTensorType::get({groupChannels, usedRows, usedColumns,
-                               groups * n},
-                              element));
+  Value filterGrad;
+  if (dynamicBatch) {
+    // The batch cannot be a convolution's channels (a filter is static):
+    // one C x F matmul per filter tap, the batch and positions as its K.
+    Value rows = b.reshape(ct, RankedTensorType::get({kDynamic, f[3]},
+                                                     element));
+    SmallVector<Value> taps;
+    for (int64_t i = 0; i < kh; ++i)
+      for (int64_t j = 0; j < kw; ++j) {
+        Value tap = b.window(
+            padded, {0, i * d[0], j * d[1], 0},
+            {n, i * d[0] + s[0] * (oh - 1) + 1,
+             j * d[1] + s[1] * (ow - 1) + 1, c},
+            {1, s[0], s[1], 1});
+        tap = b.transpose(
+            b.reshape(tap, RankedTensorType::get({kDynamic, c}, element)),
+            {1, 0});
+        taps.push_back(b.reshape(b.matmul(tap, rows),
+                                 RankedTensorType::get({1, c, f[3]},
+                                                       element)));
+      }
+    Value stacked =
+        taps.size() == 1
+            ? taps.front()
+            : ConcatOp::create(b.getBuilder(), b.getLoc(),
+                               RankedTensorType::get({kh * kw, c, f[3]},
+                                                     element),
+                               taps, b.getBuilder().getI64IntegerAttr(0))
+                  .getResult();
+    filterGrad = b.reshape(stacked, typeOf(w));
   }
-  Value filterGrad = convolve(b, channelsLast, b.transpose(ct, {1, 2, 0, 3}),
-                              d, s, {0, 0, 0, 0}, groups);
-  filterGrad = b.transpose(filterGrad, {1, 2, 0, 3});
+  if (!filterGrad) {
+    // padded'[c', y, x, g N + n] = padded[n, y, x, g C/G + c'].
+    Value channelsLast;
+    if (groups == 1) {
+      channelsLast = b.transpose(padded, {3, 1, 2, 0});
+    } else {
+      Value split = b.reshape(
+          padded, RankedTensorType::get(
+                      {n, usedRows, usedColumns, groups, groupChannels},
+                      element));
+      channelsLast = b.reshape(
+          b.transpose(split, {4, 1, 2, 3, 0}),
+          RankedTensorType::get({groupChannels, usedRows, usedColumns,
+                                 groups * n},
+                                element));
+    }
+    filterGrad = convolve(b, channelsLast, b.transpose(ct, {1, 2, 0, 3}), d,
+                          s, {0, 0, 0, 0}, groups);
+    filterGrad = b.transpose(filterGrad, {1, 2, 0, 3});
+  }
 
   // The input: ct dilated by the stride (zeros between), padded to a full
   // convolution by the flipped filter (kh x kw x F x C).
@@ -502,14 +573,23 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
         b.transpose(split, {0, 1, 4, 3, 2}),
         RankedTensorType::get({kh, kw, groupFilters, c}, element));
   }
-  int64_t highRows = std::max<int64_t>(0, p[0] + h - rows);
-  int64_t highColumns = std::max<int64_t>(0, p[2] + wd - columns);
-  Value full = convolve(b, spread, flipped, {1, 1}, d,
-                        {d[0] * (kh - 1), highRows, d[1] * (kw - 1),
-                         highColumns},
-                        groups);
-  Value inputGrad = b.slice(full, {0, p[0], p[2], 0},
-                            {n, p[0] + h, p[2] + wd, c}, {1, 1, 1, 1});
+  // Rows p0 .. p0 + h of the full convolution: where its padding allows,
+  // the convolution computes just those (no crop).
+  int64_t lowRows = d[0] * (kh - 1) - p[0], highRows = p[0] + h - rows;
+  int64_t lowColumns = d[1] * (kw - 1) - p[2],
+          highColumns = p[2] + wd - columns;
+  Value inputGrad;
+  if (lowRows >= 0 && highRows >= 0 && lowColumns >= 0 && highColumns >= 0) {
+    inputGrad = convolve(b, spread, flipped, {1, 1}, d,
+                         {lowRows, highRows, lowColumns, highColumns}, groups);
+  } else {
+    Value full = convolve(b, spread, flipped, {1, 1}, d,
+                          {d[0] * (kh - 1), std::max<int64_t>(0, highRows),
+                           d[1] * (kw - 1), std::max<int64_t>(0, highColumns)},
+                          groups);
+    inputGrad = b.window(full, {0, p[0], p[2], 0},
+                         {n, p[0] + h, p[2] + wd, c}, {1, 1, 1, 1});
+  }
   out.append({inputGrad, filterGrad});
   return success();
 }
@@ -532,6 +612,65 @@ Value dilate(AdjointBuilder &b, Value value, ArrayRef<int64_t> strides) {
                                element));
 }
 
+/// Pools whose windows tile the input (strides = window, no padding): each
+/// window is a trailing axis of a reshaped, transposed input, so the max's
+/// cotangent is a one-hot of the window's first maximal element (argmax,
+/// as reduce_max's) and the average's `ct` spread by one broadcast divide.
+/// Reshapes only: a dynamic batch works.
+template <typename PoolOp>
+FailureOr<Value> tiledPoolAdjoint(PoolOp pool, AdjointBuilder &b, Value ct,
+                                  bool isMax) {
+  Value x = pool.getInput();
+  RankedTensorType type = typeOf(x);
+  ArrayRef<int64_t> k = pool.getWindow(), s = pool.getStrides();
+  if (k != s || llvm::any_of(pool.getPadding(),
+                             [](int64_t v) { return v != 0; }))
+    return failure();
+  SmallVector<int64_t> outShape = pool.getOutputShape();
+  ArrayRef<int64_t> in = type.getShape();
+  int64_t n = in[0], c = in[3], oh = outShape[1], ow = outShape[2];
+  int64_t rows = oh * k[0], columns = ow * k[1];
+  bool ragged = rows != in[1] || columns != in[2];
+  Type element = type.getElementType();
+  ct = b.refine(ct, outShape);
+  // ct over each window: N x OH x k0 x OW x k1 x C.
+  Value spread;
+  if (!isMax) {
+    auto countType = RankedTensorType::get({1, 1, k[0], 1, k[1], 1}, element);
+    Value count = ConstantOp::create(
+        b.getBuilder(), b.getLoc(),
+        DenseElementsAttr::get(countType, b.getBuilder().getFloatAttr(
+                                              element, k[0] * k[1])));
+    spread = b.div(b.reshape(ct, RankedTensorType::get(
+                                     {n, oh, 1, ow, 1, c}, element)),
+                   count);
+  } else {
+    Value covered = x;
+    if (ragged)
+      covered = b.window(x, {0, 0, 0, 0}, {n, rows, columns, c}, {1, 1, 1, 1});
+    // N x OH x OW x C x (k0 k1): each window's elements in row-major order.
+    Value windows = b.reshape(
+        b.transpose(b.reshape(covered, RankedTensorType::get(
+                                           {n, oh, k[0], ow, k[1], c},
+                                           element)),
+                    {0, 1, 3, 5, 2, 4}),
+        RankedTensorType::get({n, oh, ow, c, k[0] * k[1]}, element));
+    Value hit = firstExtreme(b, windows, 4, /*isMax=*/true);
+    Value shared = b.mul(hit, b.reshape(ct, RankedTensorType::get(
+                                                {n, oh, ow, c, 1}, element)));
+    spread = b.transpose(
+        b.reshape(shared, RankedTensorType::get({n, oh, ow, c, k[0], k[1]},
+                                                element)),
+        {0, 1, 4, 2, 5, 3});
+  }
+  Value result = b.reshape(
+      spread, RankedTensorType::get({n, rows, columns, c}, element));
+  if (ragged)
+    result = b.pad(result, {0, 0, 0, 0},
+                   {0, in[1] - rows, in[2] - columns, 0});
+  return result;
+}
+
 /// Pools: the input's cotangent from each window's share of `ct`. Average:
 /// ct over the window's input elements, spread over the window by a full
 /// depthwise convolution with ones. Max: ct to the window's first maximal
@@ -541,19 +680,21 @@ LogicalResult poolAdjoint(PoolOp pool, AdjointBuilder &b, Value ct,
                           bool isMax, Cotangents &out) {
   Value x = pool.getInput();
   RankedTensorType type = typeOf(x);
-  if (!type.hasStaticShape())
-    return pool.emitError("google-differentiate: ")
-           << pool->getName()
-           << " is not differentiable yet (a dynamic batch)";
+  SmallVector<int64_t> outShape = pool.getOutputShape();
+  if ((type.hasStaticShape() && type.getNumElements() == 0) ||
+      llvm::is_contained(outShape, 0)) {
+    out.push_back(b.zerosLike(x)); // no elements to differentiate
+    return success();
+  }
+  if (FailureOr<Value> tiled = tiledPoolAdjoint(pool, b, ct, isMax);
+      succeeded(tiled)) {
+    out.push_back(*tiled);
+    return success();
+  }
   Type element = type.getElementType();
   ArrayRef<int64_t> in = type.getShape();
   ArrayRef<int64_t> k = pool.getWindow(), s = pool.getStrides(),
                     p = pool.getPadding();
-  SmallVector<int64_t> outShape = pool.getOutputShape();
-  if (type.getNumElements() == 0 || llvm::is_contained(outShape, 0)) {
-    out.push_back(b.zerosLike(x)); // no elements to differentiate
-    return success();
-  }
   ct = b.refine(ct, outShape);
   int64_t n = in[0], h = in[1], w = in[2], c = in[3];
   int64_t oh = outShape[1], ow = outShape[2];
@@ -606,7 +747,7 @@ LogicalResult poolAdjoint(PoolOp pool, AdjointBuilder &b, Value ct,
     for (int64_t i = 0; i < k[0]; ++i)
       for (int64_t j = 0; j < k[1]; ++j) {
         Value candidates =
-            b.slice(padded, {0, i, j, 0},
+            b.window(padded, {0, i, j, 0},
                     {n, i + s[0] * (oh - 1) + 1, j + s[1] * (ow - 1) + 1, c},
                     {1, s[0], s[1], 1});
         Value hit = b.mul(b.indicator(b.eq(candidates, z), element),
@@ -617,7 +758,7 @@ LogicalResult poolAdjoint(PoolOp pool, AdjointBuilder &b, Value ct,
         canvas = canvas ? b.add(canvas, placed) : placed;
       }
   }
-  out.push_back(b.slice(canvas, {0, p[0], p[2], 0}, {n, p[0] + h, p[2] + w, c},
+  out.push_back(b.window(canvas, {0, p[0], p[2], 0}, {n, p[0] + h, p[2] + w, c},
                         {1, 1, 1, 1}));
   return success();
 }
@@ -807,16 +948,22 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
       })
       .Case([&](PadOp p) -> LogicalResult {
         RankedTensorType input = p.getInput().getType();
-        if (!input.hasStaticShape())
-          return notYet("dynamic extents");
         SmallVector<int64_t> limits, padded;
         for (auto [d, low] : llvm::enumerate(p.getLow())) {
-          limits.push_back(low + input.getDimSize(d));
+          int64_t extent = input.getDimSize(d);
+          if (ShapedType::isDynamic(extent)) {
+            if (low != 0 || p.getHigh()[d] != 0)
+              return notYet("a padded dynamic extent");
+            limits.push_back(kDynamic);
+            padded.push_back(kDynamic);
+            continue;
+          }
+          limits.push_back(low + extent);
           padded.push_back(limits.back() + p.getHigh()[d]);
         }
         ct = b.refine(ct, padded);
-        Value inner = b.slice(ct, p.getLow(), limits,
-                              SmallVector<int64_t>(input.getRank(), 1));
+        Value inner = b.window(ct, p.getLow(), limits,
+                               SmallVector<int64_t>(input.getRank(), 1));
         SmallVector<int64_t> all = llvm::to_vector(
             llvm::seq<int64_t>(0, input.getRank()));
         Value padding = b.sub(b.reduceSum(ct, all, false),
@@ -826,15 +973,22 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
       })
       .Case([&](ConcatOp c) -> LogicalResult {
         int64_t axis = c.getNormalizedAxis();
+        // The axis extents must be static (the slices' bounds); other
+        // dimensions may be dynamic (taken whole).
         SmallVector<int64_t> shape;
         for (Value input : c.getInputs()) {
           RankedTensorType type = typeOf(input);
-          if (!type.hasStaticShape())
-            return notYet("dynamic extents");
-          if (shape.empty())
+          if (type.isDynamicDim(axis))
+            return notYet("a dynamic extent along the axis");
+          if (shape.empty()) {
             shape.assign(type.getShape().begin(), type.getShape().end());
-          else
-            shape[axis] += type.getDimSize(axis);
+            continue;
+          }
+          for (auto [d, extent] : llvm::enumerate(type.getShape()))
+            if (d == static_cast<size_t>(axis))
+              shape[d] += extent;
+            else if (ShapedType::isDynamic(shape[d]))
+              shape[d] = extent;
         }
         ct = b.refine(ct, shape);
         RankedTensorType result = typeOf(ct);
@@ -845,8 +999,8 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
           starts[axis] = offset;
           offset += typeOf(input).getDimSize(axis);
           limits[axis] = offset;
-          out.push_back(b.slice(ct, starts, limits,
-                                SmallVector<int64_t>(result.getRank(), 1)));
+          out.push_back(b.window(ct, starts, limits,
+                                 SmallVector<int64_t>(result.getRank(), 1)));
         }
         return success();
       })

@@ -56,6 +56,12 @@ public:
   Value matmul(Value lhs, Value rhs);
   Value slice(Value value, ArrayRef<int64_t> starts, ArrayRef<int64_t> limits,
               ArrayRef<int64_t> strides);
+  /// slice() where `value` may have dynamic extents: those dimensions
+  /// must be taken whole (start 0, limit the extent or kDynamic, stride
+  /// 1), and each static dimension cut is a gather of its positions (a
+  /// slice needs a static input). Null when a dynamic dimension is cut.
+  Value window(Value value, ArrayRef<int64_t> starts, ArrayRef<int64_t> limits,
+               ArrayRef<int64_t> strides);
   Value pad(Value value, ArrayRef<int64_t> low, ArrayRef<int64_t> high);
   Value padWith(Value value, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
                 Value padValue);

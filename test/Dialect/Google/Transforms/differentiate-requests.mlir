@@ -38,12 +38,14 @@ func.func private @h_vjp(tensor<3xf32>) -> tensor<3xf32> attributes {google.vjp 
 
 // -----
 
-func.func private @h(%x: tensor<?x4x4x2xf32>) -> tensor<?x2x2x2xf32> {
-  // expected-error@+1 {{google-differentiate: google.max_pool2d is not differentiable yet (a dynamic batch)}}
-  %p = google.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : tensor<?x4x4x2xf32> -> tensor<?x2x2x2xf32>
-  return %p : tensor<?x2x2x2xf32>
+// A grouped convolution with a dynamic batch: its filter's cotangent would
+// need the batch as channels.
+func.func private @h(%x: tensor<?x4x4x2xf32>, %w: tensor<3x3x1x2xf32>) -> tensor<?x2x2x2xf32> {
+  // expected-error@+1 {{google-differentiate: google.conv2d is not differentiable yet (a dynamic batch with groups)}}
+  %y = google.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, groups = 2 : i64} : tensor<?x4x4x2xf32>, tensor<3x3x1x2xf32> -> tensor<?x2x2x2xf32>
+  return %y : tensor<?x2x2x2xf32>
 }
-func.func private @h_vjp(tensor<?x4x4x2xf32>, tensor<?x2x2x2xf32>) -> (tensor<?x2x2x2xf32>, tensor<?x4x4x2xf32>) attributes {google.vjp = {of = @h, wrt = array<i64: 0>}}
+func.func private @h_vjp(tensor<?x4x4x2xf32>, tensor<3x3x1x2xf32>, tensor<?x2x2x2xf32>) -> (tensor<?x2x2x2xf32>, tensor<3x3x1x2xf32>) attributes {google.vjp = {of = @h, wrt = array<i64: 1>}}
 
 // -----
 
@@ -55,15 +57,16 @@ func.func private @h_vjp(tensor<3xf32>) -> tensor<3xf32> attributes {google.vjp 
 // conv2d: the filter's cotangent is a convolution of the padded input
 // (channels first) by the cotangent, the forward stride as its dilation;
 // the input's a full convolution of the stride-dilated cotangent by the
-// flipped filter, cropped to the input.
+// flipped filter, its padding chosen to give just the input's rows (no
+// crop where the padding allows).
 // CHECK-LABEL: func.func private @conv_vjp(
 // CHECK: google.conv2d %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x8x8x3xf32>, tensor<3x3x3x4xf32> -> tensor<2x4x4x4xf32>
 // CHECK: google.pad %{{.*}} {high = array<i64: 0, 1, 1, 0>, low = array<i64: 0, 1, 1, 0>} : tensor<2x8x8x3xf32>, tensor<f32> -> tensor<2x10x10x3xf32>
 // CHECK: google.slice %{{.*}} {limits = array<i64: 2, 9, 9, 3>, starts = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1, 1, 1>}
 // CHECK: google.conv2d %{{.*}}, %{{.*}} {dilations = array<i64: 2, 2>, groups = 1 : i64, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<3x9x9x2xf32>, tensor<4x4x2x4xf32> -> tensor<3x3x3x4xf32>
 // CHECK: google.slice %{{.*}} {limits = array<i64: -1, -1, 3, 4>, starts = array<i64: 2, 2, 0, 0>, strides = array<i64: -1, -1, 1, 1>}
-// CHECK: google.conv2d %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 2, 1, 2, 1>, strides = array<i64: 1, 1>} : tensor<2x8x8x4xf32>, tensor<3x3x4x3xf32> -> tensor<2x9x9x3xf32>
-// CHECK: google.slice %{{.*}} {limits = array<i64: 2, 9, 9, 3>, starts = array<i64: 0, 1, 1, 0>, strides = array<i64: 1, 1, 1, 1>} : tensor<2x9x9x3xf32> -> tensor<2x8x8x3xf32>
+// CHECK: google.conv2d %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : tensor<2x8x8x4xf32>, tensor<3x3x4x3xf32> -> tensor<2x8x8x3xf32>
+// CHECK-NOT: google.slice
 func.func private @conv(%x: tensor<2x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<2x4x4x4xf32> {
   %y = google.conv2d %x, %w {strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, groups = 1 : i64} : tensor<2x8x8x3xf32>, tensor<3x3x3x4xf32> -> tensor<2x4x4x4xf32>
   return %y : tensor<2x4x4x4xf32>
@@ -98,3 +101,68 @@ func.func private @r(%x: tensor<2xf32>) -> tensor<2xf32> {
 }
 // expected-error@+1 {{google-differentiate: the VJP of a function that calls it (recursion)}}
 func.func private @r_vjp(tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) attributes {google.vjp = {of = @r, wrt = array<i64: 0>}}
+
+// -----
+
+// Pools whose windows tile the input: the max's cotangent goes to each
+// window's first maximal element (argmax over the window, moved last),
+// the average's is one broadcast divide; reshapes only, so a dynamic
+// batch works.
+// CHECK-LABEL: func.func private @pools_vjp(
+// CHECK: google.div %{{.*}}, %{{.*}} : tensor<?x2x1x2x1x3xf32>, tensor<1x1x2x1x2x1xf32> -> tensor<?x2x2x2x2x3xf32>
+// CHECK: %[[W:.*]] = google.transpose %{{.*}} {perm = array<i64: 0, 1, 3, 5, 2, 4>} : tensor<?x2x2x2x2x3xf32> -> tensor<?x2x2x3x2x2xf32>
+// CHECK: %[[R:.*]] = google.reshape %[[W]] : tensor<?x2x2x3x2x2xf32> -> tensor<?x2x2x3x4xf32>
+// CHECK: google.argmax %[[R]] {axis = 4 : i64, keep_dims = true}
+// CHECK: google.transpose %{{.*}} {perm = array<i64: 0, 1, 4, 2, 5, 3>} : tensor<?x2x2x3x2x2xf32> -> tensor<?x2x2x2x2x3xf32>
+// CHECK-NOT: google.conv2d
+// CHECK-NOT: google.slice
+// CHECK: return
+func.func private @pools(%x: tensor<?x4x4x3xf32>) -> (tensor<?x2x2x3xf32>, tensor<?x2x2x3xf32>) {
+  %m = google.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : tensor<?x4x4x3xf32> -> tensor<?x2x2x3xf32>
+  %a = google.avg_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : tensor<?x4x4x3xf32> -> tensor<?x2x2x3xf32>
+  return %m, %a : tensor<?x2x2x3xf32>, tensor<?x2x2x3xf32>
+}
+func.func private @pools_vjp(tensor<?x4x4x3xf32>, tensor<?x2x2x3xf32>, tensor<?x2x2x3xf32>) -> (tensor<?x2x2x3xf32>, tensor<?x2x2x3xf32>, tensor<?x4x4x3xf32>) attributes {google.vjp = {of = @pools, wrt = array<i64: 0>}}
+
+// -----
+
+// A dynamic batch: the filter's cotangent is one C x F matmul per filter
+// tap (the batch cannot be a convolution's channels), each tap's window a
+// gather of the static rows and columns (a slice needs a static input);
+// the input's cotangent needs no crop.
+// CHECK-LABEL: func.func private @dynamic_conv_vjp(
+// CHECK-COUNT-4: google.matmul %{{.*}}, %{{.*}} : tensor<3x?xf32>, tensor<?x2xf32> -> tensor<3x2xf32>
+// CHECK: google.concat {{.*}} {axis = 0 : i64} : tensor<1x3x2xf32>, tensor<1x3x2xf32>, tensor<1x3x2xf32>, tensor<1x3x2xf32> -> tensor<4x3x2xf32>
+// CHECK: google.conv2d %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : tensor<?x4x4x2xf32>, tensor<2x2x2x3xf32> -> tensor<?x5x5x3xf32>
+func.func private @dynamic_conv(%x: tensor<?x5x5x3xf32>, %w: tensor<2x2x3x2xf32>) -> tensor<?x4x4x2xf32> {
+  %y = google.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, groups = 1 : i64} : tensor<?x5x5x3xf32>, tensor<2x2x3x2xf32> -> tensor<?x4x4x2xf32>
+  return %y : tensor<?x4x4x2xf32>
+}
+func.func private @dynamic_conv_vjp(tensor<?x5x5x3xf32>, tensor<2x2x3x2xf32>, tensor<?x4x4x2xf32>) -> (tensor<?x4x4x2xf32>, tensor<?x5x5x3xf32>, tensor<2x2x3x2xf32>) attributes {google.vjp = {of = @dynamic_conv, wrt = array<i64: 0, 1>}}
+
+// -----
+
+// Overlapping windows with a dynamic batch: each window offset's
+// candidates are gathers along the static rows and columns.
+// CHECK-LABEL: func.func private @overlapping_vjp(
+// CHECK: google.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : tensor<?x4x4x2xf32>, tensor<2xi64> -> tensor<?x2x4x2xf32>
+// CHECK: google.gather %{{.*}}, %{{.*}} {axis = 2 : i64} : tensor<?x2x4x2xf32>, tensor<2xi64> -> tensor<?x2x2x2xf32>
+func.func private @overlapping(%x: tensor<?x4x4x2xf32>) -> tensor<?x2x2x2xf32> {
+  %p = google.max_pool2d %x {window = array<i64: 3, 3>, strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>} : tensor<?x4x4x2xf32> -> tensor<?x2x2x2xf32>
+  return %p : tensor<?x2x2x2xf32>
+}
+func.func private @overlapping_vjp(tensor<?x4x4x2xf32>, tensor<?x2x2x2xf32>) -> (tensor<?x2x2x2xf32>, tensor<?x4x4x2xf32>) attributes {google.vjp = {of = @overlapping, wrt = array<i64: 0>}}
+
+// -----
+
+// pad and concat with dynamic extents they take whole.
+// CHECK-LABEL: func.func private @dynamic_layout_vjp(
+// CHECK: google.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : tensor<?x4xf32>, tensor<2xi64> -> tensor<?x2xf32>
+// CHECK: google.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : tensor<?x5xf32>, tensor<2xi64> -> tensor<?x2xf32>
+// CHECK: google.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : tensor<?x5xf32>, tensor<3xi64> -> tensor<?x3xf32>
+func.func private @dynamic_layout(%x: tensor<?x2xf32>, %y: tensor<?x3xf32>, %v: tensor<f32>) -> (tensor<?x5xf32>, tensor<?x4xf32>) {
+  %c = google.concat %x, %y {axis = 1 : i64} : tensor<?x2xf32>, tensor<?x3xf32> -> tensor<?x5xf32>
+  %p = google.pad %x, %v {low = array<i64: 0, 1>, high = array<i64: 0, 1>} : tensor<?x2xf32>, tensor<f32> -> tensor<?x4xf32>
+  return %c, %p : tensor<?x5xf32>, tensor<?x4xf32>
+}
+func.func private @dynamic_layout_vjp(tensor<?x2xf32>, tensor<?x3xf32>, tensor<f32>, tensor<?x5xf32>, tensor<?x4xf32>) -> (tensor<?x5xf32>, tensor<?x4xf32>, tensor<?x2xf32>, tensor<?x3xf32>, tensor<f32>) attributes {google.vjp = {of = @dynamic_layout, wrt = array<i64: 0, 1, 2>}}
