@@ -62,6 +62,9 @@ uint64_t maxBlockVectors(int64_t rows, unsigned vectorBits);
 /// than one outer block and, when the shape is static, enough work. (With
 /// dynamic extents the loop decides at run time.)
 bool isWorthThreads(RankedTensorType result, int64_t k, BlockShape block);
+/// Whether a rank-2 product one column block wide (N <= NR) has enough
+/// row blocks for threads (its column loop has one iteration).
+bool isWorthRowThreads(RankedTensorType result, int64_t k, BlockShape block);
 /// Rows shorter than this (or dynamic) are not worth a loop of their
 /// own: their elementwise ops vectorize better over several rows.
 constexpr int64_t kMinFusedRow = 128;

@@ -88,6 +88,18 @@ uint64_t maxBlockVectors(int64_t rows, unsigned vectorBits) {
       std::max<int64_t>(accumulators / std::max<int64_t>(rows, 1), 1));
 }
 
+bool isWorthRowThreads(RankedTensorType result, int64_t k,
+                       BlockShape block) {
+  int64_t m = result.getDimSize(0);
+  if (result.getRank() != 2 || ShapedType::isDynamic(result.getDimSize(1)) ||
+      result.getDimSize(1) > block.columns)
+    return false;
+  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(k))
+    return true;
+  int64_t steps = m / block.rows * k;
+  return m >= 2 * block.rows && steps >= google::kMinParallelSteps;
+}
+
 bool isWorthThreads(RankedTensorType result, int64_t k, BlockShape block) {
   ArrayRef<int64_t> shape = result.getShape();
   int64_t outer = shape.size() == 3 ? shape[0] : shape.back();

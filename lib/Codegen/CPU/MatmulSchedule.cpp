@@ -158,7 +158,10 @@ LogicalResult CpuScheduler::tileRowBlocks(IRRewriter &rewriter,
   }
   int64_t k = cast<ShapedType>(matmul.getDpsInputs()[0].getType())
                   .getDimSize(batched ? 2 : 1);
-  if (isWorthThreads(type, k, block))
+  if (isWorthRowThreads(type, k, block))
+    tiled->loops.back()->setAttr(google::kParallelLoopAttrName,
+                                 rewriter.getUnitAttr());
+  else if (isWorthThreads(type, k, block))
     tiled->loops.front()->setAttr(google::kParallelLoopAttrName,
                                   rewriter.getUnitAttr());
 
