@@ -99,6 +99,34 @@ void google_rt_contiguous_strides(int32_t rank, const int64_t *shape,
   }
 }
 
+/* Copies `count` elements `source_stride` and `destination_stride`
+ * elements apart. */
+static void strided_run(size_t element_size, int64_t count,
+                        const char *source, int64_t source_stride,
+                        char *destination, int64_t destination_stride) {
+#define GOOGLE_RT_RUN(type)                                                    \
+  for (int64_t j = 0; j < count; ++j)                                          \
+    memcpy(destination + j * destination_stride * (int64_t)sizeof(type),      \
+           source + j * source_stride * (int64_t)sizeof(type), sizeof(type));  \
+  return;
+  switch (element_size) {
+  case 1:
+    GOOGLE_RT_RUN(uint8_t)
+  case 2:
+    GOOGLE_RT_RUN(uint16_t)
+  case 4:
+    GOOGLE_RT_RUN(uint32_t)
+  case 8:
+    GOOGLE_RT_RUN(uint64_t)
+  default:
+    for (int64_t j = 0; j < count; ++j)
+      memcpy(destination + j * destination_stride * (int64_t)element_size,
+             source + j * source_stride * (int64_t)element_size,
+             element_size);
+  }
+#undef GOOGLE_RT_RUN
+}
+
 void google_rt_strided_copy(size_t element_size, int32_t rank,
                             const int64_t *shape, const char *source,
                             const int64_t *source_strides, char *destination,
@@ -106,40 +134,55 @@ void google_rt_strided_copy(size_t element_size, int32_t rank,
   for (int32_t i = 0; i < rank; ++i)
     if (shape[i] == 0)
       return;
-  if (rank == 0) {
+  if (rank > 64)
+    return;
+  /* Extents of 1 dropped, and a dimension merged into the one before it
+   * where both sides are dense across the two: a padded NHWC image with
+   * C = 1 copies runs of W elements, not single elements. */
+  int64_t extents[64], from[64], to[64];
+  int32_t dims = 0;
+  for (int32_t i = 0; i < rank; ++i) {
+    if (shape[i] == 1)
+      continue;
+    if (dims > 0 && from[dims - 1] == source_strides[i] * shape[i] &&
+        to[dims - 1] == destination_strides[i] * shape[i]) {
+      extents[dims - 1] *= shape[i];
+      from[dims - 1] = source_strides[i];
+      to[dims - 1] = destination_strides[i];
+      continue;
+    }
+    extents[dims] = shape[i];
+    from[dims] = source_strides[i];
+    to[dims] = destination_strides[i];
+    ++dims;
+  }
+  if (dims == 0) {
     memcpy(destination, source, element_size);
     return;
   }
   /* Innermost dimension by memcpy when both sides are dense there. */
-  int64_t inner = shape[rank - 1];
-  bool dense_inner =
-      source_strides[rank - 1] == 1 && destination_strides[rank - 1] == 1;
+  int64_t inner = extents[dims - 1];
+  bool dense_inner = from[dims - 1] == 1 && to[dims - 1] == 1;
   int64_t index[64] = {0};
-  if (rank > 64)
-    return;
+  int64_t src_offset = 0, dst_offset = 0;
   for (;;) {
-    int64_t src_offset = 0, dst_offset = 0;
-    for (int32_t i = 0; i < rank - 1; ++i) {
-      src_offset += index[i] * source_strides[i];
-      dst_offset += index[i] * destination_strides[i];
-    }
-    if (dense_inner) {
+    if (dense_inner)
       memcpy(destination + dst_offset * (int64_t)element_size,
              source + src_offset * (int64_t)element_size,
              (size_t)inner * element_size);
-    } else {
-      for (int64_t j = 0; j < inner; ++j)
-        memcpy(destination +
-                   (dst_offset + j * destination_strides[rank - 1]) *
-                       (int64_t)element_size,
-               source + (src_offset + j * source_strides[rank - 1]) *
-                            (int64_t)element_size,
-               element_size);
-    }
-    int32_t d = rank - 2;
+    else
+      strided_run(element_size, inner,
+                  source + src_offset * (int64_t)element_size, from[dims - 1],
+                  destination + dst_offset * (int64_t)element_size,
+                  to[dims - 1]);
+    int32_t d = dims - 2;
     for (; d >= 0; --d) {
-      if (++index[d] < shape[d])
+      src_offset += from[d];
+      dst_offset += to[d];
+      if (++index[d] < extents[d])
         break;
+      src_offset -= from[d] * extents[d];
+      dst_offset -= to[d] * extents[d];
       index[d] = 0;
     }
     if (d < 0)

@@ -9,6 +9,7 @@
 #include "google_runtime.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,11 +284,63 @@ static void test_checks(const char *path) {
   google_rt_module_free(module);
 }
 
+/* memrefCopy, the compiled code's copy between views (exported by the
+ * runtime; MLIR's CRunnerUtils signature). */
+void memrefCopy(int64_t element_size, google_rt_unranked_memref *source,
+                google_rt_unranked_memref *destination);
+
+/* A rank-4 descriptor: the head, then sizes and strides. */
+typedef struct {
+  google_rt_memref_head head;
+  int64_t sizes[4];
+  int64_t strides[4];
+} memref4;
+
+/* Copies into views that need the copy's dimension merging (unit
+ * extents, rows dense on both sides) and a transposed one (strided
+ * innermost), at 4- and 2-byte elements. */
+static void test_memref_copy(void) {
+  /* 2 x 3 x 4 x 1 (NHWC, C = 1) into the interior of 2 x 5 x 6 x 1. */
+  float source[24], padded[60];
+  for (int i = 0; i < 24; ++i)
+    source[i] = (float)i + 1;
+  memset(padded, 0, sizeof(padded));
+  memref4 from = {{source, source, 0}, {2, 3, 4, 1}, {12, 4, 1, 1}};
+  memref4 into = {{padded, padded, 7}, {2, 3, 4, 1}, {30, 6, 1, 1}};
+  google_rt_unranked_memref a = {4, &from}, b = {4, &into};
+  memrefCopy(4, &a, &b);
+  int ok = 1;
+  for (int n = 0; n < 2; ++n)
+    for (int y = 0; y < 5; ++y)
+      for (int x = 0; x < 6; ++x) {
+        int inside = y >= 1 && y <= 3 && x >= 1 && x <= 4;
+        float want = inside ? source[n * 12 + (y - 1) * 4 + (x - 1)] : 0;
+        ok &= padded[n * 30 + y * 6 + x] == want;
+      }
+  EXPECT(ok, "memrefCopy into a padded view");
+  /* A 3 x 4 transpose of 16-bit elements: strided innermost. */
+  uint16_t matrix[12], transposed[12];
+  for (int i = 0; i < 12; ++i)
+    matrix[i] = (uint16_t)(100 + i);
+  memref4 rows = {{matrix, matrix, 0}, {1, 3, 1, 4}, {12, 4, 4, 1}};
+  memref4 columns = {{transposed, transposed, 0}, {1, 3, 1, 4}, {12, 1, 1, 3}};
+  google_rt_unranked_memref c = {4, &rows}, d = {4, &columns};
+  memrefCopy(2, &c, &d);
+  ok = 1;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      ok &= transposed[j * 3 + i] == matrix[i * 4 + j];
+  EXPECT(ok, "memrefCopy into a transposed view");
+  pass("memrefCopy of padded and transposed views");
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--checks") == 0)
     test_checks(argv[2]);
-  else if (argc == 2)
+  else if (argc == 2) {
     test_module(argv[1]);
+    test_memref_copy();
+  }
   else {
     fprintf(stderr, "usage: runtime_test [--checks] MODULE.so\n");
     return 2;

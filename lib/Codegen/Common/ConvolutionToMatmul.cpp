@@ -193,32 +193,57 @@ void ConvolutionToMatmulPass::runOnOperation() {
         tensor::getMixedSize(rewriter, loc, init, /*dim=*/0);
 
     // The windows: patches[n, y, x, i, j, c] = input[n, y*s0 + i*d0,
-    // x*s1 + j*d1, c].
-    SmallVector<int64_t> patchShape = {o[0], o[1], o[2], f[0], f[1], f[2]};
+    // x*s1 + j*d1, c]. With d1 = 1 a window row's (j, c) is one run of
+    // kw*C input elements, read as one dimension of the input's [N, H,
+    // W*C] view: patches[n, y, x, i, t] = input'[n, y*s0 + i*d0,
+    // x*s1*C + t], vectorized along t.
+    MLIRContext *context = rewriter.getContext();
+    Type element = cast<RankedTensorType>(input.getType()).getElementType();
+    bool rowRuns = dilations[1] == 1;
+    SmallVector<int64_t> patchShape = {o[0], o[1], o[2], f[0]};
+    if (rowRuns)
+      patchShape.push_back(f[1] * f[2]);
+    else
+      patchShape.append({f[1], f[2]});
+    int64_t rank = patchShape.size();
     SmallVector<OpFoldResult> patchSizes = {batch};
     for (int64_t extent : ArrayRef(patchShape).drop_front())
       patchSizes.push_back(rewriter.getIndexAttr(extent));
-    Value empty = tensor::EmptyOp::create(
-        rewriter, loc, patchSizes,
-        cast<RankedTensorType>(input.getType()).getElementType());
-    MLIRContext *context = rewriter.getContext();
-    AffineExpr n, y, x, i, j, c;
-    bindDims(context, n, y, x, i, j, c);
-    AffineMap read = AffineMap::get(
-        6, 0,
-        {n, y * strides[0] + i * dilations[0],
-         x * strides[1] + j * dilations[1], c},
-        context);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, patchSizes, element);
+    AffineExpr n = getAffineDimExpr(0, context),
+               y = getAffineDimExpr(1, context),
+               x = getAffineDimExpr(2, context),
+               i = getAffineDimExpr(3, context);
+    Value source = input;
+    AffineMap read;
+    if (rowRuns) {
+      source = tensor::CollapseShapeOp::create(
+          rewriter, loc, input,
+          SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+      AffineExpr t = getAffineDimExpr(4, context);
+      read = AffineMap::get(rank, 0,
+                            {n, y * strides[0] + i * dilations[0],
+                             x * (strides[1] * f[2]) + t},
+                            context);
+    } else {
+      AffineExpr j = getAffineDimExpr(4, context),
+                 c = getAffineDimExpr(5, context);
+      read = AffineMap::get(rank, 0,
+                            {n, y * strides[0] + i * dilations[0],
+                             x * strides[1] + j * dilations[1], c},
+                            context);
+    }
     auto patches = linalg::GenericOp::create(
-        rewriter, loc, empty.getType(), input, empty,
-        ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(6)},
-        SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+        rewriter, loc, empty.getType(), source, empty,
+        ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(rank)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
         [](OpBuilder &b, Location nestedLoc, ValueRange args) {
           linalg::YieldOp::create(b, nestedLoc, args[0]);
         });
 
     // (N*OH*OW) x (kh*kw*C) times (kh*kw*C) x F.
-    SmallVector<ReassociationIndices> rowsAndDepth = {{0, 1, 2}, {3, 4, 5}};
+    SmallVector<ReassociationIndices> rowsAndDepth = {
+        {0, 1, 2}, llvm::to_vector(llvm::seq<int64_t>(3, rank))};
     Value lhs = tensor::CollapseShapeOp::create(
         rewriter, loc, patches.getResult(0), rowsAndDepth);
     Value rhs = tensor::CollapseShapeOp::create(
