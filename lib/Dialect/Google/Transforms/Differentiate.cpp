@@ -193,11 +193,13 @@ private:
   /// google.while with a trip count: the forward loop becomes one that
   /// also records the state each iteration starts from (the tape: one
   /// scatter_add into -0.0 per state value, exact), then a loop runs
-  /// backwards over the
-  /// iterations, each reading its state from the tape, recomputing the
-  /// body and differentiating it: its cotangents of the state flow to the
-  /// previous iteration, those of the float values the body uses from
-  /// above are summed.
+  /// backwards over the iterations, each reading its state from the tape,
+  /// recomputing the body and differentiating it: its cotangents of the
+  /// state flow to the previous iteration, those of the float values the
+  /// body uses from above are summed. The results of the body's tanh,
+  /// exp, sigmoid and sqrt (whose derivatives need only the result) are
+  /// taped too: the backward loop reads them instead of recomputing what
+  /// feeds them (an RNN step's matmuls).
   LogicalResult whileAdjoint(WhileOp op, ArrayRef<Value> resultCotangents) {
     auto notYet = [&](StringRef why) {
       return op.emitError("google-differentiate: google.while is not "
@@ -225,6 +227,13 @@ private:
           accumulate(init, ct);
       return success();
     }
+    // Body results taped besides the state.
+    SmallVector<Value> recorded;
+    for (Operation &nested : op.getBody().front().without_terminator())
+      if (isa<TanhOp, ExpOp, SigmoidOp, SqrtOp>(nested) &&
+          cast<RankedTensorType>(nested.getResult(0).getType())
+              .hasStaticShape())
+        recorded.push_back(nested.getResult(0));
     // The tape's element type: i1 states are recorded as i32.
     auto tapeType = [&](RankedTensorType type) {
       SmallVector<int64_t> shape = {count};
@@ -250,7 +259,10 @@ private:
     builder.setInsertionPoint(op);
     SmallVector<Value> init = {constant(builder, i64Scalar, 0)};
     llvm::append_range(init, op.getInit());
-    for (RankedTensorType type : state) {
+    SmallVector<RankedTensorType> tapedTypes(state);
+    for (Value value : recorded)
+      tapedTypes.push_back(cast<RankedTensorType>(value.getType()));
+    for (RankedTensorType type : tapedTypes) {
       RankedTensorType tape = tapeType(type);
       init.push_back(constant(builder, tape,
                               isa<FloatType>(tape.getElementType()) ? -0.0
@@ -300,6 +312,12 @@ private:
         mapping.map(from, to);
       for (Operation &nested : original.without_terminator())
         b.clone(nested, mapping);
+      for (auto [index, value] : llvm::enumerate(recorded)) {
+        Value tape = body->getArgument(1 + 2 * n + index);
+        tapes.push_back(ScatterAddOp::create(b, loc, tape.getType(), tape, t,
+                                             mapping.lookup(value),
+                                             b.getI64IntegerAttr(0)));
+      }
       AdjointBuilder ab(b, loc);
       SmallVector<Value> next = {ab.add(t, constant(b, i64Scalar, 1))};
       for (Value value : cast<YieldOp>(original.getTerminator()).getValues())
@@ -377,6 +395,20 @@ private:
                           body->getArgument(1 + index));
       if (failed(nested.run(forward)))
         return failure();
+      // Taped results replace their recomputation (and, once dead, what
+      // fed it).
+      for (auto [index, value] : llvm::enumerate(recorded)) {
+        Value recomputed = mapping.lookup(value);
+        Operation *producer = recomputed.getDefiningOp();
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(producer);
+        Value read = GatherOp::create(b, loc, recomputed.getType(),
+                                      taped.getResult(1 + 2 * n + index), j,
+                                      b.getI64IntegerAttr(0));
+        recomputed.replaceAllUsesWith(read);
+        if (producer->use_empty())
+          producer->erase();
+      }
       SmallVector<Value> next = {j};
       for (int64_t k : floats) {
         Value ct = nested.cotangents.lookup(from[k]);

@@ -159,3 +159,36 @@ func.func @f(%x: tensor<2xf32>, %w: tensor<2xf32>) -> tensor<2xf32> {
   }
   return %r#1 : tensor<2xf32>
 }
+
+// -----
+
+// A tanh in the loop body: its results are taped too, and the backward
+// loop reads them (its derivative needs only the result) instead of
+// recomputing tanh and the mul that feeds it.
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK: %[[T:.*]]:6 = google.while {{.*}} : (tensor<i64>, tensor<i64>, tensor<2xf32>, tensor<3xi64>, tensor<3x2xf32>, tensor<3x2xf32>)
+// CHECK:   %[[Z:.*]] = google.tanh
+// CHECK:   google.scatter_add %{{.*}}, %{{.*}}, %[[Z]]
+// CHECK:   google.yield
+// CHECK: google.while %[[T]]#0
+// CHECK:   google.gather %[[T]]#4
+// CHECK:   google.gather %[[T]]#5
+// CHECK-NOT: google.tanh
+// CHECK: return
+func.func @f(%x: tensor<2xf32>, %w: tensor<2xf32>) -> tensor<2xf32> {
+  %zero = google.constant dense<0> : tensor<i64>
+  %r:2 = google.while %zero, %x {trip_count = 3 : i64} : (tensor<i64>, tensor<2xf32>) -> (tensor<i64>, tensor<2xf32>) cond {
+  ^bb0(%i: tensor<i64>, %y: tensor<2xf32>):
+    %n = google.constant dense<3> : tensor<i64>
+    %c = google.lt %i, %n : tensor<i64>, tensor<i64> -> tensor<i1>
+    google.condition %c : tensor<i1>
+  } do {
+  ^bb0(%i: tensor<i64>, %y: tensor<2xf32>):
+    %one = google.constant dense<1> : tensor<i64>
+    %next = google.add %i, %one : tensor<i64>, tensor<i64> -> tensor<i64>
+    %m = google.mul %y, %w : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+    %z = google.tanh %m : tensor<2xf32>
+    google.yield %next, %z : tensor<i64>, tensor<2xf32>
+  }
+  return %r#1 : tensor<2xf32>
+}
