@@ -88,14 +88,21 @@ uint64_t maxBlockVectors(int64_t rows, unsigned vectorBits) {
       std::max<int64_t>(accumulators / std::max<int64_t>(rows, 1), 1));
 }
 
+/// The least K for which a dynamic number of rows goes to threads.
+constexpr int64_t kMinRowThreadDepth = 32;
+
 bool isWorthRowThreads(RankedTensorType result, int64_t k,
                        BlockShape block) {
   int64_t m = result.getDimSize(0);
   if (result.getRank() != 2 || ShapedType::isDynamic(result.getDimSize(1)) ||
       result.getDimSize(1) > block.columns)
     return false;
-  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(k))
+  if (ShapedType::isDynamic(k))
     return true;
+  // A dynamic M: row blocks deep enough to be worth a thread each (the
+  // loop splits by M at run time); a shallow one stays on one thread.
+  if (ShapedType::isDynamic(m))
+    return k >= kMinRowThreadDepth;
   int64_t steps = m / block.rows * k;
   return m >= 2 * block.rows && steps >= google::kMinParallelSteps;
 }

@@ -54,6 +54,22 @@ func.func @threads(%a: tensor<128x512xf32>, %b: tensor<512x272xf32>) -> tensor<1
 
 // -----
 
+// One block column (N = 16): its row blocks go to threads instead (the
+// column loop, a single iteration, folds away).
+// CHECK-LABEL: func @row_threads
+// CHECK:       scf.for {{.*}} = %c0 to %c4096 step %c8
+// CHECK:       } {google.parallel}
+// CHECK-NEXT:  return
+func.func @row_threads(%a: tensor<4096x72xf32>, %b: tensor<72x16xf32>) -> tensor<4096x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4096x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4096x16xf32>) -> tensor<4096x16xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<4096x72xf32>, tensor<72x16xf32>) outs(%f : tensor<4096x16xf32>) -> tensor<4096x16xf32>
+  return %r : tensor<4096x16xf32>
+}
+
+// -----
+
 // Dynamic M: the extents the tiles trust are checked first. M splits at
 // its last multiple of 8: those rows run in full 8-row blocks (not peeled),
 // and the last rows (fewer than 8, a dynamic number): up to 4 in at most
