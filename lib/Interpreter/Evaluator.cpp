@@ -421,13 +421,16 @@ ConcreteTensor evalPad(PadOp op, ConcreteTensor input, const Scalar &value) {
   return result;
 }
 
-ConcreteTensor evalIota(IotaOp op) {
+/// `like`: the operand giving the shape at run time (null: the static
+/// result shape).
+ConcreteTensor evalIota(IotaOp op, const ConcreteTensor *like) {
   RankedTensorType type = op.getResult().getType();
   EvalAlgebra a(type.getElementType());
-  ConcreteTensor result(type.getElementType(), type.getShape());
+  ArrayRef<int64_t> shape = like ? like->getShape() : type.getShape();
+  ConcreteTensor result(type.getElementType(), shape);
   SmallVector<int64_t> strides(type.getRank(), 0);
   strides[op.getDimension()] = 1;
-  forEachIndex(type.getShape(), {strides},
+  forEachIndex(shape, {strides},
                [&](int64_t n, ArrayRef<int64_t> offsets) {
                  result.at(n) = a.convertIndex(offsets[0]);
                });
@@ -725,7 +728,9 @@ Expected<ConcreteTensor> google::evaluateOp(Operation *op,
       .Case([&](PadOp p) -> Expected<ConcreteTensor> {
         return evalPad(p, operands[0], operands[1].at(0));
       })
-      .Case([&](IotaOp i) -> Expected<ConcreteTensor> { return evalIota(i); })
+      .Case([&](IotaOp i) -> Expected<ConcreteTensor> {
+        return evalIota(i, i.getLike() ? &operands[0] : nullptr);
+      })
       .Case([&](GatherOp g) { return evalGather(g, operands[0], operands[1]); })
       .Case([&](ScatterAddOp s) {
         return evalScatterAdd(s, operands[0], operands[1], operands[2]);

@@ -443,6 +443,11 @@ def _dense(value):
 
 
 _FORMAT_TOKEN = re.compile(r"`[^`]*`|type\(\$\w+\)|\$\w+|attr-dict")
+# An optional group, `(...)?`, printed when its anchor operand `$name^` is
+# there (google.iota's `like`).
+_OPTIONAL_GROUP = re.compile(
+    r"\(((?:`[^`]*`|type\(\$\w+\)|[^()`])*)\)\?")
+_ANCHOR = re.compile(r"\$(\w+)\^")
 
 
 def _format_attribute(kind, value, node):
@@ -470,7 +475,10 @@ def _format_op(node, names):
     else:
         operands = dict(zip(spec["operands"], node.operands))
     attribute_kinds = dict(spec["attributes"])
-    tokens = _FORMAT_TOKEN.findall(spec["format"])
+    tokens = _FORMAT_TOKEN.findall(_OPTIONAL_GROUP.sub(
+        lambda group: group.group(1).replace("^", "")
+        if operands.get(_ANCHOR.search(group.group(1)).group(1)) else "",
+        spec["format"]))
     inline = {t[1:] for t in tokens if t[1:] in attribute_kinds}
     text = ["google." + node.op]
     for token in tokens:

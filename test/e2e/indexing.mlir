@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 10 cases match numpy, 5 fail as expected
+// CHECK: e2e: 11 cases match numpy, 5 fail as expected
 // concat, pad, iota and gather (numpy.take): data movement by index.
 
 // E2E: @join(a: 2x3xf32, b: 2x5xf32, c: 2x0xf32) -> np.concatenate([a, b, c], axis=1)
@@ -9,6 +9,7 @@
 // E2E: @pad(x: 3x4xf32, v: f32) -> (np.pad(x, ((1, 2), (0, 3)), constant_values=v), np.pad(x, ((0, 0), (2, 2))))
 // E2E: @pad_dynamic(x: 5x2xi32) -> np.pad(x, ((2, 1), (1, 1)), constant_values=7)
 // E2E: @iota() -> (np.broadcast_to(np.arange(5), (3, 5)), np.broadcast_to(np.arange(3.0)[:, None], (3, 4)))
+// E2E: @iota_like(x: 6x3xi1) -> np.broadcast_to(np.arange(6)[:, None], (6, 3))
 // E2E: @take(t: 10x4xf32, ids: 3x5xi64[-10:9]) -> np.take(t, ids, axis=0)
 // E2E: @take_middle(t: 2x6x3xbf16, ids: 4xi32[0:5]) -> np.take(t, ids, axis=1)
 // E2E-ERROR: @take(t: 10x4xf32, ids: 3x5xi64[10:12]) -> @take: google.gather: 15 indices are outside [-10, 10) for axis 0 (expected 0)
@@ -50,6 +51,10 @@ func.func @iota() -> (tensor<3x5xi64>, tensor<3x4xf32>) {
   %0 = google.iota {dimension = 1 : i64} : tensor<3x5xi64>
   %1 = google.iota {dimension = 0 : i64} : tensor<3x4xf32>
   return %0, %1 : tensor<3x5xi64>, tensor<3x4xf32>
+}
+func.func @iota_like(%x: tensor<?x3xi1>) -> tensor<?x3xi64> {
+  %0 = google.iota like(%x : tensor<?x3xi1>) {dimension = 0 : i64} : tensor<?x3xi64>
+  return %0 : tensor<?x3xi64>
 }
 func.func @take(%t: tensor<10x4xf32>, %ids: tensor<3x5xi64>) -> tensor<3x5x4xf32> {
   %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<10x4xf32>, tensor<3x5xi64> -> tensor<3x5x4xf32>

@@ -124,8 +124,15 @@ struct IotaToLinalg : public OpConversionPattern<IotaOp> {
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType type = op.getResult().getType();
     SmallVector<OpFoldResult> sizes;
-    for (int64_t extent : type.getShape())
-      sizes.push_back(rewriter.getIndexAttr(extent));
+    if (Value like = adaptor.getLike()) {
+      // The result's shape is like's: its static extents where the
+      // result's are dynamic.
+      sizes = getDimSizes(rewriter, op.getLoc(), like);
+      type = type.clone(cast<RankedTensorType>(like.getType()).getShape());
+    } else {
+      for (int64_t extent : type.getShape())
+        sizes.push_back(rewriter.getIndexAttr(extent));
+    }
     int64_t dimension = op.getDimension();
     Value result = createParallelGeneric(
         rewriter, op.getLoc(), type, sizes, ValueRange(), {},
@@ -133,7 +140,8 @@ struct IotaToLinalg : public OpConversionPattern<IotaOp> {
           Value index = linalg::IndexOp::create(b, loc, dimension);
           return indexToElement(b, loc, index, type.getElementType());
         });
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op, relaxToType(rewriter, op.getLoc(), result, op.getResult().getType()));
     return success();
   }
 };

@@ -46,6 +46,18 @@ func.func @iota() -> tensor<4x2xf32> {
 
 // -----
 
+// With `like`, the extents come from it at run time.
+// CHECK-LABEL: func @iota_like
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %c0 : tensor<?x2xi1>
+// CHECK: tensor.empty(%[[N]]) : tensor<?x2xi64>
+// CHECK: linalg.index 0 : index
+func.func @iota_like(%x: tensor<?x2xi1>) -> tensor<?x2xi64> {
+  %0 = google.iota like(%x : tensor<?x2xi1>) {dimension = 0 : i64} : tensor<?x2xi64>
+  return %0 : tensor<?x2xi64>
+}
+
+// -----
+
 // Out-of-range indices are counted and checked; the gather wraps negative
 // indices and clamps, so that it never reads outside the input.
 // CHECK-LABEL: func @gather

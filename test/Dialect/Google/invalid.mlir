@@ -586,8 +586,16 @@ func.func @iota_dimension() {
 // -----
 
 func.func @iota_dynamic() {
-  // expected-error@+1 {{'google.iota' op expected a result of static shape, got 'tensor<?xi64>'}}
+  // expected-error@+1 {{'google.iota' op expected a result of static shape (or a 'like' operand), got 'tensor<?xi64>'}}
   %0 = google.iota {dimension = 0 : i64} : tensor<?xi64>
+  return
+}
+
+// -----
+
+func.func @iota_like(%x: tensor<?x3xf32>) {
+  // expected-error@+1 {{'google.iota' op expected a result of the shape of 'like' ('tensor<?x3xf32>'), got 'tensor<2x3xi64>'}}
+  %0 = google.iota like(%x : tensor<?x3xf32>) {dimension = 0 : i64} : tensor<2x3xi64>
   return
 }
 

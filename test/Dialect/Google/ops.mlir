@@ -264,6 +264,8 @@ func.func @indexing(%a: tensor<2x3xf32>, %b: tensor<2x?xf32>, %v: tensor<f32>, %
   %1 = google.pad %a, %v {low = array<i64: 1, 2>, high = array<i64: 0, 1>} : tensor<2x3xf32>, tensor<f32> -> tensor<3x6xf32>
   // CHECK: google.iota {dimension = 1 : i64} : tensor<4x2xi64>
   %2 = google.iota {dimension = 1 : i64} : tensor<4x2xi64>
+  // CHECK: google.iota like(%{{.*}} : tensor<2x?xf32>) {dimension = 1 : i64} : tensor<2x?xi64>
+  %like = google.iota like(%b : tensor<2x?xf32>) {dimension = 1 : i64} : tensor<2x?xi64>
   // CHECK: google.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : tensor<2x3xf32>, tensor<5xi32> -> tensor<2x5xf32>
   %3 = google.gather %a, %ids {axis = 1 : i64} : tensor<2x3xf32>, tensor<5xi32> -> tensor<2x5xf32>
   return %0, %1, %2, %3 : tensor<2x?xf32>, tensor<3x6xf32>, tensor<4x2xi64>, tensor<2x5xf32>

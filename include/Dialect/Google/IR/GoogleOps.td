@@ -524,15 +524,19 @@ def Google_IotaOp : Google_Op<"iota"> {
   let summary = "Counts along one dimension (numpy.arange, broadcast)";
   let description = [{
     `result[i0, i1, ...] = i_dimension`, converted to the element type (an
-    integer or float type). The shape is static.
+    integer or float type). The shape is static, or, with a `like`
+    operand (any element type, the result's rank), taken from it at run
+    time: what gradients along dynamic extents need.
 
     ```mlir
     %i = google.iota {dimension = 1 : i64} : tensor<4x8xi64>
+    %j = google.iota like(%x : tensor<?x8xf32>) {dimension = 0 : i64} : tensor<?x8xi64>
     ```
   }];
-  let arguments = (ins I64Attr:$dimension);
+  let arguments = (ins Optional<Google_AnyTensor>:$like, I64Attr:$dimension);
   let results = (outs Google_Tensor:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat =
+      "(`like` `(` $like^ `:` type($like) `)`)? attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 

@@ -426,8 +426,21 @@ LogicalResult PadOp::verify() {
 
 LogicalResult IotaOp::verify() {
   RankedTensorType result = getResult().getType();
-  if (!result.hasStaticShape())
-    return emitOpError("expected a result of static shape, got ") << result;
+  if (Value like = getLike()) {
+    auto likeType = cast<RankedTensorType>(like.getType());
+    if (likeType.getRank() != result.getRank() ||
+        !llvm::all_of(llvm::zip(likeType.getShape(), result.getShape()),
+                      [](auto pair) {
+                        auto [a, b] = pair;
+                        return a == b || ShapedType::isDynamic(b);
+                      }))
+      return emitOpError("expected a result of the shape of 'like' (")
+             << likeType << "), got " << result;
+  } else if (!result.hasStaticShape()) {
+    return emitOpError("expected a result of static shape (or a 'like' "
+                       "operand), got ")
+           << result;
+  }
   auto dimension = static_cast<int64_t>(getDimension());
   if (dimension < 0 || dimension >= result.getRank())
     return emitOpError("expected dimension in [0, ")

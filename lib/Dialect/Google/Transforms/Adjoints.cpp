@@ -257,8 +257,9 @@ Value AdjointBuilder::scatterAdd(Value base, Value indices, Value updates,
                               updates, builder.getI64IntegerAttr(axis));
 }
 
-Value AdjointBuilder::iota(RankedTensorType type, int64_t dimension) {
-  return IotaOp::create(builder, loc, type,
+Value AdjointBuilder::iota(RankedTensorType type, int64_t dimension,
+                           Value like) {
+  return IotaOp::create(builder, loc, type, like,
                         builder.getI64IntegerAttr(dimension));
 }
 
@@ -363,7 +364,7 @@ Value spreadOverAxes(AdjointBuilder &b, Value ct, Value input,
   return b.transpose(spread, invertPermutationVector(perm));
 }
 
-/// One-hot along `axis` (static extent) of the first extreme element of
+/// One-hot along `axis` of the first extreme element of
 /// `x` (argmax/argmin: NaN counts as the extreme), keeping dimensions.
 Value firstExtreme(AdjointBuilder &b, Value x, int64_t axis, bool isMax) {
   RankedTensorType type = typeOf(x);
@@ -376,9 +377,15 @@ Value firstExtreme(AdjointBuilder &b, Value x, int64_t axis, bool isMax) {
   state.addTypes(RankedTensorType::get(
       reducedShape(type.getShape(), {axis}, true), indexType));
   Value first = builder.create(state)->getResult(0);
-  SmallVector<int64_t> line(type.getRank(), 1);
-  line[axis] = type.getDimSize(axis);
-  Value positions = b.iota(RankedTensorType::get(line, indexType), axis);
+  Value positions;
+  if (type.isDynamicDim(axis)) {
+    // x's shape at run time.
+    positions = b.iota(type.clone(indexType), axis, x);
+  } else {
+    SmallVector<int64_t> line(type.getRank(), 1);
+    line[axis] = type.getDimSize(axis);
+    positions = b.iota(RankedTensorType::get(line, indexType), axis);
+  }
   return b.indicator(b.eq(positions, first), type.getElementType());
 }
 
@@ -392,10 +399,6 @@ LogicalResult extremeAdjoint(Operation *op, AdjointBuilder &b, Value x,
   for (int64_t axis : axes)
     extents.push_back(type.getDimSize(axis));
   std::optional<int64_t> count = staticElementCount(extents);
-  if (!count)
-    return op->emitError("google-differentiate: the gradient of ")
-           << op->getName() << " needs static extents along its axes, got "
-           << type;
   Value spread = spreadOverAxes(b, ct, x, axes, keepDims);
   if (axes.size() == 1) {
     out.push_back(b.mul(firstExtreme(b, x, axes.front(), isMax), spread));
@@ -412,8 +415,10 @@ LogicalResult extremeAdjoint(Operation *op, AdjointBuilder &b, Value x,
   Value moved = b.transpose(x, perm);
   ArrayRef<int64_t> movedShape = typeOf(moved).getShape();
   SmallVector<int64_t> merged(movedShape.drop_back(axes.size()));
-  merged.push_back(*count);
+  merged.push_back(count ? *count : kDynamic);
+  // (And back: the moved shape too.)
   if (llvm::count(merged, kDynamic) > 1 ||
+      llvm::count(movedShape, kDynamic) > 1 ||
       (llvm::is_contained(merged, 0) && llvm::is_contained(merged, kDynamic)))
     return op->emitError("google-differentiate: the gradient of ")
            << op->getName()

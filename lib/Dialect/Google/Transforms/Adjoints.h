@@ -65,7 +65,9 @@ public:
   Value pad(Value value, ArrayRef<int64_t> low, ArrayRef<int64_t> high);
   Value padWith(Value value, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
                 Value padValue);
-  Value iota(RankedTensorType type, int64_t dimension);
+  /// The positions along `dimension`, shaped `type` (static), or like
+  /// `like` where given.
+  Value iota(RankedTensorType type, int64_t dimension, Value like = {});
   /// `base` plus `updates` added at `indices` along `axis`.
   Value scatterAdd(Value base, Value indices, Value updates, int64_t axis);
 

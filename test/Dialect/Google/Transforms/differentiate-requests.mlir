@@ -166,3 +166,17 @@ func.func private @dynamic_layout(%x: tensor<?x2xf32>, %y: tensor<?x3xf32>, %v: 
   return %c, %p : tensor<?x5xf32>, tensor<?x4xf32>
 }
 func.func private @dynamic_layout_vjp(tensor<?x2xf32>, tensor<?x3xf32>, tensor<f32>, tensor<?x5xf32>, tensor<?x4xf32>) -> (tensor<?x5xf32>, tensor<?x4xf32>, tensor<?x2xf32>, tensor<?x3xf32>, tensor<f32>) attributes {google.vjp = {of = @dynamic_layout, wrt = array<i64: 0, 1, 2>}}
+
+// -----
+
+// reduce_max along a dynamic axis: the positions along it come from an
+// iota shaped like the input at run time.
+// CHECK-LABEL: func.func private @dynamic_max_vjp(
+// CHECK: %[[FIRST:.*]] = google.argmax %arg0 {axis = 0 : i64, keep_dims = true} : tensor<?x3xf32> -> tensor<1x3xi64>
+// CHECK: %[[AT:.*]] = google.iota like(%arg0 : tensor<?x3xf32>) {dimension = 0 : i64} : tensor<?x3xi64>
+// CHECK: google.eq %[[AT]], %[[FIRST]] : tensor<?x3xi64>, tensor<1x3xi64> -> tensor<?x3xi1>
+func.func private @dynamic_max(%x: tensor<?x3xf32>) -> tensor<3xf32> {
+  %m = google.reduce_max %x {axes = array<i64: 0>, keep_dims = false} : tensor<?x3xf32> -> tensor<3xf32>
+  return %m : tensor<3xf32>
+}
+func.func private @dynamic_max_vjp(tensor<?x3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<?x3xf32>) attributes {google.vjp = {of = @dynamic_max, wrt = array<i64: 0>}}
