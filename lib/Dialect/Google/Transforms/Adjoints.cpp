@@ -263,6 +263,29 @@ Value AdjointBuilder::iota(RankedTensorType type, int64_t dimension,
                         builder.getI64IntegerAttr(dimension));
 }
 
+Value AdjointBuilder::positionsAlong(Value value, int64_t dimension) {
+  RankedTensorType type = typeOf(value);
+  int64_t extent = type.getDimSize(dimension);
+  auto indexType = RankedTensorType::get({extent}, builder.getI64Type());
+  if (!ShapedType::isDynamic(extent))
+    return iota(indexType, 0);
+  SmallVector<int64_t> others;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (d != dimension)
+      others.push_back(d);
+  return iota(indexType, 0, reduceSum(value, others, /*keepDims=*/false));
+}
+
+Value AdjointBuilder::extentAlong(Value value, int64_t dimension) {
+  int64_t extent = typeOf(value).getDimSize(dimension);
+  Type i64 = builder.getI64Type();
+  if (!ShapedType::isDynamic(extent))
+    return scalar(static_cast<double>(extent), i64);
+  Value positions = positionsAlong(value, dimension);
+  return reduceSum(cast(eq(positions, positions), i64), {0},
+                   /*keepDims=*/false);
+}
+
 Value AdjointBuilder::unbroadcast(Value ct, RankedTensorType type) {
   ArrayRef<int64_t> shape = typeOf(ct).getShape();
   int64_t lead = static_cast<int64_t>(shape.size()) - type.getRank();
@@ -953,22 +976,37 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
       })
       .Case([&](PadOp p) -> LogicalResult {
         RankedTensorType input = p.getInput().getType();
-        SmallVector<int64_t> limits, padded;
+        SmallVector<int64_t> starts, limits, padded;
+        SmallVector<int64_t> paddedDynamic;
         for (auto [d, low] : llvm::enumerate(p.getLow())) {
           int64_t extent = input.getDimSize(d);
           if (ShapedType::isDynamic(extent)) {
             if (low != 0 || p.getHigh()[d] != 0)
-              return notYet("a padded dynamic extent");
+              paddedDynamic.push_back(d);
+            starts.push_back(0);
             limits.push_back(kDynamic);
             padded.push_back(kDynamic);
             continue;
           }
+          starts.push_back(low);
           limits.push_back(low + extent);
           padded.push_back(limits.back() + p.getHigh()[d]);
         }
         ct = b.refine(ct, padded);
-        Value inner = b.window(ct, p.getLow(), limits,
-                               SmallVector<int64_t>(input.getRank(), 1));
+        Value inner = ct;
+        // A padded dynamic dimension: its rows low .. low + n by a gather
+        // (n known at run time only).
+        for (int64_t d : paddedDynamic) {
+          Value at = b.add(b.positionsAlong(p.getInput(), d),
+                           b.scalar(p.getLow()[d], b.getBuilder().getI64Type()));
+          SmallVector<int64_t> shape(typeOf(inner).getShape());
+          shape[d] = kDynamic;
+          inner = GatherOp::create(b.getBuilder(), b.getLoc(),
+                                   typeOf(inner).clone(shape), inner, at,
+                                   b.getBuilder().getI64IntegerAttr(d));
+        }
+        inner = b.window(inner, starts, limits,
+                         SmallVector<int64_t>(input.getRank(), 1));
         SmallVector<int64_t> all = llvm::to_vector(
             llvm::seq<int64_t>(0, input.getRank()));
         Value padding = b.sub(b.reduceSum(ct, all, false),
@@ -978,13 +1016,38 @@ LogicalResult google::buildAdjoint(Operation *op, AdjointBuilder &b,
       })
       .Case([&](ConcatOp c) -> LogicalResult {
         int64_t axis = c.getNormalizedAxis();
-        // The axis extents must be static (the slices' bounds); other
-        // dimensions may be dynamic (taken whole).
+        if (llvm::any_of(c.getInputs(), [&](Value input) {
+              return typeOf(input).isDynamicDim(axis);
+            })) {
+          // Offsets known at run time: each input's rows of ct by a
+          // gather at its positions plus the extents before it.
+          SmallVector<int64_t> known(typeOf(ct).getRank(), kDynamic);
+          for (Value input : c.getInputs())
+            for (auto [d, extent] : llvm::enumerate(typeOf(input).getShape()))
+              if (d != static_cast<size_t>(axis) &&
+                  !ShapedType::isDynamic(extent))
+                known[d] = extent;
+          ct = b.refine(ct, known);
+          Type i64 = b.getBuilder().getI64Type();
+          Value offset = b.scalar(0, i64);
+          for (Value input : c.getInputs()) {
+            Value at = b.add(b.positionsAlong(input, axis), offset);
+            SmallVector<int64_t> shape(typeOf(ct).getShape());
+            shape[axis] = typeOf(input).getDimSize(axis);
+            out.push_back(GatherOp::create(b.getBuilder(), b.getLoc(),
+                                           typeOf(ct).clone(shape), ct, at,
+                                           b.getBuilder().getI64IntegerAttr(
+                                               axis))
+                              .getResult());
+            offset = b.add(offset, b.extentAlong(input, axis));
+          }
+          return success();
+        }
+        // Static axis extents: slices; other dimensions may be dynamic
+        // (taken whole).
         SmallVector<int64_t> shape;
         for (Value input : c.getInputs()) {
           RankedTensorType type = typeOf(input);
-          if (type.isDynamicDim(axis))
-            return notYet("a dynamic extent along the axis");
           if (shape.empty()) {
             shape.assign(type.getShape().begin(), type.getShape().end());
             continue;

@@ -68,6 +68,12 @@ public:
   /// The positions along `dimension`, shaped `type` (static), or like
   /// `like` where given.
   Value iota(RankedTensorType type, int64_t dimension, Value like = {});
+  /// 0, 1, ..., n-1 (i64) for float `value`'s extent n along `dimension`
+  /// (dynamic or not): a 1-D iota shaped like `value` summed over its
+  /// other dimensions.
+  Value positionsAlong(Value value, int64_t dimension);
+  /// `value`'s extent along `dimension` as a rank-0 i64 tensor.
+  Value extentAlong(Value value, int64_t dimension);
   /// `base` plus `updates` added at `indices` along `axis`.
   Value scatterAdd(Value base, Value indices, Value updates, int64_t axis);
 

@@ -180,3 +180,20 @@ func.func private @dynamic_max(%x: tensor<?x3xf32>) -> tensor<3xf32> {
   return %m : tensor<3xf32>
 }
 func.func private @dynamic_max_vjp(tensor<?x3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<?x3xf32>) attributes {google.vjp = {of = @dynamic_max, wrt = array<i64: 0>}}
+
+// -----
+
+// Padded dynamic extents and concatenation along a dynamic axis: gathers
+// at positions known at run time (an iota shaped like the operand summed
+// over its other dimensions, plus the padding or the extents before).
+// CHECK-LABEL: func.func private @dynamic_offsets_vjp(
+// CHECK: google.iota like(%{{.*}} : tensor<?xf32>) {dimension = 0 : i64} : tensor<?xi64>
+// CHECK: google.gather %{{.*}}, %{{.*}} {axis = 0 : i64} : tensor<?x2xf32>, tensor<?xi64> -> tensor<?x2xf32>
+// CHECK: google.gather %{{.*}}, %{{.*}} {axis = 0 : i64} : tensor<?x2xf32>, tensor<?xi64> -> tensor<?x2xf32>
+// CHECK: google.gather %{{.*}}, %{{.*}} {axis = 0 : i64} : tensor<?x2xf32>, tensor<3xi64> -> tensor<3x2xf32>
+func.func private @dynamic_offsets(%x: tensor<?x2xf32>, %y: tensor<3x2xf32>, %v: tensor<f32>) -> (tensor<?x2xf32>, tensor<?x2xf32>) {
+  %c = google.concat %x, %y {axis = 0 : i64} : tensor<?x2xf32>, tensor<3x2xf32> -> tensor<?x2xf32>
+  %p = google.pad %x, %v {low = array<i64: 2, 0>, high = array<i64: 1, 0>} : tensor<?x2xf32>, tensor<f32> -> tensor<?x2xf32>
+  return %c, %p : tensor<?x2xf32>, tensor<?x2xf32>
+}
+func.func private @dynamic_offsets_vjp(tensor<?x2xf32>, tensor<3x2xf32>, tensor<f32>, tensor<?x2xf32>, tensor<?x2xf32>) -> (tensor<?x2xf32>, tensor<?x2xf32>, tensor<?x2xf32>, tensor<3x2xf32>, tensor<f32>) attributes {google.vjp = {of = @dynamic_offsets, wrt = array<i64: 0, 1, 2>}}
