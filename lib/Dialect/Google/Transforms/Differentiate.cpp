@@ -213,12 +213,8 @@ private:
     Location loc = op.getLoc();
     auto i64Scalar = RankedTensorType::get({}, builder.getI64Type());
     SmallVector<RankedTensorType> state;
-    for (Type type : op.getInit().getTypes()) {
-      auto tensor = cast<RankedTensorType>(type);
-      if (!tensor.hasStaticShape())
-        return notYet("with a state of dynamic shape yet");
-      state.push_back(tensor);
-    }
+    for (Type type : op.getInit().getTypes())
+      state.push_back(cast<RankedTensorType>(type));
     int64_t count = static_cast<int64_t>(*tripCount);
     if (count == 0) {
       // The body never runs: the results are the initial state.
@@ -262,11 +258,25 @@ private:
     SmallVector<RankedTensorType> tapedTypes(state);
     for (Value value : recorded)
       tapedTypes.push_back(cast<RankedTensorType>(value.getType()));
-    for (RankedTensorType type : tapedTypes) {
+    for (auto [index, type] : llvm::enumerate(tapedTypes)) {
       RankedTensorType tape = tapeType(type);
-      init.push_back(constant(builder, tape,
-                              isa<FloatType>(tape.getElementType()) ? -0.0
-                                                                     : 0.0));
+      double empty = isa<FloatType>(tape.getElementType()) ? -0.0 : 0.0;
+      if (type.hasStaticShape()) {
+        init.push_back(constant(builder, tape, empty));
+        continue;
+      }
+      // A state of dynamic shape (recorded values are static): the tape
+      // is count x the initial state's shape (a state whose shape changes
+      // from one iteration to the next fails the tape's run-time check).
+      // `empty` broadcast to it: a select that never picks the state.
+      AdjointBuilder ab(builder, loc);
+      Value like = ab.cast(op.getInit()[index], tape.getElementType());
+      SmallVector<int64_t> ones(tape.getRank(), 1);
+      ones[0] = count;
+      init.push_back(ab.select(
+          ab.lt(like, like), like,
+          constant(builder, RankedTensorType::get(ones, tape.getElementType()),
+                   empty)));
     }
     SmallVector<Type> types;
     for (Value value : init)

@@ -197,3 +197,29 @@ func.func private @dynamic_offsets(%x: tensor<?x2xf32>, %y: tensor<3x2xf32>, %v:
   return %c, %p : tensor<?x2xf32>, tensor<?x2xf32>
 }
 func.func private @dynamic_offsets_vjp(tensor<?x2xf32>, tensor<3x2xf32>, tensor<f32>, tensor<?x2xf32>, tensor<?x2xf32>) -> (tensor<?x2xf32>, tensor<?x2xf32>, tensor<?x2xf32>, tensor<3x2xf32>, tensor<f32>) attributes {google.vjp = {of = @dynamic_offsets, wrt = array<i64: 0, 1, 2>}}
+
+// -----
+
+// A loop state of dynamic shape: its tape is trip count x the initial
+// state's shape, -0.0 broadcast by a select that never picks the state.
+// CHECK-LABEL: func.func private @dynamic_loop_vjp(
+// CHECK: %[[NEVER:.*]] = google.lt %arg0, %arg0 : tensor<?xf32>, tensor<?xf32> -> tensor<?xi1>
+// CHECK: %[[TAPE:.*]] = google.select %[[NEVER]], %arg0, %{{.*}} : tensor<?xi1>, tensor<?xf32>, tensor<2x1xf32> -> tensor<2x?xf32>
+// CHECK: google.while %{{.*}}, %{{.*}}, %arg0, %{{.*}}, %[[TAPE]] {trip_count = 2 : i64}
+func.func private @dynamic_loop(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %zero = google.constant dense<0> : tensor<i64>
+  %r:2 = google.while %zero, %x {trip_count = 2 : i64} : (tensor<i64>, tensor<?xf32>) -> (tensor<i64>, tensor<?xf32>) cond {
+  ^bb0(%i: tensor<i64>, %y: tensor<?xf32>):
+    %n = google.constant dense<2> : tensor<i64>
+    %c = google.lt %i, %n : tensor<i64>, tensor<i64> -> tensor<i1>
+    google.condition %c : tensor<i1>
+  } do {
+  ^bb0(%i: tensor<i64>, %y: tensor<?xf32>):
+    %one = google.constant dense<1> : tensor<i64>
+    %next = google.add %i, %one : tensor<i64>, tensor<i64> -> tensor<i64>
+    %z = google.mul %y, %y : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+    google.yield %next, %z : tensor<i64>, tensor<?xf32>
+  }
+  return %r#1 : tensor<?xf32>
+}
+func.func private @dynamic_loop_vjp(tensor<?xf32>, tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) attributes {google.vjp = {of = @dynamic_loop, wrt = array<i64: 0>}}
