@@ -494,8 +494,6 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
   int64_t groups = conv.getGroups();
   RankedTensorType inputType = typeOf(x);
   bool dynamicBatch = !inputType.hasStaticShape();
-  if (dynamicBatch && groups != 1)
-    return notYet("a dynamic batch with groups");
   ArrayRef<int64_t> in = inputType.getShape(), f = typeOf(w).getShape();
   ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations(),
                     p = conv.getPadding();
@@ -525,9 +523,16 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
   Value filterGrad;
   if (dynamicBatch) {
     // The batch cannot be a convolution's channels (a filter is static):
-    // one C x F matmul per filter tap, the batch and positions as its K.
-    Value rows = b.reshape(ct, RankedTensorType::get({kDynamic, f[3]},
-                                                     element));
+    // one C x F matmul per filter tap, the batch and positions as its K
+    // (with G groups, a batch of G C/G x F/G matmuls).
+    Value rows = groups == 1
+                     ? b.reshape(ct, RankedTensorType::get({kDynamic, f[3]},
+                                                           element))
+                     : b.transpose(b.reshape(ct, RankedTensorType::get(
+                                                     {kDynamic, groups,
+                                                      groupFilters},
+                                                     element)),
+                                   {1, 0, 2});
     SmallVector<Value> taps;
     for (int64_t i = 0; i < kh; ++i)
       for (int64_t j = 0; j < kw; ++j) {
@@ -536,19 +541,32 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
             {n, i * d[0] + s[0] * (oh - 1) + 1,
              j * d[1] + s[1] * (ow - 1) + 1, c},
             {1, s[0], s[1], 1});
-        tap = b.transpose(
-            b.reshape(tap, RankedTensorType::get({kDynamic, c}, element)),
-            {1, 0});
-        taps.push_back(b.reshape(b.matmul(tap, rows),
-                                 RankedTensorType::get({1, c, f[3]},
-                                                       element)));
+        Value product;
+        if (groups == 1) {
+          tap = b.transpose(
+              b.reshape(tap, RankedTensorType::get({kDynamic, c}, element)),
+              {1, 0});
+          product = b.matmul(tap, rows);
+        } else {
+          // [G, C/G, K] x [G, K, F/G] -> [G, C/G, F/G] -> [C/G, F].
+          tap = b.transpose(
+              b.reshape(tap, RankedTensorType::get(
+                                 {kDynamic, groups, groupChannels}, element)),
+              {1, 2, 0});
+          product = b.reshape(
+              b.transpose(b.matmul(tap, rows), {1, 0, 2}),
+              RankedTensorType::get({groupChannels, f[3]}, element));
+        }
+        taps.push_back(b.reshape(
+            product, RankedTensorType::get({1, groupChannels, f[3]},
+                                           element)));
       }
     Value stacked =
         taps.size() == 1
             ? taps.front()
             : ConcatOp::create(b.getBuilder(), b.getLoc(),
-                               RankedTensorType::get({kh * kw, c, f[3]},
-                                                     element),
+                               RankedTensorType::get(
+                                   {kh * kw, groupChannels, f[3]}, element),
                                taps, b.getBuilder().getI64IntegerAttr(0))
                   .getResult();
     filterGrad = b.reshape(stacked, typeOf(w));

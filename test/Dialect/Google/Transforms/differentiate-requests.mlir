@@ -38,14 +38,15 @@ func.func private @h_vjp(tensor<3xf32>) -> tensor<3xf32> attributes {google.vjp 
 
 // -----
 
-// A grouped convolution with a dynamic batch: its filter's cotangent would
-// need the batch as channels.
-func.func private @h(%x: tensor<?x4x4x2xf32>, %w: tensor<3x3x1x2xf32>) -> tensor<?x2x2x2xf32> {
-  // expected-error@+1 {{google-differentiate: google.conv2d is not differentiable yet (a dynamic batch with groups)}}
+// A grouped convolution with a dynamic batch: per filter tap, a batch of
+// G matmuls (each group's C/G x F/G block, K the batch and positions).
+// CHECK-LABEL: func.func private @grouped_vjp(
+// CHECK: google.matmul %{{.*}}, %{{.*}} : tensor<2x1x?xf32>, tensor<2x?x1xf32> -> tensor<2x1x1xf32>
+func.func private @grouped(%x: tensor<?x4x4x2xf32>, %w: tensor<3x3x1x2xf32>) -> tensor<?x2x2x2xf32> {
   %y = google.conv2d %x, %w {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, groups = 2 : i64} : tensor<?x4x4x2xf32>, tensor<3x3x1x2xf32> -> tensor<?x2x2x2xf32>
   return %y : tensor<?x2x2x2xf32>
 }
-func.func private @h_vjp(tensor<?x4x4x2xf32>, tensor<3x3x1x2xf32>, tensor<?x2x2x2xf32>) -> (tensor<?x2x2x2xf32>, tensor<3x3x1x2xf32>) attributes {google.vjp = {of = @h, wrt = array<i64: 1>}}
+func.func private @grouped_vjp(tensor<?x4x4x2xf32>, tensor<3x3x1x2xf32>, tensor<?x2x2x2xf32>) -> (tensor<?x2x2x2xf32>, tensor<?x4x4x2xf32>, tensor<3x3x1x2xf32>) attributes {google.vjp = {of = @grouped, wrt = array<i64: 0, 1>}}
 
 // -----
 
