@@ -476,20 +476,17 @@ Value convolve(AdjointBuilder &b, Value input, Value filter,
                           builder.getI64IntegerAttr(groups));
 }
 
-/// conv2d (a static batch): the filter's cotangent is a convolution of the
-/// (padded) input by the result's cotangent, batch and channels swapped
-/// (the forward stride becomes the dilation); the input's is a "full"
-/// convolution of the cotangent, dilated by the stride, by the flipped
-/// filter, cropped to the input. With G groups both are G-group
+/// conv2d: the filter's cotangent is a convolution of the (padded) input
+/// by the result's cotangent, batch and channels swapped (the forward
+/// stride becomes the dilation), or with a dynamic batch one matmul per
+/// filter tap; the input's is a "full" convolution of the cotangent,
+/// dilated by the stride, by the flipped filter, padded to give just the
+/// input's rows (cropped where it cannot). With G groups both are G-group
 /// convolutions: the filter's has each group's batch as its channels
 /// (G*N of them), the input's the flipped filter with each group's in and
 /// out channels swapped.
 LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
                                  Cotangents &out) {
-  auto notYet = [&](StringRef why) {
-    return conv.emitError("google-differentiate: ")
-           << conv->getName() << " is not differentiable yet (" << why << ")";
-  };
   Value x = conv.getInput(), w = conv.getFilter();
   int64_t groups = conv.getGroups();
   RankedTensorType inputType = typeOf(x);
@@ -570,8 +567,7 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
                                taps, b.getBuilder().getI64IntegerAttr(0))
                   .getResult();
     filterGrad = b.reshape(stacked, typeOf(w));
-  }
-  if (!filterGrad) {
+  } else {
     // padded'[c', y, x, g N + n] = padded[n, y, x, g C/G + c'].
     Value channelsLast;
     if (groups == 1) {
