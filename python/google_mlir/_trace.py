@@ -477,7 +477,8 @@ def _format_op(node, names):
     attribute_kinds = dict(spec["attributes"])
     tokens = _FORMAT_TOKEN.findall(_OPTIONAL_GROUP.sub(
         lambda group: group.group(1).replace("^", "")
-        if operands.get(_ANCHOR.search(group.group(1)).group(1)) else "",
+        if operands.get(_ANCHOR.search(group.group(1)).group(1)) is not None
+        else "",
         spec["format"]))
     inline = {t[1:] for t in tokens if t[1:] in attribute_kinds}
     text = ["google." + node.op]
