@@ -476,6 +476,24 @@ Value convolve(AdjointBuilder &b, Value input, Value filter,
                           builder.getI64IntegerAttr(groups));
 }
 
+/// `value` (N x OH x OW x C) with stride-1 zeros between its rows and
+/// columns: N x OH*s0 x OW*s1 x C (its element (y, x) at (y s0, x s1)).
+Value dilate(AdjointBuilder &b, Value value, ArrayRef<int64_t> strides) {
+  if (strides[0] == 1 && strides[1] == 1)
+    return value;
+  ArrayRef<int64_t> shape = typeOf(value).getShape();
+  Type element = elementOf(value);
+  Value spread = b.reshape(
+      value, RankedTensorType::get(
+                 {shape[0], shape[1], 1, shape[2], 1, shape[3]}, element));
+  spread = b.pad(spread, {0, 0, 0, 0, 0, 0},
+                 {0, 0, strides[0] - 1, 0, strides[1] - 1, 0});
+  return b.reshape(spread, RankedTensorType::get(
+                               {shape[0], shape[1] * strides[0],
+                                shape[2] * strides[1], shape[3]},
+                               element));
+}
+
 /// conv2d: the filter's cotangent is a convolution of the (padded) input
 /// by the result's cotangent, batch and channels swapped (the forward
 /// stride becomes the dilation), or with a dynamic batch one matmul per
@@ -590,18 +608,8 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
 
   // The input: ct dilated by the stride (zeros between), padded to a full
   // convolution by the flipped filter (kh x kw x F x C).
-  Value spread = ct;
-  int64_t rows = oh, columns = ow;
-  if (s[0] != 1 || s[1] != 1) {
-    spread = b.reshape(ct, RankedTensorType::get({n, oh, 1, ow, 1, f[3]},
-                                                 element));
-    spread = b.pad(spread, {0, 0, 0, 0, 0, 0},
-                   {0, 0, s[0] - 1, 0, s[1] - 1, 0});
-    rows = oh * s[0];
-    columns = ow * s[1];
-    spread = b.reshape(spread, RankedTensorType::get({n, rows, columns, f[3]},
-                                                     element));
-  }
+  Value spread = dilate(b, ct, s);
+  int64_t rows = oh * s[0], columns = ow * s[1];
   // flipped[i, j, f', g C/G + c'] = w[kh-1-i, kw-1-j, c', g F/G + f'].
   Value flipped = b.slice(w, {kh - 1, kw - 1, 0, 0},
                           {-1, -1, groupChannels, f[3]}, {-1, -1, 1, 1});
@@ -634,24 +642,6 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
   }
   out.append({inputGrad, filterGrad});
   return success();
-}
-
-/// `value` (N x OH x OW x C) with stride-1 zeros between its rows and
-/// columns: N x OH*s0 x OW*s1 x C (its element (y, x) at (y s0, x s1)).
-Value dilate(AdjointBuilder &b, Value value, ArrayRef<int64_t> strides) {
-  if (strides[0] == 1 && strides[1] == 1)
-    return value;
-  ArrayRef<int64_t> shape = typeOf(value).getShape();
-  Type element = elementOf(value);
-  Value spread = b.reshape(
-      value, RankedTensorType::get(
-                 {shape[0], shape[1], 1, shape[2], 1, shape[3]}, element));
-  spread = b.pad(spread, {0, 0, 0, 0, 0, 0},
-                 {0, 0, strides[0] - 1, 0, strides[1] - 1, 0});
-  return b.reshape(spread, RankedTensorType::get(
-                               {shape[0], shape[1] * strides[0],
-                                shape[2] * strides[1], shape[3]},
-                               element));
 }
 
 /// Pools whose windows tile the input (strides = window, no padding): each
