@@ -6,7 +6,7 @@
 // file per schedule applies it (MatmulSchedule.cpp: register-blocked
 // matmuls and their epilogues; RowSchedule.cpp: chains of row-wise ops and
 // row reductions; ElementwiseSchedule.cpp: chunks of elementwise ops for
-// threads); TileAndVectorize.cpp runs them in order and holds the shared
+// threads; TransposeSchedule.cpp: transposes in vector tiles); TileAndVectorize.cpp runs them in order and holds the shared
 // mechanics (tile-and-fuse, peeling, vectorization, hoisting).
 //
 //===----------------------------------------------------------------------===//
@@ -98,6 +98,13 @@ int64_t getReductionChunk(int64_t length);
 /// (LLVM vectorizes elementwise loops as well as tiling them here does,
 /// but not float reductions, which it may not reassociate.)
 bool isRowReduction(linalg::LinalgOp op);
+/// The tile (lanes x lanes) a transpose that moves the input's innermost
+/// dimension goes in: 32-bit elements, a vector's lanes on chips with
+/// 256-bit vectors or wider, both moved dimensions dynamic or at least
+/// kMinTransposeExtent. (Others stay loops for LLVM.)
+std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
+                                        unsigned vectorBits);
+constexpr int64_t kMinTransposeExtent = 4;
 /// B's rows are N elements apart: for more than a few row blocks over a
 /// wide B, each block column of B is worth copying into a contiguous
 /// panel once, so that the K loop streams through it.
@@ -189,6 +196,9 @@ private:
 
   // Elementwise ops (ElementwiseSchedule.cpp).
   LogicalResult tileElementwise(IRRewriter &rewriter);
+
+  // Transposes (TransposeSchedule.cpp).
+  LogicalResult tileTransposes(IRRewriter &rewriter);
 
   func::FuncOp func;
   unsigned vectorBits;

@@ -170,6 +170,27 @@ getElementwiseChunk(linalg::LinalgOp op) {
   return std::pair(dim, chunk);
 }
 
+std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
+                                        unsigned vectorBits) {
+  if (op->hasAttr(kVectorizeAttr) || op->hasAttr(kMatmulBlockAttr) ||
+      op->hasAttr(kMaxRowsAttr) || !op.hasPureTensorSemantics() ||
+      hasEmptyLoop(op) || vectorBits < 256)
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(op.getInit().getType());
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() != 32)
+    return std::nullopt;
+  ArrayRef<int64_t> perm = op.getPermutation();
+  int64_t rank = type.getRank();
+  if (rank < 2 || perm.back() == rank - 1)
+    return std::nullopt;
+  int64_t rowDim = llvm::find(perm, rank - 1) - perm.begin();
+  for (int64_t d : {rowDim, rank - 1})
+    if (!type.isDynamicDim(d) && type.getDimSize(d) < kMinTransposeExtent)
+      return std::nullopt;
+  return vectorBits / 32;
+}
+
 int64_t getReductionChunk(int64_t length) {
   if (length <= kMaxVectorReduction)
     return length;

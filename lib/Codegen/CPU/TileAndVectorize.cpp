@@ -118,6 +118,8 @@ LogicalResult CpuScheduler::run() {
   for (linalg::LinalgOp op : rowOps)
     if (failed(tileRowReduction(rewriter, op)))
       return failure();
+  if (failed(tileTransposes(rewriter)))
+    return failure();
   if (matmuls.empty() && rowOps.empty())
     return success();
   peelBlockLoops(rewriter);

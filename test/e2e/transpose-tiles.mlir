@@ -1,0 +1,56 @@
+// RUN: %python %e2e run %s google-run | FileCheck %s
+// CHECK: e2e: 10 cases match numpy
+
+// Transposes that move the innermost dimension go in 16 x 16 (AVX-512) or
+// 8 x 8 tiles of masked vector loads, a register transpose and masked
+// stores: partial tiles on either side, tiles wider than the tensor,
+// higher ranks, 32-bit integers, dynamic extents and threads' chunks.
+// E2E: @partial(x: 250x256xf32) -> x.T
+// E2E: @whole(x: 32x48xf32) -> x.T
+// E2E: @small(x: 5x7xf32) -> x.T
+// E2E: @rank3_outer(x: 17x5x20xi32) -> np.transpose(x, (2, 0, 1))
+// E2E: @rank3_inner(x: 4x19x33xf32) -> np.transpose(x, (0, 2, 1))
+// E2E: @rank4(x: 6x2x3x21xf32) -> np.transpose(x, (3, 1, 2, 0))
+// E2E: @dynamic(x: 45x37xf32) -> x.T
+// E2E: @dynamic(x: 1x37xf32) -> x.T
+// E2E: @chunked(x: 300x320xf32) -> (x * 2).T
+// E2E: @narrow(x: 3x100xf32) -> x.T
+
+func.func @partial(%x: tensor<250x256xf32>) -> tensor<256x250xf32> {
+  %0 = google.transpose %x {perm = array<i64: 1, 0>} : tensor<250x256xf32> -> tensor<256x250xf32>
+  return %0 : tensor<256x250xf32>
+}
+func.func @whole(%x: tensor<32x48xf32>) -> tensor<48x32xf32> {
+  %0 = google.transpose %x {perm = array<i64: 1, 0>} : tensor<32x48xf32> -> tensor<48x32xf32>
+  return %0 : tensor<48x32xf32>
+}
+func.func @small(%x: tensor<5x7xf32>) -> tensor<7x5xf32> {
+  %0 = google.transpose %x {perm = array<i64: 1, 0>} : tensor<5x7xf32> -> tensor<7x5xf32>
+  return %0 : tensor<7x5xf32>
+}
+func.func @rank3_outer(%x: tensor<17x5x20xi32>) -> tensor<20x17x5xi32> {
+  %0 = google.transpose %x {perm = array<i64: 2, 0, 1>} : tensor<17x5x20xi32> -> tensor<20x17x5xi32>
+  return %0 : tensor<20x17x5xi32>
+}
+func.func @rank3_inner(%x: tensor<4x19x33xf32>) -> tensor<4x33x19xf32> {
+  %0 = google.transpose %x {perm = array<i64: 0, 2, 1>} : tensor<4x19x33xf32> -> tensor<4x33x19xf32>
+  return %0 : tensor<4x33x19xf32>
+}
+func.func @rank4(%x: tensor<6x2x3x21xf32>) -> tensor<21x2x3x6xf32> {
+  %0 = google.transpose %x {perm = array<i64: 3, 1, 2, 0>} : tensor<6x2x3x21xf32> -> tensor<21x2x3x6xf32>
+  return %0 : tensor<21x2x3x6xf32>
+}
+func.func @dynamic(%x: tensor<?x37xf32>) -> tensor<37x?xf32> {
+  %0 = google.transpose %x {perm = array<i64: 1, 0>} : tensor<?x37xf32> -> tensor<37x?xf32>
+  return %0 : tensor<37x?xf32>
+}
+func.func @chunked(%x: tensor<300x320xf32>) -> tensor<320x300xf32> {
+  %c = google.constant dense<2.0> : tensor<f32>
+  %0 = google.mul %x, %c : tensor<300x320xf32>, tensor<f32> -> tensor<300x320xf32>
+  %1 = google.transpose %0 {perm = array<i64: 1, 0>} : tensor<300x320xf32> -> tensor<320x300xf32>
+  return %1 : tensor<320x300xf32>
+}
+func.func @narrow(%x: tensor<3x100xf32>) -> tensor<100x3xf32> {
+  %0 = google.transpose %x {perm = array<i64: 1, 0>} : tensor<3x100xf32> -> tensor<100x3xf32>
+  return %0 : tensor<100x3xf32>
+}
