@@ -72,6 +72,10 @@ constexpr int64_t kMinFusedRow = 128;
 /// reads a value per row (softmax's divide, layer norm's scaling): the
 /// end of a chain of row-wise ops when a row reduction computes it.
 bool isRowChainEnd(linalg::GenericOp op);
+/// Whether every indexing map of `op` grows with the loops (no reversed
+/// slice's `-d0 + n`): linalg's tiling computes the operand slices of
+/// other maps wrong.
+bool hasIncreasingMaps(linalg::LinalgOp op);
 /// Elements an elementwise op's chunk has at least (16 KiB of f32).
 constexpr int64_t kMinElementwiseChunk = 4096;
 /// Where an elementwise op (all loops parallel: arithmetic, broadcasts,

@@ -134,6 +134,29 @@ bool isRowChainEnd(linalg::GenericOp op) {
   });
 }
 
+/// Whether `expr` does not decrease as any loop grows: dimensions and
+/// constants, added or scaled by positive constants.
+static bool isIncreasing(AffineExpr expr) {
+  if (isa<AffineDimExpr, AffineConstantExpr>(expr))
+    return true;
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return false;
+  if (binary.getKind() == AffineExprKind::Add)
+    return isIncreasing(binary.getLHS()) && isIncreasing(binary.getRHS());
+  if (binary.getKind() == AffineExprKind::Mul) {
+    auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    return factor && factor.getValue() > 0 && isIncreasing(binary.getLHS());
+  }
+  return false;
+}
+
+bool hasIncreasingMaps(linalg::LinalgOp op) {
+  return llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+    return llvm::all_of(map.getResults(), isIncreasing);
+  });
+}
+
 std::optional<std::pair<unsigned, int64_t>>
 getElementwiseChunk(linalg::LinalgOp op) {
   // Not the blocks of a matmul's schedule (a dynamic M's last rows).
@@ -143,7 +166,7 @@ getElementwiseChunk(linalg::LinalgOp op) {
   if (isa<linalg::FillOp, linalg::CopyOp>(op) || !op.hasPureTensorSemantics() ||
       op->getNumResults() != 1 || op.getNumLoops() == 0 || hasEmptyLoop(op) ||
       op.getNumParallelLoops() != op.getNumLoops() ||
-      !isa<TilingInterface>(op.getOperation()))
+      !isa<TilingInterface>(op.getOperation()) || !hasIncreasingMaps(op))
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   auto *outer = llvm::find_if(ranges, [](int64_t r) { return r != 1; });
