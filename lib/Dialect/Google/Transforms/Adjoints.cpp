@@ -377,7 +377,20 @@ Value spreadOverAxes(AdjointBuilder &b, Value ct, Value input,
   ct = b.refine(ct, reducedShape(typeOf(input).getShape(), axes, keepDims));
   if (keepDims)
     return b.broadcastLike(ct, input);
-  // The reduced axes first: ct's dimensions align with the trailing ones.
+  // Leading axes reduced: ct's dimensions align with the trailing ones.
+  SmallVector<int64_t> sorted(axes);
+  llvm::sort(sorted);
+  if (llvm::equal(sorted, llvm::seq<int64_t>(0, sorted.size())))
+    return b.broadcastLike(ct, input);
+  // Else the reduced axes back as 1s where a reshape can say so (at most
+  // one dynamic extent).
+  RankedTensorType kept = typeOf(ct).clone(
+      reducedShape(typeOf(input).getShape(), axes, /*keepDims=*/true));
+  if (checkReshape(typeOf(ct).getShape(), kept.getShape()) ==
+      ReshapeError::None)
+    return b.broadcastLike(b.reshape(ct, kept), input);
+  // Else the reduced axes first: ct's dimensions align with the trailing
+  // ones.
   int64_t rank = typeOf(input).getRank();
   SmallVector<int64_t> perm(axes);
   for (int64_t d = 0; d < rank; ++d)

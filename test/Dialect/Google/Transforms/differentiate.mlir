@@ -30,6 +30,24 @@ func.func @f(%x: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<f32> {
 
 // -----
 
+// A sum over inner axes: its cotangent gets the reduced axes back as 1s
+// (a reshape) and broadcasts; with at most one dynamic extent no
+// transposes are needed.
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: %[[X:.*]]: tensor<?x3x4xf32>, %[[Y:.*]]: tensor<5xf32>, %[[CT:.*]]: tensor<?xf32>)
+// CHECK-NOT: google.transpose
+// CHECK: %[[K:.*]] = google.reshape %[[CT]] : tensor<?xf32> -> tensor<?x1x1xf32>
+// CHECK: %[[N:.*]] = google.lt %[[X]], %[[X]]
+// CHECK: %[[DX:.*]] = google.select %[[N]], %[[X]], %[[K]] : tensor<?x3x4xi1>, tensor<?x3x4xf32>, tensor<?x1x1xf32> -> tensor<?x3x4xf32>
+// CHECK-NOT: google.transpose
+// CHECK: return %{{.*}}, %[[DX]]
+func.func @f(%x: tensor<?x3x4xf32>, %y: tensor<5xf32>) -> tensor<?xf32> {
+  %s = google.reduce_sum %x {axes = array<i64: 1, 2>, keep_dims = false} : tensor<?x3x4xf32> -> tensor<?xf32>
+  return %s : tensor<?xf32>
+}
+
+// -----
+
 // Integer values carry no cotangents (the comparison feeding select is a
 // constant to the gradient); an argument nothing depends on gets zeros.
 // CHECK-LABEL: func.func @f_vjp(
