@@ -87,6 +87,12 @@ constexpr int64_t kMinElementwiseChunk = 4096;
 /// cut into full chunks and a shorter last one.
 std::optional<std::pair<unsigned, int64_t>>
 getElementwiseChunk(linalg::LinalgOp op);
+/// An elementwise op whose rows (its innermost loop, static) are shorter
+/// than a vector: 32- or 64-bit operands that read a row contiguously or
+/// broadcast it, a body the vectorizer takes. LLVM unrolled such rows and
+/// vectorized across them with gathers and scatters at the rows' stride,
+/// slow to run and slower to compile; each row is one vector instead.
+bool isShortRowOp(linalg::GenericOp op, unsigned vectorBits);
 /// Rows longer than this are reduced in chunks of at most this many
 /// elements, one vector reduction each.
 constexpr int64_t kMaxVectorReduction = 1024;
@@ -200,6 +206,8 @@ private:
 
   // Elementwise ops (ElementwiseSchedule.cpp).
   LogicalResult tileElementwise(IRRewriter &rewriter);
+
+  LogicalResult tileShortRows(IRRewriter &rewriter, bool &tiledAny);
 
   // Transposes (TransposeSchedule.cpp).
   LogicalResult tileTransposes(IRRewriter &rewriter);

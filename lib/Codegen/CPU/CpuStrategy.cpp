@@ -9,6 +9,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -212,6 +213,52 @@ std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
     if (!type.isDynamicDim(d) && type.getDimSize(d) < kMinTransposeExtent)
       return std::nullopt;
   return vectorBits / 32;
+}
+
+bool isShortRowOp(linalg::GenericOp op, unsigned vectorBits) {
+  if (op->hasAttr(kVectorizeAttr) || op->hasAttr(kMatmulBlockAttr) ||
+      op->hasAttr(kMaxRowsAttr) || !op.hasPureTensorSemantics() ||
+      op->getNumResults() != 1 || op.getNumLoops() < 2 || hasEmptyLoop(op) ||
+      op.getNumParallelLoops() != op.getNumLoops() || !hasIncreasingMaps(op))
+    return false;
+  Type resultElement = getElementTypeOrSelf(op->getResult(0).getType());
+  for (Value operand : op->getOperands()) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (!element.isIntOrFloat() || element.isBF16() ||
+        (element.getIntOrFloatBitWidth() != 32 &&
+         element.getIntOrFloatBitWidth() != 64))
+      return false;
+  }
+  int64_t row = op.getStaticLoopRanges().back();
+  int64_t lanes = vectorBits / resultElement.getIntOrFloatBitWidth();
+  if (ShapedType::isDynamic(row) || row < 2 || row >= lanes)
+    return false;
+  // Every operand reads its row contiguously or not at all (broadcast).
+  unsigned innermost = op.getNumLoops() - 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (unsigned r = 0; r < map.getNumResults(); ++r) {
+      AffineExpr result = map.getResult(r);
+      if (isa<AffineConstantExpr>(result))
+        continue;
+      auto dim = dyn_cast<AffineDimExpr>(result);
+      if (!dim ||
+          (dim.getPosition() == innermost && r + 1 != map.getNumResults()))
+        return false;
+    }
+  }
+  // Arithmetic and the math functions that are instructions or
+  // polynomials on vectors: not gathers (tensor.extract), nor exp or log,
+  // whose vector forms would be a call per lane (LLVM's loops call
+  // libmvec's instead).
+  for (Operation &bodyOp : op.getBody()->without_terminator())
+    if (!isa<arith::ArithDialect>(bodyOp.getDialect()) &&
+        !isa<linalg::IndexOp, math::SqrtOp, math::RsqrtOp, math::AbsFOp,
+             math::FmaOp, math::FloorOp, math::CeilOp, math::RoundOp,
+             math::RoundEvenOp, math::TruncOp, math::CopySignOp,
+             math::TanhOp, math::ErfOp>(bodyOp))
+      return false;
+  return succeeded(linalg::vectorizeOpPrecondition(op));
 }
 
 int64_t getReductionChunk(int64_t length) {

@@ -52,4 +52,29 @@ LogicalResult CpuScheduler::tileElementwise(IRRewriter &rewriter) {
   return success();
 }
 
+/// Step 0'': elementwise ops over short rows (isShortRowOp) run row by
+/// row, each row one vector op.
+LogicalResult CpuScheduler::tileShortRows(IRRewriter &rewriter,
+                                          bool &tiledAny) {
+  SmallVector<linalg::GenericOp> ops;
+  getOperation()->walk([&](linalg::GenericOp op) {
+    if (isShortRowOp(op, vectorBits))
+      ops.push_back(op);
+  });
+  for (linalg::GenericOp op : ops) {
+    SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+    sizes.back() = 0;
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        tileAndFuse(rewriter, op, sizes, /*interchange=*/{},
+                    [](Operation *) { return false; });
+    if (failed(tiled))
+      return op->emitError("cannot tile an elementwise op into rows");
+    for (Operation *row : tiled->tiledAndFusedOps)
+      row->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+    rewriter.eraseOp(op);
+    tiledAny = true;
+  }
+  return success();
+}
+
 } // namespace mlir::google::cpu

@@ -118,9 +118,11 @@ LogicalResult CpuScheduler::run() {
   for (linalg::LinalgOp op : rowOps)
     if (failed(tileRowReduction(rewriter, op)))
       return failure();
-  if (failed(tileTransposes(rewriter)))
+  bool shortRows = false;
+  if (failed(tileTransposes(rewriter)) ||
+      failed(tileShortRows(rewriter, shortRows)))
     return failure();
-  if (matmuls.empty() && rowOps.empty())
+  if (matmuls.empty() && rowOps.empty() && !shortRows)
     return success();
   peelBlockLoops(rewriter);
   if (failed(simplify()) || failed(splitPartialRows(rewriter)) ||

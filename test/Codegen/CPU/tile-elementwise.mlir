@@ -80,3 +80,58 @@ func.func @left_whole(%small: tensor<255x256xf32>, %short: tensor<?x100xf32>, %d
   %4 = linalg.abs ins(%prime : tensor<65537xf32>) outs(%e2 : tensor<65537xf32>) -> tensor<65537xf32>
   return %0, %s, %1, %2, %3, %4 : tensor<255x256xf32>, tensor<?x100xf32>, tensor<1024x?xf32>, tensor<1024xf32>, tensor<65537xf32>, tensor<65537xf32>
 }
+
+// -----
+
+// Rows shorter than a vector (10 < 16 lanes) run one row at a time, each
+// row one vector op: LLVM vectorized across rows with gathers at the row's
+// stride. Rows read per row (%r) are broadcast.
+// CHECK-LABEL: func @short_rows
+// CHECK:       scf.for %[[I:.*]] = %c0 to %c250 step %c1
+// CHECK:         %[[X:.*]] = vector.transfer_read %arg0[%[[I]], %c0]{{.*}} : tensor<250x10xf32>, vector<1x10xf32>
+// CHECK:         %[[S:.*]] = vector.transfer_read %arg1[%[[I]]]{{.*}} : tensor<250xf32>, vector<1xf32>
+// CHECK:         %[[R:.*]] = vector.broadcast %[[S]] : vector<1xf32> to vector<1x10xf32>
+// CHECK:         %[[M:.*]] = arith.mulf %[[X]], %[[R]] : vector<1x10xf32>
+// CHECK:         vector.transfer_write %[[M]], {{.*}}[%[[I]], %c0]
+// CHECK-NOT:   linalg.generic
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#per_row = affine_map<(d0, d1) -> (d0)>
+func.func @short_rows(%x: tensor<250x10xf32>, %r: tensor<250xf32>) -> tensor<250x10xf32> {
+  %e = tensor.empty() : tensor<250x10xf32>
+  %m = linalg.generic {indexing_maps = [#row, #per_row, #row], iterator_types = ["parallel", "parallel"]} ins(%x, %r : tensor<250x10xf32>, tensor<250xf32>) outs(%e : tensor<250x10xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<250x10xf32>
+  return %m : tensor<250x10xf32>
+}
+
+// -----
+
+// Left to LLVM's loops: exp (they call libmvec's vector exp), a row as
+// long as a vector, a transposed read of the row.
+// CHECK-LABEL: func @short_rows_left
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT:   vector.transfer_read
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#transposed = affine_map<(d0, d1) -> (d1, d0)>
+func.func @short_rows_left(%x: tensor<250x10xf32>, %y: tensor<250x16xf32>, %z: tensor<10x250xf32>) -> (tensor<250x10xf32>, tensor<250x16xf32>, tensor<250x10xf32>) {
+  %e = tensor.empty() : tensor<250x10xf32>
+  %a = linalg.generic {indexing_maps = [#row, #row], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<250x10xf32>) outs(%e : tensor<250x10xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %w = math.exp %v : f32
+    linalg.yield %w : f32
+  } -> tensor<250x10xf32>
+  %e16 = tensor.empty() : tensor<250x16xf32>
+  %b = linalg.generic {indexing_maps = [#row, #row], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<250x16xf32>) outs(%e16 : tensor<250x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %w = arith.negf %v : f32
+    linalg.yield %w : f32
+  } -> tensor<250x16xf32>
+  %c = linalg.generic {indexing_maps = [#transposed, #row], iterator_types = ["parallel", "parallel"]} ins(%z : tensor<10x250xf32>) outs(%e : tensor<250x10xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %w = arith.negf %v : f32
+    linalg.yield %w : f32
+  } -> tensor<250x10xf32>
+  return %a, %b, %c : tensor<250x10xf32>, tensor<250x16xf32>, tensor<250x10xf32>
+}

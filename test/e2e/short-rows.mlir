@@ -1,0 +1,50 @@
+// RUN: %python %e2e run %s google-run | FileCheck %s
+// CHECK: e2e: 6 cases match numpy
+
+// Elementwise ops over rows shorter than a vector run row by row, each
+// row one vector op: broadcasts per row and per column, integers and
+// compares, f64, rank 3, a dynamic number of rows, and rows in threads'
+// chunks.
+// E2E: @per_row(x: 250x10xf32, r: 250xf32, c: 10xf32) -> x * r[:, None] + c
+// E2E: @ints(x: 33x7xi32, y: 33x7xi32) -> np.where(x < y, x - y, 3 * y)
+// E2E: @f64(x: 19x5xf64, r: 19x1xf64) -> np.sqrt(np.abs(x)) / (r + 4.0)
+// E2E: @rank3(x: 4x6x3xf32, y: 6x3xf32) -> np.maximum(x, y) - 0.5
+// E2E: @dynamic(x: 37x10xf32, r: 37x1xf32) -> x - r
+// E2E: @chunked(x: 8192x10xf32, r: 8192x1xf32) -> x * r
+
+func.func @per_row(%x: tensor<250x10xf32>, %r: tensor<250xf32>, %c: tensor<10xf32>) -> tensor<250x10xf32> {
+  %0 = google.reshape %r : tensor<250xf32> -> tensor<250x1xf32>
+  %1 = google.mul %x, %0 : tensor<250x10xf32>, tensor<250x1xf32> -> tensor<250x10xf32>
+  %2 = google.add %1, %c : tensor<250x10xf32>, tensor<10xf32> -> tensor<250x10xf32>
+  return %2 : tensor<250x10xf32>
+}
+func.func @ints(%x: tensor<33x7xi32>, %y: tensor<33x7xi32>) -> tensor<33x7xi32> {
+  %three = google.constant dense<3> : tensor<i32>
+  %0 = google.lt %x, %y : tensor<33x7xi32>, tensor<33x7xi32> -> tensor<33x7xi1>
+  %1 = google.sub %x, %y : tensor<33x7xi32>, tensor<33x7xi32> -> tensor<33x7xi32>
+  %2 = google.mul %three, %y : tensor<i32>, tensor<33x7xi32> -> tensor<33x7xi32>
+  %3 = google.select %0, %1, %2 : tensor<33x7xi1>, tensor<33x7xi32>, tensor<33x7xi32> -> tensor<33x7xi32>
+  return %3 : tensor<33x7xi32>
+}
+func.func @f64(%x: tensor<19x5xf64>, %r: tensor<19x1xf64>) -> tensor<19x5xf64> {
+  %four = google.constant dense<4.0> : tensor<f64>
+  %0 = google.abs %x : tensor<19x5xf64>
+  %1 = google.sqrt %0 : tensor<19x5xf64>
+  %2 = google.add %r, %four : tensor<19x1xf64>, tensor<f64> -> tensor<19x1xf64>
+  %3 = google.div %1, %2 : tensor<19x5xf64>, tensor<19x1xf64> -> tensor<19x5xf64>
+  return %3 : tensor<19x5xf64>
+}
+func.func @rank3(%x: tensor<4x6x3xf32>, %y: tensor<6x3xf32>) -> tensor<4x6x3xf32> {
+  %half = google.constant dense<0.5> : tensor<f32>
+  %0 = google.max %x, %y : tensor<4x6x3xf32>, tensor<6x3xf32> -> tensor<4x6x3xf32>
+  %1 = google.sub %0, %half : tensor<4x6x3xf32>, tensor<f32> -> tensor<4x6x3xf32>
+  return %1 : tensor<4x6x3xf32>
+}
+func.func @dynamic(%x: tensor<?x10xf32>, %r: tensor<?x1xf32>) -> tensor<?x10xf32> {
+  %0 = google.sub %x, %r : tensor<?x10xf32>, tensor<?x1xf32> -> tensor<?x10xf32>
+  return %0 : tensor<?x10xf32>
+}
+func.func @chunked(%x: tensor<8192x10xf32>, %r: tensor<8192x1xf32>) -> tensor<8192x10xf32> {
+  %0 = google.mul %x, %r : tensor<8192x10xf32>, tensor<8192x1xf32> -> tensor<8192x10xf32>
+  return %0 : tensor<8192x10xf32>
+}
