@@ -207,6 +207,12 @@ struct EmitRuntimeInterfacePass
             << name << " has no C interface (_mlir_ciface_" << symbol << ")";
         return signalPassFailure();
       }
+      // The wrappers call the function's one copy: LLVM inlined a small
+      // function into both, and compiled its body three times.
+      cInterface.walk([&](LLVM::CallOp call) {
+        if (call.getCallee() == symbol)
+          call.setNoInline(true);
+      });
       LLVM::LLVMFunctionType cType = cInterface.getFunctionType();
       bool resultsOut = func->hasAttr(GoogleDialect::kResultsOutAttrName);
       size_t numArgs = functionType.getNumInputs();
