@@ -1,5 +1,9 @@
 // RUN: google-opt %s -split-input-file -google-emit-runtime-interface -verify-diagnostics | FileCheck %s
 
+// The C interface calls its function without inlining it (one copy of
+// the body, not three).
+// CHECK-LABEL: llvm.func @_mlir_ciface_f(
+// CHECK: llvm.call @f(%{{.*}}) {no_inline} : (!llvm.ptr) -> ()
 // CHECK-LABEL: llvm.func @_google_packed_f(%{{.*}}: !llvm.ptr)
 // CHECK: %[[P0:.*]] = llvm.getelementptr %[[ARGS:.*]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK: %[[A0:.*]] = llvm.load %[[P0]] : !llvm.ptr -> !llvm.ptr
@@ -13,6 +17,7 @@ llvm.func @f(%arg0: !llvm.ptr) attributes {google.results_out, google.signature 
   llvm.return
 }
 llvm.func @_mlir_ciface_f(%arg0: !llvm.ptr, %arg1: !llvm.ptr) attributes {google.results_out, google.signature = (tensor<?x4xf32>) -> tensor<4xf32>} {
+  llvm.call @f(%arg0) : (!llvm.ptr) -> ()
   llvm.return
 }
 llvm.func @_google_fn.g(%arg0: !llvm.ptr) attributes {google.export_name = "g", google.signature = (tensor<?xi32>) -> tensor<?xi32>} {
