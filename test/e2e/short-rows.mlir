@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 6 cases match numpy
+// CHECK: e2e: 8 cases match numpy
 
 // Elementwise ops over rows shorter than a vector run row by row, each
 // row one vector op: broadcasts per row and per column, integers and
@@ -11,6 +11,9 @@
 // E2E: @rank3(x: 4x6x3xf32, y: 6x3xf32) -> np.maximum(x, y) - 0.5
 // E2E: @dynamic(x: 37x10xf32, r: 37x1xf32) -> x - r
 // E2E: @chunked(x: 8192x10xf32, r: 8192x1xf32) -> x * r
+// Loops read contiguously together are collapsed into one first.
+// E2E: @collapsed(x: 256x8x8x8xf32) -> np.maximum(x, 0) * 2
+// E2E: @collapsed_bias(x: 4x5x6x8xf32, b: 8xf32) -> x + b
 
 func.func @per_row(%x: tensor<250x10xf32>, %r: tensor<250xf32>, %c: tensor<10xf32>) -> tensor<250x10xf32> {
   %0 = google.reshape %r : tensor<250xf32> -> tensor<250x1xf32>
@@ -47,4 +50,14 @@ func.func @dynamic(%x: tensor<?x10xf32>, %r: tensor<?x1xf32>) -> tensor<?x10xf32
 func.func @chunked(%x: tensor<8192x10xf32>, %r: tensor<8192x1xf32>) -> tensor<8192x10xf32> {
   %0 = google.mul %x, %r : tensor<8192x10xf32>, tensor<8192x1xf32> -> tensor<8192x10xf32>
   return %0 : tensor<8192x10xf32>
+}
+func.func @collapsed(%x: tensor<256x8x8x8xf32>) -> tensor<256x8x8x8xf32> {
+  %two = google.constant dense<2.0> : tensor<f32>
+  %0 = google.relu %x : tensor<256x8x8x8xf32>
+  %1 = google.mul %0, %two : tensor<256x8x8x8xf32>, tensor<f32> -> tensor<256x8x8x8xf32>
+  return %1 : tensor<256x8x8x8xf32>
+}
+func.func @collapsed_bias(%x: tensor<4x5x6x8xf32>, %b: tensor<8xf32>) -> tensor<4x5x6x8xf32> {
+  %0 = google.add %x, %b : tensor<4x5x6x8xf32>, tensor<8xf32> -> tensor<4x5x6x8xf32>
+  return %0 : tensor<4x5x6x8xf32>
 }

@@ -87,6 +87,14 @@ constexpr int64_t kMinElementwiseChunk = 4096;
 /// cut into full chunks and a shorter last one.
 std::optional<std::pair<unsigned, int64_t>>
 getElementwiseChunk(linalg::LinalgOp op);
+/// An elementwise op (all loops parallel, one result, two loops or more)
+/// that no other schedule took.
+bool isFreeElementwise(linalg::GenericOp op);
+/// The groups of consecutive loops of an elementwise op that every operand
+/// reads contiguously together (one loop each once collapsed); none when an
+/// extent is dynamic, a map broadcasts a 1 or an operand is a window of a
+/// larger tensor's inner dimensions.
+SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op);
 /// An elementwise op whose rows (its innermost loop, static) are shorter
 /// than a vector: 32- or 64-bit operands that read a row contiguously or
 /// broadcast it, a body the vectorizer takes. LLVM unrolled such rows and
@@ -207,6 +215,7 @@ private:
   // Elementwise ops (ElementwiseSchedule.cpp).
   LogicalResult tileElementwise(IRRewriter &rewriter);
 
+  LogicalResult collapseElementwise(IRRewriter &rewriter);
   LogicalResult tileShortRows(IRRewriter &rewriter, bool &tiledAny);
 
   // Transposes (TransposeSchedule.cpp).

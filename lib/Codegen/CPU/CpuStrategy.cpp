@@ -215,11 +215,63 @@ std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
   return vectorBits / 32;
 }
 
+bool isFreeElementwise(linalg::GenericOp op) {
+  return !op->hasAttr(kVectorizeAttr) && !op->hasAttr(kMatmulBlockAttr) &&
+         !op->hasAttr(kMaxRowsAttr) && op.hasPureTensorSemantics() &&
+         op->getNumResults() == 1 && op.getNumLoops() >= 2 &&
+         !hasEmptyLoop(op) && op.getNumParallelLoops() == op.getNumLoops() &&
+         hasIncreasingMaps(op);
+}
+
+/// Whether `value` is laid out densely but for its outermost dimension:
+/// not a window of a larger tensor's inner dimensions (collapsing those
+/// would copy them).
+static bool isDenseInner(Value value) {
+  auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice)
+    return true;
+  RankedTensorType source = slice.getSourceType();
+  if (slice.getType().getRank() != source.getRank() ||
+      !llvm::all_of(slice.getStaticStrides(),
+                    [](int64_t stride) { return stride == 1; }))
+    return false;
+  for (int64_t d = 1; d < source.getRank(); ++d)
+    if (slice.getStaticOffsets()[d] != 0 || source.isDynamicDim(d) ||
+        slice.getStaticSizes()[d] != source.getDimSize(d))
+      return false;
+  return true;
+}
+
+SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op) {
+  // Static extents (the dynamic ones carry run-time checks of their own)
+  // and maps without broadcast 1s.
+  if (op.hasDynamicShape() ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) {
+                      return map.isProjectedPermutation(
+                          /*allowZeroInResults=*/false);
+                    }) ||
+      !llvm::all_of(op->getOperands(), isDenseInner))
+    return {};
+  SmallVector<ReassociationIndices> groups = {{0}};
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  for (int64_t d = 1, e = op.getNumLoops(); d < e; ++d) {
+    ReassociationIndices extended = groups.back();
+    extended.push_back(d);
+    if (linalg::areDimSequencesPreserved(maps, {extended}))
+      groups.back() = extended;
+    else
+      groups.push_back({d});
+  }
+  SmallVector<ReassociationIndices> folded;
+  for (ReassociationIndices &group : groups)
+    if (group.size() > 1)
+      folded.push_back(group);
+  return folded;
+}
+
 bool isShortRowOp(linalg::GenericOp op, unsigned vectorBits) {
-  if (op->hasAttr(kVectorizeAttr) || op->hasAttr(kMatmulBlockAttr) ||
-      op->hasAttr(kMaxRowsAttr) || !op.hasPureTensorSemantics() ||
-      op->getNumResults() != 1 || op.getNumLoops() < 2 || hasEmptyLoop(op) ||
-      op.getNumParallelLoops() != op.getNumLoops() || !hasIncreasingMaps(op))
+  if (!isFreeElementwise(op))
     return false;
   Type resultElement = getElementTypeOrSelf(op->getResult(0).getType());
   for (Value operand : op->getOperands()) {

@@ -120,6 +120,7 @@ LogicalResult CpuScheduler::run() {
       return failure();
   bool shortRows = false;
   if (failed(tileTransposes(rewriter)) ||
+      failed(collapseElementwise(rewriter)) ||
       failed(tileShortRows(rewriter, shortRows)))
     return failure();
   if (matmuls.empty() && rowOps.empty() && !shortRows)

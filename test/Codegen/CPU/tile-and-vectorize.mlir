@@ -206,10 +206,12 @@ func.func @untouched(%a: tensor<8x8xf64>, %b: tensor<8x32xf64>, %c: tensor<8x8xf
 
 // -----
 
-// An operand computed by another op stays outside the blocks.
+// An operand computed by another op stays outside the blocks (as one
+// loop over its 64 elements).
 // CHECK-LABEL: func @producer_outside
-// CHECK:       %[[EXP:.*]] = linalg.generic
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}} : tensor<64xf32>)
 // CHECK:         math.exp
+// CHECK:       %[[EXP:.*]] = tensor.expand_shape
 // CHECK:       scf.for
 // CHECK:         vector.transfer_read %[[EXP]]
 func.func @producer_outside(%a: tensor<8x8xf32>, %b: tensor<8x32xf32>) -> tensor<8x32xf32> {

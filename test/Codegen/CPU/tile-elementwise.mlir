@@ -135,3 +135,41 @@ func.func @short_rows_left(%x: tensor<250x10xf32>, %y: tensor<250x16xf32>, %z: t
   } -> tensor<250x10xf32>
   return %a, %b, %c : tensor<250x10xf32>, tensor<250x16xf32>, tensor<250x10xf32>
 }
+
+// -----
+
+// Loops every operand reads contiguously together become one: a 4-D op
+// over rows of 8 is one loop (per chunk of threads: 8 x 8 x 8 x 8 = 4096),
+// which LLVM vectorizes whole; with a bias per channel, the three outer
+// loops become one and the rows of 8 stay (one vector op per row).
+// CHECK-LABEL: func @collapsed
+// CHECK:       scf.for {{.*}} step %c8
+// CHECK:         tensor.collapse_shape {{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<8x8x8x8xf32> into tensor<4096xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : tensor<4096xf32>)
+// CHECK:         tensor.expand_shape
+// CHECK:       } {google.parallel}
+// CHECK-LABEL: func @collapsed_bias
+// CHECK:       tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2], [3]] : tensor<4x5x6x8xf32> into tensor<120x8xf32>
+// CHECK:       scf.for {{.*}} = %c0 to %c120 step %c1
+// CHECK:         vector.transfer_read {{.*}} : tensor<120x8xf32>, vector<1x8xf32>
+// CHECK:         arith.addf {{.*}} : vector<1x8xf32>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#channel = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func @collapsed(%x: tensor<256x8x8x8xf32>) -> tensor<256x8x8x8xf32> {
+  %e = tensor.empty() : tensor<256x8x8x8xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<256x8x8x8xf32>) outs(%e : tensor<256x8x8x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %w = arith.negf %v : f32
+    linalg.yield %w : f32
+  } -> tensor<256x8x8x8xf32>
+  return %r : tensor<256x8x8x8xf32>
+}
+func.func @collapsed_bias(%x: tensor<4x5x6x8xf32>, %b: tensor<8xf32>) -> tensor<4x5x6x8xf32> {
+  %e = tensor.empty() : tensor<4x5x6x8xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #channel, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %b : tensor<4x5x6x8xf32>, tensor<8xf32>) outs(%e : tensor<4x5x6x8xf32>) {
+  ^bb0(%v: f32, %c: f32, %o: f32):
+    %w = arith.addf %v, %c : f32
+    linalg.yield %w : f32
+  } -> tensor<4x5x6x8xf32>
+  return %r : tensor<4x5x6x8xf32>
+}
