@@ -358,12 +358,15 @@ Value createPairArgReduction(OpBuilder &b, Location loc, Value input,
 constexpr int64_t kMaxUnrolledArgRow = 16;
 
 /// argmax/argmin over `axis`. The last axis is reduced on a 2-D view (the
-/// other dimensions collapsed: one loop over rows).
+/// other dimensions collapsed: one loop over rows), where at most one of
+/// those is dynamic (expanding one dynamic extent back into several
+/// crashed memref lowering).
 Value createArgReduction(OpBuilder &b, Location loc, Value input,
                          int64_t axis, bool isMax) {
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t rank = inputType.getRank();
-  if (axis != rank - 1 || rank < 2)
+  if (axis != rank - 1 || rank < 2 ||
+      llvm::count(inputType.getShape().drop_back(), ShapedType::kDynamic) > 1)
     return createPairArgReduction(b, loc, input, axis, isMax);
   Value rows = input;
   if (rank > 2) {
