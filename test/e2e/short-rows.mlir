@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 8 cases match numpy
+// CHECK: e2e: 9 cases match numpy
 
 // Elementwise ops over rows shorter than a vector run row by row, each
 // row one vector op: broadcasts per row and per column, integers and
@@ -11,6 +11,9 @@
 // E2E: @rank3(x: 4x6x3xf32, y: 6x3xf32) -> np.maximum(x, y) - 0.5
 // E2E: @dynamic(x: 37x10xf32, r: 37x1xf32) -> x - r
 // E2E: @chunked(x: 8192x10xf32, r: 8192x1xf32) -> x * r
+// f64 tanh calls libm per element: it stays a loop (as a vector op it
+// failed to lower).
+// E2E: @f64_tanh(x: 6x5xf64, r: 6x1xf64) -> np.tanh(x * r)
 // Loops read contiguously together are collapsed into one first.
 // E2E: @collapsed(x: 256x8x8x8xf32) -> np.maximum(x, 0) * 2
 // E2E: @collapsed_bias(x: 4x5x6x8xf32, b: 8xf32) -> x + b
@@ -60,4 +63,9 @@ func.func @collapsed(%x: tensor<256x8x8x8xf32>) -> tensor<256x8x8x8xf32> {
 func.func @collapsed_bias(%x: tensor<4x5x6x8xf32>, %b: tensor<8xf32>) -> tensor<4x5x6x8xf32> {
   %0 = google.add %x, %b : tensor<4x5x6x8xf32>, tensor<8xf32> -> tensor<4x5x6x8xf32>
   return %0 : tensor<4x5x6x8xf32>
+}
+func.func @f64_tanh(%x: tensor<6x5xf64>, %r: tensor<6x1xf64>) -> tensor<6x5xf64> {
+  %0 = google.mul %x, %r : tensor<6x5xf64>, tensor<6x1xf64> -> tensor<6x5xf64>
+  %1 = google.tanh %0 : tensor<6x5xf64>
+  return %1 : tensor<6x5xf64>
 }
