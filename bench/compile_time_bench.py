@@ -10,6 +10,11 @@ machines are shared and noisy.
 Then the RNN training step of examples/train_rnn.py (gm.scan + gm.grad)
 compiled for sequences of 16 and 1024 steps: the loop is a google.while,
 so the compile time does not grow with the sequence.
+
+Then gradients against their forward programs: the loss of
+examples/train_mlp.py and of examples/train_cnn.py, jitted alone, as
+gm.value_and_grad(loss) and as the whole SGD step, each compiled cold
+(best of --repeat) by google-run, with the ratio to the forward's.
 """
 import argparse
 import os
@@ -59,10 +64,80 @@ def scan_compile_times():
               f"(trace + compile + run) {float(out) * 1e3:8.1f} ms")
 
 
+GRADIENT_MODULES = r"""
+import sys
+sys.path.insert(0, "examples")
+import numpy as np
+import google_mlir as gm
+import cnn_digits, train_cnn, train_mlp
+
+def dump(name, function, *args):
+    jitted = function if hasattr(function, "lower") else gm.jit(function)
+    with open(f"{sys.argv[1]}/{name}.mlir", "w") as f:
+        f.write(jitted.lower(*args))
+
+mlp = train_mlp.init_params()
+x, onehot = np.zeros((250, 64), np.float32), np.zeros((250, 10), np.float32)
+dump("mlp_loss", lambda p, x, t: train_mlp.loss_fn(p, x, t), mlp, x, onehot)
+dump("mlp_value_and_grad", gm.value_and_grad(train_mlp.loss_fn), mlp, x,
+     onehot)
+dump("mlp_step", train_mlp.train_step, *mlp, x, onehot)
+weights = cnn_digits.init_weights()
+cnn = [weights[name] for name in cnn_digits.SHAPES]
+x = np.zeros((256, 8, 8, 1), np.float32)
+onehot = np.zeros((256, 10), np.float32)
+dump("cnn_loss", lambda p, x, t: train_cnn.loss_fn(p, x, t), cnn, x, onehot)
+dump("cnn_value_and_grad", gm.value_and_grad(train_cnn.loss_fn), cnn, x,
+     onehot)
+dump("cnn_step", train_cnn.train_step, *cnn, x, onehot)
+"""
+
+
+def compile_ms(google_run, path, work, repeat):
+    """The best of `repeat` cold compiles of `path`: total and per stage."""
+    best = None
+    for i in range(repeat):
+        env = dict(os.environ, GOOGLE_MLIR_LOG_COMPILES="1",
+                   GOOGLE_MLIR_CACHE_DIR=os.path.join(work, f"cache-{i}"))
+        done = subprocess.run([google_run, path, f"--emit-object={path}.so"],
+                              env=env, capture_output=True, text=True)
+        if done.returncode:
+            sys.exit(done.stderr)
+        total = float(re.search(r"in ([0-9.]+) ms", done.stderr)[1])
+        stages = {s: float(re.search(rf"{s} ([0-9.]+)", done.stderr)[1])
+                  for s in ("pipeline", "codegen")}
+        if best is None or total < best[0]:
+            best = (total, stages)
+    return best
+
+
+def gradient_compile_times(google_run, repeat):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory() as work:
+        env = dict(os.environ, PYTHONPATH=os.path.join(root, "build",
+                                                       "python"))
+        subprocess.run([sys.executable, "-c", GRADIENT_MODULES, work],
+                       cwd=root, env=env, check=True)
+        print(f"\ncold compiles, best of {repeat}: {'total ms':>9} "
+              f"{'pipeline':>9} {'codegen':>9} {'x forward':>9}")
+        for model in ("mlp", "cnn"):
+            forward = None
+            for program in ("loss", "value_and_grad", "step"):
+                total, stages = compile_ms(
+                    google_run, os.path.join(work, f"{model}_{program}.mlir"),
+                    work, repeat)
+                forward = forward or total
+                print(f"  {model} {program:<23} {total:9.1f} "
+                      f"{stages['pipeline']:9.1f} {stages['codegen']:9.1f} "
+                      f"{total / forward:9.2f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--google-run", default="build/bin/google-run")
     parser.add_argument("--sizes", default="250,500,1000,2000")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="cold compiles per gradient row (best kept)")
     args = parser.parse_args()
     stages = ("parse", "pipeline", "codegen", "link")
     print(f"{'n':>6} {'ops':>6} " + " ".join(f"{s:>9}" for s in stages) +
@@ -89,6 +164,7 @@ def main():
                   f" {total:9.1f} {growth}")
             previous = total
     scan_compile_times()
+    gradient_compile_times(os.path.abspath(args.google_run), args.repeat)
 
 
 if __name__ == "__main__":
