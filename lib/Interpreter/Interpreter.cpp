@@ -168,6 +168,12 @@ runBlock(Block &block, Values &values, int depth, OpObserver observer) {
     // (pad of a dynamic input to a static result): compiled code checks it
     // at run time, and so does the interpreter.
     auto type = cast<RankedTensorType>(op.getResult(0).getType());
+    if (result->getShape().size() != static_cast<size_t>(type.getRank()))
+      return createStringError(op.getName().getStringRef().str() +
+                               ": the result has rank " +
+                               std::to_string(result->getShape().size()) +
+                               ", expected " +
+                               std::to_string(type.getRank()));
     for (auto [d, extent] : llvm::enumerate(type.getShape()))
       if (!ShapedType::isDynamic(extent) &&
           extent != result->getShape()[d])

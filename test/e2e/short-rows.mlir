@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 9 cases match numpy
+// CHECK: e2e: 12 cases match numpy
 
 // Elementwise ops over rows shorter than a vector run row by row, each
 // row one vector op: broadcasts per row and per column, integers and
@@ -11,6 +11,11 @@
 // E2E: @rank3(x: 4x6x3xf32, y: 6x3xf32) -> np.maximum(x, y) - 0.5
 // E2E: @dynamic(x: 37x10xf32, r: 37x1xf32) -> x - r
 // E2E: @chunked(x: 8192x10xf32, r: 8192x1xf32) -> x * r
+// Sums over outer axes (bias gradients) add row by row into the result's
+// row; max over rows too; a dynamic number of rows.
+// E2E: @column_sums(x: 250x10xf32, y: 32x6x6x8xf32) -> (x.sum(axis=0), y.sum(axis=(0, 1, 2)))
+// E2E: @column_max(x: 37x5xf64) -> x.max(axis=0)
+// E2E: @column_sums_dynamic(x: 45x10xf32) -> x.sum(axis=0)
 // f64 tanh calls libm per element: it stays a loop (as a vector op it
 // failed to lower).
 // E2E: @f64_tanh(x: 6x5xf64, r: 6x1xf64) -> np.tanh(x * r)
@@ -68,4 +73,17 @@ func.func @f64_tanh(%x: tensor<6x5xf64>, %r: tensor<6x1xf64>) -> tensor<6x5xf64>
   %0 = google.mul %x, %r : tensor<6x5xf64>, tensor<6x1xf64> -> tensor<6x5xf64>
   %1 = google.tanh %0 : tensor<6x5xf64>
   return %1 : tensor<6x5xf64>
+}
+func.func @column_sums(%x: tensor<250x10xf32>, %y: tensor<32x6x6x8xf32>) -> (tensor<10xf32>, tensor<8xf32>) {
+  %0 = google.reduce_sum %x {axes = array<i64: 0>, keep_dims = false} : tensor<250x10xf32> -> tensor<10xf32>
+  %1 = google.reduce_sum %y {axes = array<i64: 0, 1, 2>, keep_dims = false} : tensor<32x6x6x8xf32> -> tensor<8xf32>
+  return %0, %1 : tensor<10xf32>, tensor<8xf32>
+}
+func.func @column_max(%x: tensor<37x5xf64>) -> tensor<5xf64> {
+  %0 = google.reduce_max %x {axes = array<i64: 0>, keep_dims = false} : tensor<37x5xf64> -> tensor<5xf64>
+  return %0 : tensor<5xf64>
+}
+func.func @column_sums_dynamic(%x: tensor<?x10xf32>) -> tensor<10xf32> {
+  %0 = google.reduce_sum %x {axes = array<i64: 0>, keep_dims = false} : tensor<?x10xf32> -> tensor<10xf32>
+  return %0 : tensor<10xf32>
 }

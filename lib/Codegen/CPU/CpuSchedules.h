@@ -6,8 +6,9 @@
 // file per schedule applies it (MatmulSchedule.cpp: register-blocked
 // matmuls and their epilogues; RowSchedule.cpp: chains of row-wise ops and
 // row reductions; ElementwiseSchedule.cpp: chunks of elementwise ops for
-// threads; TransposeSchedule.cpp: transposes in vector tiles); TileAndVectorize.cpp runs them in order and holds the shared
-// mechanics (tile-and-fuse, peeling, vectorization, hoisting).
+// threads, collapsed loops, short rows; TransposeSchedule.cpp: transposes
+// in vector tiles); TileAndVectorize.cpp runs them in order and holds the
+// shared mechanics (tile-and-fuse, peeling, vectorization, hoisting).
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,12 +96,13 @@ bool isFreeElementwise(linalg::GenericOp op);
 /// extent is dynamic, a map broadcasts a 1 or an operand is a window of a
 /// larger tensor's inner dimensions.
 SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op);
-/// An elementwise op whose rows (its innermost loop, static) are shorter
-/// than a vector: 32- or 64-bit operands that read a row contiguously or
+/// An elementwise op, or a reduction over outer loops (a column sum),
+/// whose rows (its innermost loop, parallel and static) are shorter than a
+/// vector: 32- or 64-bit operands that read a row contiguously or
 /// broadcast it, a body the vectorizer takes. LLVM unrolled such rows and
 /// vectorized across them with gathers and scatters at the rows' stride,
 /// slow to run and slower to compile; each row is one vector instead.
-bool isShortRowOp(linalg::GenericOp op, unsigned vectorBits);
+bool isShortRowOp(linalg::LinalgOp op, unsigned vectorBits);
 /// Rows longer than this are reduced in chunks of at most this many
 /// elements, one vector reduction each.
 constexpr int64_t kMaxVectorReduction = 1024;

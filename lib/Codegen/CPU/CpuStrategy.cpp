@@ -9,8 +9,8 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -270,8 +270,23 @@ SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op) {
   return folded;
 }
 
-bool isShortRowOp(linalg::GenericOp op, unsigned vectorBits) {
-  if (!isFreeElementwise(op))
+/// A reduction over loops outside its innermost one (a bias gradient's
+/// sum over the batch): each row adds into the result's row.
+static bool isColumnReduction(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp, linalg::ReduceOp>(op) ||
+      op->hasAttr(kVectorizeAttr) || op->hasAttr(kMatmulBlockAttr) ||
+      op->hasAttr(kMaxRowsAttr) || !op.hasPureTensorSemantics() ||
+      op->getNumResults() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() < 2 || hasEmptyLoop(op) || !hasIncreasingMaps(op))
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  return iterators.back() == utils::IteratorType::parallel &&
+         op.getNumReductionLoops() > 0;
+}
+
+bool isShortRowOp(linalg::LinalgOp op, unsigned vectorBits) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!(generic && isFreeElementwise(generic)) && !isColumnReduction(op))
     return false;
   Type resultElement = getElementTypeOrSelf(op->getResult(0).getType());
   for (Value operand : op->getOperands()) {
@@ -300,12 +315,11 @@ bool isShortRowOp(linalg::GenericOp op, unsigned vectorBits) {
     }
   }
   // Arithmetic and the math functions that are instructions or
-  // polynomials on vectors: not gathers (tensor.extract), nor exp or log,
-  // whose vector forms would be a call per lane (LLVM's loops call
-  // libmvec's instead).
-  // (tanh and erf are f32 polynomials; in f64 they call libm per
-  // element.)
-  for (Operation &bodyOp : op.getBody()->without_terminator()) {
+  // polynomials on vectors (tanh and erf in f32): not gathers
+  // (tensor.extract), nor exp or log, whose vector forms would be a call
+  // per lane (LLVM's loops call libmvec's instead), nor f64 tanh or erf
+  // (libm per element, which MathToLibm cannot do for a vector).
+  for (Operation &bodyOp : op.getBlock()->without_terminator()) {
     if (isa<math::TanhOp, math::ErfOp>(bodyOp) &&
         bodyOp.getResult(0).getType().isF32())
       continue;

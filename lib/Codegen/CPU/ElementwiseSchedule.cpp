@@ -74,16 +74,17 @@ LogicalResult CpuScheduler::collapseElementwise(IRRewriter &rewriter) {
   return success();
 }
 
-/// Step 0''': elementwise ops over short rows (isShortRowOp) run row by
-/// row, each row one vector op.
+/// Step 0''': elementwise ops and column sums over short rows
+/// (isShortRowOp) run row by row, each row one vector op (a column sum's
+/// rows add into its result's row, the loop carrying it).
 LogicalResult CpuScheduler::tileShortRows(IRRewriter &rewriter,
                                           bool &tiledAny) {
-  SmallVector<linalg::GenericOp> ops;
-  getOperation()->walk([&](linalg::GenericOp op) {
+  SmallVector<linalg::LinalgOp> ops;
+  getOperation()->walk([&](linalg::LinalgOp op) {
     if (isShortRowOp(op, vectorBits))
       ops.push_back(op);
   });
-  for (linalg::GenericOp op : ops) {
+  for (linalg::LinalgOp op : ops) {
     SmallVector<int64_t> sizes(op.getNumLoops(), 1);
     sizes.back() = 0;
     FailureOr<scf::SCFTileAndFuseResult> tiled =

@@ -173,3 +173,22 @@ func.func @collapsed_bias(%x: tensor<4x5x6x8xf32>, %b: tensor<8xf32>) -> tensor<
   } -> tensor<4x5x6x8xf32>
   return %r : tensor<4x5x6x8xf32>
 }
+
+// -----
+
+// A sum over the rows of short rows (a bias gradient): one loop over the
+// rows adds each row's vector into the result's, carried by the loop.
+// CHECK-LABEL: func @column_sum
+// CHECK:       %[[INIT:.*]] = vector.transfer_read
+// CHECK:       %[[SUM:.*]] = scf.for %[[I:.*]] = %c0 to %c250 step %c1 iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<10xf32>)
+// CHECK:         %[[ROW:.*]] = vector.transfer_read %arg0[%[[I]], %c0]{{.*}} : tensor<250x10xf32>, vector<1x10xf32>
+// CHECK:         %[[FLAT:.*]] = vector.shape_cast %[[ROW]]
+// CHECK:         arith.addf %[[ACC]], %[[FLAT]] : vector<10xf32>
+// CHECK:       vector.transfer_write %[[SUM]]
+func.func @column_sum(%x: tensor<250x10xf32>) -> tensor<10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<10xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<10xf32>) -> tensor<10xf32>
+  %r = linalg.reduce { arith.addf } ins(%x : tensor<250x10xf32>) outs(%f : tensor<10xf32>) dimensions = [0]
+  return %r : tensor<10xf32>
+}
