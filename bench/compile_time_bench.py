@@ -93,6 +93,9 @@ dump("cnn_step", train_cnn.train_step, *cnn, x, onehot)
 """
 
 
+STAGES = ("parse", "pipeline", "codegen", "link")
+
+
 def compile_ms(google_run, path, work, repeat):
     """The best of `repeat` cold compiles of `path`: total and per stage."""
     best = None
@@ -105,7 +108,7 @@ def compile_ms(google_run, path, work, repeat):
             sys.exit(done.stderr)
         total = float(re.search(r"in ([0-9.]+) ms", done.stderr)[1])
         stages = {s: float(re.search(rf"{s} ([0-9.]+)", done.stderr)[1])
-                  for s in ("pipeline", "codegen")}
+                  for s in STAGES}
         if best is None or total < best[0]:
             best = (total, stages)
     return best
@@ -139,8 +142,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5,
                         help="cold compiles per gradient row (best kept)")
     args = parser.parse_args()
-    stages = ("parse", "pipeline", "codegen", "link")
-    print(f"{'n':>6} {'ops':>6} " + " ".join(f"{s:>9}" for s in stages) +
+    print(f"{'n':>6} {'ops':>6} " + " ".join(f"{s:>9}" for s in STAGES) +
           f" {'total ms':>9} {'x per 2n':>9}")
     previous = None
     with tempfile.TemporaryDirectory() as work:
@@ -148,19 +150,10 @@ def main():
             path = os.path.join(work, f"chain{n}.mlir")
             with open(path, "w") as f:
                 f.write(chain(n))
-            env = dict(os.environ, GOOGLE_MLIR_CACHE_DIR=os.path.join(
-                work, f"cache{n}"), GOOGLE_MLIR_LOG_COMPILES="1")
-            done = subprocess.run(
-                [args.google_run, path, f"--emit-object={path}.so"],
-                env=env, capture_output=True, text=True)
-            if done.returncode:
-                sys.exit(done.stderr)
-            times = {s: float(re.search(rf"{s} ([0-9.]+)", done.stderr)[1])
-                     for s in stages}
-            total = float(re.search(r"in ([0-9.]+) ms", done.stderr)[1])
+            total, times = compile_ms(args.google_run, path, work, 1)
             growth = f"{total / previous:9.2f}" if previous else f"{'':>9}"
             print(f"{n:>6} {3 * n:>6} " +
-                  " ".join(f"{times[s]:9.1f}" for s in stages) +
+                  " ".join(f"{times[s]:9.1f}" for s in STAGES) +
                   f" {total:9.1f} {growth}")
             previous = total
     scan_compile_times()

@@ -686,8 +686,10 @@ Expected<ConcreteTensor> evalReduceOp(ReduceOp op, ConcreteTensor input,
 
 } // namespace
 
-Expected<ConcreteTensor> google::evaluateOp(Operation *op,
-                                            ArrayRef<ConcreteTensor> operands) {
+namespace {
+
+Expected<ConcreteTensor> evaluate(Operation *op,
+                                  ArrayRef<ConcreteTensor> operands) {
   using semantics::Combiner;
   if (auto constant = dyn_cast<ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
@@ -763,4 +765,21 @@ Expected<ConcreteTensor> google::evaluateOp(Operation *op,
         return createStringError("cannot evaluate '" +
                                  op->getName().getStringRef().str() + "'");
       });
+}
+
+} // namespace
+
+Expected<ConcreteTensor> google::evaluateOp(Operation *op,
+                                            ArrayRef<ConcreteTensor> operands) {
+  Expected<ConcreteTensor> result = evaluate(op, operands);
+  if (!result)
+    return result;
+  // A static extent of the result type is a promise the program makes
+  // (pad of a dynamic input to a static result): compiled code checks it
+  // at run time, and so does the interpreter.
+  if (Error error = checkKnown(op, "the result",
+                               typeOf(op->getResult(0)).getShape(),
+                               result->getShape()))
+    return std::move(error);
+  return result;
 }

@@ -164,24 +164,6 @@ runBlock(Block &block, Values &values, int depth, OpObserver observer) {
     Expected<ConcreteTensor> result = evaluateOp(&op, operands);
     if (!result)
       return result.takeError();
-    // A static extent of the result type is a promise the program makes
-    // (pad of a dynamic input to a static result): compiled code checks it
-    // at run time, and so does the interpreter.
-    auto type = cast<RankedTensorType>(op.getResult(0).getType());
-    if (result->getShape().size() != static_cast<size_t>(type.getRank()))
-      return createStringError(op.getName().getStringRef().str() +
-                               ": the result has rank " +
-                               std::to_string(result->getShape().size()) +
-                               ", expected " +
-                               std::to_string(type.getRank()));
-    for (auto [d, extent] : llvm::enumerate(type.getShape()))
-      if (!ShapedType::isDynamic(extent) &&
-          extent != result->getShape()[d])
-        return createStringError(op.getName().getStringRef().str() +
-                                 ": dimension " + std::to_string(d) +
-                                 " of the result is " +
-                                 std::to_string(result->getShape()[d]) +
-                                 ", expected " + std::to_string(extent));
     if (observer && !observer(&op, operands, *result)) {
       return createStringError("stopped by the observer");
     }

@@ -40,6 +40,9 @@ constexpr StringLiteral kMatmulBlockAttr = "google.matmul_block";
 constexpr StringLiteral kMaxRowsAttr = "google.max_rows";
 
 bool isF32(Value value);
+/// Whether a schedule already took `op` (marked as a block's or a
+/// matmul's, or as the last rows of one).
+bool isScheduled(Operation *op);
 /// Whether `op` has a loop of static extent 0 (an empty tensor, or a
 /// matmul with K = 0): nothing to block, chunk or vectorize.
 bool hasEmptyLoop(linalg::LinalgOp op);

@@ -158,11 +158,15 @@ bool hasIncreasingMaps(linalg::LinalgOp op) {
   });
 }
 
+bool isScheduled(Operation *op) {
+  return op->hasAttr(kVectorizeAttr) || op->hasAttr(kMatmulBlockAttr) ||
+         op->hasAttr(kMaxRowsAttr);
+}
+
 std::optional<std::pair<unsigned, int64_t>>
 getElementwiseChunk(linalg::LinalgOp op) {
   // Not the blocks of a matmul's schedule (a dynamic M's last rows).
-  if (op->hasAttr(kVectorizeAttr) || op->hasAttr(kMatmulBlockAttr) ||
-      op->hasAttr(kMaxRowsAttr))
+  if (isScheduled(op))
     return std::nullopt;
   if (isa<linalg::FillOp, linalg::CopyOp>(op) || !op.hasPureTensorSemantics() ||
       op->getNumResults() != 1 || op.getNumLoops() == 0 || hasEmptyLoop(op) ||
@@ -196,9 +200,8 @@ getElementwiseChunk(linalg::LinalgOp op) {
 
 std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
                                         unsigned vectorBits) {
-  if (op->hasAttr(kVectorizeAttr) || op->hasAttr(kMatmulBlockAttr) ||
-      op->hasAttr(kMaxRowsAttr) || !op.hasPureTensorSemantics() ||
-      hasEmptyLoop(op) || vectorBits < 256)
+  if (isScheduled(op) || !op.hasPureTensorSemantics() || hasEmptyLoop(op) ||
+      vectorBits < 256)
     return std::nullopt;
   auto type = cast<RankedTensorType>(op.getInit().getType());
   Type element = type.getElementType();
@@ -216,8 +219,7 @@ std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
 }
 
 bool isFreeElementwise(linalg::GenericOp op) {
-  return !op->hasAttr(kVectorizeAttr) && !op->hasAttr(kMatmulBlockAttr) &&
-         !op->hasAttr(kMaxRowsAttr) && op.hasPureTensorSemantics() &&
+  return !isScheduled(op) && op.hasPureTensorSemantics() &&
          op->getNumResults() == 1 && op.getNumLoops() >= 2 &&
          !hasEmptyLoop(op) && op.getNumParallelLoops() == op.getNumLoops() &&
          hasIncreasingMaps(op);
@@ -273,9 +275,8 @@ SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op) {
 /// A reduction over loops outside its innermost one (a bias gradient's
 /// sum over the batch): each row adds into the result's row.
 static bool isColumnReduction(linalg::LinalgOp op) {
-  if (!isa<linalg::GenericOp, linalg::ReduceOp>(op) ||
-      op->hasAttr(kVectorizeAttr) || op->hasAttr(kMatmulBlockAttr) ||
-      op->hasAttr(kMaxRowsAttr) || !op.hasPureTensorSemantics() ||
+  if (!isa<linalg::GenericOp, linalg::ReduceOp>(op) || isScheduled(op) ||
+      !op.hasPureTensorSemantics() ||
       op->getNumResults() != 1 || op.getNumDpsInits() != 1 ||
       op.getNumLoops() < 2 || hasEmptyLoop(op) || !hasIncreasingMaps(op))
     return false;

@@ -33,9 +33,7 @@ LogicalResult CpuScheduler::tileTransposes(IRRewriter &rewriter) {
   });
   MLIRContext *context = &getContext();
   SmallVector<Operation *> registerTransposes;
-  int64_t lanes = 0;
   for (auto [op, tile] : ops) {
-    lanes = tile;
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     Value input = op.getInput();
@@ -154,8 +152,9 @@ LogicalResult CpuScheduler::tileTransposes(IRRewriter &rewriter) {
   // permutes); 8 x 8 ones as one shuffle.
   RewritePatternSet patterns(context);
   vector::populateVectorTransposeLoweringPatterns(
-      patterns, lanes == 16 ? vector::VectorTransposeLowering::Shuffle16x16
-                            : vector::VectorTransposeLowering::Shuffle1D);
+      patterns, vectorBits / 32 == 16
+                    ? vector::VectorTransposeLowering::Shuffle16x16
+                    : vector::VectorTransposeLowering::Shuffle1D);
   if (failed(applyOpPatternsGreedily(registerTransposes, std::move(patterns))))
     return getOperation()->emitError("cannot lower a tile's transpose");
   return success();

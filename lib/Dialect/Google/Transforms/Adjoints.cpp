@@ -377,25 +377,21 @@ Value spreadOverAxes(AdjointBuilder &b, Value ct, Value input,
   ct = b.refine(ct, reducedShape(typeOf(input).getShape(), axes, keepDims));
   if (keepDims)
     return b.broadcastLike(ct, input);
-  // Leading axes reduced: ct's dimensions align with the trailing ones.
-  SmallVector<int64_t> sorted(axes);
-  llvm::sort(sorted);
-  if (llvm::equal(sorted, llvm::seq<int64_t>(0, sorted.size())))
-    return b.broadcastLike(ct, input);
-  // Else the reduced axes back as 1s where a reshape can say so (at most
-  // one dynamic extent).
-  RankedTensorType kept = typeOf(ct).clone(
-      reducedShape(typeOf(input).getShape(), axes, /*keepDims=*/true));
-  if (checkReshape(typeOf(ct).getShape(), kept.getShape()) ==
-      ReshapeError::None)
-    return b.broadcastLike(b.reshape(ct, kept), input);
-  // Else the reduced axes first: ct's dimensions align with the trailing
-  // ones.
+  // With the reduced axes first, ct's dimensions align with the trailing
+  // ones. Where they are not first, the reduced axes come back as 1s if a
+  // reshape can say so (at most one dynamic extent); else the input is
+  // transposed around the broadcast.
   int64_t rank = typeOf(input).getRank();
   SmallVector<int64_t> perm(axes);
   for (int64_t d = 0; d < rank; ++d)
     if (!llvm::is_contained(axes, d))
       perm.push_back(d);
+  RankedTensorType kept = typeOf(ct).clone(
+      reducedShape(typeOf(input).getShape(), axes, /*keepDims=*/true));
+  if (!isIdentityPermutation(perm) &&
+      checkReshape(typeOf(ct).getShape(), kept.getShape()) ==
+          ReshapeError::None)
+    return b.broadcastLike(b.reshape(ct, kept), input);
   Value spread = b.broadcastLike(ct, b.transpose(input, perm));
   return b.transpose(spread, invertPermutationVector(perm));
 }
