@@ -77,8 +77,12 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     (16 `tile-size`)^2 tiles of C: per slice of K they stage A's and B's
     slices in shared memory (coalesced, indices clamped into range), wait
     at a barrier, and each thread updates its `tile-size` x `tile-size`
-    tile from shared memory. Smaller contractions give each thread such a
-    tile, loading a column of A and a row of B per step from global memory.
+    tile from shared memory. Small static outputs (at most 64 Ki elements)
+    over a long static K (at least 128) split K instead: blocks of 32
+    output elements x up to 8 chunks of K, whose partial sums meet in
+    shared memory. Other contractions give each thread such a tile
+    (smaller when a static output would give fewer than 16 Ki threads),
+    loading a column of A and a row of B per step from global memory.
     Only elements in range are stored.
 
     Reductions along the input's innermost dimension over rows of at least

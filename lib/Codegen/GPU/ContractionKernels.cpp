@@ -555,4 +555,161 @@ lowerContractionToSharedTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   return launch;
 }
 
+/// The op of contraction `op`'s body that adds the product to the
+/// accumulator (arith.addf or arith.addi), or null.
+Operation *getAccumulation(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  Operation *yielded = body->getTerminator()->getOperand(0).getDefiningOp();
+  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(yielded) ||
+      yielded->getBlock() != body ||
+      !llvm::is_contained(yielded->getOperands(),
+                          body->getArgument(op.getNumDpsInputs())))
+    return nullptr;
+  return yielded;
+}
+
+namespace {
+
+/// `accumulation` (see getAccumulation) applied to two partial sums.
+Value addPartials(RewriterBase &rewriter, Operation *accumulation, Value lhs,
+                  Value rhs) {
+  IRMapping mapping;
+  mapping.map(accumulation->getOperand(0), lhs);
+  mapping.map(accumulation->getOperand(1), rhs);
+  return rewriter.clone(*accumulation, mapping)->getResult(0);
+}
+
+/// The identity of `accumulation`: -0.0 for floats (-0 + x is x for every
+/// x, -0 included), 0 for integers.
+Value getAdditiveIdentity(RewriterBase &rewriter, Location loc,
+                          Operation *accumulation) {
+  Type type = accumulation->getResult(0).getType();
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        rewriter, loc,
+        rewriter.getFloatAttr(
+            floatType, APFloat::getZero(floatType.getFloatSemantics(),
+                                        /*Negative=*/true)));
+  return arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
+}
+
+} // namespace
+
+/// A gpu.launch computing contraction `op` with K split `splits` ways:
+/// blocks of kSplitKOutputs x `splits` threads, thread (x, y) adds up the
+/// products of output element (block * kSplitKOutputs + x) over the y-th
+/// chunk of K; the partial sums meet in shared memory, and thread (x, 0)
+/// adds them to the accumulator's starting value in order and stores the
+/// element (through the epilogue). Consecutive threads own consecutive
+/// columns of C, so that their reads of B and writes of C are coalesced.
+gpu::LaunchOp lowerContractionToSplitK(RewriterBase &rewriter,
+                                       linalg::LinalgOp op,
+                                       const linalg::ContractionDimensions &dims,
+                                       int64_t splits, linalg::FillOp fill,
+                                       linalg::GenericOp epilogue) {
+  Location loc = op.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  Operation *accumulation = getAccumulation(op);
+  assert(accumulation && "expected a contraction that adds products");
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  TileGrid grid = getTileGrid(rewriter, loc, op, dims, 1, 1);
+  Value one = constant(1);
+  Value outputsPerBlock = constant(kSplitKOutputs);
+  Value blocks =
+      arith::CeilDivSIOp::create(rewriter, loc, grid.count, outputsPerBlock);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto partialsType =
+      MemRefType::get({splits, kSplitKOutputs},
+                      accumulation->getResult(0).getType(),
+                      MemRefLayoutAttrInterface(), workgroup);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, blocks, one, one, outputsPerBlock, constant(splits),
+      one, /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+      TypeRange{partialsType});
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(&body);
+  Value partials = launch.getWorkgroupAttributions()[0];
+  Value zero = constant(0);
+  one = constant(1);
+  Value threadX = launch.getThreadIds().x;
+  Value threadY = launch.getThreadIds().y;
+
+  // Threads past the last element compute the last one again, unstored.
+  Value index = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
+                            constant(kSplitKOutputs)),
+      threadX);
+  Value inRange = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                        index, grid.count);
+  Value clamped = arith::MinSIOp::create(
+      rewriter, loc, index, arith::SubIOp::create(rewriter, loc, grid.count, one));
+  TileOrigin origin = getTileOrigin(rewriter, loc, grid, clamped, 1, 1);
+  OutputTile tile;
+  tile.sizeM = grid.sizeM;
+  tile.sizeN = grid.sizeN;
+  tile.rows = tile.clampedRows = {origin.firstRow};
+  tile.columns = tile.clampedColumns = {origin.firstColumn};
+  tile.loops.assign(op.getNumLoops(), zero);
+  if (!dims.batch.empty())
+    tile.loops[dims.batch.front()] = origin.batch;
+
+  Value chunk = arith::CeilDivSIOp::create(rewriter, loc, grid.sizeK,
+                                           constant(splits));
+  Value begin = arith::MulIOp::create(rewriter, loc, threadY, chunk);
+  Value end = arith::MinSIOp::create(
+      rewriter, loc, arith::AddIOp::create(rewriter, loc, begin, chunk),
+      grid.sizeK);
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  auto steps = scf::ForOp::create(
+      rewriter, loc, begin, end, one,
+      ValueRange{getAdditiveIdentity(rewriter, loc, accumulation)},
+      [&](OpBuilder &builder, Location nested, Value depth,
+          ValueRange partial) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+        SmallVector<Value> loops = tile.loops;
+        loops[m] = origin.firstRow;
+        loops[n] = origin.firstColumn;
+        loops[k] = depth;
+        Value a = memref::LoadOp::create(rewriter, loc, lhs->get(),
+                                         getIndices(op, *lhs, loops));
+        Value b = memref::LoadOp::create(rewriter, loc, rhs->get(),
+                                         getIndices(op, *rhs, loops));
+        scf::YieldOp::create(rewriter, nested,
+                             accumulate(rewriter, op, a, b, partial.front()));
+      });
+  memref::StoreOp::create(rewriter, loc, steps.getResult(0), partials,
+                          ValueRange{threadY, threadX});
+  gpu::BarrierOp::create(rewriter, loc);
+  Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      threadY, zero);
+  auto last = scf::IfOp::create(
+      rewriter, loc, arith::AndIOp::create(rewriter, loc, first, inRange));
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(last.thenBlock());
+    Value total = loadAccumulators(rewriter, loc, op, dims, tile, fill).front();
+    for (int64_t split = 0; split < splits; ++split)
+      total = addPartials(
+          rewriter, accumulation, total,
+          memref::LoadOp::create(rewriter, loc, partials,
+                                 ValueRange{constant(split), threadX}));
+    storeTile(rewriter, loc, op, dims, tile, total, epilogue);
+  }
+  // Independent loads in flight hide the latency of global memory.
+  (void)loopUnrollByFactor(steps, 4);
+  eraseContraction(rewriter, op, fill, epilogue);
+  return launch;
+}
+
 } // namespace mlir::google::kernels

@@ -106,6 +106,41 @@ lowerContractionToSharedTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                               int64_t tileSize, linalg::FillOp fill,
                               linalg::GenericOp epilogue);
 
+/// Output elements per block of a split-K contraction kernel.
+constexpr int64_t kSplitKOutputs = 32;
+
+/// The op of contraction `op`'s body that adds the product to the
+/// accumulator (arith.addf or arith.addi), or null.
+Operation *getAccumulation(linalg::LinalgOp op);
+
+/// How many ways to split the K loop of contraction `op` (a kernel of
+/// lowerContractionToSplitK), or 0 when tiles of C serve better: its output
+/// is too small to give every multiprocessor threads (at most 64 Ki
+/// elements, static) while K is long (static, at least 128).
+int64_t getSplitKFactor(linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims);
+
+/// The rows and columns of C per thread of a register-tile contraction:
+/// `tileSize`, halved while a static output gives fewer than
+/// kMinTileThreads threads.
+int64_t getRegisterTileSize(linalg::LinalgOp op,
+                            const linalg::ContractionDimensions &dims,
+                            int64_t tileSize);
+
+constexpr int64_t kMinTileThreads = 16384;
+
+/// A gpu.launch computing contraction `op` with K split `splits` ways:
+/// blocks of kSplitKOutputs x `splits` threads, thread (x, y) adds up the
+/// products of output element (block * kSplitKOutputs + x) over the y-th
+/// chunk of K; the partial sums meet in shared memory, and thread (x, 0)
+/// adds them to the accumulator's starting value in order and stores the
+/// element (through the epilogue).
+gpu::LaunchOp lowerContractionToSplitK(RewriterBase &rewriter,
+                                       linalg::LinalgOp op,
+                                       const linalg::ContractionDimensions &dims,
+                                       int64_t splits, linalg::FillOp fill,
+                                       linalg::GenericOp epilogue);
+
 /// At most this many threads share a split reduction, each reducing a
 /// chunk of at least kMinReductionChunk elements.
 constexpr int64_t kMaxReductionThreads = 4096;

@@ -40,6 +40,54 @@ bool prefersSharedMemory(linalg::LinalgOp op,
 
 namespace {
 
+/// The number of elements of `op`'s output when static.
+std::optional<int64_t> getStaticOutputSize(linalg::LinalgOp op,
+                                           const linalg::ContractionDimensions &dims) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t size = 1;
+  SmallVector<unsigned> outputDims = {dims.m.front(), dims.n.front()};
+  llvm::append_range(outputDims, dims.batch);
+  for (unsigned dim : outputDims) {
+    if (ShapedType::isDynamic(ranges[dim]))
+      return std::nullopt;
+    size *= ranges[dim];
+  }
+  return size;
+}
+
+/// At most this many output elements go to a split-K kernel.
+constexpr int64_t kMaxSplitKOutputs = 65536;
+
+/// K's elements per split, at least.
+constexpr int64_t kMinSplitDepth = 64;
+
+constexpr int64_t kMaxSplits = 8;
+
+} // namespace
+
+int64_t getSplitKFactor(linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims) {
+  std::optional<int64_t> outputs = getStaticOutputSize(op, dims);
+  int64_t depth = op.getStaticLoopRanges()[dims.k.front()];
+  if (!outputs || *outputs > kMaxSplitKOutputs ||
+      ShapedType::isDynamic(depth) || depth < 2 * kMinSplitDepth ||
+      !getAccumulation(op))
+    return 0;
+  return std::min(kMaxSplits, depth / kMinSplitDepth);
+}
+
+int64_t getRegisterTileSize(linalg::LinalgOp op,
+                            const linalg::ContractionDimensions &dims,
+                            int64_t tileSize) {
+  std::optional<int64_t> outputs = getStaticOutputSize(op, dims);
+  while (outputs && tileSize > 1 &&
+         *outputs / (tileSize * tileSize) < kMinTileThreads)
+    tileSize /= 2;
+  return tileSize;
+}
+
+namespace {
+
 /// Elements a full reduction must have before it is split over threads.
 constexpr int64_t kMinSplitReduction = 4096;
 

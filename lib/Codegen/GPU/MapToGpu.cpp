@@ -240,6 +240,15 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       }
       FailureOr<scf::ParallelOp> loop;
       auto contraction = contractions.find(op);
+      if (contraction != contractions.end()) {
+        if (int64_t splits = getSplitKFactor(op, contraction->second.dims)) {
+          lowerContractionToSplitK(rewriter, op, contraction->second.dims,
+                                   splits, contraction->second.fill,
+                                   contraction->second.epilogue);
+          ++numKernels;
+          continue;
+        }
+      }
       if (contraction != contractions.end() &&
           prefersSharedMemory(op, contraction->second.dims, tileSize)) {
         lowerContractionToSharedTiles(rewriter, op, contraction->second.dims,
@@ -248,12 +257,15 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         ++numKernels;
         continue;
       }
-      if (contraction != contractions.end())
-        loop = lowerContractionToTiles(
-            rewriter, op, contraction->second.dims, tileSize, tileSize,
-            contraction->second.fill, contraction->second.epilogue);
-      else
+      if (contraction != contractions.end()) {
+        int64_t tile =
+            getRegisterTileSize(op, contraction->second.dims, tileSize);
+        loop = lowerContractionToTiles(rewriter, op, contraction->second.dims,
+                                       tile, tile, contraction->second.fill,
+                                       contraction->second.epilogue);
+      } else {
         loop = lowerToParallelLoops(rewriter, op);
+      }
       if (failed(loop))
         return signalPassFailure();
       mapToBlocksAndThreads(rewriter, *loop, blockSize);

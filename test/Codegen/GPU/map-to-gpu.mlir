@@ -254,13 +254,15 @@ func.func @matmul_register_tiles(%a: memref<32x?xf32>, %b: memref<?x?xf32>, %c: 
 
 // -----
 
-// Small static extents shrink the tile (here 1x3, one thread per tile of
-// a 1-row output); a batch dimension is one more coordinate of the thread.
+// A small static output shrinks the tile so that it gives more threads
+// (here 6 elements: one per thread); a batch dimension is one more
+// coordinate of the thread.
 // CHECK-LABEL: func.func @batch_matmul_small_tiles
 // CHECK: gpu.launch
-// CHECK: scf.for {{.*}} -> (f32, f32, f32)
+// CHECK: scf.for {{.*}} -> (f32) {
 // CHECK-COUNT-1: memref.load %{{.*}} : memref<2x1x5xf32>
-// CHECK-COUNT-3: memref.load %{{.*}} : memref<2x5x3xf32>
+// CHECK-COUNT-1: memref.load %{{.*}} : memref<2x5x3xf32>
+// CHECK-NEXT: arith.mulf
 func.func @batch_matmul_small_tiles(%a: memref<2x1x5xf32>, %b: memref<2x5x3xf32>, %c: memref<2x1x3xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<2x1x5xf32>, memref<2x5x3xf32>) outs(%c : memref<2x1x3xf32>)
   return
@@ -271,7 +273,7 @@ func.func @batch_matmul_small_tiles(%a: memref<2x1x5xf32>, %b: memref<2x5x3xf32>
 // A contraction written as a generic with B transposed reads B at (n, k).
 // CHECK-LABEL: func.func @generic_contraction_transposed
 // CHECK-SAME: %[[BT:[a-z0-9]+]]: memref<8x16xi32>
-// CHECK: scf.for %[[KV:[a-z0-9_]+]] = {{.*}} -> (i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+// CHECK: scf.for %[[KV:[a-z0-9_]+]] = {{.*}} -> (i32)
 // CHECK: memref.load %[[BT]][%{{.*}}, %[[KV]]] : memref<8x16xi32>
 // CHECK: arith.muli
 // CHECK: arith.addi
@@ -313,6 +315,65 @@ func.func @fused_fill_matmul_epilogue(%a: memref<?x64xf32>, %b: memref<64x32xf32
     %r = arith.maximumf %s, %zero : f32
     linalg.yield %r : f32
   }
+  return
+}
+
+// -----
+
+// A small output over a long K (here 32x256 over 784, as an MLP's first
+// layer at batch 32) splits K: blocks of 32 outputs x 8 chunks of K; each
+// thread sums its chunk (from -0, the identity of addf) into shared memory,
+// and after a barrier the chunks' first threads add the partials to the
+// fill's value in order and store through the epilogue.
+// CHECK-LABEL: func.func @split_k
+// CHECK-SAME: (%[[A:.*]]: memref<32x784xf32>, %[[B:.*]]: memref<784x256xf32>, %[[BIAS:.*]]: memref<256xf32>, %[[C:.*]]: memref<32x256xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %{{.*}}, %[[C32:c32[_0-9]*]] : index
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], {{.*}} threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %[[C32]], %{{.*}} = %[[C8:.*]], %{{.*}}) workgroup(%[[PARTIALS:.*]] : memref<8x32xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[CHUNK:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
+// CHECK: %[[BEGIN:.*]] = arith.muli %[[TY]], %[[CHUNK]] : index
+// CHECK: %[[NEG_ZERO:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %[[BEGIN]] to %{{.*}} iter_args(%{{.*}} = %[[NEG_ZERO]]) -> (f32)
+// CHECK-COUNT-4: arith.mulf
+// CHECK: %[[ALL:.*]] = scf.for
+// CHECK: memref.store %[[ALL]], %[[PARTIALS]][%[[TY]], %[[TX]]]
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if
+// CHECK: %[[P0:.*]] = memref.load %[[PARTIALS]][%{{.*}}, %[[TX]]]
+// CHECK-NEXT: arith.addf %[[ZERO]], %[[P0]] : f32
+// CHECK-COUNT-7: memref.load %[[PARTIALS]]
+// CHECK: arith.maximumf
+// CHECK: memref.store %{{.*}}, %[[C]]
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+func.func @split_k(%a: memref<32x784xf32>, %b: memref<784x256xf32>, %bias: memref<256xf32>, %c: memref<32x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x256xf32>)
+  linalg.matmul ins(%a, %b : memref<32x784xf32>, memref<784x256xf32>) outs(%c : memref<32x256xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<32x256xf32>, memref<256xf32>) outs(%c : memref<32x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A split K of integers adds up from 0; without a fill the partials are
+// added to C's element.
+// CHECK-LABEL: func.func @split_k_accumulates
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%[[PARTIALS:.*]] : memref<2x32xi32, #gpu.address_space<workgroup>>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (i32)
+// CHECK: scf.if
+// CHECK: %[[OLD:.*]] = memref.load %arg2
+// CHECK: %[[P0:.*]] = memref.load %[[PARTIALS]]
+// CHECK-NEXT: arith.addi %[[OLD]], %[[P0]] : i32
+func.func @split_k_accumulates(%a: memref<3x5x128xi32>, %b: memref<3x128x7xi32>, %c: memref<3x5x7xi32>) {
+  linalg.batch_matmul ins(%a, %b : memref<3x5x128xi32>, memref<3x128x7xi32>) outs(%c : memref<3x5x7xi32>)
   return
 }
 

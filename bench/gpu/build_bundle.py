@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""Builds a bundle for checking google-mlir's CUDA target on a GPU machine
+that has no MLIR: objects compiled here with google-run --target=cuda
+--emit-object, inputs and expected results as .npz, a manifest, and the
+runtime library. gpu/device_run.py runs it there through ctypes.
+
+  build_bundle.py BUILD MAIN OUT [--opt-levels "0 3"] [--files a.mlir,...]
+                  [--diff-seeds N] [--bench]
+"""
+import argparse, hashlib, json, os, re, shutil, subprocess, sys, glob
+import numpy as np
+
+p = argparse.ArgumentParser()
+p.add_argument("build"); p.add_argument("main"); p.add_argument("out")
+p.add_argument("--opt-levels", default="0 3")
+p.add_argument("--files", default="")
+p.add_argument("--bench", action="store_true")
+a = p.parse_args()
+sys.path.insert(0, os.path.join(a.main, "test", "e2e"))
+import e2e  # noqa: E402
+
+GR = os.path.join(a.build, "bin", "google-run")
+os.makedirs(os.path.join(a.out, "objs"), exist_ok=True)
+os.makedirs(os.path.join(a.out, "cases"), exist_ok=True)
+os.makedirs(os.path.join(a.out, "lib"), exist_ok=True)
+shutil.copy(os.path.join(a.build, "lib", "libgoogle_runtime.so.1"),
+            os.path.join(a.out, "lib", "libgoogle_runtime.so.1"))
+manifest = []
+
+def compile_obj(path, opts, tag):
+    obj = os.path.join("objs", tag + ".so")
+    cmd = [GR, path, "--target=" + os.environ.get("BUNDLE_TARGET", "cuda"), "--emit-object=" + os.path.join(a.out, obj),
+           "--pipeline-options=" + opts]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        print("COMPILE FAIL", tag, r.stderr.strip()[:300]); return None
+    return obj
+
+files = e2e.e2e_files(os.path.join(a.main, "test/e2e"))
+if a.files:
+    files = [os.path.join(a.main, "test/e2e", f) for f in a.files.split(",")]
+for f in files:
+    path = os.path.normpath(f)
+    _, cases, sigs = e2e.parse(path)
+    os.makedirs(os.path.join(a.out, "src"), exist_ok=True)
+    shutil.copy(os.path.join(a.main, "test/e2e/e2e.py"), os.path.join(a.out, "src"))
+    shutil.copy(path, os.path.join(a.out, "src", os.path.basename(path) if "/examples/" not in os.path.abspath(path) else "example-mlp.mlir"))
+    base = os.path.basename(path)[:-5] + ("-example" if "/examples/" in os.path.abspath(path) else "")
+    for L in a.opt_levels.split():
+        obj = compile_obj(path, f"opt-level={L}", f"{base}-o{L}")
+        if not obj:
+            manifest.append({"id": f"{base}-o{L}", "compile_error": True}); continue
+        for c in cases:
+            inputs = c.inputs()
+            d = {f"in{i}": v for i, v in enumerate(inputs)}
+            rec = {"id": f"{base}-o{L}-{c.index}", "obj": obj, "func": c.name,
+                   "n_in": len(inputs), "error": c.expr if c.expects_error else None,
+                   "arg_types": [e2e.element_type(t) for t in sigs[c.name][0]]}
+            if not c.expects_error:
+                ref = e2e.evaluate(c, inputs)
+                res_types = sigs[c.name][1]
+                for j, t in enumerate(res_types):
+                    d[f"exp{j}"] = np.asarray(ref[j]).astype(e2e.EXPECTED_DTYPES[e2e.element_type(t)])
+                rec["n_out"] = len(res_types)
+                rec["res_types"] = [e2e.element_type(t) for t in res_types]
+            rec["src"] = os.path.basename(path) if "/examples/" not in os.path.abspath(path) else "example-mlp.mlir"
+            rec["case"] = c.index
+            manifest.append(rec)
+    print("bundled", base, len(cases), "cases", flush=True)
+
+if a.bench:
+    B = os.path.join(a.out, "bench_src"); os.makedirs(B, exist_ok=True)
+    mbr = """func.func @mbr(%a: tensor<{n}x{n}x{t}>, %b: tensor<{n}x{n}x{t}>, %c: tensor<{n}x{t}>) -> tensor<{n}x{n}x{t}> {{
+  %m = google.matmul_bias_relu %a, %b, %c : tensor<{n}x{n}x{t}>, tensor<{n}x{n}x{t}>, tensor<{n}x{t}> -> tensor<{n}x{n}x{t}>
+  return %m : tensor<{n}x{n}x{t}>
+}}
+"""
+    sm = """func.func @sm(%x: tensor<{r}x{c}xf32>) -> tensor<{r}x{c}xf32> {{
+  %s = google.softmax %x {{axis = 1 : i64}} : tensor<{r}x{c}xf32>
+  return %s : tensor<{r}x{c}xf32>
+}}
+"""
+    ew = """func.func @ew(%x: tensor<{n}xf32>, %y: tensor<{n}xf32>) -> tensor<{n}xf32> {{
+  %a = google.add %x, %y : tensor<{n}xf32>, tensor<{n}xf32> -> tensor<{n}xf32>
+  %r = google.relu %a : tensor<{n}xf32>
+  return %r : tensor<{n}xf32>
+}}
+"""
+    attn = """func.func @attn(%q: tensor<{b}x{s}x{d}xf32>, %k: tensor<{b}x{s}x{d}xf32>, %v: tensor<{b}x{s}x{d}xf32>) -> tensor<{b}x{s}x{d}xf32> {{
+  %kt = google.transpose %k {{perm = array<i64: 0, 2, 1>}} : tensor<{b}x{s}x{d}xf32> -> tensor<{b}x{d}x{s}xf32>
+  %s = google.matmul %q, %kt : tensor<{b}x{s}x{d}xf32>, tensor<{b}x{d}x{s}xf32> -> tensor<{b}x{s}x{s}xf32>
+  %c = google.constant dense<0.125> : tensor<f32>
+  %sc = google.mul %s, %c : tensor<{b}x{s}x{s}xf32>, tensor<f32> -> tensor<{b}x{s}x{s}xf32>
+  %p = google.softmax %sc {{axis = -1 : i64}} : tensor<{b}x{s}x{s}xf32>
+  %o = google.matmul %p, %v : tensor<{b}x{s}x{s}xf32>, tensor<{b}x{s}x{d}xf32> -> tensor<{b}x{s}x{d}xf32>
+  return %o : tensor<{b}x{s}x{d}xf32>
+}}
+"""
+    mlp = """func.func @mlp(%x: tensor<32x784xf32>, %w1: tensor<784x256xf32>, %b1: tensor<256xf32>, %w2: tensor<256x10xf32>, %b2: tensor<10xf32>) -> tensor<32x10xf32> {
+  %h = google.matmul_bias_relu %x, %w1, %b1 : tensor<32x784xf32>, tensor<784x256xf32>, tensor<256xf32> -> tensor<32x256xf32>
+  %l = google.matmul %h, %w2 : tensor<32x256xf32>, tensor<256x10xf32> -> tensor<32x10xf32>
+  %z = google.add %l, %b2 : tensor<32x10xf32>, tensor<10xf32> -> tensor<32x10xf32>
+  %p = google.softmax %z {axis = 1 : i64} : tensor<32x10xf32>
+  return %p : tensor<32x10xf32>
+}
+"""
+    benches = []
+    src = os.path.join(B, "attn.mlir"); open(src, "w").write(attn.format(b=16, s=1024, d=64))
+    benches.append(("attention16x1024x64", src, "attn", 0, [(16, 1024, 64, "f32")] * 3))
+    src = os.path.join(B, "mlp.mlir"); open(src, "w").write(mlp)
+    benches.append(("mlp32", src, "mlp", 0, [(32, 784, "f32"), (784, 256, "f32"), (256, "f32"), (256, 10, "f32"), (10, "f32")]))
+    for n, t in ((4096, "f32"), (4096, "f16"), (1024, "f32")):
+        src = os.path.join(B, f"mbr{n}{t}.mlir"); open(src, "w").write(mbr.format(n=n, t=t))
+        benches.append((f"mbr{n}{t}", src, "mbr", 2 * n ** 3, [(n, n, t), (n, n, t), (n, t)]))
+    src = os.path.join(B, "sm.mlir"); open(src, "w").write(sm.format(r=4096, c=4096))
+    benches.append(("softmax4096", src, "sm", 0, [(4096, 4096, "f32")]))
+    src = os.path.join(B, "ew.mlir"); open(src, "w").write(ew.format(n=1 << 26))
+    benches.append(("add_relu_64M", src, "ew", 0, [(1 << 26, "f32"), (1 << 26, "f32")]))
+    for name, src, fn, flops, shapes in benches:
+        obj = compile_obj(src, "opt-level=3", "bench-" + name)
+        manifest.append({"id": "bench-" + name, "bench": True, "obj": obj, "func": fn,
+                         "flops": flops, "shapes": [list(s) for s in shapes]})
+        print("bench", name, obj, flush=True)
+
+json.dump(manifest, open(os.path.join(a.out, "manifest.json"), "w"), indent=0)
+print("cases:", sum(1 for m in manifest if "npz" in m), "objects:", len(os.listdir(os.path.join(a.out, "objs"))))

@@ -1,0 +1,59 @@
+// Matmuls with a small output over a long K (on the GPU, split-K kernels:
+// 32 outputs x up to 8 chunks of K per block, partials added in shared
+// memory): an MLP layer at batch 32 with its fused bias + relu, a partial
+// block and a K that the chunks do not divide, a batch of integers, f16,
+// B transposed, a chain of two layers, a dot product, and a K just below
+// the split's threshold (tiles of C).
+// RUN: %python %e2e run %s google-run | FileCheck %s
+// CHECK: e2e: 8 cases match numpy
+
+// E2E: @layer(x: 32x784xf32, w: 784x256xf32, b: 256xf32) -> np.maximum(x @ w + b, 0)
+// E2E: @odd(a: 5x301xf32, b: 301x7xf32) -> a @ b
+// E2E: @ints(a: 3x5x130xi32, b: 3x130x7xi32) -> a @ b
+// E2E: @half(a: 4x256xf16[-1:1], b: 256x24xf16[-1:1]) -> a @ b
+// E2E: @transposed(a: 16x512xf32, bt: 40x512xf32) -> a @ bt.T
+// E2E: @mlp(x: 8x784xf32[-1:1], w1: 784x128xf32[-0.1:0.1], b1: 128xf32, w2: 128x10xf32[-0.1:0.1]) -> np.maximum(x @ w1 + b1, 0) @ w2
+// E2E: @dot(a: 1x2048xf32, b: 2048x1xf32) -> a @ b
+// E2E: @tiny_depth(a: 64x127xf32, b: 127x64xf32) -> a @ b
+
+func.func @layer(%x: tensor<32x784xf32>, %w: tensor<784x256xf32>, %b: tensor<256xf32>) -> tensor<32x256xf32> {
+  %0 = google.matmul_bias_relu %x, %w, %b : tensor<32x784xf32>, tensor<784x256xf32>, tensor<256xf32> -> tensor<32x256xf32>
+  return %0 : tensor<32x256xf32>
+}
+
+func.func @odd(%a: tensor<5x301xf32>, %b: tensor<301x7xf32>) -> tensor<5x7xf32> {
+  %0 = google.matmul %a, %b : tensor<5x301xf32>, tensor<301x7xf32> -> tensor<5x7xf32>
+  return %0 : tensor<5x7xf32>
+}
+
+func.func @ints(%a: tensor<3x5x130xi32>, %b: tensor<3x130x7xi32>) -> tensor<3x5x7xi32> {
+  %0 = google.matmul %a, %b : tensor<3x5x130xi32>, tensor<3x130x7xi32> -> tensor<3x5x7xi32>
+  return %0 : tensor<3x5x7xi32>
+}
+
+func.func @half(%a: tensor<4x256xf16>, %b: tensor<256x24xf16>) -> tensor<4x24xf16> {
+  %0 = google.matmul %a, %b : tensor<4x256xf16>, tensor<256x24xf16> -> tensor<4x24xf16>
+  return %0 : tensor<4x24xf16>
+}
+
+func.func @transposed(%a: tensor<16x512xf32>, %bt: tensor<40x512xf32>) -> tensor<16x40xf32> {
+  %b = google.transpose %bt {perm = array<i64: 1, 0>} : tensor<40x512xf32> -> tensor<512x40xf32>
+  %0 = google.matmul %a, %b : tensor<16x512xf32>, tensor<512x40xf32> -> tensor<16x40xf32>
+  return %0 : tensor<16x40xf32>
+}
+
+func.func @mlp(%x: tensor<8x784xf32>, %w1: tensor<784x128xf32>, %b1: tensor<128xf32>, %w2: tensor<128x10xf32>) -> tensor<8x10xf32> {
+  %h = google.matmul_bias_relu %x, %w1, %b1 : tensor<8x784xf32>, tensor<784x128xf32>, tensor<128xf32> -> tensor<8x128xf32>
+  %0 = google.matmul %h, %w2 : tensor<8x128xf32>, tensor<128x10xf32> -> tensor<8x10xf32>
+  return %0 : tensor<8x10xf32>
+}
+
+func.func @dot(%a: tensor<1x2048xf32>, %b: tensor<2048x1xf32>) -> tensor<1x1xf32> {
+  %0 = google.matmul %a, %b : tensor<1x2048xf32>, tensor<2048x1xf32> -> tensor<1x1xf32>
+  return %0 : tensor<1x1xf32>
+}
+
+func.func @tiny_depth(%a: tensor<64x127xf32>, %b: tensor<127x64xf32>) -> tensor<64x64xf32> {
+  %0 = google.matmul %a, %b : tensor<64x127xf32>, tensor<127x64xf32> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
