@@ -87,7 +87,12 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
 
     Reductions along the input's innermost dimension over rows of at least
     256 elements (or dynamic) get a block of 256 threads per row: strided
-    partials, then a tree in shared memory. Reductions of every dimension
+    partials, then a tree in shared memory. Consecutive ops over the same
+    static rows with such reductions between them (softmax, layer norm)
+    share one such kernel: per-row ops run on thread 0 between barriers,
+    elementwise ops strided along the row, each reduction followed by a
+    barrier; a chain ends before an op that would read another thread's
+    element of a buffer it writes. Reductions of every dimension
     over many elements run in two kernels (chunks into partials, then one
     thread). Float adds are reassociated (SPEC).
     Afterwards no memory access is left outside a `gpu.launch`; the pass

@@ -209,6 +209,52 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
                                         linalg::LinalgOp op,
                                         const ReductionCombine &combine);
 
+/// One op of a row chain and how the chain's kernel runs it.
+struct RowStep {
+  enum class Kind {
+    /// An op over the rows only (a fill or an elementwise op on per-row
+    /// values): thread 0 of the row's block.
+    Row,
+    /// An elementwise op over the row's elements: threads strided along
+    /// the row.
+    Elements,
+    /// A reduction of the row's elements into a per-row value: a block
+    /// reduction.
+    Reduction,
+  };
+  linalg::LinalgOp op;
+  Kind kind;
+};
+
+/// Consecutive ops over the same rows (static extents `rows`, each of
+/// `length` elements along the innermost dimension) that one kernel runs
+/// with a block per row, as softmax's max, exp, sum and divide: at least
+/// one row reduction and two ops that are not Row steps. Every buffer the
+/// chain writes is accessed in it only at the element (or the row) the
+/// step is at, so that a step reads what the same thread (or, after a
+/// barrier, thread 0) wrote.
+struct RowChain {
+  SmallVector<RowStep> steps;
+  SmallVector<int64_t> rows;
+  int64_t length = 0;
+
+  int64_t getNumRows() const {
+    return std::accumulate(rows.begin(), rows.end(), int64_t(1),
+                           std::multiplies<int64_t>());
+  }
+};
+
+/// The row chains among `ops` (linalg ops on buffers, in program order),
+/// leaving out the ops in `taken` (fused into contraction kernels).
+SmallVector<RowChain>
+findRowChains(ArrayRef<linalg::LinalgOp> ops,
+              const llvm::SmallPtrSetImpl<Operation *> &taken);
+
+/// One gpu.launch for `chain`, at its last op, with a block of
+/// kRowReductionThreads threads per row; erases the chain's ops.
+gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
+                                   const RowChain &chain);
+
 } // namespace mlir::google::kernels
 
 #endif // GOOGLE_LIB_CODEGEN_GPU_GPUKERNELS_H

@@ -145,4 +145,193 @@ ReductionCombine getRowReduction(linalg::LinalgOp op) {
              : ReductionCombine();
 }
 
+namespace {
+
+/// Whether `op`'s loops have the static extents `rows`, then `length` when
+/// given.
+bool hasRanges(linalg::LinalgOp op, ArrayRef<int64_t> rows,
+               std::optional<int64_t> length) {
+  SmallVector<int64_t> expected(rows);
+  if (length)
+    expected.push_back(*length);
+  return op.getStaticLoopRanges() == expected;
+}
+
+/// The map from a row chain op's loops (`loops` of them) to its row.
+AffineMap getRowMap(unsigned loops, unsigned rank, MLIRContext *context) {
+  return AffineMap::getMultiDimIdentityMap(loops, context).getMajorSubMap(rank);
+}
+
+/// How `op` runs in a row chain over `rows` x `length`, if it can.
+std::optional<RowStep::Kind> classifyRowStep(linalg::LinalgOp op,
+                                             ArrayRef<int64_t> rows,
+                                             int64_t length) {
+  if (!op.hasPureBufferSemantics() || op.hasIndexSemantics() ||
+      op.getNumDpsInits() != 1)
+    return std::nullopt;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (isa<ShapedType>(input->get().getType()) &&
+        !op.getMatchingIndexingMap(input).isProjectedPermutation(
+            /*allowZeroInResults=*/true))
+      return std::nullopt;
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (op.getNumParallelLoops() == op.getNumLoops()) {
+    if (!outputMap.isIdentity())
+      return std::nullopt;
+    if (hasRanges(op, rows, std::nullopt))
+      return RowStep::Kind::Row;
+    if (hasRanges(op, rows, length))
+      return RowStep::Kind::Elements;
+    return std::nullopt;
+  }
+  unsigned rank = rows.size();
+  if (!getRowReduction(op) || !hasRanges(op, rows, length) ||
+      op.getNumReductionLoops() != 1 ||
+      !linalg::isReductionIterator(op.getIteratorTypesArray()[rank]) ||
+      !op.getMatchingIndexingMap(op.getDpsInputOperand(0)).isIdentity() ||
+      outputMap != getRowMap(rank + 1, rank, op->getContext()))
+    return std::nullopt;
+  return RowStep::Kind::Reduction;
+}
+
+/// The buffer that `value` is a view of.
+Value getBaseBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Whether `operand` of `op` is read at the row `op`'s loops are at: its
+/// map gives the leading `rows.size()` loops in order, and 0 for the unit
+/// dimensions of a view that adds them.
+bool isReadAtRow(linalg::LinalgOp op, OpOperand &operand,
+                 ArrayRef<int64_t> rows) {
+  auto type = cast<MemRefType>(operand.get().getType());
+  unsigned next = 0;
+  for (auto [extent, result] :
+       llvm::zip(type.getShape(),
+                 op.getMatchingIndexingMap(&operand).getResults())) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
+      if (constant.getValue() != 0 || extent != 1)
+        return false;
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim || dim.getPosition() != next || next >= rows.size() ||
+        extent != rows[next])
+      return false;
+    ++next;
+  }
+  return next == rows.size();
+}
+
+/// Whether every buffer `chain` writes is accessed in it only at the
+/// element (or the row) each step is at, and through no other view than
+/// one adding unit dimensions to a per-row buffer.
+bool isRaceFree(const RowChain &chain) {
+  unsigned rank = chain.rows.size();
+  SmallVector<int64_t> elementShape(chain.rows);
+  elementShape.push_back(chain.length);
+  llvm::SmallDenseSet<Value> written, writtenBases;
+  for (RowStep step : chain.steps)
+    for (Value init : step.op.getDpsInits()) {
+      written.insert(init);
+      writtenBases.insert(getBaseBuffer(init));
+    }
+  for (RowStep step : chain.steps) {
+    linalg::LinalgOp op = step.op;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<ShapedType>(operand.get().getType()) ||
+          !writtenBases.contains(getBaseBuffer(operand.get())))
+        continue;
+      Value buffer = operand.get();
+      if (auto view = buffer.getDefiningOp<memref::ExpandShapeOp>();
+          view && !op.isDpsInit(&operand))
+        buffer = view.getSrc();
+      if (!written.contains(buffer))
+        return false;
+      auto type = cast<MemRefType>(buffer.getType());
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      bool atElement = buffer == operand.get() &&
+                       type.getShape() == ArrayRef(elementShape) &&
+                       op.getNumLoops() == rank + 1 && map.isIdentity();
+      bool atRow = type.getShape() == ArrayRef(chain.rows) &&
+                   isReadAtRow(op, operand, chain.rows);
+      if (!type.getLayout().isIdentity() || (!atElement && !atRow))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// The linalg op next to `op` in its block (after it when `forward`) when
+/// only ops without memory effects (and run-time checks) lie between.
+linalg::LinalgOp getNeighbour(Operation *op, bool forward) {
+  for (Operation *next = forward ? op->getNextNode() : op->getPrevNode(); next;
+       next = forward ? next->getNextNode() : next->getPrevNode()) {
+    if (auto neighbour = dyn_cast<linalg::LinalgOp>(next))
+      return neighbour;
+    // Fresh buffers may be allocated before the chain's kernel.
+    if (!isa<cf::AssertOp, gpu::AllocOp, memref::AllocOp>(next) &&
+        !isMemoryEffectFree(next))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+SmallVector<RowChain>
+findRowChains(ArrayRef<linalg::LinalgOp> ops,
+              const llvm::SmallPtrSetImpl<Operation *> &taken) {
+  llvm::SmallPtrSet<Operation *, 16> candidates, used;
+  for (linalg::LinalgOp op : ops)
+    if (!taken.contains(op))
+      candidates.insert(op);
+  SmallVector<RowChain> chains;
+  for (linalg::LinalgOp seed : ops) {
+    if (!candidates.contains(seed) || used.contains(seed))
+      continue;
+    SmallVector<int64_t> ranges = seed.getStaticLoopRanges();
+    if (ranges.size() < 2 || ShapedType::isDynamicShape(ranges))
+      continue;
+    RowChain chain;
+    chain.rows.assign(ranges.begin(), ranges.end() - 1);
+    chain.length = ranges.back();
+    if (classifyRowStep(seed, chain.rows, chain.length) !=
+        RowStep::Kind::Reduction)
+      continue;
+    chain.steps.push_back({seed, RowStep::Kind::Reduction});
+    auto extend = [&](bool forward) {
+      Operation *end = forward ? chain.steps.back().op : chain.steps.front().op;
+      while (linalg::LinalgOp next = getNeighbour(end, forward)) {
+        std::optional<RowStep::Kind> kind =
+            classifyRowStep(next, chain.rows, chain.length);
+        if (!kind || !candidates.contains(next) || used.contains(next))
+          return;
+        RowStep step{next, *kind};
+        if (forward)
+          chain.steps.push_back(step);
+        else
+          chain.steps.insert(chain.steps.begin(), step);
+        end = next;
+      }
+    };
+    extend(/*forward=*/false);
+    extend(/*forward=*/true);
+    // A step that would race ends the chain before it.
+    while (chain.steps.size() > 1 && !isRaceFree(chain))
+      chain.steps.pop_back();
+    if (llvm::count_if(chain.steps, [](const RowStep &step) {
+          return step.kind != RowStep::Kind::Row;
+        }) < 2 ||
+        !isRaceFree(chain))
+      continue;
+    for (const RowStep &step : chain.steps)
+      used.insert(step.op);
+    chains.push_back(std::move(chain));
+  }
+  return chains;
+}
+
 } // namespace mlir::google::kernels

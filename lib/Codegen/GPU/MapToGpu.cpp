@@ -219,9 +219,27 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         absorbed.insert(fused.epilogue);
       contractions[op] = fused;
     }
+    // Ops over the same rows with reductions between them (softmax) run in
+    // one kernel, lowered at the chain's last op.
+    llvm::SmallPtrSet<Operation *, 8> taken(absorbed.begin(), absorbed.end());
+    for (auto &entry : contractions)
+      taken.insert(entry.first);
+    SmallVector<RowChain> chains = findRowChains(ops, taken);
+    DenseMap<Operation *, const RowChain *> chainOf;
+    for (const RowChain &chain : chains)
+      for (const RowStep &step : chain.steps)
+        chainOf[step.op] = &chain;
+
     for (linalg::LinalgOp op : ops) {
       if (absorbed.contains(op))
         continue;
+      if (auto chain = chainOf.find(op); chain != chainOf.end()) {
+        if (chain->second->steps.back().op == op) {
+          lowerRowChainToBlocks(rewriter, *chain->second);
+          ++numKernels;
+        }
+        continue;
+      }
       if (!op.hasPureBufferSemantics()) {
         op->emitError("google-map-to-gpu: expected a linalg op on memrefs");
         return signalPassFailure();

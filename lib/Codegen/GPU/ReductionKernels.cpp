@@ -141,61 +141,25 @@ splitFullReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   return {chunks, fold};
 }
 
-/// A gpu.launch with a block per output element of reduction `op`: thread
-/// t combines the row's elements t, t + 256, ... in order (along the input's
-/// innermost dimension: coalesced), then the partials meet in a tree in
-/// shared memory (halving the active threads after each barrier), and
-/// thread 0 combines the row's value into the output.
-gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
-                                        linalg::LinalgOp op,
-                                        const ReductionCombine &combine) {
-  Location loc = op.getLoc();
-  MLIRContext *context = rewriter.getContext();
-  rewriter.setInsertionPoint(op);
+namespace {
+
+/// Emits, in a block of kRowReductionThreads threads (`thread`), the
+/// reduction of one row of `op`: `loops` holds the row's parallel loop
+/// indices. Thread t combines the row's elements t, t + 256, ... in order
+/// (along the input's innermost dimension: coalesced), then the partials
+/// meet in a tree in `partials` (halving the active threads after each
+/// barrier), and thread 0 combines the row's value into the output.
+void emitBlockReduction(RewriterBase &rewriter, Location loc,
+                        linalg::LinalgOp op, const ReductionCombine &combine,
+                        SmallVector<Value> &loops,
+                        ArrayRef<unsigned> reductionDims,
+                        ArrayRef<Value> reductionExtents, Value count,
+                        Value thread, Value partials) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
-  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
-  SmallVector<unsigned> parallelDims, reductionDims;
-  op.getParallelDims(parallelDims);
-  op.getReductionDims(reductionDims);
-  Value one = constant(1);
-  auto collectExtents = [&](ArrayRef<unsigned> dims,
-                            SmallVector<Value> &extents) {
-    Value product = one;
-    for (unsigned dim : dims) {
-      extents.push_back(
-          getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size));
-      product = arith::MulIOp::create(rewriter, loc, product, extents.back());
-    }
-    return product;
-  };
-  SmallVector<Value> parallelExtents, reductionExtents;
-  Value rows = collectExtents(parallelDims, parallelExtents);
-  Value count = collectExtents(reductionDims, reductionExtents);
   OpOperand *input = op.getDpsInputOperand(0);
   OpOperand *output = op.getDpsInitOperand(0);
-  auto sharedType = MemRefType::get(
-      {kRowReductionThreads}, getElementTypeOrSelf(output->get().getType()),
-      MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, rows, one, one, constant(kRowReductionThreads), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, TypeRange{sharedType});
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToEnd(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(&body);
-  Value partials = launch.getWorkgroupAttributions().front();
-  Value thread = launch.getThreadIds().x;
-
-  SmallVector<Value> loops(op.getNumLoops());
-  for (auto [dim, index] :
-       llvm::zip(parallelDims, *affine::delinearizeIndex(rewriter, loc,
-                                                         launch.getBlockIds().x,
-                                                         parallelExtents)))
-    loops[dim] = index;
   auto loadElement = [&](Value linear) {
     for (auto [dim, index] :
          llvm::zip(reductionDims, *affine::delinearizeIndex(
@@ -261,7 +225,194 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
                             combine.apply(rewriter, row, initial),
                             output->get(), element);
   });
+}
+
+/// The shared memory of a block reduction into `op`'s output type.
+MemRefType getPartialsType(linalg::LinalgOp op) {
+  return MemRefType::get(
+      {kRowReductionThreads},
+      getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()),
+      MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(op->getContext(),
+                                 gpu::AddressSpace::Workgroup));
+}
+
+} // namespace
+
+/// A gpu.launch with a block per output element of reduction `op`: thread
+/// t combines the row's elements t, t + 256, ... in order (along the input's
+/// innermost dimension: coalesced), then the partials meet in a tree in
+/// shared memory (halving the active threads after each barrier), and
+/// thread 0 combines the row's value into the output.
+gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
+                                        linalg::LinalgOp op,
+                                        const ReductionCombine &combine) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+  SmallVector<unsigned> parallelDims, reductionDims;
+  op.getParallelDims(parallelDims);
+  op.getReductionDims(reductionDims);
+  Value one = constant(1);
+  auto collectExtents = [&](ArrayRef<unsigned> dims,
+                            SmallVector<Value> &extents) {
+    Value product = one;
+    for (unsigned dim : dims) {
+      extents.push_back(
+          getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size));
+      product = arith::MulIOp::create(rewriter, loc, product, extents.back());
+    }
+    return product;
+  };
+  SmallVector<Value> parallelExtents, reductionExtents;
+  Value rows = collectExtents(parallelDims, parallelExtents);
+  Value count = collectExtents(reductionDims, reductionExtents);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, rows, one, one, constant(kRowReductionThreads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, TypeRange{getPartialsType(op)});
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(&body);
+
+  SmallVector<Value> loops(op.getNumLoops());
+  for (auto [dim, index] :
+       llvm::zip(parallelDims, *affine::delinearizeIndex(rewriter, loc,
+                                                         launch.getBlockIds().x,
+                                                         parallelExtents)))
+    loops[dim] = index;
+  emitBlockReduction(rewriter, loc, op, combine, loops, reductionDims,
+                     reductionExtents, count, launch.getThreadIds().x,
+                     launch.getWorkgroupAttributions().front());
   rewriter.eraseOp(op);
+  return launch;
+}
+
+namespace {
+
+/// Computes `op`'s payload at loop indices `loops` and stores the results
+/// (operands that are not shaped, like a fill's value, are used as they
+/// are; inputs may be read at constant indices).
+void emitPayload(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+                 ArrayRef<Value> loops) {
+  IRMapping mapping;
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument argument = op.getMatchingBlockArgument(&operand);
+    if (!isa<ShapedType>(operand.get().getType())) {
+      mapping.map(argument, operand.get());
+      continue;
+    }
+    if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
+      continue;
+    SmallVector<Value> indices;
+    for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults())
+      indices.push_back(
+          isa<AffineDimExpr>(result)
+              ? loops[cast<AffineDimExpr>(result).getPosition()]
+              : arith::ConstantIndexOp::create(
+                    rewriter, loc,
+                    cast<AffineConstantExpr>(result).getValue()));
+    mapping.map(argument, memref::LoadOp::create(rewriter, loc, operand.get(),
+                                                 indices));
+  }
+  Block *body = op.getBlock();
+  for (Operation &payload : body->without_terminator())
+    rewriter.clone(payload, mapping);
+  for (auto [value, init] : llvm::zip(body->getTerminator()->getOperands(),
+                                      op.getDpsInitsMutable()))
+    memref::StoreOp::create(rewriter, loc, mapping.lookupOrDefault(value),
+                            init.get(), getIndices(op, init, loops));
+}
+
+} // namespace
+
+/// One gpu.launch for `chain` (see RowChain), at its last op: a block of
+/// kRowReductionThreads threads per row. Row steps run on thread 0 between
+/// barriers; element steps give thread t the row's elements t, t + 256, ...
+/// (coalesced; a later step reads what the thread wrote, so they need no
+/// barrier); reductions are block reductions (see lowerRowReductionToBlocks)
+/// followed by a barrier, after which every thread reads the row's value.
+gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
+                                   const RowChain &chain) {
+  linalg::LinalgOp last = chain.steps.back().op;
+  Location loc = last.getLoc();
+  rewriter.setInsertionPoint(last);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  SmallVector<Type> sharedTypes;
+  for (const RowStep &step : chain.steps)
+    if (step.kind == RowStep::Kind::Reduction)
+      sharedTypes.push_back(getPartialsType(step.op));
+  Value one = constant(1);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, constant(chain.getNumRows()), one, one,
+      constant(kRowReductionThreads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, sharedTypes);
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(&body);
+  Value thread = launch.getThreadIds().x;
+  Value zero = constant(0);
+  Value length = constant(chain.length);
+  Value block = constant(kRowReductionThreads);
+  Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        thread, zero);
+  SmallVector<Value> rowExtents = llvm::map_to_vector(
+      chain.rows, [&](int64_t extent) { return constant(extent); });
+  SmallVector<Value> row = *affine::delinearizeIndex(
+      rewriter, loc, launch.getBlockIds().x, rowExtents);
+  unsigned rank = chain.rows.size();
+
+  // Whether every thread's writes are visible to the block.
+  bool synced = true;
+  unsigned reduction = 0;
+  for (const RowStep &step : chain.steps) {
+    switch (step.kind) {
+    case RowStep::Kind::Row: {
+      if (!synced)
+        gpu::BarrierOp::create(rewriter, loc);
+      auto first = scf::IfOp::create(rewriter, loc, isFirst);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(first.thenBlock());
+        emitPayload(rewriter, loc, step.op, row);
+      }
+      gpu::BarrierOp::create(rewriter, loc);
+      synced = true;
+      break;
+    }
+    case RowStep::Kind::Elements: {
+      auto elements = scf::ForOp::create(rewriter, loc, thread, length, block);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(elements.getBody()->getTerminator());
+      SmallVector<Value> loops = row;
+      loops.push_back(elements.getInductionVar());
+      emitPayload(rewriter, loc, step.op, loops);
+      synced = false;
+      break;
+    }
+    case RowStep::Kind::Reduction: {
+      SmallVector<Value> loops = row;
+      loops.push_back(zero);
+      emitBlockReduction(rewriter, loc, step.op,
+                         getReductionCombine(step.op), loops, {rank},
+                         {length}, length, thread,
+                         launch.getWorkgroupAttributions()[reduction++]);
+      gpu::BarrierOp::create(rewriter, loc);
+      synced = true;
+      break;
+    }
+    }
+  }
+  for (const RowStep &step : chain.steps)
+    rewriter.eraseOp(step.op);
   return launch;
 }
 

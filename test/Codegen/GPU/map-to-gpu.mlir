@@ -455,3 +455,84 @@ func.func @strided_copy_kernel(%x: memref<2x3xf32, strided<[4, 1]>>, %y: memref<
   linalg.copy ins(%x : memref<2x3xf32, strided<[4, 1]>>) outs(%y : memref<2x3xf32>)
   return
 }
+
+// -----
+
+// Softmax's ops over the same rows (max, exp, sum, divide) run in one
+// kernel with a block per row: fills on thread 0 between barriers, block
+// reductions (a barrier after each, then every thread reads the row's
+// value), elementwise steps strided along the row without barriers (each
+// thread reads what it wrote).
+// CHECK-LABEL: func.func @row_chain
+// CHECK-SAME: (%[[X:.*]]: memref<64x1024xf32>, %[[Y:.*]]: memref<64x1024xf32>)
+// CHECK: %[[ROW:.*]] = gpu.alloc () : memref<64xf32>
+// CHECK-NOT: linalg.
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, {{.*}} workgroup(%[[MAX:.*]] : memref<256xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %{{.*}}, %[[ROW]][%[[BX]]]
+// CHECK: gpu.barrier
+// CHECK: arith.maxnumf
+// CHECK: memref.store %{{.*}}, %[[MAX]][%[[TX]]]
+// CHECK-COUNT-8: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[ROW]][%[[BX]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.for %[[J:.*]] = %[[TX]] to %{{.*}} step %{{.*}} {
+// CHECK: math.exp
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[BX]], %[[J]]]
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[SUM]][%[[TX]]]
+// CHECK: scf.for %[[J2:.*]] = %[[TX]] to
+// CHECK: arith.divf
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[BX]], %[[J2]]]
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+func.func @row_chain(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %low = arith.constant 0xFF800000 : f32
+  %row = gpu.alloc () : memref<64xf32>
+  linalg.fill ins(%low : f32) outs(%row : memref<64xf32>)
+  linalg.reduce { arith.maxnumf } ins(%x : memref<64x1024xf32>) outs(%row : memref<64xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %row : memref<64x1024xf32>, memref<64xf32>) outs(%y : memref<64x1024xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%row : memref<64xf32>)
+  linalg.reduce { arith.addf } ins(%y : memref<64x1024xf32>) outs(%row : memref<64xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y, %row : memref<64x1024xf32>, memref<64xf32>) outs(%y : memref<64x1024xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %q = arith.divf %in, %s : f32
+    linalg.yield %q : f32
+  }
+  gpu.dealloc %row : memref<64xf32>
+  return
+}
+
+// -----
+
+// A step that reads a buffer the chain writes at other elements than its
+// own (here the transpose of the differences) would race with the threads
+// writing them: the chain ends before it, which gets a kernel of its own.
+// CHECK-LABEL: func.func @row_chain_ends_before_transposed_read
+// CHECK: gpu.launch {{.*}} workgroup
+// CHECK: gpu.launch
+// CHECK-NOT: workgroup
+// CHECK: memref.load %{{.*}}[%[[J:.*]], %[[I:.*]]] : memref<256x256xf32>
+// CHECK-NOT: gpu.launch
+func.func @row_chain_ends_before_transposed_read(%x: memref<256x256xf32>, %e: memref<256x256xf32>, %y: memref<256x256xf32>) {
+  %row = gpu.alloc () : memref<256xf32>
+  linalg.reduce { arith.maxnumf } ins(%x : memref<256x256xf32>) outs(%row : memref<256xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %row : memref<256x256xf32>, memref<256xf32>) outs(%e : memref<256x256xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e : memref<256x256xf32>) outs(%y : memref<256x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  gpu.dealloc %row : memref<256xf32>
+  return
+}
