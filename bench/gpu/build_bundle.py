@@ -2,10 +2,16 @@
 """Builds a bundle for checking google-mlir's CUDA target on a GPU machine
 that has no MLIR: objects compiled here with google-run --target=cuda
 --emit-object, inputs and expected results as .npz, a manifest, and the
-runtime library. gpu/device_run.py runs it there through ctypes.
+runtime library. bench/gpu/device_run.py runs it there through ctypes,
+bench/gpu/device_check.sh runs the whole check (benches, cases,
+compute-sanitizer). Every e2e file (test/e2e and examples) by default.
 
-  build_bundle.py BUILD MAIN OUT [--opt-levels "0 3"] [--files a.mlir,...]
-                  [--diff-seeds N] [--bench]
+  bench/gpu/build_bundle.py BUILD MAIN OUT [--opt-levels "0 3"]
+                            [--files a.mlir,...] [--bench]
+
+The benches: relu(A @ B + bias) (4096^3 f32 and f16, 1024^3 f32), softmax
+4096x4096, relu(x + y) over 64 Mi elements, attention 16x1024x64 and the
+MLP 32x784 -> 256 -> 10 with softmax.
 """
 import argparse, hashlib, json, os, re, shutil, subprocess, sys, glob
 import numpy as np

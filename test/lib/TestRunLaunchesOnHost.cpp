@@ -29,6 +29,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
@@ -369,10 +370,12 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
       return launch.emitError("google-test-run-launches-on-host: expected "
                               "statically shaped shared memory");
     for (Operation *user : attribution.getUsers())
-      if (!isa<memref::LoadOp, memref::StoreOp>(user))
+      if (!isa<memref::LoadOp, memref::StoreOp, vector::LoadOp,
+               vector::StoreOp>(user))
         return user->emitError("google-test-run-launches-on-host: shared "
                                "memory is only read and written with "
-                               "memref.load and memref.store here");
+                               "memref.load, memref.store, vector.load and "
+                               "vector.store here");
     Value buffer = memref::AllocOp::create(
         rewriter, loc,
         MemRefType::get(type.getShape(), type.getElementType()));

@@ -27,6 +27,9 @@ class LinalgDialect;
 namespace scf {
 class SCFDialect;
 } // namespace scf
+namespace vector {
+class VectorDialect;
+} // namespace vector
 
 namespace google {
 

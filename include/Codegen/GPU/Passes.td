@@ -107,7 +107,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
   let statistics = [
     Statistic<"numKernels", "num-kernels", "GPU launches created">,
   ];
@@ -134,7 +135,9 @@ def MergeKernelModulesPass
     Kernel names become PTX identifiers and ELF symbols: characters other
     than letters, digits and `_` become `_` (a function `@"a.b"` gets the
     kernel `@a_b_kernel`). Modules whose targets or attributes differ, or
-    that hold more than one kernel, are left apart.
+    that hold more than one kernel, are left apart. Workgroup buffers get a
+    16-byte alignment (`llvm.align`), so that kernels may read them as
+    vectors.
   }];
 }
 

@@ -4,6 +4,8 @@
 
 #include "Codegen/Matchers.h"
 
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
 using namespace mlir;
 
 namespace mlir::google::kernels {
@@ -98,8 +100,21 @@ Value accumulate(RewriterBase &rewriter, linalg::LinalgOp op, Value lhs,
   mapping.map(body->getArgument(0), lhs);
   mapping.map(body->getArgument(1), rhs);
   mapping.map(body->getArgument(2), accumulator);
-  for (Operation &payload : body->without_terminator())
-    rewriter.clone(payload, mapping);
+  for (Operation &payload : body->without_terminator()) {
+    Operation *clone = rewriter.clone(payload, mapping);
+    // A multiply and an add may become one fused multiply-add (SPEC);
+    // without `contract`, LLVM's NVPTX backend keeps them apart.
+    auto fastMath = dyn_cast<arith::ArithFastMathInterface>(clone);
+    if (!fastMath)
+      continue;
+    arith::FastMathFlagsAttr flags = fastMath.getFastMathFlagsAttr();
+    clone->setAttr(
+        fastMath.getFastMathAttrName(),
+        arith::FastMathFlagsAttr::get(
+            rewriter.getContext(),
+            (flags ? flags.getValue() : arith::FastMathFlags::none) |
+                arith::FastMathFlags::contract));
+  }
   return mapping.lookup(body->getTerminator()->getOperand(0));
 }
 
@@ -708,6 +723,186 @@ gpu::LaunchOp lowerContractionToSplitK(RewriterBase &rewriter,
   }
   // Independent loads in flight hide the latency of global memory.
   (void)loopUnrollByFactor(steps, 4);
+  eraseContraction(rewriter, op, fill, epilogue);
+  return launch;
+}
+
+/// A gpu.launch computing contraction `op` (see getVectorTileSize) in
+/// blocks of 16x16 threads that own (16 t) x (16 t) tiles of C (t =
+/// `threadTile`, 4 or 8), walking K in slices of kStagedElements / (16 t):
+/// per slice each thread loads 4 consecutive elements of A's slice and 4 of
+/// B's (coalesced) into registers, the block computes the previous slice
+/// from shared memory meanwhile, and after a barrier the threads store the
+/// registers (A transposed, so that its columns are rows of shared memory)
+/// for the next step. Thread (x, y) owns rows 64 g + 4 y + i and columns
+/// 64 g + 4 x + j (g < t / 4, i, j < 4): it reads them as vectors of 4 from
+/// shared memory, and the threads of a warp read 16 different vectors of B
+/// and 2 of A, without bank conflicts.
+gpu::LaunchOp lowerContractionToVectorTiles(
+    RewriterBase &rewriter, linalg::LinalgOp op,
+    const linalg::ContractionDimensions &dims, int64_t threadTile,
+    linalg::FillOp fill, linalg::GenericOp epilogue) {
+  Location loc = op.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  const int64_t vector = 4;
+  const int64_t blockTile = kSharedThreads * threadTile;
+  const int64_t depth = kStagedElements / blockTile;
+  const int64_t groups = threadTile / vector;
+  const int64_t groupStride = kSharedThreads * vector;
+  TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  Type element = getElementTypeOrSelf(lhs->get().getType());
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  // A's rows are padded by a vector: the 4 stores of a thread's vector
+  // then hit other banks than its neighbour's.
+  auto lhsType = MemRefType::get({depth, blockTile + vector}, element,
+                                 MemRefLayoutAttrInterface(), workgroup);
+  auto rhsType = MemRefType::get({depth, blockTile}, element,
+                                 MemRefLayoutAttrInterface(), workgroup);
+  Value one = constant(1);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, grid.count, one, one, constant(kSharedThreads),
+      constant(kSharedThreads), one, /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+      TypeRange{lhsType, rhsType});
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(&body);
+  Value sharedLhs = launch.getWorkgroupAttributions()[0];
+  Value sharedRhs = launch.getWorkgroupAttributions()[1];
+  Value zero = constant(0);
+  one = constant(1);
+  auto add = [&](Value lhsValue, Value rhsValue) -> Value {
+    return arith::AddIOp::create(rewriter, loc, lhsValue, rhsValue);
+  };
+  auto mul = [&](Value lhsValue, int64_t factor) -> Value {
+    return arith::MulIOp::create(rewriter, loc, lhsValue, constant(factor));
+  };
+
+  TileOrigin origin = getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
+                                    blockTile, blockTile);
+  Value threadX = launch.getThreadIds().x;
+  Value threadY = launch.getThreadIds().y;
+  Value thread = add(mul(threadY, kSharedThreads), threadX);
+  OutputTile tile;
+  tile.sizeM = grid.sizeM;
+  tile.sizeN = grid.sizeN;
+  SmallVector<Value> localRows, localColumns;
+  for (int64_t group = 0; group < groups; ++group) {
+    localRows.push_back(
+        add(mul(threadY, vector), constant(group * groupStride)));
+    localColumns.push_back(
+        add(mul(threadX, vector), constant(group * groupStride)));
+    for (int64_t i = 0; i < vector; ++i) {
+      tile.rows.push_back(add(origin.firstRow, add(localRows.back(),
+                                                   constant(i))));
+      tile.columns.push_back(add(origin.firstColumn,
+                                 add(localColumns.back(), constant(i))));
+    }
+  }
+  tile.clampedRows = tile.rows;
+  tile.clampedColumns = tile.columns;
+  tile.loops.assign(op.getNumLoops(), zero);
+  if (!dims.batch.empty())
+    tile.loops[dims.batch.front()] = origin.batch;
+
+  // The vectors of A's and B's slices this thread copies.
+  int64_t lhsVectorsPerRow = depth / vector;
+  Value lhsRow = arith::DivUIOp::create(rewriter, loc, thread,
+                                        constant(lhsVectorsPerRow));
+  Value lhsDepth = mul(arith::RemUIOp::create(rewriter, loc, thread,
+                                              constant(lhsVectorsPerRow)),
+                       vector);
+  int64_t rhsVectorsPerRow = blockTile / vector;
+  Value rhsDepth = arith::DivUIOp::create(rewriter, loc, thread,
+                                          constant(rhsVectorsPerRow));
+  Value rhsColumn = mul(arith::RemUIOp::create(rewriter, loc, thread,
+                                               constant(rhsVectorsPerRow)),
+                        vector);
+  auto vectorType = VectorType::get({vector}, element);
+  // Global memory is read at the element's alignment (a caller's buffer
+  // may start anywhere); shared memory at the vector's.
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  auto loadSlice = [&](Value firstDepth) {
+    SmallVector<Value> loops = tile.loops;
+    loops[m] = add(origin.firstRow, lhsRow);
+    loops[k] = add(firstDepth, lhsDepth);
+    Value lhsVector = vector::LoadOp::create(
+        rewriter, loc, vectorType, lhs->get(), getIndices(op, *lhs, loops),
+        /*nontemporal=*/false, llvm::MaybeAlign(elementBytes));
+    loops[k] = add(firstDepth, rhsDepth);
+    loops[n] = add(origin.firstColumn, rhsColumn);
+    Value rhsVector = vector::LoadOp::create(
+        rewriter, loc, vectorType, rhs->get(), getIndices(op, *rhs, loops),
+        /*nontemporal=*/false, llvm::MaybeAlign(elementBytes));
+    return std::make_pair(lhsVector, rhsVector);
+  };
+  auto storeSlice = [&](std::pair<Value, Value> slice) {
+    for (int64_t i = 0; i < vector; ++i)
+      memref::StoreOp::create(
+          rewriter, loc,
+          vector::ExtractOp::create(rewriter, loc, slice.first, i), sharedLhs,
+          ValueRange{add(lhsDepth, constant(i)), lhsRow});
+    vector::StoreOp::create(rewriter, loc, slice.second, sharedRhs,
+                            ValueRange{rhsDepth, rhsColumn},
+                            /*nontemporal=*/false,
+                            llvm::MaybeAlign(vector * elementBytes));
+  };
+
+  storeSlice(loadSlice(zero));
+  gpu::BarrierOp::create(rewriter, loc);
+  SmallVector<Value> initial =
+      loadAccumulators(rewriter, loc, op, dims, tile, fill);
+  Value lastSlice = constant(op.getStaticLoopRanges()[k] - depth);
+  auto slices = scf::ForOp::create(
+      rewriter, loc, zero, grid.sizeK, constant(depth), initial,
+      [&](OpBuilder &builder, Location nested, Value firstDepth,
+          ValueRange accumulators) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+        // The next slice (the last one again at the end) is on its way
+        // while this one is computed.
+        Value nextDepth = arith::MinSIOp::create(
+            rewriter, loc, add(firstDepth, constant(depth)), lastSlice);
+        std::pair<Value, Value> next = loadSlice(nextDepth);
+        SmallVector<Value> partial(accumulators);
+        for (int64_t step = 0; step < depth; ++step) {
+          SmallVector<Value> lhsColumn, rhsRow;
+          auto readVectors = [&](Value shared, ArrayRef<Value> starts,
+                                 SmallVector<Value> &values) {
+            for (Value start : starts) {
+              Value loaded = vector::LoadOp::create(
+                  rewriter, loc, vectorType, shared,
+                  ValueRange{constant(step), start},
+                  /*nontemporal=*/false,
+                  llvm::MaybeAlign(vector * elementBytes));
+              for (int64_t i = 0; i < vector; ++i)
+                values.push_back(
+                    vector::ExtractOp::create(rewriter, loc, loaded, i));
+            }
+          };
+          readVectors(sharedLhs, localRows, lhsColumn);
+          readVectors(sharedRhs, localColumns, rhsRow);
+          for (int64_t i = 0; i < threadTile; ++i)
+            for (int64_t j = 0; j < threadTile; ++j)
+              partial[i * threadTile + j] =
+                  accumulate(rewriter, op, lhsColumn[i], rhsRow[j],
+                             partial[i * threadTile + j]);
+        }
+        gpu::BarrierOp::create(rewriter, loc);
+        storeSlice(next);
+        gpu::BarrierOp::create(rewriter, loc);
+        scf::YieldOp::create(rewriter, nested, partial);
+      });
+  storeTile(rewriter, loc, op, dims, tile, slices.getResults(), epilogue);
   eraseContraction(rewriter, op, fill, epilogue);
   return launch;
 }

@@ -141,6 +141,29 @@ gpu::LaunchOp lowerContractionToSplitK(RewriterBase &rewriter,
                                        int64_t splits, linalg::FillOp fill,
                                        linalg::GenericOp epilogue);
 
+/// Elements of A's (and of B's) slice that the 256 threads of a vector
+/// tile kernel copy per step: a vector of 4 each.
+constexpr int64_t kStagedElements = 1024;
+
+/// The rows and columns of C per thread (8 or 4) of a vector tile kernel
+/// for contraction `op`, or 0 when it does not qualify: f32, static, A, B
+/// and C laid out [batch,] M x K, K x N and M x N without offsets, M and
+/// N multiples of the block's tile (16 x the thread's) and K of the slice
+/// depth. 8 only when that leaves at least kMinWideTiles blocks.
+int64_t getVectorTileSize(linalg::LinalgOp op,
+                          const linalg::ContractionDimensions &dims);
+
+constexpr int64_t kMinWideTiles = 512;
+
+/// A gpu.launch computing contraction `op` (see getVectorTileSize) in
+/// blocks of 16x16 threads that own (16 t) x (16 t) tiles of C, A's and
+/// B's slices staged in shared memory through registers (the next slice
+/// loaded while the current one is computed), read back as vectors of 4.
+gpu::LaunchOp lowerContractionToVectorTiles(
+    RewriterBase &rewriter, linalg::LinalgOp op,
+    const linalg::ContractionDimensions &dims, int64_t threadTile,
+    linalg::FillOp fill, linalg::GenericOp epilogue);
+
 /// At most this many threads share a split reduction, each reducing a
 /// chunk of at least kMinReductionChunk elements.
 constexpr int64_t kMaxReductionThreads = 4096;

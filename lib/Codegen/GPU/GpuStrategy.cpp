@@ -88,6 +88,56 @@ int64_t getRegisterTileSize(linalg::LinalgOp op,
 
 namespace {
 
+/// Whether `operand` of `op` is a buffer without offset or strides read
+/// at loop dimensions `dims` in that order (a leading batch dimension
+/// first when there is one).
+bool isDenseOperand(linalg::LinalgOp op, OpOperand &operand,
+                    const linalg::ContractionDimensions &dims, unsigned row,
+                    unsigned column) {
+  auto type = dyn_cast<MemRefType>(operand.get().getType());
+  if (!type || !type.getLayout().isIdentity() || !type.hasStaticShape() ||
+      !type.getElementType().isF32())
+    return false;
+  SmallVector<unsigned> expected(dims.batch.begin(), dims.batch.end());
+  expected.push_back(row);
+  expected.push_back(column);
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  if (map.getNumResults() != expected.size())
+    return false;
+  for (auto [result, dim] : llvm::zip(map.getResults(), expected))
+    if (!isa<AffineDimExpr>(result) ||
+        cast<AffineDimExpr>(result).getPosition() != dim)
+      return false;
+  return true;
+}
+
+} // namespace
+
+int64_t getVectorTileSize(linalg::LinalgOp op,
+                          const linalg::ContractionDimensions &dims) {
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k) ||
+      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n) ||
+      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n))
+    return 0;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t batch = dims.batch.empty() ? 1 : ranges[dims.batch.front()];
+  for (int64_t threadTile : {8, 4}) {
+    int64_t blockTile = kSharedThreads * threadTile;
+    int64_t depth = kStagedElements / blockTile;
+    if (ranges[m] % blockTile != 0 || ranges[n] % blockTile != 0 ||
+        ranges[k] % depth != 0)
+      continue;
+    int64_t tiles = batch * (ranges[m] / blockTile) * (ranges[n] / blockTile);
+    if (threadTile == 8 && tiles < kMinWideTiles)
+      continue;
+    return threadTile;
+  }
+  return 0;
+}
+
+namespace {
+
 /// Elements a full reduction must have before it is split over threads.
 constexpr int64_t kMinSplitReduction = 4096;
 

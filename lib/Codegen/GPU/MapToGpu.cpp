@@ -266,6 +266,13 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
           ++numKernels;
           continue;
         }
+        if (int64_t tile = getVectorTileSize(op, contraction->second.dims)) {
+          lowerContractionToVectorTiles(rewriter, op, contraction->second.dims,
+                                        tile, contraction->second.fill,
+                                        contraction->second.epilogue);
+          ++numKernels;
+          continue;
+        }
       }
       if (contraction != contractions.end() &&
           prefersSharedMemory(op, contraction->second.dims, tileSize)) {

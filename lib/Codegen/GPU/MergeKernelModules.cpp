@@ -3,6 +3,7 @@
 #include "Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -17,6 +18,8 @@ using namespace mlir;
 using namespace mlir::google;
 
 namespace {
+
+constexpr int64_t kWorkgroupAlignment = 16;
 
 /// Whether two kernel modules differ only in their names.
 bool sameAttributesButName(gpu::GPUModuleOp a, gpu::GPUModuleOp b) {
@@ -99,6 +102,17 @@ struct MergeKernelModulesPass
           {launch.getKernelModuleName(), launch.getKernelName()});
       if (it != moved.end())
         launch.setKernelAttr(it->second);
+    });
+
+    // Kernels read workgroup buffers as vectors of up to 16 bytes.
+    Builder builder(&getContext());
+    module.walk([&](gpu::GPUFuncOp kernel) {
+      for (unsigned i = 0; i < kernel.getNumWorkgroupAttributions(); ++i)
+        if (!kernel.getWorkgroupAttributionAttr(
+                i, LLVM::LLVMDialect::getAlignAttrName()))
+          kernel.setWorkgroupAttributionAttr(
+              i, LLVM::LLVMDialect::getAlignAttrName(),
+              builder.getI64IntegerAttr(kWorkgroupAlignment));
     });
   }
 };

@@ -536,3 +536,36 @@ func.func @row_chain_ends_before_transposed_read(%x: memref<256x256xf32>, %e: me
   gpu.dealloc %row : memref<256xf32>
   return
 }
+
+// -----
+
+// A static f32 matmul in whole 64x64 tiles gets vector tiles: 16x16
+// threads, slices of 16 of K staged through registers as vectors of 4 (A
+// transposed into rows padded by 4, B as is), the next slice loaded from
+// global memory while the current one is computed from shared memory
+// (vectors of 4, aligned), products accumulated with `contract` (fused
+// multiply-adds on the GPU).
+// CHECK-LABEL: func.func @matmul_vector_tiles
+// CHECK-SAME: (%[[A:.*]]: memref<256x64xf32>, %[[B:.*]]: memref<64x512xf32>, %[[C:.*]]: memref<256x512xf32>)
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, {{.*}} workgroup(%[[SA:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[VA:.*]] = vector.load %[[A]][{{.*}}] {alignment = 4 : i64} : memref<256x64xf32>, vector<4xf32>
+// CHECK: %[[VB:.*]] = vector.load %[[B]][{{.*}}] {alignment = 4 : i64} : memref<64x512xf32>, vector<4xf32>
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SA]]
+// CHECK: vector.store %[[VB]], %[[SB]][{{.*}}] {alignment = 16 : i64}
+// CHECK: gpu.barrier
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: vector.load %[[A]]
+// CHECK: vector.load %[[B]]
+// CHECK: vector.load %[[SA]][{{.*}}] {alignment = 16 : i64}
+// CHECK: vector.load %[[SB]][{{.*}}] {alignment = 16 : i64}
+// CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK-NEXT: arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SA]]
+// CHECK: vector.store
+// CHECK-NEXT: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[C]]
+func.func @matmul_vector_tiles(%a: memref<256x64xf32>, %b: memref<64x512xf32>, %c: memref<256x512xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x512xf32>) outs(%c : memref<256x512xf32>)
+  return
+}
