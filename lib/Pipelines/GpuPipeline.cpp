@@ -34,9 +34,25 @@ llvm::Error google::verifyGpuChip(Target target, StringRef chip) {
       "knows, like gfx90a, gfx942 or gfx1100");
 }
 
+namespace {
+
+/// Whether NVIDIA chip `chip` (sm_XY) has mma.sync's f16 m16n8k16 with f32
+/// accumulation: sm_80 and later.
+bool hasMmaSync(StringRef chip) {
+  unsigned version = 0;
+  return chip.consume_front("sm_") &&
+         !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+         version >= 80;
+}
+
+} // namespace
+
 void google::addGpuKernelPasses(OpPassManager &pm,
                                 const ExtremePipelineOptions &options) {
-  pm.addNestedPass<func::FuncOp>(createMapToGpuPass());
+  MapToGpuPassOptions mapping;
+  mapping.mmaSync = options.target == Target::NVVM &&
+                    hasMmaSync(options.getChip());
+  pm.addNestedPass<func::FuncOp>(createMapToGpuPass(mapping));
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createMergeKernelModulesPass());
@@ -78,6 +94,7 @@ void google::addGpuKernelPasses(OpPassManager &pm,
       approximate.functions = {"exp", "log", "tanh", "erf"};
       kernels.addPass(createApproximateMathPass(approximate));
     }
+    kernels.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions lowering;
     lowering.indexBitwidth = 64;
     kernels.addPass(createConvertGpuOpsToNVVMOps(lowering));

@@ -24,6 +24,9 @@ class GPUDialect;
 namespace linalg {
 class LinalgDialect;
 } // namespace linalg
+namespace nvgpu {
+class NVGPUDialect;
+} // namespace nvgpu
 namespace scf {
 class SCFDialect;
 } // namespace scf

@@ -77,7 +77,14 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     (16 `tile-size`)^2 tiles of C: per slice of K they stage A's and B's
     slices in shared memory (coalesced, indices clamped into range), wait
     at a barrier, and each thread updates its `tile-size` x `tile-size`
-    tile from shared memory. Small static outputs (at most 64 Ki elements)
+    tile from shared memory. Static f32 matmuls in whole 64x64 tiles
+    (128x128 when there are at least 512) get vector tiles instead: slices
+    staged through registers as vectors of 4 while the previous slice is
+    computed from shared memory. With `mma-sync` (the pipeline sets it for
+    NVIDIA sm_80 and later), f16 matmuls accumulating in f32 in whole
+    128x128 tiles (K a multiple of 32) run on tensor cores through
+    `nvgpu.mma.sync` m16n8k16. Products are accumulated with `contract`,
+    so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
     over a long static K (at least 128) split K instead: blocks of 32
     output elements x up to 8 chunks of K, whose partial sums meet in
     shared memory. Other contractions give each thread such a tile
@@ -103,10 +110,14 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "Threads per block">,
     Option<"tileSize", "tile-size", "int64_t", /*default=*/"4",
            "Rows and columns of C per thread in contractions">,
+    Option<"mmaSync", "mma-sync", "bool", /*default=*/"false",
+           "f16 matmuls on tensor cores through nvgpu.mma.sync (NVIDIA "
+           "sm_80 and later)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
   let statistics = [

@@ -4,6 +4,7 @@
 
 #include "Codegen/Matchers.h"
 
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -903,6 +904,241 @@ gpu::LaunchOp lowerContractionToVectorTiles(
         scf::YieldOp::create(rewriter, nested, partial);
       });
   storeTile(rewriter, loc, op, dims, tile, slices.getResults(), epilogue);
+  eraseContraction(rewriter, op, fill, epilogue);
+  return launch;
+}
+
+/// A gpu.launch computing contraction `op` (see prefersMmaSync) on tensor
+/// cores: blocks of 8 warps own 128x128 tiles of C, each warp 64x32 (4 x 4
+/// tiles of 16x8, accumulated in f32 by nvgpu.mma.sync m16n8k16), walking
+/// K in slices of 32 staged in shared memory through registers (vectors of
+/// 8 halves, the next slice loaded while the current one is computed; rows
+/// padded by 8 halves so that the fragments' loads avoid bank conflicts).
+/// Lane l of a warp holds rows l / 4 (+ 8) and columns 2 (l % 4) (+ 1) of
+/// each 16x8 tile, as PTX's mma.m16n8k16 fragments place them.
+gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
+                                        linalg::LinalgOp op,
+                                        const linalg::ContractionDimensions &dims,
+                                        linalg::FillOp fill,
+                                        linalg::GenericOp epilogue) {
+  Location loc = op.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  constexpr int64_t blockTile = kMmaBlockTile, depth = kMmaSliceDepth;
+  constexpr int64_t warps = 8, warpSize = 32, warpRows = 64, warpColumns = 32;
+  constexpr int64_t tilesM = warpRows / 16, tilesN = warpColumns / 8;
+  constexpr int64_t pad = 8, staged = 8;
+  TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  Type half = rewriter.getF16Type();
+  Type single = rewriter.getF32Type();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto lhsType = MemRefType::get({blockTile, depth + pad}, half,
+                                 MemRefLayoutAttrInterface(), workgroup);
+  auto rhsType = MemRefType::get({depth, blockTile + pad}, half,
+                                 MemRefLayoutAttrInterface(), workgroup);
+  Value one = constant(1);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, grid.count, one, one, constant(warps * warpSize), one,
+      one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, TypeRange{lhsType, rhsType});
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(&body);
+  Value sharedLhs = launch.getWorkgroupAttributions()[0];
+  Value sharedRhs = launch.getWorkgroupAttributions()[1];
+  Value zero = constant(0);
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(rewriter, loc, a, b);
+  };
+  auto addConstant = [&](Value a, int64_t b) -> Value {
+    return b == 0 ? a : add(a, constant(b));
+  };
+  auto mul = [&](Value a, int64_t b) -> Value {
+    return arith::MulIOp::create(rewriter, loc, a, constant(b));
+  };
+  auto div = [&](Value a, int64_t b) -> Value {
+    return arith::DivUIOp::create(rewriter, loc, a, constant(b));
+  };
+  auto rem = [&](Value a, int64_t b) -> Value {
+    return arith::RemUIOp::create(rewriter, loc, a, constant(b));
+  };
+
+  TileOrigin origin = getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
+                                    blockTile, blockTile);
+  Value thread = launch.getThreadIds().x;
+  Value warp = div(thread, warpSize);
+  Value lane = rem(thread, warpSize);
+  Value group = div(lane, 4);
+  Value pair = mul(rem(lane, 4), 2);
+  Value warpRow = mul(div(warp, blockTile / warpColumns), warpRows);
+  Value warpColumn = mul(rem(warp, blockTile / warpColumns), warpColumns);
+
+  // The thread's elements of C: rows warpRow + 16 i + group (+ 8), columns
+  // warpColumn + 8 j + pair (+ 1), as an 8x8 grid for loads and stores.
+  OutputTile tile;
+  tile.sizeM = grid.sizeM;
+  tile.sizeN = grid.sizeN;
+  for (int64_t i = 0; i < tilesM; ++i)
+    for (int64_t half8 = 0; half8 < 2; ++half8)
+      tile.rows.push_back(add(origin.firstRow,
+                              addConstant(add(warpRow, group),
+                                          16 * i + 8 * half8)));
+  for (int64_t j = 0; j < tilesN; ++j)
+    for (int64_t next = 0; next < 2; ++next)
+      tile.columns.push_back(add(origin.firstColumn,
+                                 addConstant(add(warpColumn, pair),
+                                             8 * j + next)));
+  tile.clampedRows = tile.rows;
+  tile.clampedColumns = tile.columns;
+  tile.loops.assign(op.getNumLoops(), zero);
+  if (!dims.batch.empty())
+    tile.loops[dims.batch.front()] = origin.batch;
+  int64_t gridColumns = tile.columns.size();
+
+  // Staging: each thread copies 2 vectors of 8 halves of A's slice
+  // (128 x 32) and 2 of B's (32 x 128).
+  auto stagedType = VectorType::get({staged}, half);
+  int64_t threads = warps * warpSize;
+  int64_t copies = blockTile * depth / staged / threads;
+  auto loadSlice = [&](Value firstDepth) {
+    SmallVector<Value> vectors;
+    for (int64_t copy = 0; copy < copies; ++copy) {
+      Value index = addConstant(thread, copy * threads);
+      SmallVector<Value> loops = tile.loops;
+      loops[m] = add(origin.firstRow, div(index, depth / staged));
+      loops[k] = add(firstDepth, mul(rem(index, depth / staged), staged));
+      vectors.push_back(vector::LoadOp::create(
+          rewriter, loc, stagedType, lhs->get(), getIndices(op, *lhs, loops),
+          /*nontemporal=*/false, llvm::MaybeAlign(2)));
+    }
+    for (int64_t copy = 0; copy < copies; ++copy) {
+      Value index = addConstant(thread, copy * threads);
+      SmallVector<Value> loops = tile.loops;
+      loops[k] = add(firstDepth, div(index, blockTile / staged));
+      loops[n] =
+          add(origin.firstColumn, mul(rem(index, blockTile / staged), staged));
+      vectors.push_back(vector::LoadOp::create(
+          rewriter, loc, stagedType, rhs->get(), getIndices(op, *rhs, loops),
+          /*nontemporal=*/false, llvm::MaybeAlign(2)));
+    }
+    return vectors;
+  };
+  auto storeSlice = [&](ArrayRef<Value> vectors) {
+    for (int64_t copy = 0; copy < copies; ++copy) {
+      Value index = addConstant(thread, copy * threads);
+      vector::StoreOp::create(
+          rewriter, loc, vectors[copy], sharedLhs,
+          ValueRange{div(index, depth / staged),
+                     mul(rem(index, depth / staged), staged)},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+    }
+    for (int64_t copy = 0; copy < copies; ++copy) {
+      Value index = addConstant(thread, copy * threads);
+      vector::StoreOp::create(
+          rewriter, loc, vectors[copies + copy], sharedRhs,
+          ValueRange{div(index, blockTile / staged),
+                     mul(rem(index, blockTile / staged), staged)},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+    }
+  };
+
+  storeSlice(loadSlice(zero));
+  gpu::BarrierOp::create(rewriter, loc);
+
+  // Accumulators: tile (i, j) is a vector<2x2xf32> of grid elements
+  // (2 i + r, 2 j + c).
+  auto accumulatorType = VectorType::get({2, 2}, single);
+  SmallVector<Value> initialGrid =
+      loadAccumulators(rewriter, loc, op, dims, tile, fill);
+  SmallVector<Value> initial;
+  for (int64_t i = 0; i < tilesM; ++i)
+    for (int64_t j = 0; j < tilesN; ++j) {
+      SmallVector<Value> elements;
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t c = 0; c < 2; ++c)
+          elements.push_back(
+              initialGrid[(2 * i + r) * gridColumns + 2 * j + c]);
+      initial.push_back(vector::FromElementsOp::create(
+          rewriter, loc, accumulatorType, elements));
+    }
+
+  Value lastSlice = constant(op.getStaticLoopRanges()[k] - depth);
+  auto pairType = VectorType::get({2}, half);
+  auto lhsFragmentType = VectorType::get({4, 2}, half);
+  auto rhsFragmentType = VectorType::get({2, 2}, half);
+  auto slices = scf::ForOp::create(
+      rewriter, loc, zero, grid.sizeK, constant(depth), initial,
+      [&](OpBuilder &builder, Location nested, Value firstDepth,
+          ValueRange accumulators) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+        Value nextDepth = arith::MinSIOp::create(
+            rewriter, loc, addConstant(firstDepth, depth), lastSlice);
+        SmallVector<Value> next = loadSlice(nextDepth);
+        SmallVector<Value> partial(accumulators);
+        for (int64_t step = 0; step < depth; step += 16) {
+          SmallVector<Value> lhsFragments, rhsFragments;
+          for (int64_t i = 0; i < tilesM; ++i) {
+            // a0a1: (g, p), a2a3: (g + 8, p), a4a5: (g, p + 8),
+            // a6a7: (g + 8, p + 8).
+            SmallVector<Value> pairs;
+            for (auto [rowOffset, depthOffset] :
+                 {std::pair<int64_t, int64_t>{0, 0}, {8, 0}, {0, 8}, {8, 8}})
+              pairs.push_back(vector::LoadOp::create(
+                  rewriter, loc, pairType, sharedLhs,
+                  ValueRange{addConstant(add(warpRow, group),
+                                         16 * i + rowOffset),
+                             addConstant(pair, step + depthOffset)},
+                  /*nontemporal=*/false, llvm::MaybeAlign(4)));
+            SmallVector<Value> elements;
+            for (Value twoHalves : pairs)
+              for (int64_t e = 0; e < 2; ++e)
+                elements.push_back(
+                    vector::ExtractOp::create(rewriter, loc, twoHalves, e));
+            lhsFragments.push_back(vector::FromElementsOp::create(
+                rewriter, loc, lhsFragmentType, elements));
+          }
+          for (int64_t j = 0; j < tilesN; ++j) {
+            // b0b1: rows p, p + 1 of column g; b2b3: rows p + 8, p + 9.
+            Value column = addConstant(add(warpColumn, group), 8 * j);
+            SmallVector<Value> elements;
+            for (int64_t row : {0, 1, 8, 9})
+              elements.push_back(memref::LoadOp::create(
+                  rewriter, loc, sharedRhs,
+                  ValueRange{addConstant(pair, step + row), column}));
+            rhsFragments.push_back(vector::FromElementsOp::create(
+                rewriter, loc, rhsFragmentType, elements));
+          }
+          for (int64_t i = 0; i < tilesM; ++i)
+            for (int64_t j = 0; j < tilesN; ++j)
+              partial[i * tilesN + j] = nvgpu::MmaSyncOp::create(
+                  rewriter, loc, lhsFragments[i], rhsFragments[j],
+                  partial[i * tilesN + j], ArrayRef<int64_t>{16, 8, 16});
+        }
+        gpu::BarrierOp::create(rewriter, loc);
+        storeSlice(next);
+        gpu::BarrierOp::create(rewriter, loc);
+        scf::YieldOp::create(rewriter, nested, partial);
+      });
+
+  SmallVector<Value> results(tile.rows.size() * gridColumns);
+  for (int64_t i = 0; i < tilesM; ++i)
+    for (int64_t j = 0; j < tilesN; ++j)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t c = 0; c < 2; ++c)
+          results[(2 * i + r) * gridColumns + 2 * j + c] =
+              vector::ExtractOp::create(rewriter, loc,
+                                        slices.getResult(i * tilesN + j),
+                                        ArrayRef<int64_t>{r, c});
+  storeTile(rewriter, loc, op, dims, tile, results, epilogue);
   eraseContraction(rewriter, op, fill, epilogue);
   return launch;
 }

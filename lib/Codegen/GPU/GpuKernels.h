@@ -164,6 +164,28 @@ gpu::LaunchOp lowerContractionToVectorTiles(
     const linalg::ContractionDimensions &dims, int64_t threadTile,
     linalg::FillOp fill, linalg::GenericOp epilogue);
 
+/// C's tile per block and K's slice depth of a tensor-core kernel.
+constexpr int64_t kMmaBlockTile = 128;
+constexpr int64_t kMmaSliceDepth = 32;
+
+/// Whether contraction `op` can run on tensor cores through
+/// nvgpu.mma.sync m16n8k16 (sm_80 and later): f16 A (M x K) and B (K x N)
+/// whose products accumulate into f32 C, [batch,] row-major without
+/// offsets, static, M and N multiples of kMmaBlockTile and K of
+/// kMmaSliceDepth.
+bool prefersMmaSync(linalg::LinalgOp op,
+                    const linalg::ContractionDimensions &dims);
+
+/// A gpu.launch computing contraction `op` (see prefersMmaSync) on tensor
+/// cores: blocks of 8 warps own 128x128 tiles of C, each warp 64x32 in
+/// 16x8 tiles accumulated by nvgpu.mma.sync, A's and B's slices staged in
+/// shared memory through registers.
+gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
+                                        linalg::LinalgOp op,
+                                        const linalg::ContractionDimensions &dims,
+                                        linalg::FillOp fill,
+                                        linalg::GenericOp epilogue);
+
 /// At most this many threads share a split reduction, each reducing a
 /// chunk of at least kMinReductionChunk elements.
 constexpr int64_t kMaxReductionThreads = 4096;

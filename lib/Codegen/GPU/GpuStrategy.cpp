@@ -93,10 +93,10 @@ namespace {
 /// first when there is one).
 bool isDenseOperand(linalg::LinalgOp op, OpOperand &operand,
                     const linalg::ContractionDimensions &dims, unsigned row,
-                    unsigned column) {
+                    unsigned column, Type element) {
   auto type = dyn_cast<MemRefType>(operand.get().getType());
   if (!type || !type.getLayout().isIdentity() || !type.hasStaticShape() ||
-      !type.getElementType().isF32())
+      type.getElementType() != element)
     return false;
   SmallVector<unsigned> expected(dims.batch.begin(), dims.batch.end());
   expected.push_back(row);
@@ -116,9 +116,10 @@ bool isDenseOperand(linalg::LinalgOp op, OpOperand &operand,
 int64_t getVectorTileSize(linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims) {
   unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
-  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k) ||
-      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n) ||
-      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n))
+  Type f32 = Float32Type::get(op->getContext());
+  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, f32) ||
+      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, f32) ||
+      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32))
     return 0;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t batch = dims.batch.empty() ? 1 : ranges[dims.batch.front()];
@@ -134,6 +135,49 @@ int64_t getVectorTileSize(linalg::LinalgOp op,
     return threadTile;
   }
   return 0;
+}
+
+namespace {
+
+/// Whether `op`'s body adds the product of its inputs, each widened from
+/// f16 to f32, to its f32 accumulator.
+bool isWideningF16Product(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  Value accumulator = body->getArgument(2);
+  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || add->getBlock() != body)
+    return false;
+  Value product = add.getLhs() == accumulator ? add.getRhs() : add.getLhs();
+  if (product == accumulator || !llvm::is_contained(add->getOperands(), accumulator))
+    return false;
+  auto multiply = product.getDefiningOp<arith::MulFOp>();
+  if (!multiply || multiply->getBlock() != body)
+    return false;
+  auto widens = [&](Value value, unsigned input) {
+    auto extend = value.getDefiningOp<arith::ExtFOp>();
+    return extend && extend.getIn() == body->getArgument(input) &&
+           extend.getIn().getType().isF16() && extend.getType().isF32();
+  };
+  return ((widens(multiply.getLhs(), 0) && widens(multiply.getRhs(), 1)) ||
+          (widens(multiply.getLhs(), 1) && widens(multiply.getRhs(), 0))) &&
+         llvm::range_size(body->without_terminator()) == 4;
+}
+
+} // namespace
+
+bool prefersMmaSync(linalg::LinalgOp op,
+                    const linalg::ContractionDimensions &dims) {
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  MLIRContext *context = op->getContext();
+  Type f16 = Float16Type::get(context), f32 = Float32Type::get(context);
+  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, f16) ||
+      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, f16) ||
+      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32) ||
+      !isWideningF16Product(op))
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  return ranges[m] % kMmaBlockTile == 0 && ranges[n] % kMmaBlockTile == 0 &&
+         ranges[k] % kMmaSliceDepth == 0;
 }
 
 namespace {

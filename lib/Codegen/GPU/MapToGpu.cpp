@@ -25,6 +25,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -263,6 +265,13 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
           lowerContractionToSplitK(rewriter, op, contraction->second.dims,
                                    splits, contraction->second.fill,
                                    contraction->second.epilogue);
+          ++numKernels;
+          continue;
+        }
+        if (mmaSync && prefersMmaSync(op, contraction->second.dims)) {
+          lowerContractionToMmaSync(rewriter, op, contraction->second.dims,
+                                    contraction->second.fill,
+                                    contraction->second.epilogue);
           ++numKernels;
           continue;
         }
