@@ -829,8 +829,8 @@ gpu::LaunchOp lowerContractionToVectorTiles(
                                                constant(rhsVectorsPerRow)),
                         vector);
   auto vectorType = VectorType::get({vector}, element);
-  // Global memory is read at the element's alignment (a caller's buffer
-  // may start anywhere); shared memory at the vector's.
+  // A and B start at multiples of kVectorAlignment (checked before the
+  // launch, see lowerIfAligned), as do their slices' vectors.
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   auto loadSlice = [&](Value firstDepth) {
     SmallVector<Value> loops = tile.loops;
@@ -838,12 +838,12 @@ gpu::LaunchOp lowerContractionToVectorTiles(
     loops[k] = add(firstDepth, lhsDepth);
     Value lhsVector = vector::LoadOp::create(
         rewriter, loc, vectorType, lhs->get(), getIndices(op, *lhs, loops),
-        /*nontemporal=*/false, llvm::MaybeAlign(elementBytes));
+        /*nontemporal=*/false, llvm::MaybeAlign(vector * elementBytes));
     loops[k] = add(firstDepth, rhsDepth);
     loops[n] = add(origin.firstColumn, rhsColumn);
     Value rhsVector = vector::LoadOp::create(
         rewriter, loc, vectorType, rhs->get(), getIndices(op, *rhs, loops),
-        /*nontemporal=*/false, llvm::MaybeAlign(elementBytes));
+        /*nontemporal=*/false, llvm::MaybeAlign(vector * elementBytes));
     return std::make_pair(lhsVector, rhsVector);
   };
   auto storeSlice = [&](std::pair<Value, Value> slice) {
@@ -1017,7 +1017,7 @@ gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
       loops[k] = add(firstDepth, mul(rem(index, depth / staged), staged));
       vectors.push_back(vector::LoadOp::create(
           rewriter, loc, stagedType, lhs->get(), getIndices(op, *lhs, loops),
-          /*nontemporal=*/false, llvm::MaybeAlign(2)));
+          /*nontemporal=*/false, llvm::MaybeAlign(kVectorAlignment)));
     }
     for (int64_t copy = 0; copy < copies; ++copy) {
       Value index = addConstant(thread, copy * threads);
@@ -1027,7 +1027,7 @@ gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
           add(origin.firstColumn, mul(rem(index, blockTile / staged), staged));
       vectors.push_back(vector::LoadOp::create(
           rewriter, loc, stagedType, rhs->get(), getIndices(op, *rhs, loops),
-          /*nontemporal=*/false, llvm::MaybeAlign(2)));
+          /*nontemporal=*/false, llvm::MaybeAlign(kVectorAlignment)));
     }
     return vectors;
   };

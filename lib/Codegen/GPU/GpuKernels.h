@@ -141,6 +141,10 @@ gpu::LaunchOp lowerContractionToSplitK(RewriterBase &rewriter,
                                        int64_t splits, linalg::FillOp fill,
                                        linalg::GenericOp epilogue);
 
+/// The alignment in bytes of the inputs that vector tile and tensor-core
+/// kernels read as vectors of 16 bytes (checked at run time).
+constexpr int64_t kVectorAlignment = 16;
+
 /// Elements of A's (and of B's) slice that the 256 threads of a vector
 /// tile kernel copy per step: a vector of 4 each.
 constexpr int64_t kStagedElements = 1024;

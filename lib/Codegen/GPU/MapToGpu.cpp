@@ -164,6 +164,61 @@ void mapToBlocksAndThreads(RewriterBase &rewriter, scf::ParallelOp loop,
   (void)gpu::setMappingAttr(threads, {mapTo(context, gpu::Processor::ThreadX)});
 }
 
+/// Lowers contraction `op` (with the fill before it and the epilogue after
+/// it, when given) by `aligned` when its inputs start at multiples of
+/// kVectorAlignment bytes at run time, else by `fallback`: an scf.if at the
+/// last of these ops holds a copy of them per branch (only ops without
+/// memory effects lie between them, so moving them there is safe).
+void lowerIfAligned(
+    RewriterBase &rewriter, linalg::LinalgOp op, linalg::FillOp fill,
+    linalg::GenericOp epilogue,
+    function_ref<void(linalg::LinalgOp, linalg::FillOp, linalg::GenericOp)>
+        aligned,
+    function_ref<void(linalg::LinalgOp, linalg::FillOp, linalg::GenericOp)>
+        fallback) {
+  Operation *last = epilogue ? epilogue.getOperation() : op.getOperation();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(last);
+  Value alignment = arith::ConstantIndexOp::create(rewriter, loc,
+                                                   kVectorAlignment);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value isAligned;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value address = memref::ExtractAlignedPointerAsIndexOp::create(
+        rewriter, loc, input->get());
+    Value inputAligned = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(rewriter, loc, address, alignment), zero);
+    isAligned = isAligned ? arith::AndIOp::create(rewriter, loc, isAligned,
+                                                  inputAligned)
+                                .getResult()
+                          : inputAligned;
+  }
+  auto branch = scf::IfOp::create(rewriter, loc, isAligned,
+                                  /*withElseRegion=*/true);
+  auto lowerIn = [&](Block *block,
+                     function_ref<void(linalg::LinalgOp, linalg::FillOp,
+                                       linalg::GenericOp)>
+                         lower) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(block->getTerminator());
+    auto fillCopy = fill ? cast<linalg::FillOp>(rewriter.clone(*fill))
+                         : linalg::FillOp();
+    auto copy = cast<linalg::LinalgOp>(rewriter.clone(*op));
+    auto epilogueCopy = epilogue
+                            ? cast<linalg::GenericOp>(rewriter.clone(*epilogue))
+                            : linalg::GenericOp();
+    lower(copy, fillCopy, epilogueCopy);
+  };
+  lowerIn(branch.thenBlock(), aligned);
+  lowerIn(branch.elseBlock(), fallback);
+  if (fill)
+    rewriter.eraseOp(fill);
+  if (epilogue)
+    rewriter.eraseOp(epilogue);
+  rewriter.eraseOp(op);
+}
+
 bool isInKernel(Operation *op) {
   return op->getParentOfType<gpu::LaunchOp>() != nullptr;
 }
@@ -268,18 +323,36 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
           ++numKernels;
           continue;
         }
-        if (mmaSync && prefersMmaSync(op, contraction->second.dims)) {
-          lowerContractionToMmaSync(rewriter, op, contraction->second.dims,
-                                    contraction->second.fill,
-                                    contraction->second.epilogue);
-          ++numKernels;
+        const linalg::ContractionDimensions &dims = contraction->second.dims;
+        auto sharedTiles = [&](linalg::LinalgOp clone, linalg::FillOp fill,
+                               linalg::GenericOp epilogue) {
+          lowerContractionToSharedTiles(rewriter, clone, dims, tileSize, fill,
+                                        epilogue);
+        };
+        if (mmaSync && prefersMmaSync(op, dims)) {
+          lowerIfAligned(
+              rewriter, op, contraction->second.fill,
+              contraction->second.epilogue,
+              [&](linalg::LinalgOp clone, linalg::FillOp fill,
+                  linalg::GenericOp epilogue) {
+                lowerContractionToMmaSync(rewriter, clone, dims, fill,
+                                          epilogue);
+              },
+              sharedTiles);
+          numKernels += 2;
           continue;
         }
-        if (int64_t tile = getVectorTileSize(op, contraction->second.dims)) {
-          lowerContractionToVectorTiles(rewriter, op, contraction->second.dims,
-                                        tile, contraction->second.fill,
-                                        contraction->second.epilogue);
-          ++numKernels;
+        if (int64_t tile = getVectorTileSize(op, dims)) {
+          lowerIfAligned(
+              rewriter, op, contraction->second.fill,
+              contraction->second.epilogue,
+              [&](linalg::LinalgOp clone, linalg::FillOp fill,
+                  linalg::GenericOp epilogue) {
+                lowerContractionToVectorTiles(rewriter, clone, dims, tile,
+                                              fill, epilogue);
+              },
+              sharedTiles);
+          numKernels += 2;
           continue;
         }
       }

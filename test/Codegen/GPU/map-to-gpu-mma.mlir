@@ -9,7 +9,7 @@
 // CHECK-LABEL: func.func @f16_matmul
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}} workgroup(%[[SA:.*]] : memref<128x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x136xf16, #gpu.address_space<workgroup>>)
-// CHECK-COUNT-4: vector.load %{{.*}} {alignment = 2 : i64} : memref<{{.*}}xf16>, vector<8xf16>
+// CHECK-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<{{.*}}xf16>, vector<8xf16>
 // CHECK: vector.store %{{.*}}, %[[SA]]{{.*}} {alignment = 16 : i64}
 // CHECK: gpu.barrier
 // CHECK: vector.from_elements %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[ZERO]] : vector<2x2xf32>

@@ -545,11 +545,20 @@ func.func @row_chain_ends_before_transposed_read(%x: memref<256x256xf32>, %e: me
 // global memory while the current one is computed from shared memory
 // (vectors of 4, aligned), products accumulated with `contract` (fused
 // multiply-adds on the GPU).
+// The vectors of 16 bytes need A and B to start at multiples of 16 bytes:
+// checked before the launch, a shared-tile kernel otherwise.
 // CHECK-LABEL: func.func @matmul_vector_tiles
 // CHECK-SAME: (%[[A:.*]]: memref<256x64xf32>, %[[B:.*]]: memref<64x512xf32>, %[[C:.*]]: memref<256x512xf32>)
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: arith.remui %[[PA]], %[[C16]]
+// CHECK: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %[[B]]
+// CHECK: arith.remui %[[PB]], %[[C16]]
+// CHECK: %[[ALIGNED:.*]] = arith.andi
+// CHECK: scf.if %[[ALIGNED]] {
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, {{.*}} workgroup(%[[SA:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
-// CHECK: %[[VA:.*]] = vector.load %[[A]][{{.*}}] {alignment = 4 : i64} : memref<256x64xf32>, vector<4xf32>
-// CHECK: %[[VB:.*]] = vector.load %[[B]][{{.*}}] {alignment = 4 : i64} : memref<64x512xf32>, vector<4xf32>
+// CHECK: %[[VA:.*]] = vector.load %[[A]][{{.*}}] {alignment = 16 : i64} : memref<256x64xf32>, vector<4xf32>
+// CHECK: %[[VB:.*]] = vector.load %[[B]][{{.*}}] {alignment = 16 : i64} : memref<64x512xf32>, vector<4xf32>
 // CHECK-COUNT-4: memref.store %{{.*}}, %[[SA]]
 // CHECK: vector.store %[[VB]], %[[SB]][{{.*}}] {alignment = 16 : i64}
 // CHECK: gpu.barrier
@@ -565,6 +574,8 @@ func.func @row_chain_ends_before_transposed_read(%x: memref<256x256xf32>, %e: me
 // CHECK: vector.store
 // CHECK-NEXT: gpu.barrier
 // CHECK: memref.store %{{.*}}, %[[C]]
+// CHECK: } else {
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<64x17xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x65xf32, #gpu.address_space<workgroup>>)
 func.func @matmul_vector_tiles(%a: memref<256x64xf32>, %b: memref<64x512xf32>, %c: memref<256x512xf32>) {
   linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x512xf32>) outs(%c : memref<256x512xf32>)
   return
