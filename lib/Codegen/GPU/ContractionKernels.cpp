@@ -913,7 +913,8 @@ gpu::LaunchOp lowerContractionToVectorTiles(
 /// tiles of 16x8, accumulated in f32 by nvgpu.mma.sync m16n8k16), walking
 /// K in slices of 32 staged in shared memory through registers (vectors of
 /// 8 halves, the next slice loaded while the current one is computed; rows
-/// padded by 8 halves so that the fragments' loads avoid bank conflicts).
+/// padded by 8 halves so that ldmatrix, which reads the fragments, avoids
+/// bank conflicts).
 /// Lane l of a warp holds rows l / 4 (+ 8) and columns 2 (l % 4) (+ 1) of
 /// each 16x8 tile, as PTX's mma.m16n8k16 fragments place them.
 gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
@@ -1071,7 +1072,11 @@ gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
     }
 
   Value lastSlice = constant(op.getStaticLoopRanges()[k] - depth);
-  auto pairType = VectorType::get({2}, half);
+  // The row and column of the 16x16 tile (two 8x8 matrices down, two
+  // across) whose address this lane gives ldmatrix.
+  Value matrix = div(lane, 8);
+  Value matrixRow = add(rem(lane, 8), mul(rem(matrix, 2), 8));
+  Value matrixColumn = mul(div(matrix, 2), 8);
   auto lhsFragmentType = VectorType::get({4, 2}, half);
   auto rhsFragmentType = VectorType::get({2, 2}, half);
   auto slices = scf::ForOp::create(
@@ -1085,37 +1090,36 @@ gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
         SmallVector<Value> next = loadSlice(nextDepth);
         SmallVector<Value> partial(accumulators);
         for (int64_t step = 0; step < depth; step += 16) {
+          // ldmatrix x4: lane l gives the address of row l % 8 of 8x8
+          // matrix l / 8; lane l receives elements (l / 4, 2 (l % 4) + {0,
+          // 1}) of each matrix. A's fragment of a 16x16 tile is its
+          // matrices (rows 0-7, 8-15) x (columns 0-7, 8-15) in that order;
+          // B's, of two 16x8 tiles, the transposes of (rows 0-7, 8-15) x
+          // (columns of the first tile, of the second).
           SmallVector<Value> lhsFragments, rhsFragments;
-          for (int64_t i = 0; i < tilesM; ++i) {
-            // a0a1: (g, p), a2a3: (g + 8, p), a4a5: (g, p + 8),
-            // a6a7: (g + 8, p + 8).
-            SmallVector<Value> pairs;
-            for (auto [rowOffset, depthOffset] :
-                 {std::pair<int64_t, int64_t>{0, 0}, {8, 0}, {0, 8}, {8, 8}})
-              pairs.push_back(vector::LoadOp::create(
-                  rewriter, loc, pairType, sharedLhs,
-                  ValueRange{addConstant(add(warpRow, group),
-                                         16 * i + rowOffset),
-                             addConstant(pair, step + depthOffset)},
-                  /*nontemporal=*/false, llvm::MaybeAlign(4)));
-            SmallVector<Value> elements;
-            for (Value twoHalves : pairs)
-              for (int64_t e = 0; e < 2; ++e)
-                elements.push_back(
-                    vector::ExtractOp::create(rewriter, loc, twoHalves, e));
-            lhsFragments.push_back(vector::FromElementsOp::create(
-                rewriter, loc, lhsFragmentType, elements));
-          }
-          for (int64_t j = 0; j < tilesN; ++j) {
-            // b0b1: rows p, p + 1 of column g; b2b3: rows p + 8, p + 9.
-            Value column = addConstant(add(warpColumn, group), 8 * j);
-            SmallVector<Value> elements;
-            for (int64_t row : {0, 1, 8, 9})
-              elements.push_back(memref::LoadOp::create(
-                  rewriter, loc, sharedRhs,
-                  ValueRange{addConstant(pair, step + row), column}));
-            rhsFragments.push_back(vector::FromElementsOp::create(
-                rewriter, loc, rhsFragmentType, elements));
+          for (int64_t i = 0; i < tilesM; ++i)
+            lhsFragments.push_back(nvgpu::LdMatrixOp::create(
+                rewriter, loc, lhsFragmentType, sharedLhs,
+                ValueRange{add(addConstant(warpRow, 16 * i),
+                               matrixRow),
+                           addConstant(matrixColumn, step)},
+                /*transpose=*/false, /*numTiles=*/4));
+          for (int64_t j = 0; j < tilesN; j += 2) {
+            Value both = nvgpu::LdMatrixOp::create(
+                rewriter, loc, lhsFragmentType, sharedRhs,
+                ValueRange{addConstant(matrixRow, step),
+                           add(addConstant(warpColumn, 8 * j), matrixColumn)},
+                /*transpose=*/true, /*numTiles=*/4);
+            for (int64_t tileOf = 0; tileOf < 2; ++tileOf) {
+              SmallVector<Value> elements;
+              for (int64_t row = 0; row < 2; ++row)
+                for (int64_t e = 0; e < 2; ++e)
+                  elements.push_back(vector::ExtractOp::create(
+                      rewriter, loc, both,
+                      ArrayRef<int64_t>{2 * tileOf + row, e}));
+              rhsFragments.push_back(vector::FromElementsOp::create(
+                  rewriter, loc, rhsFragmentType, elements));
+            }
           }
           for (int64_t i = 0; i < tilesM; ++i)
             for (int64_t j = 0; j < tilesN; ++j)

@@ -4,8 +4,9 @@
 // With mma-sync, an f16 matmul accumulating in f32 in whole 128x128 tiles
 // runs on tensor cores: blocks of 256 threads (8 warps), slices of 32 of K
 // staged as vectors of 8 halves, per slice and warp 2 x 16 mma.sync
-// m16n8k16 (4 x 4 tiles of 16x8, two steps of 16), A's fragments read as
-// pairs of halves, the fill's value starting the accumulators.
+// m16n8k16 (4 x 4 tiles of 16x8, two steps of 16), the fragments read by
+// ldmatrix (B's transposed, two tiles at a time), the fill's value
+// starting the accumulators.
 // CHECK-LABEL: func.func @f16_matmul
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}} workgroup(%[[SA:.*]] : memref<128x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x136xf16, #gpu.address_space<workgroup>>)
@@ -14,8 +15,9 @@
 // CHECK: gpu.barrier
 // CHECK: vector.from_elements %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[ZERO]] : vector<2x2xf32>
 // CHECK: scf.for {{.*}} -> (vector<2x2xf32>,
-// CHECK: vector.load %[[SA]]{{.*}} {alignment = 4 : i64} : memref<128x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
-// CHECK: memref.load %[[SB]]
+// CHECK-COUNT-4: nvgpu.ldmatrix %[[SA]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<128x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %[[SB]][{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<32x136xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %[[SB]]
 // CHECK-COUNT-16: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK-COUNT-16: nvgpu.mma.sync
 // CHECK: gpu.barrier
