@@ -109,12 +109,11 @@ Value accumulate(RewriterBase &rewriter, linalg::LinalgOp op, Value lhs,
     if (!fastMath)
       continue;
     arith::FastMathFlagsAttr flags = fastMath.getFastMathFlagsAttr();
-    clone->setAttr(
-        fastMath.getFastMathAttrName(),
-        arith::FastMathFlagsAttr::get(
-            rewriter.getContext(),
-            (flags ? flags.getValue() : arith::FastMathFlags::none) |
-                arith::FastMathFlags::contract));
+    clone->setAttr(fastMath.getFastMathAttrName(),
+                   arith::FastMathFlagsAttr::get(
+                       rewriter.getContext(),
+                       (flags ? flags.getValue() : arith::FastMathFlags::none) |
+                           arith::FastMathFlags::contract));
   }
   return mapping.lookup(body->getTerminator()->getOperand(0));
 }
@@ -603,9 +602,9 @@ Value getAdditiveIdentity(RewriterBase &rewriter, Location loc,
   if (auto floatType = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(
         rewriter, loc,
-        rewriter.getFloatAttr(
-            floatType, APFloat::getZero(floatType.getFloatSemantics(),
-                                        /*Negative=*/true)));
+        rewriter.getFloatAttr(floatType,
+                              APFloat::getZero(floatType.getFloatSemantics(),
+                                               /*Negative=*/true)));
   return arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
 }
 
@@ -618,11 +617,11 @@ Value getAdditiveIdentity(RewriterBase &rewriter, Location loc,
 /// adds them to the accumulator's starting value in order and stores the
 /// element (through the epilogue). Consecutive threads own consecutive
 /// columns of C, so that their reads of B and writes of C are coalesced.
-gpu::LaunchOp lowerContractionToSplitK(RewriterBase &rewriter,
-                                       linalg::LinalgOp op,
-                                       const linalg::ContractionDimensions &dims,
-                                       int64_t splits, linalg::FillOp fill,
-                                       linalg::GenericOp epilogue) {
+gpu::LaunchOp
+lowerContractionToSplitK(RewriterBase &rewriter, linalg::LinalgOp op,
+                         const linalg::ContractionDimensions &dims,
+                         int64_t splits, linalg::FillOp fill,
+                         linalg::GenericOp epilogue) {
   Location loc = op.getLoc();
   MLIRContext *context = rewriter.getContext();
   Operation *accumulation = getAccumulation(op);
@@ -639,13 +638,12 @@ gpu::LaunchOp lowerContractionToSplitK(RewriterBase &rewriter,
       arith::CeilDivSIOp::create(rewriter, loc, grid.count, outputsPerBlock);
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-  auto partialsType =
-      MemRefType::get({splits, kSplitKOutputs},
-                      accumulation->getResult(0).getType(),
-                      MemRefLayoutAttrInterface(), workgroup);
+  auto partialsType = MemRefType::get({splits, kSplitKOutputs},
+                                      accumulation->getResult(0).getType(),
+                                      MemRefLayoutAttrInterface(), workgroup);
   auto launch = gpu::LaunchOp::create(
-      rewriter, loc, blocks, one, one, outputsPerBlock, constant(splits),
-      one, /*dynamicSharedMemorySize=*/nullptr,
+      rewriter, loc, blocks, one, one, outputsPerBlock, constant(splits), one,
+      /*dynamicSharedMemorySize=*/nullptr,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
       TypeRange{partialsType});
   Block &body = launch.getBody().front();
@@ -664,10 +662,11 @@ gpu::LaunchOp lowerContractionToSplitK(RewriterBase &rewriter,
       arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
                             constant(kSplitKOutputs)),
       threadX);
-  Value inRange = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                        index, grid.count);
+  Value inRange = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::slt, index, grid.count);
   Value clamped = arith::MinSIOp::create(
-      rewriter, loc, index, arith::SubIOp::create(rewriter, loc, grid.count, one));
+      rewriter, loc, index,
+      arith::SubIOp::create(rewriter, loc, grid.count, one));
   TileOrigin origin = getTileOrigin(rewriter, loc, grid, clamped, 1, 1);
   OutputTile tile;
   tile.sizeM = grid.sizeM;
@@ -678,8 +677,8 @@ gpu::LaunchOp lowerContractionToSplitK(RewriterBase &rewriter,
   if (!dims.batch.empty())
     tile.loops[dims.batch.front()] = origin.batch;
 
-  Value chunk = arith::CeilDivSIOp::create(rewriter, loc, grid.sizeK,
-                                           constant(splits));
+  Value chunk =
+      arith::CeilDivSIOp::create(rewriter, loc, grid.sizeK, constant(splits));
   Value begin = arith::MulIOp::create(rewriter, loc, threadY, chunk);
   Value end = arith::MinSIOp::create(
       rewriter, loc, arith::AddIOp::create(rewriter, loc, begin, chunk),
@@ -739,10 +738,11 @@ gpu::LaunchOp lowerContractionToSplitK(RewriterBase &rewriter,
 /// 64 g + 4 x + j (g < t / 4, i, j < 4): it reads them as vectors of 4 from
 /// shared memory, and the threads of a warp read 16 different vectors of B
 /// and 2 of A, without bank conflicts.
-gpu::LaunchOp lowerContractionToVectorTiles(
-    RewriterBase &rewriter, linalg::LinalgOp op,
-    const linalg::ContractionDimensions &dims, int64_t threadTile,
-    linalg::FillOp fill, linalg::GenericOp epilogue) {
+gpu::LaunchOp
+lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                              const linalg::ContractionDimensions &dims,
+                              int64_t threadTile, linalg::FillOp fill,
+                              linalg::GenericOp epilogue) {
   Location loc = op.getLoc();
   MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
@@ -803,10 +803,10 @@ gpu::LaunchOp lowerContractionToVectorTiles(
     localColumns.push_back(
         add(mul(threadX, vector), constant(group * groupStride)));
     for (int64_t i = 0; i < vector; ++i) {
-      tile.rows.push_back(add(origin.firstRow, add(localRows.back(),
-                                                   constant(i))));
-      tile.columns.push_back(add(origin.firstColumn,
-                                 add(localColumns.back(), constant(i))));
+      tile.rows.push_back(
+          add(origin.firstRow, add(localRows.back(), constant(i))));
+      tile.columns.push_back(
+          add(origin.firstColumn, add(localColumns.back(), constant(i))));
     }
   }
   tile.clampedRows = tile.rows;
@@ -817,17 +817,17 @@ gpu::LaunchOp lowerContractionToVectorTiles(
 
   // The vectors of A's and B's slices this thread copies.
   int64_t lhsVectorsPerRow = depth / vector;
-  Value lhsRow = arith::DivUIOp::create(rewriter, loc, thread,
-                                        constant(lhsVectorsPerRow));
-  Value lhsDepth = mul(arith::RemUIOp::create(rewriter, loc, thread,
-                                              constant(lhsVectorsPerRow)),
-                       vector);
+  Value lhsRow =
+      arith::DivUIOp::create(rewriter, loc, thread, constant(lhsVectorsPerRow));
+  Value lhsDepth = mul(
+      arith::RemUIOp::create(rewriter, loc, thread, constant(lhsVectorsPerRow)),
+      vector);
   int64_t rhsVectorsPerRow = blockTile / vector;
-  Value rhsDepth = arith::DivUIOp::create(rewriter, loc, thread,
-                                          constant(rhsVectorsPerRow));
-  Value rhsColumn = mul(arith::RemUIOp::create(rewriter, loc, thread,
-                                               constant(rhsVectorsPerRow)),
-                        vector);
+  Value rhsDepth =
+      arith::DivUIOp::create(rewriter, loc, thread, constant(rhsVectorsPerRow));
+  Value rhsColumn = mul(
+      arith::RemUIOp::create(rewriter, loc, thread, constant(rhsVectorsPerRow)),
+      vector);
   auto vectorType = VectorType::get({vector}, element);
   // A and B start at multiples of kVectorAlignment (checked before the
   // launch, see lowerIfAligned), as do their slices' vectors.
@@ -852,10 +852,9 @@ gpu::LaunchOp lowerContractionToVectorTiles(
           rewriter, loc,
           vector::ExtractOp::create(rewriter, loc, slice.first, i), sharedLhs,
           ValueRange{add(lhsDepth, constant(i)), lhsRow});
-    vector::StoreOp::create(rewriter, loc, slice.second, sharedRhs,
-                            ValueRange{rhsDepth, rhsColumn},
-                            /*nontemporal=*/false,
-                            llvm::MaybeAlign(vector * elementBytes));
+    vector::StoreOp::create(
+        rewriter, loc, slice.second, sharedRhs, ValueRange{rhsDepth, rhsColumn},
+        /*nontemporal=*/false, llvm::MaybeAlign(vector * elementBytes));
   };
 
   storeSlice(loadSlice(zero));
@@ -917,11 +916,10 @@ gpu::LaunchOp lowerContractionToVectorTiles(
 /// bank conflicts).
 /// Lane l of a warp holds rows l / 4 (+ 8) and columns 2 (l % 4) (+ 1) of
 /// each 16x8 tile, as PTX's mma.m16n8k16 fragments place them.
-gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
-                                        linalg::LinalgOp op,
-                                        const linalg::ContractionDimensions &dims,
-                                        linalg::FillOp fill,
-                                        linalg::GenericOp epilogue) {
+gpu::LaunchOp
+lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
+                          const linalg::ContractionDimensions &dims,
+                          linalg::FillOp fill, linalg::GenericOp epilogue) {
   Location loc = op.getLoc();
   MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
@@ -946,8 +944,8 @@ gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
                                  MemRefLayoutAttrInterface(), workgroup);
   Value one = constant(1);
   auto launch = gpu::LaunchOp::create(
-      rewriter, loc, grid.count, one, one, constant(warps * warpSize), one,
-      one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      rewriter, loc, grid.count, one, one, constant(warps * warpSize), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, TypeRange{lhsType, rhsType});
   Block &body = launch.getBody().front();
   rewriter.setInsertionPointToEnd(&body);
@@ -989,14 +987,14 @@ gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
   tile.sizeN = grid.sizeN;
   for (int64_t i = 0; i < tilesM; ++i)
     for (int64_t half8 = 0; half8 < 2; ++half8)
-      tile.rows.push_back(add(origin.firstRow,
-                              addConstant(add(warpRow, group),
-                                          16 * i + 8 * half8)));
+      tile.rows.push_back(
+          add(origin.firstRow,
+              addConstant(add(warpRow, group), 16 * i + 8 * half8)));
   for (int64_t j = 0; j < tilesN; ++j)
     for (int64_t next = 0; next < 2; ++next)
-      tile.columns.push_back(add(origin.firstColumn,
-                                 addConstant(add(warpColumn, pair),
-                                             8 * j + next)));
+      tile.columns.push_back(
+          add(origin.firstColumn,
+              addConstant(add(warpColumn, pair), 8 * j + next)));
   tile.clampedRows = tile.rows;
   tile.clampedColumns = tile.columns;
   tile.loops.assign(op.getNumLoops(), zero);
@@ -1100,8 +1098,7 @@ gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
           for (int64_t i = 0; i < tilesM; ++i)
             lhsFragments.push_back(nvgpu::LdMatrixOp::create(
                 rewriter, loc, lhsFragmentType, sharedLhs,
-                ValueRange{add(addConstant(warpRow, 16 * i),
-                               matrixRow),
+                ValueRange{add(addConstant(warpRow, 16 * i), matrixRow),
                            addConstant(matrixColumn, step)},
                 /*transpose=*/false, /*numTiles=*/4));
           for (int64_t j = 0; j < tilesN; j += 2) {

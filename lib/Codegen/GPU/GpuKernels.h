@@ -135,11 +135,11 @@ constexpr int64_t kMinTileThreads = 16384;
 /// chunk of K; the partial sums meet in shared memory, and thread (x, 0)
 /// adds them to the accumulator's starting value in order and stores the
 /// element (through the epilogue).
-gpu::LaunchOp lowerContractionToSplitK(RewriterBase &rewriter,
-                                       linalg::LinalgOp op,
-                                       const linalg::ContractionDimensions &dims,
-                                       int64_t splits, linalg::FillOp fill,
-                                       linalg::GenericOp epilogue);
+gpu::LaunchOp
+lowerContractionToSplitK(RewriterBase &rewriter, linalg::LinalgOp op,
+                         const linalg::ContractionDimensions &dims,
+                         int64_t splits, linalg::FillOp fill,
+                         linalg::GenericOp epilogue);
 
 /// The alignment in bytes of the inputs that vector tile and tensor-core
 /// kernels read as vectors of 16 bytes (checked at run time).
@@ -163,10 +163,11 @@ constexpr int64_t kMinWideTiles = 512;
 /// blocks of 16x16 threads that own (16 t) x (16 t) tiles of C, A's and
 /// B's slices staged in shared memory through registers (the next slice
 /// loaded while the current one is computed), read back as vectors of 4.
-gpu::LaunchOp lowerContractionToVectorTiles(
-    RewriterBase &rewriter, linalg::LinalgOp op,
-    const linalg::ContractionDimensions &dims, int64_t threadTile,
-    linalg::FillOp fill, linalg::GenericOp epilogue);
+gpu::LaunchOp
+lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                              const linalg::ContractionDimensions &dims,
+                              int64_t threadTile, linalg::FillOp fill,
+                              linalg::GenericOp epilogue);
 
 /// C's tile per block and K's slice depth of a tensor-core kernel.
 constexpr int64_t kMmaBlockTile = 128;
@@ -184,11 +185,10 @@ bool prefersMmaSync(linalg::LinalgOp op,
 /// cores: blocks of 8 warps own 128x128 tiles of C, each warp 64x32 in
 /// 16x8 tiles accumulated by nvgpu.mma.sync, A's and B's slices staged in
 /// shared memory through registers.
-gpu::LaunchOp lowerContractionToMmaSync(RewriterBase &rewriter,
-                                        linalg::LinalgOp op,
-                                        const linalg::ContractionDimensions &dims,
-                                        linalg::FillOp fill,
-                                        linalg::GenericOp epilogue);
+gpu::LaunchOp
+lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
+                          const linalg::ContractionDimensions &dims,
+                          linalg::FillOp fill, linalg::GenericOp epilogue);
 
 /// At most this many threads share a split reduction, each reducing a
 /// chunk of at least kMinReductionChunk elements.
@@ -302,7 +302,7 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
 /// One gpu.launch for `chain`, at its last op, with a block of
 /// kRowReductionThreads threads per row; erases the chain's ops.
 gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
-                                   const RowChain &chain);
+                                    const RowChain &chain);
 
 } // namespace mlir::google::kernels
 

@@ -41,8 +41,9 @@ bool prefersSharedMemory(linalg::LinalgOp op,
 namespace {
 
 /// The number of elements of `op`'s output when static.
-std::optional<int64_t> getStaticOutputSize(linalg::LinalgOp op,
-                                           const linalg::ContractionDimensions &dims) {
+std::optional<int64_t>
+getStaticOutputSize(linalg::LinalgOp op,
+                    const linalg::ContractionDimensions &dims) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t size = 1;
   SmallVector<unsigned> outputDims = {dims.m.front(), dims.n.front()};
@@ -144,11 +145,13 @@ namespace {
 bool isWideningF16Product(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   Value accumulator = body->getArgument(2);
-  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  auto add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add || add->getBlock() != body)
     return false;
   Value product = add.getLhs() == accumulator ? add.getRhs() : add.getLhs();
-  if (product == accumulator || !llvm::is_contained(add->getOperands(), accumulator))
+  if (product == accumulator ||
+      !llvm::is_contained(add->getOperands(), accumulator))
     return false;
   auto multiply = product.getDefiningOp<arith::MulFOp>();
   if (!multiply || multiply->getBlock() != body)
@@ -257,9 +260,8 @@ AffineMap getRowMap(unsigned loops, unsigned rank, MLIRContext *context) {
 }
 
 /// How `op` runs in a row chain over `rows` x `length`, if it can.
-std::optional<RowStep::Kind> classifyRowStep(linalg::LinalgOp op,
-                                             ArrayRef<int64_t> rows,
-                                             int64_t length) {
+std::optional<RowStep::Kind>
+classifyRowStep(linalg::LinalgOp op, ArrayRef<int64_t> rows, int64_t length) {
   if (!op.hasPureBufferSemantics() || op.hasIndexSemantics() ||
       op.getNumDpsInits() != 1)
     return std::nullopt;
@@ -302,9 +304,8 @@ bool isReadAtRow(linalg::LinalgOp op, OpOperand &operand,
                  ArrayRef<int64_t> rows) {
   auto type = cast<MemRefType>(operand.get().getType());
   unsigned next = 0;
-  for (auto [extent, result] :
-       llvm::zip(type.getShape(),
-                 op.getMatchingIndexingMap(&operand).getResults())) {
+  for (auto [extent, result] : llvm::zip(
+           type.getShape(), op.getMatchingIndexingMap(&operand).getResults())) {
     if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
       if (constant.getValue() != 0 || extent != 1)
         return false;
@@ -416,9 +417,10 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
     // A step that would race ends the chain before it.
     while (chain.steps.size() > 1 && !isRaceFree(chain))
       chain.steps.pop_back();
-    if (llvm::count_if(chain.steps, [](const RowStep &step) {
-          return step.kind != RowStep::Kind::Row;
-        }) < 2 ||
+    if (llvm::count_if(chain.steps,
+                       [](const RowStep &step) {
+                         return step.kind != RowStep::Kind::Row;
+                       }) < 2 ||
         !isRaceFree(chain))
       continue;
     for (const RowStep &step : chain.steps)

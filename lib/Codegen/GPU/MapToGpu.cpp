@@ -26,11 +26,11 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -179,8 +179,8 @@ void lowerIfAligned(
   Operation *last = epilogue ? epilogue.getOperation() : op.getOperation();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(last);
-  Value alignment = arith::ConstantIndexOp::create(rewriter, loc,
-                                                   kVectorAlignment);
+  Value alignment =
+      arith::ConstantIndexOp::create(rewriter, loc, kVectorAlignment);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value isAligned;
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -202,8 +202,8 @@ void lowerIfAligned(
                          lower) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(block->getTerminator());
-    auto fillCopy = fill ? cast<linalg::FillOp>(rewriter.clone(*fill))
-                         : linalg::FillOp();
+    auto fillCopy =
+        fill ? cast<linalg::FillOp>(rewriter.clone(*fill)) : linalg::FillOp();
     auto copy = cast<linalg::LinalgOp>(rewriter.clone(*op));
     auto epilogueCopy = epilogue
                             ? cast<linalg::GenericOp>(rewriter.clone(*epilogue))
@@ -348,8 +348,8 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
               contraction->second.epilogue,
               [&](linalg::LinalgOp clone, linalg::FillOp fill,
                   linalg::GenericOp epilogue) {
-                lowerContractionToVectorTiles(rewriter, clone, dims, tile,
-                                              fill, epilogue);
+                lowerContractionToVectorTiles(rewriter, clone, dims, tile, fill,
+                                              epilogue);
               },
               sharedTiles);
           numKernels += 2;

@@ -310,20 +310,19 @@ void emitPayload(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
       continue;
     SmallVector<Value> indices;
     for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults())
-      indices.push_back(
-          isa<AffineDimExpr>(result)
-              ? loops[cast<AffineDimExpr>(result).getPosition()]
-              : arith::ConstantIndexOp::create(
-                    rewriter, loc,
-                    cast<AffineConstantExpr>(result).getValue()));
-    mapping.map(argument, memref::LoadOp::create(rewriter, loc, operand.get(),
-                                                 indices));
+      indices.push_back(isa<AffineDimExpr>(result)
+                            ? loops[cast<AffineDimExpr>(result).getPosition()]
+                            : arith::ConstantIndexOp::create(
+                                  rewriter, loc,
+                                  cast<AffineConstantExpr>(result).getValue()));
+    mapping.map(argument,
+                memref::LoadOp::create(rewriter, loc, operand.get(), indices));
   }
   Block *body = op.getBlock();
   for (Operation &payload : body->without_terminator())
     rewriter.clone(payload, mapping);
-  for (auto [value, init] : llvm::zip(body->getTerminator()->getOperands(),
-                                      op.getDpsInitsMutable()))
+  for (auto [value, init] :
+       llvm::zip(body->getTerminator()->getOperands(), op.getDpsInitsMutable()))
     memref::StoreOp::create(rewriter, loc, mapping.lookupOrDefault(value),
                             init.get(), getIndices(op, init, loops));
 }
@@ -337,7 +336,7 @@ void emitPayload(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
 /// barrier); reductions are block reductions (see lowerRowReductionToBlocks)
 /// followed by a barrier, after which every thread reads the row's value.
 gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
-                                   const RowChain &chain) {
+                                    const RowChain &chain) {
   linalg::LinalgOp last = chain.steps.back().op;
   Location loc = last.getLoc();
   rewriter.setInsertionPoint(last);
@@ -401,9 +400,8 @@ gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
     case RowStep::Kind::Reduction: {
       SmallVector<Value> loops = row;
       loops.push_back(zero);
-      emitBlockReduction(rewriter, loc, step.op,
-                         getReductionCombine(step.op), loops, {rank},
-                         {length}, length, thread,
+      emitBlockReduction(rewriter, loc, step.op, getReductionCombine(step.op),
+                         loops, {rank}, {length}, length, thread,
                          launch.getWorkgroupAttributions()[reduction++]);
       gpu::BarrierOp::create(rewriter, loc);
       synced = true;
