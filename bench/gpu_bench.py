@@ -4,9 +4,11 @@ the example MLP and an attention block (softmax(q k^T / sqrt(d)) v),
 compiled with --target=cuda (or rocm) and timed by google-run --benchmark
 with inputs and results kept on the device. Prints median TFLOP/s, the
 share of the device's CUDA-core peak (SMs x FP32 lanes x 2 x the maximum
-SM clock from nvidia-smi; f16 at twice that; our kernels use no tensor
-cores) and, where PyTorch is installed, cuBLAS through torch.matmul side by
-side. Timings are for reports, never asserted.
+SM clock from nvidia-smi; f16 at twice that, though f16 matmuls in whole
+128x128 tiles run on tensor cores from sm_80 on and may pass it) and,
+where PyTorch is installed, cuBLAS through torch.matmul side by side.
+Timings are for reports, never asserted. bench/gpu/ runs more kernels on
+a GPU machine that has no MLIR.
 
   bench/gpu_bench.py [--build DIR] [--target cuda|rocm] [--sizes 4096,...]
                      [--calls N]
