@@ -316,8 +316,11 @@ private:
         return failure();
     }
     for (auto [result, argument] :
-         llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
-      perThread[result] = perThread[argument];
+         llvm::zip(loop.getResults(), loop.getRegionIterArgs())) {
+      // Looked up first: inserting `result` may move the map's entries.
+      Value buffer = perThread.lookup(argument);
+      perThread[result] = buffer;
+    }
     rewriter.setInsertionPointAfter(hostLoop);
     return success();
   }
