@@ -21,6 +21,20 @@ SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
   return indices;
 }
 
+gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value blocks,
+                           Value threadsX, Value threadsY, TypeRange shared) {
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, blocks, one, one, threadsX, threadsY, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, shared);
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(&body);
+  return launch;
+}
+
 namespace {
 
 /// Whether the ops strictly between `from` and `to` (in one block) leave
@@ -432,16 +446,11 @@ lowerContractionToSharedTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                            MemRefLayoutAttrInterface(), workgroup);
   };
   Value one = constant(1);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, grid.count, one, one, constant(kSharedThreads),
-      constant(kSharedThreads), one, /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
-      TypeRange{sharedType(lhs, blockTile, kSharedDepth),
-                sharedType(rhs, kSharedDepth, blockTile)});
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToEnd(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(&body);
+  auto launch =
+      createLaunch(rewriter, loc, grid.count, constant(kSharedThreads),
+                   constant(kSharedThreads),
+                   TypeRange{sharedType(lhs, blockTile, kSharedDepth),
+                             sharedType(rhs, kSharedDepth, blockTile)});
   Value sharedLhs = launch.getWorkgroupAttributions()[0];
   Value sharedRhs = launch.getWorkgroupAttributions()[1];
   Value zero = constant(0);
@@ -641,15 +650,8 @@ lowerContractionToSplitK(RewriterBase &rewriter, linalg::LinalgOp op,
   auto partialsType = MemRefType::get({splits, kSplitKOutputs},
                                       accumulation->getResult(0).getType(),
                                       MemRefLayoutAttrInterface(), workgroup);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, blocks, one, one, outputsPerBlock, constant(splits), one,
-      /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
-      TypeRange{partialsType});
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToEnd(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(&body);
+  auto launch = createLaunch(rewriter, loc, blocks, outputsPerBlock,
+                             constant(splits), TypeRange{partialsType});
   Value partials = launch.getWorkgroupAttributions()[0];
   Value zero = constant(0);
   one = constant(1);
@@ -768,15 +770,9 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   auto rhsType = MemRefType::get({depth, blockTile}, element,
                                  MemRefLayoutAttrInterface(), workgroup);
   Value one = constant(1);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, grid.count, one, one, constant(kSharedThreads),
-      constant(kSharedThreads), one, /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
-      TypeRange{lhsType, rhsType});
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToEnd(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(&body);
+  auto launch =
+      createLaunch(rewriter, loc, grid.count, constant(kSharedThreads),
+                   constant(kSharedThreads), TypeRange{lhsType, rhsType});
   Value sharedLhs = launch.getWorkgroupAttributions()[0];
   Value sharedRhs = launch.getWorkgroupAttributions()[1];
   Value zero = constant(0);
@@ -943,14 +939,9 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   auto rhsType = MemRefType::get({depth, blockTile + pad}, half,
                                  MemRefLayoutAttrInterface(), workgroup);
   Value one = constant(1);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, grid.count, one, one, constant(warps * warpSize), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, TypeRange{lhsType, rhsType});
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToEnd(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(&body);
+  auto launch =
+      createLaunch(rewriter, loc, grid.count, constant(warps * warpSize), one,
+                   TypeRange{lhsType, rhsType});
   Value sharedLhs = launch.getWorkgroupAttributions()[0];
   Value sharedRhs = launch.getWorkgroupAttributions()[1];
   Value zero = constant(0);

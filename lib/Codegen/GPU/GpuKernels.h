@@ -50,6 +50,13 @@ getTileableContraction(linalg::LinalgOp op);
 SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
                               ArrayRef<Value> loops);
 
+/// A synchronous gpu.launch of `blocks` blocks of `threadsX` x `threadsY`
+/// threads with workgroup buffers of types `shared`, its body holding only
+/// the terminator; the rewriter's insertion point is left at the body's
+/// start.
+gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value blocks,
+                           Value threadsX, Value threadsY, TypeRange shared);
+
 /// The linalg.fill that sets the whole of `op`'s accumulator just before
 /// it, whose value can then start the accumulation instead.
 linalg::FillOp getFusableFill(linalg::LinalgOp op);

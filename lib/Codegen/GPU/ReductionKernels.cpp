@@ -270,14 +270,9 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
   SmallVector<Value> parallelExtents, reductionExtents;
   Value rows = collectExtents(parallelDims, parallelExtents);
   Value count = collectExtents(reductionDims, reductionExtents);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, rows, one, one, constant(kRowReductionThreads), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, TypeRange{getPartialsType(op)});
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToEnd(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(&body);
+  auto launch =
+      createLaunch(rewriter, loc, rows, constant(kRowReductionThreads), one,
+                   TypeRange{getPartialsType(op)});
 
   SmallVector<Value> loops(op.getNumLoops());
   for (auto [dim, index] :
@@ -348,15 +343,8 @@ gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
     if (step.kind == RowStep::Kind::Reduction)
       sharedTypes.push_back(getPartialsType(step.op));
   Value one = constant(1);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, constant(chain.getNumRows()), one, one,
-      constant(kRowReductionThreads), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, sharedTypes);
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToEnd(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(&body);
+  auto launch = createLaunch(rewriter, loc, constant(chain.getNumRows()),
+                             constant(kRowReductionThreads), one, sharedTypes);
   Value thread = launch.getThreadIds().x;
   Value zero = constant(0);
   Value length = constant(chain.length);
