@@ -2,6 +2,8 @@
 
 #include "GpuKernels.h"
 
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+
 using namespace mlir;
 
 namespace mlir::google::kernels {
@@ -290,11 +292,9 @@ classifyRowStep(linalg::LinalgOp op, ArrayRef<int64_t> rows, int64_t length) {
   return RowStep::Kind::Reduction;
 }
 
-/// The buffer that `value` is a view of.
+/// The buffer that memref `value` is a view of.
 Value getBaseBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
+  return memref::skipViewLikeOps(cast<MemrefValue>(value));
 }
 
 /// Whether `operand` of `op` is read at the row `op`'s loops are at: its
