@@ -7,7 +7,8 @@
 // matmuls and their epilogues; RowSchedule.cpp: chains of row-wise ops and
 // row reductions; ElementwiseSchedule.cpp: chunks of elementwise ops for
 // threads, collapsed loops, short rows; TransposeSchedule.cpp: transposes
-// in vector tiles); TileAndVectorize.cpp runs them in order and holds the
+// in vector tiles; PoolingSchedule.cpp: poolings one output row at a
+// time in vector tiles); TileAndVectorize.cpp runs them in order and holds the
 // shared mechanics (tile-and-fuse, peeling, vectorization, hoisting).
 //
 //===----------------------------------------------------------------------===//
@@ -128,6 +129,17 @@ bool isRowReduction(linalg::LinalgOp op);
 std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
                                         unsigned vectorBits);
 constexpr int64_t kMinTransposeExtent = 4;
+/// The tile a 2-D max or sum pooling (NHWC) runs in, one output row at a
+/// time: `columns` output columns by `channels` channels, each a few
+/// vectors, over which the window's columns are vector ops; its rows are
+/// a loop around them.
+struct PoolTile {
+  int64_t columns;
+  int64_t channels;
+};
+/// The tile of `op`, when it is a pooling of f32 or f64 with static rows,
+/// columns, channels and window (any batch): tiles divide the output.
+std::optional<PoolTile> getPoolTile(linalg::LinalgOp op, unsigned vectorBits);
 /// B's rows are N elements apart: for more than a few row blocks over a
 /// wide B, each block column of B is worth copying into a contiguous
 /// panel once, so that the K loop streams through it.
@@ -225,6 +237,9 @@ private:
 
   // Transposes (TransposeSchedule.cpp).
   LogicalResult tileTransposes(IRRewriter &rewriter);
+
+  // Poolings (PoolingSchedule.cpp).
+  LogicalResult tilePools(IRRewriter &rewriter, bool &tiledAny);
 
   func::FuncOp func;
   unsigned vectorBits;

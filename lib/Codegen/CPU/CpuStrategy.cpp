@@ -92,8 +92,7 @@ uint64_t maxBlockVectors(int64_t rows, unsigned vectorBits) {
 /// The least K for which a dynamic number of rows goes to threads.
 constexpr int64_t kMinRowThreadDepth = 32;
 
-bool isWorthRowThreads(RankedTensorType result, int64_t k,
-                       BlockShape block) {
+bool isWorthRowThreads(RankedTensorType result, int64_t k, BlockShape block) {
   int64_t m = result.getDimSize(0);
   if (result.getRank() != 2 || ShapedType::isDynamic(result.getDimSize(1)) ||
       result.getDimSize(1) > block.columns)
@@ -218,6 +217,45 @@ std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
   return vectorBits / 32;
 }
 
+std::optional<PoolTile> getPoolTile(linalg::LinalgOp op, unsigned vectorBits) {
+  if (!isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcSumOp>(op) ||
+      isScheduled(op) || !op.hasPureTensorSemantics() || hasEmptyLoop(op))
+    return std::nullopt;
+  Type element = getElementTypeOrSelf(op->getResult(0).getType());
+  if (!element.isF32() && !element.isF64())
+    return std::nullopt;
+  for (Value operand : op->getOperands())
+    if (getElementTypeOrSelf(operand.getType()) != element)
+      return std::nullopt;
+  auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
+  if (!dilations || !llvm::all_of(dilations.getValues<int64_t>(),
+                                  [](int64_t d) { return d == 1; }))
+    return std::nullopt;
+  // Loops: batch, output rows, output columns, channels, window rows,
+  // window columns; all but the batch static.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto input = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  if (llvm::any_of(llvm::drop_begin(ranges), ShapedType::isDynamic) ||
+      llvm::any_of(input.getShape().drop_front(), ShapedType::isDynamic))
+    return std::nullopt;
+  int64_t columns = ranges[2], channels = ranges[3];
+  // A few vectors of channels, and at most 8 vectors of results in all
+  // (the accumulators stay in registers across the window's rows).
+  int64_t lanes =
+      std::max<int64_t>(vectorBits / element.getIntOrFloatBitWidth(), 1);
+  auto largestDivisor = [](int64_t extent, int64_t bound) {
+    for (int64_t d = std::min(extent, std::max<int64_t>(bound, 1)); d > 1; --d)
+      if (extent % d == 0)
+        return d;
+    return int64_t{1};
+  };
+  PoolTile tile;
+  tile.channels = largestDivisor(channels, 4 * lanes);
+  tile.columns =
+      largestDivisor(columns, std::min<int64_t>(8, 8 * lanes / tile.channels));
+  return tile;
+}
+
 bool isFreeElementwise(linalg::GenericOp op) {
   return !isScheduled(op) && op.hasPureTensorSemantics() &&
          op->getNumResults() == 1 && op.getNumLoops() >= 2 &&
@@ -276,9 +314,9 @@ SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op) {
 /// sum over the batch): each row adds into the result's row.
 static bool isColumnReduction(linalg::LinalgOp op) {
   if (!isa<linalg::GenericOp, linalg::ReduceOp>(op) || isScheduled(op) ||
-      !op.hasPureTensorSemantics() ||
-      op->getNumResults() != 1 || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() < 2 || hasEmptyLoop(op) || !hasIncreasingMaps(op))
+      !op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      op.getNumDpsInits() != 1 || op.getNumLoops() < 2 || hasEmptyLoop(op) ||
+      !hasIncreasingMaps(op))
     return false;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   return iterators.back() == utils::IteratorType::parallel &&

@@ -118,12 +118,12 @@ LogicalResult CpuScheduler::run() {
   for (linalg::LinalgOp op : rowOps)
     if (failed(tileRowReduction(rewriter, op)))
       return failure();
-  bool shortRows = false;
-  if (failed(tileTransposes(rewriter)) ||
+  bool shortRows = false, pools = false;
+  if (failed(tileTransposes(rewriter)) || failed(tilePools(rewriter, pools)) ||
       failed(collapseElementwise(rewriter)) ||
       failed(tileShortRows(rewriter, shortRows)))
     return failure();
-  if (matmuls.empty() && rowOps.empty() && !shortRows)
+  if (matmuls.empty() && rowOps.empty() && !shortRows && !pools)
     return success();
   peelBlockLoops(rewriter);
   if (failed(simplify()) || failed(splitPartialRows(rewriter)) ||
