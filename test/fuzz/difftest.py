@@ -1552,6 +1552,10 @@ class Generator:
         window = [self.rng.randint(1, 3), self.rng.randint(1, 3)]
         strides = [self.rng.randint(1, 3) for _ in range(2)]
         padding = [self.rng.randint(0, window[i // 2] - 1) for i in range(4)]
+        if self.rng.random() < 0.35:
+            # Windows that tile the input, as CNNs pool most often (their
+            # adjoints take a path of their own).
+            strides, padding = list(window), [0, 0, 0, 0]
         if h + padding[0] + padding[1] < window[0] or \
                 w + padding[2] + padding[3] < window[1]:
             return

@@ -248,6 +248,20 @@ def test_max_pool_gradient_goes_to_the_first_maximum():
     np.testing.assert_array_equal(g.reshape(2, 2), [[0, 1], [0, 0]])
 
 
+def test_max_pool_gradient_goes_to_the_first_nan_or_tie():
+    # Window 1 holds NaNs (the maximum, as argmax has it: the first one
+    # takes the cotangent); window 2 ties across its rows.
+    nan = np.nan
+    x = np.array([[0.0, nan, 3.0, 1.0],
+                  [nan, 1.0, 3.0, 3.0]]).reshape(1, 2, 4, 1)
+    g = gm.grad(lambda x: np.sum(gm.max_pool2d(x, 2)))(x)
+    np.testing.assert_array_equal(g.reshape(2, 4), [[0, 1, 1, 0],
+                                                    [0, 0, 0, 0]])
+    # The same as reduce_max's rule over each window.
+    g_max = gm.grad(lambda x: np.max(x[:, :, 0:2]) + np.max(x[:, :, 2:4]))(x)
+    np.testing.assert_array_equal(g_max, g)
+
+
 def test_dtypes_are_kept(rng):
     x32 = rng.standard_normal((3, 4)).astype(np.float32)
     g32 = gm.grad(lambda x: np.sum(np.tanh(x)))(x32)

@@ -86,6 +86,12 @@ Value AdjointBuilder::gt(Value a, Value b) {
 Value AdjointBuilder::lt(Value a, Value b) {
   return elementwise("lt", a, b, builder.getI1Type());
 }
+Value AdjointBuilder::ne(Value a, Value b) {
+  return elementwise("ne", a, b, builder.getI1Type());
+}
+Value AdjointBuilder::logicalOr(Value a, Value b) {
+  return elementwise("or", a, b, builder.getI1Type());
+}
 Value AdjointBuilder::neg(Value a) { return unary("neg", a); }
 Value AdjointBuilder::exp(Value a) { return unary("exp", a); }
 Value AdjointBuilder::log(Value a) { return unary("log", a); }
@@ -152,6 +158,17 @@ Value AdjointBuilder::reduceSum(Value value, ArrayRef<int64_t> axes,
       reducedShape(typeOf(value).getShape(), axes, keepDims),
       elementOf(value));
   return ReduceSumOp::create(builder, loc, type, value,
+                             builder.getDenseI64ArrayAttr(axes),
+                             builder.getBoolAttr(keepDims));
+}
+
+Value AdjointBuilder::reduceMin(Value value, ArrayRef<int64_t> axes,
+                                bool keepDims) {
+  if (axes.empty())
+    return value;
+  auto type = RankedTensorType::get(
+      reducedShape(typeOf(value).getShape(), axes, keepDims), elementOf(value));
+  return ReduceMinOp::create(builder, loc, type, value,
                              builder.getDenseI64ArrayAttr(axes),
                              builder.getBoolAttr(keepDims));
 }
@@ -653,11 +670,13 @@ LogicalResult convolutionAdjoint(Conv2DOp conv, AdjointBuilder &b, Value ct,
   return success();
 }
 
-/// Pools whose windows tile the input (strides = window, no padding): each
-/// window is a trailing axis of a reshaped, transposed input, so the max's
-/// cotangent is a one-hot of the window's first maximal element (argmax,
-/// as reduce_max's) and the average's `ct` spread by one broadcast divide.
-/// Reshapes only: a dynamic batch works.
+/// Pools whose windows tile the input (strides = window, no padding): a
+/// reshape puts each window on two axes of the input, N x OH x k0 x OW x
+/// k1 x C, so the max's cotangent is a one-hot of the window's first
+/// maximal element (as argmax and reduce_max's rule pick it, found from
+/// the pooling's result) and the average's `ct` spread by one broadcast
+/// divide. No transposes, channels innermost throughout; reshapes only: a
+/// dynamic batch works.
 template <typename PoolOp>
 FailureOr<Value> tiledPoolAdjoint(PoolOp pool, AdjointBuilder &b, Value ct,
                                   bool isMax) {
@@ -689,20 +708,32 @@ FailureOr<Value> tiledPoolAdjoint(PoolOp pool, AdjointBuilder &b, Value ct,
     Value covered = x;
     if (ragged)
       covered = b.window(x, {0, 0, 0, 0}, {n, rows, columns, c}, {1, 1, 1, 1});
-    // N x OH x OW x C x (k0 k1): each window's elements in row-major order.
+    // The windows where they are, N x OH x k0 x OW x k1 x C (a reshape;
+    // channels stay innermost), and each one's maximum, the pooling's
+    // result (NaN where the window has one).
     Value windows = b.reshape(
-        b.transpose(b.reshape(covered, RankedTensorType::get(
-                                           {n, oh, k[0], ow, k[1], c},
-                                           element)),
-                    {0, 1, 3, 5, 2, 4}),
-        RankedTensorType::get({n, oh, ow, c, k[0] * k[1]}, element));
-    Value hit = firstExtreme(b, windows, 4, /*isMax=*/true);
-    Value shared = b.mul(hit, b.reshape(ct, RankedTensorType::get(
-                                                {n, oh, ow, c, 1}, element)));
-    spread = b.transpose(
-        b.reshape(shared, RankedTensorType::get({n, oh, ow, c, k[0], k[1]},
-                                                element)),
-        {0, 1, 4, 2, 5, 3});
+        covered, RankedTensorType::get({n, oh, k[0], ow, k[1], c}, element));
+    Value maximum =
+        b.reshape(b.refine(pool.getResult(), outShape),
+                  RankedTensorType::get({n, oh, 1, ow, 1, c}, element));
+    // The first maximal element in row-major window order, NaNs counting
+    // as maximal (as argmax): the least position holding one.
+    Value maximal = b.logicalOr(b.eq(windows, maximum), b.ne(windows, windows));
+    OpBuilder &builder = b.getBuilder();
+    Type indexType = builder.getI64Type();
+    SmallVector<Attribute> order;
+    for (int64_t i = 0; i < k[0] * k[1]; ++i)
+      order.push_back(builder.getI64IntegerAttr(i));
+    Value positions = ConstantOp::create(
+        builder, b.getLoc(),
+        DenseElementsAttr::get(
+            RankedTensorType::get({1, 1, k[0], 1, k[1], 1}, indexType), order));
+    Value first = b.reduceMin(
+        b.select(maximal, positions, b.scalar(k[0] * k[1], indexType)), {2, 4},
+        /*keepDims=*/true);
+    spread = b.mul(
+        b.indicator(b.eq(positions, first), element),
+        b.reshape(ct, RankedTensorType::get({n, oh, 1, ow, 1, c}, element)));
   }
   Value result = b.reshape(
       spread, RankedTensorType::get({n, rows, columns, c}, element));

@@ -39,6 +39,8 @@ public:
   Value eq(Value a, Value b);
   Value gt(Value a, Value b);
   Value lt(Value a, Value b);
+  Value ne(Value a, Value b);
+  Value logicalOr(Value a, Value b);
   Value select(Value condition, Value onTrue, Value onFalse);
   /// `value` converted to `elementType`.
   Value cast(Value value, Type elementType);
@@ -51,6 +53,7 @@ public:
   /// `value` broadcast to `like`'s shape (NumPy rules).
   Value broadcastLike(Value value, Value like);
   Value reduceSum(Value value, ArrayRef<int64_t> axes, bool keepDims);
+  Value reduceMin(Value value, ArrayRef<int64_t> axes, bool keepDims);
   Value transpose(Value value, ArrayRef<int64_t> perm);
   Value reshape(Value value, RankedTensorType type);
   Value matmul(Value lhs, Value rhs);

@@ -106,15 +106,25 @@ func.func private @r_vjp(tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor
 // -----
 
 // Pools whose windows tile the input: the max's cotangent goes to each
-// window's first maximal element (argmax over the window, moved last),
-// the average's is one broadcast divide; reshapes only, so a dynamic
-// batch works.
+// window's first maximal element (equal to the pooling's result, or NaN:
+// the least such position over the window's two axes), the average's is
+// one broadcast divide; reshapes only (no transposes), so a dynamic batch
+// works.
 // CHECK-LABEL: func.func private @pools_vjp(
+// CHECK: %[[MAX:.*]] = google.max_pool2d %arg0
 // CHECK: google.div %{{.*}}, %{{.*}} : tensor<?x2x1x2x1x3xf32>, tensor<1x1x2x1x2x1xf32> -> tensor<?x2x2x2x2x3xf32>
-// CHECK: %[[W:.*]] = google.transpose %{{.*}} {perm = array<i64: 0, 1, 3, 5, 2, 4>} : tensor<?x2x2x2x2x3xf32> -> tensor<?x2x2x3x2x2xf32>
-// CHECK: %[[R:.*]] = google.reshape %[[W]] : tensor<?x2x2x3x2x2xf32> -> tensor<?x2x2x3x4xf32>
-// CHECK: google.argmax %[[R]] {axis = 4 : i64, keep_dims = true}
-// CHECK: google.transpose %{{.*}} {perm = array<i64: 0, 1, 4, 2, 5, 3>} : tensor<?x2x2x3x2x2xf32> -> tensor<?x2x2x2x2x3xf32>
+// CHECK: %[[W:.*]] = google.reshape %arg0 : tensor<?x4x4x3xf32> -> tensor<?x2x2x2x2x3xf32>
+// CHECK: %[[M:.*]] = google.reshape %[[MAX]] : tensor<?x2x2x3xf32> -> tensor<?x2x1x2x1x3xf32>
+// CHECK: %[[EQ:.*]] = google.eq %[[W]], %[[M]]
+// CHECK: %[[NAN:.*]] = google.ne %[[W]], %[[W]]
+// CHECK: %[[MAXIMAL:.*]] = google.or %[[EQ]], %[[NAN]]
+// CHECK: %[[POS:.*]] = google.constant dense<{{\[\[\[\[\[\[}}0], [1]]], {{\[\[\[}}2], [3]]]]]]> : tensor<1x1x2x1x2x1xi64>
+// CHECK: %[[PAST:.*]] = google.constant dense<4> : tensor<i64>
+// CHECK: %[[SEL:.*]] = google.select %[[MAXIMAL]], %[[POS]], %[[PAST]]
+// CHECK: %[[FIRST:.*]] = google.reduce_min %[[SEL]] {axes = array<i64: 2, 4>, keep_dims = true}
+// CHECK: google.eq %[[POS]], %[[FIRST]]
+// CHECK-NOT: google.transpose
+// CHECK-NOT: google.argmax
 // CHECK-NOT: google.conv2d
 // CHECK-NOT: google.slice
 // CHECK: return
