@@ -129,6 +129,15 @@ bool isRowReduction(linalg::LinalgOp op);
 std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
                                         unsigned vectorBits);
 constexpr int64_t kMinTransposeExtent = 4;
+/// linalg.matmul's maps with A read transposed: A is stored K x M.
+SmallVector<AffineMap> getTransposedLhsMaps(MLIRContext *context);
+/// Whether the register-blocked schedule takes `matmul`'s maps: linalg's
+/// default ones, or a 2-D matmul's with A stored transposed (whose block
+/// reads a row of A^T per K step, as contiguous as the default's column).
+bool hasBlockableMaps(linalg::LinalgOp matmul);
+/// The 2-D transpose a matmul's A comes from, when folding it into the
+/// matmul's maps saves a copy: f32, and the matmul its only user.
+linalg::TransposeOp getFoldableLhsTranspose(linalg::MatmulOp matmul);
 /// The tile a 2-D max or sum pooling (NHWC) runs in, one output row at a
 /// time: `columns` output columns by `channels` channels, each a few
 /// vectors, over which the window's columns are vector ops; its rows are
@@ -178,6 +187,7 @@ private:
   LogicalResult hoistAccumulators(IRRewriter &rewriter);
 
   // Matmuls (MatmulSchedule.cpp).
+  void foldTransposedLhs(IRRewriter &rewriter);
   /// The two parts of a split along M: each part's matmul and root (its
   /// part of the epilogue, or the matmul).
   struct RowSplit {

@@ -217,6 +217,37 @@ std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
   return vectorBits / 32;
 }
 
+SmallVector<AffineMap> getTransposedLhsMaps(MLIRContext *context) {
+  AffineExpr m, n, k;
+  bindDims(context, m, n, k);
+  return {AffineMap::get(3, 0, {k, m}, context),
+          AffineMap::get(3, 0, {k, n}, context),
+          AffineMap::get(3, 0, {m, n}, context)};
+}
+
+bool hasBlockableMaps(linalg::LinalgOp matmul) {
+  auto plain = dyn_cast<linalg::MatmulOp>(matmul.getOperation());
+  if (!plain)
+    return !matmul.hasUserDefinedMaps();
+  SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
+  return maps ==
+             linalg::MatmulOp::getDefaultIndexingMaps(matmul->getContext()) ||
+         maps == getTransposedLhsMaps(matmul->getContext());
+}
+
+linalg::TransposeOp getFoldableLhsTranspose(linalg::MatmulOp matmul) {
+  if (!matmul.hasPureTensorSemantics() || matmul.hasUserDefinedMaps() ||
+      !llvm::all_of(matmul->getOperands(), isF32))
+    return nullptr;
+  auto transpose =
+      matmul.getDpsInputs()[0].getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || !transpose->hasOneUse() ||
+      transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
+      !isF32(transpose.getInput()))
+    return nullptr;
+  return transpose;
+}
+
 std::optional<PoolTile> getPoolTile(linalg::LinalgOp op, unsigned vectorBits) {
   if (!isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcSumOp>(op) ||
       isScheduled(op) || !op.hasPureTensorSemantics() || hasEmptyLoop(op))

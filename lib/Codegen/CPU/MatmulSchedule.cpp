@@ -28,6 +28,31 @@ using namespace mlir;
 
 namespace mlir::google::cpu {
 
+/// Step 0: a matmul of a transposed A reads A^T where it is, through its
+/// maps (getTransposedLhsMaps), instead of a transposed copy: gradients
+/// take A^T @ B for every weight.
+void CpuScheduler::foldTransposedLhs(IRRewriter &rewriter) {
+  SmallVector<linalg::MatmulOp> matmuls;
+  getOperation()->walk([&](linalg::MatmulOp matmul) {
+    if (getFoldableLhsTranspose(matmul))
+      matmuls.push_back(matmul);
+  });
+  for (linalg::MatmulOp matmul : matmuls) {
+    linalg::TransposeOp transpose = getFoldableLhsTranspose(matmul);
+    rewriter.setInsertionPoint(matmul);
+    SmallVector<Attribute> maps;
+    for (AffineMap map : getTransposedLhsMaps(&getContext()))
+      maps.push_back(AffineMapAttr::get(map));
+    auto folded = linalg::MatmulOp::create(
+        rewriter, matmul.getLoc(), matmul->getResultTypes(),
+        ValueRange{transpose.getInput(), matmul.getDpsInputs()[1]},
+        matmul.getDpsInits(),
+        {rewriter.getNamedAttr("indexing_maps", rewriter.getArrayAttr(maps))});
+    rewriter.replaceOp(matmul, folded->getResults());
+    rewriter.eraseOp(transpose);
+  }
+}
+
 /// Step 1: blocks of the epilogue (or the matmul) with the fill and the
 /// matmul fused in. A dynamic M is split first: the rows of full blocks,
 /// and the last M mod MR rows, which run in blocks of their own
@@ -73,7 +98,7 @@ FailureOr<CpuScheduler::RowSplit> CpuScheduler::splitRows(
   Location loc = root.getLoc();
   OpFoldResult splitPoint =
       splitAt(loc, linalg::createFoldedDimOp(rewriter, loc,
-                                             matmul.getDpsInputs()[0], 0));
+                                             matmul.getDpsInits()[0], 0));
   auto [first, second] = linalg::splitOp(
       rewriter, cast<TilingInterface>(root.getOperation()), 0, splitPoint);
   if (!first || !second)
@@ -156,8 +181,8 @@ LogicalResult CpuScheduler::tileRowBlocks(IRRewriter &rewriter,
     rowLoop->removeAttr(kBlockLoopAttr);
     assumeFullBlocks(rewriter, rowLoop, block.rows);
   }
-  int64_t k = cast<ShapedType>(matmul.getDpsInputs()[0].getType())
-                  .getDimSize(batched ? 2 : 1);
+  // The reduction loop, whichever way A is stored.
+  int64_t k = matmul.getStaticLoopRanges().back();
   if (isWorthRowThreads(type, k, block))
     tiled->loops.back()->setAttr(google::kParallelLoopAttrName,
                                  rewriter.getUnitAttr());

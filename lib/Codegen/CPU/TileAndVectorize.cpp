@@ -94,15 +94,15 @@ struct TileAndVectorizePass
 } // namespace
 
 LogicalResult CpuScheduler::run() {
+  IRRewriter rewriter(&getContext());
+  foldTransposedLhs(rewriter);
   SmallVector<linalg::LinalgOp> matmuls;
   getOperation()->walk([&](linalg::LinalgOp op) {
     if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
         op.hasPureTensorSemantics() && llvm::all_of(op->getOperands(), isF32) &&
-        // linalg's default indexing maps: no transposed operands.
-        !op.hasUserDefinedMaps() && !hasEmptyLoop(op))
+        hasBlockableMaps(op) && !hasEmptyLoop(op))
       matmuls.push_back(op);
   });
-  IRRewriter rewriter(&getContext());
   for (linalg::LinalgOp matmul : matmuls)
     if (failed(tileMatmul(rewriter, matmul)))
       return failure();
