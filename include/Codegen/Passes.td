@@ -156,6 +156,14 @@ def ConvolutionToMatmulPass
     }
     ```
 
+    With `row-copy-min-run=R` (the CPU pipeline's choice), a window copy
+    whose runs (kw*C contiguous input elements, undilated columns) are at
+    least R long is built run by run: loops over the output rows, columns
+    and window rows, each copying that run for every image as one slice (a
+    strided copy of whole runs once bufferized), instead of a generic whose
+    loops LLVM unrolls around a vectorized run. Convolutions with the batch
+    as their channels (a filter's gradient) have runs of thousands.
+
     Grouped and depthwise convolutions (`conv_2d_nhwgc_gfhwc`) stay as they
     are.
   }];
@@ -166,12 +174,17 @@ def ConvolutionToMatmulPass
     Option<"directMinWidth", "direct-min-width", "int64_t", "0",
            "Rewrite f32 convolutions whose output width is at least this "
            "as per-row matmuls on the input (0: always im2col)">,
+    Option<"rowCopyMinRun", "row-copy-min-run", "int64_t", "0",
+           "Copy the windows run by run where a run (kw*C elements) is at "
+           "least this long (0: always one generic)">,
   ];
   let statistics = [
     Statistic<"numConverted", "num-converted",
               "Convolutions rewritten as im2col and a matmul">,
     Statistic<"numDirect", "num-direct",
               "Convolutions rewritten as per-row matmuls">,
+    Statistic<"numRunCopies", "num-run-copies",
+              "Window copies built run by run">,
   ];
 }
 

@@ -353,9 +353,12 @@ google::buildExtremePipeline(OpPassManager &pm,
   addLinalgLoweringPasses(pm, options);
   // Convolutions as matmuls: the matmul schedules of both targets take
   // them (at opt-level 0, the convolutions' own loops).
+  // On the CPU, wide convolutions go direct and long window runs are
+  // copied run by run (the runtime's strided copy).
+  bool cpu = options.target == Target::CPU;
   if (options.optLevel > 0)
     pm.addNestedPass<func::FuncOp>(createConvolutionToMatmulPass(
-        {/*directMinWidth=*/options.target == Target::CPU ? 16 : 0}));
+        {/*directMinWidth=*/cpu ? 16 : 0, /*rowCopyMinRun=*/cpu ? 256 : 0}));
   if (options.target == Target::CPU)
     addCpuTilingPasses(pm, options);
   addBufferizationPasses(pm, options);

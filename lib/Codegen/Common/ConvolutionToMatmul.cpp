@@ -158,6 +158,75 @@ Value rewriteAsRowMatmuls(RewriterBase &rewriter,
   return rowLoop.getResult(0);
 }
 
+/// The window copy built run by run (see row-copy-min-run): patches[:, y,
+/// x, i, :] = source[:, y*s0 + i*d0, x*s1*C : x*s1*C + run] for each
+/// output row y, column x and window row i.
+Value copyWindowRuns(RewriterBase &rewriter, Location loc, Value source,
+                     Value patches, OpFoldResult batch, ArrayRef<int64_t> o,
+                     int64_t windowRows, int64_t run, int64_t channels,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  auto index = [&](int64_t value) -> OpFoldResult {
+    return rewriter.getIndexAttr(value);
+  };
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Type element = cast<RankedTensorType>(source.getType()).getElementType();
+  SmallVector<int64_t> runShape = {
+      getConstantIntValue(batch).value_or(ShapedType::kDynamic), run};
+  auto runType = RankedTensorType::get(runShape, element);
+  // Made here, in front of the loops.
+  Value zero = constant(0), one = constant(1);
+  Value outputRows = constant(o[1]), outputColumns = constant(o[2]),
+        windowRowCount = constant(windowRows);
+  auto loop = [&](OpBuilder &b, Location nestedLoc, Value extent, Value into,
+                  function_ref<Value(OpBuilder &, Value, Value)> body) {
+    return scf::ForOp::create(
+               b, nestedLoc, zero, extent, one, ValueRange{into},
+               [&](OpBuilder &b, Location loc, Value iv, ValueRange args) {
+                 scf::YieldOp::create(b, loc, body(b, iv, args[0]));
+               })
+        .getResult(0);
+  };
+  return loop(
+      rewriter, loc, outputRows, patches,
+      [&](OpBuilder &b, Value y, Value rows) {
+        return loop(
+            b, loc, outputColumns, rows,
+            [&](OpBuilder &b, Value x, Value columns) {
+              return loop(
+                  b, loc, windowRowCount, columns,
+                  [&](OpBuilder &b, Value i, Value window) {
+                    AffineExpr d0 = b.getAffineDimExpr(0),
+                               d1 = b.getAffineDimExpr(1);
+                    Value row = affine::AffineApplyOp::create(
+                        b, loc,
+                        AffineMap::get(2, 0,
+                                       d0 * strides[0] + d1 * dilations[0]),
+                        ValueRange{y, i});
+                    Value column = affine::AffineApplyOp::create(
+                        b, loc,
+                        AffineMap::get(1, 0, d0 * (strides[1] * channels)), x);
+                    Value runs = tensor::ExtractSliceOp::create(
+                        b, loc, runType, source,
+                        ArrayRef<OpFoldResult>{index(0), row, column},
+                        ArrayRef<OpFoldResult>{batch, index(1), index(run)},
+                        ArrayRef<OpFoldResult>{index(1), index(1), index(1)});
+                    return tensor::InsertSliceOp::create(
+                               b, loc, runs, window,
+                               ArrayRef<OpFoldResult>{index(0), y, x, i,
+                                                      index(0)},
+                               ArrayRef<OpFoldResult>{batch, index(1), index(1),
+                                                      index(1), index(run)},
+                               ArrayRef<OpFoldResult>{index(1), index(1),
+                                                      index(1), index(1),
+                                                      index(1)})
+                        .getResult();
+                  });
+            });
+      });
+}
+
 struct ConvolutionToMatmulPass
     : public google::impl::ConvolutionToMatmulPassBase<
           ConvolutionToMatmulPass> {
@@ -233,19 +302,29 @@ void ConvolutionToMatmulPass::runOnOperation() {
                              x * strides[1] + j * dilations[1], c},
                             context);
     }
-    auto patches = linalg::GenericOp::create(
-        rewriter, loc, empty.getType(), source, empty,
-        ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(rank)},
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [](OpBuilder &b, Location nestedLoc, ValueRange args) {
-          linalg::YieldOp::create(b, nestedLoc, args[0]);
-        });
+    Value patches;
+    if (rowRuns && rowCopyMinRun > 0 && f[1] * f[2] >= rowCopyMinRun) {
+      patches = copyWindowRuns(rewriter, loc, source, empty, batch, o, f[0],
+                               f[1] * f[2], f[2], strides, dilations);
+      ++numRunCopies;
+    } else {
+      patches =
+          linalg::GenericOp::create(
+              rewriter, loc, empty.getType(), source, empty,
+              ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(rank)},
+              SmallVector<utils::IteratorType>(rank,
+                                               utils::IteratorType::parallel),
+              [](OpBuilder &b, Location nestedLoc, ValueRange args) {
+                linalg::YieldOp::create(b, nestedLoc, args[0]);
+              })
+              .getResult(0);
+    }
 
     // (N*OH*OW) x (kh*kw*C) times (kh*kw*C) x F.
     SmallVector<ReassociationIndices> rowsAndDepth = {
         {0, 1, 2}, llvm::to_vector(llvm::seq<int64_t>(3, rank))};
-    Value lhs = tensor::CollapseShapeOp::create(
-        rewriter, loc, patches.getResult(0), rowsAndDepth);
+    Value lhs =
+        tensor::CollapseShapeOp::create(rewriter, loc, patches, rowsAndDepth);
     Value rhs = tensor::CollapseShapeOp::create(
         rewriter, loc, filter,
         SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});

@@ -1,5 +1,6 @@
 // RUN: google-opt %s -split-input-file -google-convolution-to-matmul | FileCheck %s
 // RUN: google-opt %s -split-input-file -google-convolution-to-matmul=direct-min-width=16 | FileCheck %s --check-prefix=DIRECT
+// RUN: google-opt %s -split-input-file -google-convolution-to-matmul=row-copy-min-run=256 | FileCheck %s --check-prefix=RUNS
 
 // CHECK: #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 + d4 * 2, d5)>
 // CHECK-LABEL: func @strided_dilated
@@ -69,4 +70,41 @@ func.func @rows(%x: tensor<?x10x40x8xf32>, %w: tensor<3x3x8x16xf32>, %acc: tenso
 func.func @narrow(%x: tensor<?x10x10x8xf32>, %w: tensor<3x3x8x16xf32>, %acc: tensor<?x8x8x16xf32>) -> tensor<?x8x8x16xf32> {
   %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<?x10x10x8xf32>, tensor<3x3x8x16xf32>) outs(%acc : tensor<?x8x8x16xf32>) -> tensor<?x8x8x16xf32>
   return %0 : tensor<?x8x8x16xf32>
+}
+
+// -----
+
+// With row-copy-min-run, a window copy whose runs (kw*C contiguous input
+// elements) are at least that long is built run by run: loops over the
+// output rows, output columns and window rows, each copying one run (here
+// 2*256 elements, at column x*256, row y + 2i) for every image as one
+// slice; shorter runs keep the generic.
+// RUNS-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0 + d1 * 2)>
+// RUNS-DAG: #[[COLUMN:.*]] = affine_map<(d0) -> (d0 * 256)>
+// RUNS-LABEL: func @runs
+// RUNS: %[[N:.*]] = tensor.dim %arg2, %c0
+// RUNS: %[[EMPTY:.*]] = tensor.empty(%[[N]]) : tensor<?x2x5x3x512xf32>
+// RUNS: %[[SOURCE:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0], [1], [2, 3]] : tensor<?x6x6x256xf32> into tensor<?x6x1536xf32>
+// RUNS: scf.for %[[Y:[a-z0-9_]+]] = %{{.*}} to %c2 {{.*}} iter_args(%{{.*}} = %[[EMPTY]])
+// RUNS:   scf.for %[[X:[a-z0-9_]+]] = %{{.*}} to %c5
+// RUNS:     scf.for %[[I:[a-z0-9_]+]] = %{{.*}} to %c3 {{.*}} iter_args(%[[P:.*]] = %{{.*}})
+// RUNS:       %[[R:.*]] = affine.apply #[[ROW]](%[[Y]], %[[I]])
+// RUNS:       %[[C:.*]] = affine.apply #[[COLUMN]](%[[X]])
+// RUNS:       %[[SLICE:.*]] = tensor.extract_slice %[[SOURCE]][0, %[[R]], %[[C]]] [%[[N]], 1, 512] [1, 1, 1] : tensor<?x6x1536xf32> to tensor<?x512xf32>
+// RUNS:       tensor.insert_slice %[[SLICE]] into %[[P]][0, %[[Y]], %[[X]], %[[I]], 0] [%[[N]], 1, 1, 1, 512]
+// RUNS: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<?x1536xf32>, tensor<1536x4xf32>)
+// RUNS-LABEL: func @short_runs
+// RUNS: linalg.generic
+// RUNS: linalg.matmul
+// CHECK-LABEL: func @runs
+// CHECK: linalg.generic
+// CHECK-NOT: scf.for
+// CHECK: linalg.matmul
+func.func @runs(%x: tensor<?x6x6x256xf32>, %w: tensor<3x2x256x4xf32>, %acc: tensor<?x2x5x4xf32>) -> tensor<?x2x5x4xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>} ins(%x, %w : tensor<?x6x6x256xf32>, tensor<3x2x256x4xf32>) outs(%acc : tensor<?x2x5x4xf32>) -> tensor<?x2x5x4xf32>
+  return %0 : tensor<?x2x5x4xf32>
+}
+func.func @short_runs(%x: tensor<2x6x6x64xf32>, %w: tensor<3x3x64x4xf32>, %acc: tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<2x6x6x64xf32>, tensor<3x3x64x4xf32>) outs(%acc : tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32>
+  return %0 : tensor<2x4x4x4xf32>
 }
