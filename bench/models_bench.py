@@ -8,7 +8,8 @@ CNN of examples/cnn_digits.py at batch 1 and 256, and the GPT-style decoder
 block of examples/gpt_block.py (width 256, 4 heads, sequence 128) at batch
 1 and 16, and training steps of the MLP, the CNN and the RNN. Each contender runs in processes of its own (the workers of
 OpenBLAS and of OpenMP spin on a core after a call, which would slow the
-other down): per thread count, rounds alternate between a google-mlir
+other down): per thread count, rounds (each starting with the next
+contender) alternate between a google-mlir
 process (GOOGLE_MLIR_NUM_THREADS set; its numpy reference single-threaded),
 a numpy process (OPENBLAS_NUM_THREADS set, OPENBLAS_CORETYPE=SkylakeX
 forced, the kernel tuning variables cleared) and a torch process
@@ -493,8 +494,12 @@ def main():
     flops = {}
     for threads in thread_counts:
         samples = {contender: {} for contender in contenders}
-        for _ in range(options.rounds):
-            for contender in contenders:
+        for round_ in range(options.rounds):
+            # Each round starts with the next contender: a process run
+            # right after another can be slower (measured: 5-15% on a
+            # shared 2-core machine), which a fixed order would pin on one.
+            shift = round_ % len(contenders)
+            for contender in contenders[shift:] + contenders[:shift]:
                 for name, seconds, count in run_round(contender, threads,
                                                       options.models):
                     samples[contender].setdefault(name, []).append(
