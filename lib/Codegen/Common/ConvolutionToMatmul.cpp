@@ -64,6 +64,16 @@ bool isDirectCandidate(linalg::Conv2DNhwcHwcfOp conv, int64_t minWidth) {
          });
 }
 
+/// The input row that window row `i` of output row `y` reads:
+/// y*s0 + i*d0.
+Value getInputRow(OpBuilder &b, Location loc, Value y, Value i,
+                  ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1);
+  return affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(2, 0, d0 * strides[0] + d1 * dilations[0]),
+      ValueRange{y, i});
+}
+
 /// The direct form (see the file comment): one loop over the N*OH output
 /// rows, marked parallel, and loops over the window's rows and columns
 /// around a matmul of the shifted input rows by the filter's slice.
@@ -116,13 +126,9 @@ Value rewriteAsRowMatmuls(RewriterBase &rewriter,
                   b, loc, zero, windowWidth, one, rowAcc,
                   [&](OpBuilder &b, Location loc, Value j,
                       ValueRange columnAcc) {
-                    AffineExpr d0 = b.getAffineDimExpr(0),
-                               d1 = b.getAffineDimExpr(1);
-                    Value inputRow = affine::AffineApplyOp::create(
-                        b, loc,
-                        AffineMap::get(2, 0,
-                                       d0 * strides[0] + d1 * dilations[0]),
-                        ValueRange{y, i});
+                    AffineExpr d0 = b.getAffineDimExpr(0);
+                    Value inputRow =
+                        getInputRow(b, loc, y, i, strides, dilations);
                     Value inputColumn = affine::AffineApplyOp::create(
                         b, loc, AffineMap::get(1, 0, d0 * dilations[1]), j);
                     Value lhs = tensor::ExtractSliceOp::create(
@@ -197,13 +203,8 @@ Value copyWindowRuns(RewriterBase &rewriter, Location loc, Value source,
               return loop(
                   b, loc, windowRowCount, columns,
                   [&](OpBuilder &b, Value i, Value window) {
-                    AffineExpr d0 = b.getAffineDimExpr(0),
-                               d1 = b.getAffineDimExpr(1);
-                    Value row = affine::AffineApplyOp::create(
-                        b, loc,
-                        AffineMap::get(2, 0,
-                                       d0 * strides[0] + d1 * dilations[0]),
-                        ValueRange{y, i});
+                    AffineExpr d0 = b.getAffineDimExpr(0);
+                    Value row = getInputRow(b, loc, y, i, strides, dilations);
                     Value column = affine::AffineApplyOp::create(
                         b, loc,
                         AffineMap::get(1, 0, d0 * (strides[1] * channels)), x);
