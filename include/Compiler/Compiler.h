@@ -28,6 +28,14 @@ struct CompileOptions {
   std::string pipeline;
   /// Directory holding libgoogle_runtime.so, linked as a dependency.
   std::string runtimeLibraryDir;
+  /// Threads that optimize and emit parts of a large module in parallel;
+  /// 0: one per core. GOOGLE_MLIR_COMPILE_THREADS sets the default.
+  unsigned codegenThreads = 0;
+  /// The fewest LLVM instructions (before optimization) a part must have
+  /// for the module to be split; below, splitting costs more than it
+  /// saves. GOOGLE_MLIR_COMPILE_PART_MIN sets the default (1 splits every
+  /// module that can be: the tests' setting).
+  unsigned minCodegenPartInstructions = 500;
 };
 
 /// A CompileOptions with the runtime next to this build.
@@ -42,7 +50,8 @@ struct CompileStats {
   double parse = 0;    // parse and verify
   double pipeline = 0; // the MLIR pass pipeline
   double codegen = 0;  // translation, LLVM optimization, object emission
-  double link = 0;     // linking the object (lld, in-process)
+  double link = 0;     // linking the objects (lld, in-process)
+  unsigned codegenParts = 1; // parts optimized and emitted on threads
 };
 
 /// Compiles MLIR text at any stage (google dialect, linalg on tensors, or

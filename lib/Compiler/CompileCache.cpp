@@ -157,8 +157,10 @@ google::getOrCompile(StringRef source, StringRef name,
   if (log)
     llvm::errs() << llvm::format(
         "google-mlir: compiled %s in %.1f ms (cache miss: %s; %s) [parse "
-        "%.1f, pipeline %.1f, codegen %.1f, link %.1f ms]\n",
+        "%.1f, pipeline %.1f, codegen %.1f, link %.1f ms; codegen in %u "
+        "part%s]\n",
         name.str().c_str(), millisecondsSince(start), reason.c_str(),
-        key.c_str(), stats.parse, stats.pipeline, stats.codegen, stats.link);
+        key.c_str(), stats.parse, stats.pipeline, stats.codegen, stats.link,
+        stats.codegenParts, stats.codegenParts == 1 ? "" : "s");
   return result;
 }

@@ -1,6 +1,7 @@
 //===- Compiler.cpp - MLIR text to a loadable shared object ---------------===//
 
 #include "Compiler/Compiler.h"
+#include "ModuleSplitting.h"
 
 #include "Dialect/Google/IR/GoogleDialect.h"
 #include "Codegen/GPU/Passes.h"
@@ -23,15 +24,18 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -67,6 +71,10 @@ CompileOptions google::getDefaultCompileOptions() {
   static const std::string runtimeLibraryDir = findRuntimeLibraryDir();
   CompileOptions options;
   options.runtimeLibraryDir = runtimeLibraryDir;
+  if (const char *threads = std::getenv("GOOGLE_MLIR_COMPILE_THREADS"))
+    (void)llvm::to_integer(threads, options.codegenThreads);
+  if (const char *part = std::getenv("GOOGLE_MLIR_COMPILE_PART_MIN"))
+    (void)llvm::to_integer(part, options.minCodegenPartInstructions);
   return options;
 }
 
@@ -78,6 +86,12 @@ void google::registerCompilerDialects(DialectRegistry &registry) {
 }
 
 namespace {
+
+/// One object file's contents.
+using ObjectCode = SmallVector<char, 0>;
+
+/// At most this many threads optimize and emit parts of one module.
+constexpr unsigned kMaxCodegenThreads = 8;
 
 /// The pass pipeline failed; what went wrong is in the diagnostics.
 class PipelineFailed : public llvm::ErrorInfo<PipelineFailed> {
@@ -291,11 +305,11 @@ llvm::Error optimizeModule(llvm::Module &module, unsigned optLevel,
   return llvm::Error::success();
 }
 
-/// The module as optimized LLVM IR for `machine`.
+/// The module as LLVM IR for `machine`, not yet optimized.
 Expected<std::unique_ptr<llvm::Module>>
-translateAndOptimize(ModuleOp module, const ExtremePipelineOptions &options,
-                     llvm::TargetMachine &machine,
-                     llvm::LLVMContext &llvmContext) {
+translateForMachine(ModuleOp module, const ExtremePipelineOptions &options,
+                    llvm::TargetMachine &machine,
+                    llvm::LLVMContext &llvmContext) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
@@ -305,37 +319,110 @@ translateAndOptimize(ModuleOp module, const ExtremePipelineOptions &options,
   // The loops LLVM vectorizes itself get vectors as wide as ours: chips
   // that prefer 256-bit vectors (skylake-avx512 among them) would stop at
   // 8 floats, and call 8-wide exp where a 16-wide one exists.
-  unsigned vectorBits = getCpuVectorBits(options.getHostChip());
-  if (vectorBits >= 512)
+  if (getCpuVectorBits(options.getHostChip()) >= 512)
     for (llvm::Function &function : *llvmModule)
       if (!function.isDeclaration())
         function.addFnAttr("prefer-vector-width", "512");
-  std::unique_ptr<llvm::TargetLibraryInfoImpl> libraryInfo =
-      createLibraryInfo(vectorBits, machine);
-  if (Error err =
-          optimizeModule(*llvmModule, options.optLevel, machine, *libraryInfo))
-    return createStringError("LLVM optimization failed: " +
-                             llvm::toString(std::move(err)));
   return llvmModule;
 }
 
-Error emitObject(ModuleOp module, const ExtremePipelineOptions &options,
-                 SmallVectorImpl<char> &object) {
+/// Runs LLVM's pipeline for the options' opt-level on `module`.
+Error optimizeForMachine(llvm::Module &module,
+                         const ExtremePipelineOptions &options,
+                         llvm::TargetMachine &machine) {
+  std::unique_ptr<llvm::TargetLibraryInfoImpl> libraryInfo =
+      createLibraryInfo(getCpuVectorBits(options.getHostChip()), machine);
+  if (Error err =
+          optimizeModule(module, options.optLevel, machine, *libraryInfo))
+    return createStringError("LLVM optimization failed: " +
+                             llvm::toString(std::move(err)));
+  return Error::success();
+}
+
+/// The module as optimized LLVM IR for `machine`.
+Expected<std::unique_ptr<llvm::Module>>
+translateAndOptimize(ModuleOp module, const ExtremePipelineOptions &options,
+                     llvm::TargetMachine &machine,
+                     llvm::LLVMContext &llvmContext) {
+  Expected<std::unique_ptr<llvm::Module>> llvmModule =
+      translateForMachine(module, options, machine, llvmContext);
+  if (!llvmModule)
+    return llvmModule.takeError();
+  if (Error err = optimizeForMachine(**llvmModule, options, machine))
+    return std::move(err);
+  return llvmModule;
+}
+
+/// Optimizes `module` and appends its object code to `object`.
+Error optimizeAndEmit(llvm::Module &module,
+                      const ExtremePipelineOptions &options,
+                      llvm::TargetMachine &machine,
+                      SmallVectorImpl<char> &object) {
+  if (Error err = optimizeForMachine(module, options, machine))
+    return err;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager codegen;
+  if (machine.addPassesToEmitFile(codegen, os, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile))
+    return createStringError("the target cannot emit object files");
+  codegen.run(module);
+  return Error::success();
+}
+
+/// Optimizes and emits a part of a split module (splitModuleForCodegen),
+/// in a context and target machine of its own: parts run on threads.
+Error emitPart(StringRef bitcode, const ExtremePipelineOptions &options,
+               SmallVectorImpl<char> &object) {
+  Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createTargetMachine(options);
+  if (!machine)
+    return machine.takeError();
+  llvm::LLVMContext llvmContext;
+  Expected<std::unique_ptr<llvm::Module>> part = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(bitcode, "part"), llvmContext);
+  if (!part)
+    return part.takeError();
+  return optimizeAndEmit(**part, options, **machine, object);
+}
+
+/// The module's object code: one object, or one per part when the module
+/// is large enough to split over the compile options' threads.
+Error emitObjects(ModuleOp module, const ExtremePipelineOptions &options,
+                  const CompileOptions &compileOptions,
+                  SmallVectorImpl<ObjectCode> &objects) {
   Expected<std::unique_ptr<llvm::TargetMachine>> machine =
       createTargetMachine(options);
   if (!machine)
     return machine.takeError();
   llvm::LLVMContext llvmContext;
   Expected<std::unique_ptr<llvm::Module>> llvmModule =
-      translateAndOptimize(module, options, **machine, llvmContext);
+      translateForMachine(module, options, **machine, llvmContext);
   if (!llvmModule)
     return llvmModule.takeError();
-  llvm::raw_svector_ostream os(object);
-  llvm::legacy::PassManager codegen;
-  if ((*machine)->addPassesToEmitFile(codegen, os, nullptr,
-                                      llvm::CodeGenFileType::ObjectFile))
-    return createStringError("the target cannot emit object files");
-  codegen.run(**llvmModule);
+  unsigned threads = compileOptions.codegenThreads;
+  if (threads == 0)
+    threads = llvm::hardware_concurrency().compute_thread_count();
+  SmallVector<SmallString<0>> parts =
+      splitModuleForCodegen(**llvmModule, std::min(threads, kMaxCodegenThreads),
+                            compileOptions.minCodegenPartInstructions);
+  if (parts.empty())
+    return optimizeAndEmit(**llvmModule, options, **machine,
+                           objects.emplace_back());
+  llvmModule->reset();
+  objects.resize(parts.size());
+  SmallVector<std::string> errors(parts.size());
+  {
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(parts.size()));
+    for (size_t i = 0; i < parts.size(); ++i)
+      pool.async([&, i] {
+        if (Error err = emitPart(parts[i], options, objects[i]))
+          errors[i] = llvm::toString(std::move(err));
+      });
+    pool.wait();
+  }
+  for (const std::string &error : errors)
+    if (!error.empty())
+      return createStringError(error);
   return Error::success();
 }
 
@@ -351,18 +438,22 @@ InProcessLinker &getLinker() {
   return linker;
 }
 
-Error linkSharedObject(ArrayRef<char> object, const CompileOptions &options,
-                       StringRef outputPath) {
-  SmallString<128> objectPath;
-  int fd;
-  if (llvm::sys::fs::createTemporaryFile("google-mlir", "o", fd, objectPath))
-    return createStringError("cannot create a temporary file");
-  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove(objectPath); });
-  {
+Error linkSharedObject(ArrayRef<ObjectCode> objects,
+                       const CompileOptions &options, StringRef outputPath) {
+  SmallVector<SmallString<128>> objectPaths;
+  llvm::scope_exit cleanup([&] {
+    for (const SmallString<128> &path : objectPaths)
+      llvm::sys::fs::remove(path);
+  });
+  for (const ObjectCode &object : objects) {
+    int fd;
+    if (llvm::sys::fs::createTemporaryFile("google-mlir", "o", fd,
+                                           objectPaths.emplace_back()))
+      return createStringError("cannot create a temporary file");
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os.write(object.data(), object.size());
     if (os.has_error())
-      return createStringError("cannot write " + objectPath);
+      return createStringError("cannot write " + objectPaths.back());
   }
   std::string runtimeDir = options.runtimeLibraryDir;
   SmallVector<std::string> args = {
@@ -370,17 +461,19 @@ Error linkSharedObject(ArrayRef<char> object, const CompileOptions &options,
       // symbol elsewhere in the process (a function called `div`, say).
       "ld.lld", "-shared", "-Bsymbolic", "--hash-style=gnu", "-o",
       outputPath.str(),
-      objectPath.str().str(),
       // Runtime hooks (allocation, memrefCopy) and libm for transcendental
       // functions.
       "-L" + runtimeDir, "-lgoogle_runtime", "-rpath", runtimeDir,
       // Parallel loops, when the module has any.
       "-L" GOOGLE_OPENMP_LIBRARY_DIR, "--as-needed", "-lomp", "--no-as-needed",
-      "-rpath", GOOGLE_OPENMP_LIBRARY_DIR,
-      "-L/lib/x86_64-linux-gnu", "-L/usr/lib/x86_64-linux-gnu",
-      "-l:libm.so.6", "-l:libc.so.6", "-l:libgcc_s.so.1",
+      "-rpath", GOOGLE_OPENMP_LIBRARY_DIR, "-L/lib/x86_64-linux-gnu",
+      "-L/usr/lib/x86_64-linux-gnu", "-l:libm.so.6", "-l:libc.so.6",
+      "-l:libgcc_s.so.1",
       // Vectorized math (createLibraryInfo), when the code calls it.
       "--as-needed", "-l:libmvec.so.1", "--no-as-needed"};
+  // The objects go after "-o <output>".
+  for (auto [i, path] : llvm::enumerate(objectPaths))
+    args.insert(args.begin() + 6 + i, path.str().str());
   SmallVector<const char *> argv;
   for (const std::string &arg : args)
     argv.push_back(arg.c_str());
@@ -470,11 +563,12 @@ Error google::compileToSharedObject(StringRef source, StringRef bufferName,
   if (Error err = lowerToLLVMDialect(*parsed.module, **pipeline))
     return parsed.withDiagnostic(std::move(err));
   lap(stats->pipeline);
-  SmallVector<char, 0> object;
-  if (Error err = emitObject(*parsed.module, **pipeline, object))
+  SmallVector<ObjectCode> objects;
+  if (Error err = emitObjects(*parsed.module, **pipeline, options, objects))
     return err;
+  stats->codegenParts = objects.size();
   lap(stats->codegen);
-  Error linked = linkSharedObject(object, options, outputPath);
+  Error linked = linkSharedObject(objects, options, outputPath);
   lap(stats->link);
   return linked;
 }
