@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 10 cases match numpy
+// CHECK: e2e: 15 cases match numpy
 
 // Transposes that move the innermost dimension go in 16 x 16 (AVX-512) or
 // 8 x 8 tiles of masked vector loads, a register transpose and masked
@@ -15,6 +15,13 @@
 // E2E: @dynamic(x: 1x37xf32) -> x.T
 // E2E: @chunked(x: 300x320xf32) -> (x * 2).T
 // E2E: @narrow(x: 3x100xf32) -> x.T
+// Unit dimensions dropped and dimensions that move together merged first
+// (a 256x100 matrix's transpose; a ?x24 one; a reshape).
+// E2E: @unit_dims(x: 256x10x10x1xf32) -> np.transpose(x, (3, 1, 2, 0))
+// E2E: @merged(x: 9x4x6xf32) -> np.transpose(x, (1, 2, 0))
+// E2E: @merged(x: 1x4x6xf32) -> np.transpose(x, (1, 2, 0))
+// E2E: @merged(x: 0x4x6xf32) -> np.transpose(x, (1, 2, 0))
+// E2E: @reshape_only(x: 1x5x1x7xf32) -> np.transpose(x, (1, 0, 3, 2))
 
 func.func @partial(%x: tensor<250x256xf32>) -> tensor<256x250xf32> {
   %0 = google.transpose %x {perm = array<i64: 1, 0>} : tensor<250x256xf32> -> tensor<256x250xf32>
@@ -53,4 +60,19 @@ func.func @chunked(%x: tensor<300x320xf32>) -> tensor<320x300xf32> {
 func.func @narrow(%x: tensor<3x100xf32>) -> tensor<100x3xf32> {
   %0 = google.transpose %x {perm = array<i64: 1, 0>} : tensor<3x100xf32> -> tensor<100x3xf32>
   return %0 : tensor<100x3xf32>
+}
+
+func.func @unit_dims(%x: tensor<256x10x10x1xf32>) -> tensor<1x10x10x256xf32> {
+  %0 = google.transpose %x {perm = array<i64: 3, 1, 2, 0>} : tensor<256x10x10x1xf32> -> tensor<1x10x10x256xf32>
+  return %0 : tensor<1x10x10x256xf32>
+}
+
+func.func @merged(%x: tensor<?x4x6xf32>) -> tensor<4x6x?xf32> {
+  %0 = google.transpose %x {perm = array<i64: 1, 2, 0>} : tensor<?x4x6xf32> -> tensor<4x6x?xf32>
+  return %0 : tensor<4x6x?xf32>
+}
+
+func.func @reshape_only(%x: tensor<1x5x1x7xf32>) -> tensor<5x1x7x1xf32> {
+  %0 = google.transpose %x {perm = array<i64: 1, 0, 3, 2>} : tensor<1x5x1x7xf32> -> tensor<5x1x7x1xf32>
+  return %0 : tensor<5x1x7x1xf32>
 }

@@ -246,6 +246,7 @@ private:
   LogicalResult tileShortRows(IRRewriter &rewriter, bool &tiledAny);
 
   // Transposes (TransposeSchedule.cpp).
+  void collapseTransposes(IRRewriter &rewriter);
   LogicalResult tileTransposes(IRRewriter &rewriter);
 
   // Poolings (PoolingSchedule.cpp).

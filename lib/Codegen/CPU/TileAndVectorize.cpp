@@ -96,6 +96,7 @@ struct TileAndVectorizePass
 LogicalResult CpuScheduler::run() {
   IRRewriter rewriter(&getContext());
   foldTransposedLhs(rewriter);
+  collapseTransposes(rewriter);
   SmallVector<linalg::LinalgOp> matmuls;
   getOperation()->walk([&](linalg::LinalgOp op) {
     if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&

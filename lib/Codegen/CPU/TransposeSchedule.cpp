@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -24,6 +25,98 @@
 using namespace mlir;
 
 namespace mlir::google::cpu {
+
+/// The dimensions of a transpose that move together: the input's
+/// non-unit dimensions in runs that stay consecutive in the output, each
+/// run a list of input dimensions; runs in output order.
+static SmallVector<SmallVector<int64_t>> getMovingRuns(RankedTensorType input,
+                                                       ArrayRef<int64_t> perm) {
+  auto isUnit = [&](int64_t d) { return input.getDimSize(d) == 1; };
+  SmallVector<SmallVector<int64_t>> runs;
+  int64_t previous = -1;
+  for (int64_t d : perm) {
+    if (isUnit(d))
+      continue;
+    // The same run when no non-unit input dimension lies between them.
+    bool follows = previous >= 0 && d > previous &&
+                   llvm::all_of(llvm::seq(previous + 1, d), isUnit);
+    if (!follows)
+      runs.emplace_back();
+    runs.back().push_back(d);
+    previous = d;
+  }
+  return runs;
+}
+
+/// The reassociation that collapses `rank` dimensions into one group per
+/// run starting at `starts` (increasing; the dimensions before the first
+/// start join the first group).
+static SmallVector<ReassociationIndices> getGroups(int64_t rank,
+                                                   ArrayRef<int64_t> starts) {
+  SmallVector<ReassociationIndices> groups;
+  for (auto [i, start] : llvm::enumerate(starts)) {
+    int64_t begin = i == 0 ? 0 : start;
+    int64_t end = i + 1 == starts.size() ? rank : starts[i + 1];
+    groups.emplace_back(llvm::to_vector(llvm::seq(begin, end)));
+  }
+  return groups;
+}
+
+/// Step 0: a transpose becomes one of the fewest dimensions that moves the
+/// same data: unit dimensions dropped, dimensions that stay together
+/// merged (256x10x10x1 -> 1x10x10x256 is a 256x100 matrix's transpose).
+/// The reshapes around it are free; the tiles of tileTransposes, or an
+/// elementwise copy when no dimension moves, then apply.
+void CpuScheduler::collapseTransposes(IRRewriter &rewriter) {
+  SmallVector<linalg::TransposeOp> ops;
+  getOperation()->walk([&](linalg::TransposeOp op) {
+    if (op.hasPureTensorSemantics() && !isScheduled(op))
+      ops.push_back(op);
+  });
+  for (linalg::TransposeOp op : ops) {
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    int64_t rank = inputType.getRank();
+    ArrayRef<int64_t> perm = op.getPermutation();
+    SmallVector<SmallVector<int64_t>> runs = getMovingRuns(inputType, perm);
+    if (runs.empty() || static_cast<int64_t>(runs.size()) == rank)
+      continue;
+    // The runs in input order, and the collapsed permutation.
+    SmallVector<int64_t> inputOrder =
+        llvm::to_vector(llvm::seq<int64_t>(0, runs.size()));
+    llvm::sort(inputOrder, [&](int64_t a, int64_t b) {
+      return runs[a].front() < runs[b].front();
+    });
+    SmallVector<int64_t> inputStarts, collapsedPerm(runs.size());
+    for (auto [position, run] : llvm::enumerate(inputOrder)) {
+      inputStarts.push_back(runs[run].front());
+      collapsedPerm[run] = position;
+    }
+    SmallVector<int64_t> outputStarts;
+    for (const SmallVector<int64_t> &run : runs)
+      outputStarts.push_back(llvm::find(perm, run.front()) - perm.begin());
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value collapsed = tensor::CollapseShapeOp::create(
+        rewriter, loc, op.getInput(), getGroups(rank, inputStarts));
+    Value moved = collapsed;
+    if (runs.size() > 1) {
+      SmallVector<OpFoldResult> collapsedSizes =
+          tensor::getMixedSizes(rewriter, loc, collapsed);
+      SmallVector<OpFoldResult> movedSizes =
+          applyPermutation(collapsedSizes, collapsedPerm);
+      Value init = tensor::EmptyOp::create(rewriter, loc, movedSizes,
+                                           inputType.getElementType());
+      moved = linalg::TransposeOp::create(rewriter, loc, collapsed, init,
+                                          collapsedPerm)
+                  ->getResult(0);
+    }
+    auto expanded = tensor::ExpandShapeOp::create(
+        rewriter, loc, op.getInit().getType(), moved,
+        getGroups(rank, outputStarts),
+        tensor::getMixedSizes(rewriter, loc, op.getInit()));
+    rewriter.replaceOp(op, expanded.getResult());
+  }
+}
 
 LogicalResult CpuScheduler::tileTransposes(IRRewriter &rewriter) {
   SmallVector<std::pair<linalg::TransposeOp, int64_t>> ops;

@@ -31,22 +31,52 @@ func.func @matrix(%x: tensor<250x256xf32>) -> tensor<256x250xf32> {
 
 // -----
 
-// Other dimensions are loops around a transpose of 2-D slices: (2, 0, 1)
-// of 17x5x20 loops over the 17 and transposes 5x20 slices, with a
-// dynamic extent.
+// Other dimensions are loops around a transpose of 2-D slices: (2, 1, 0)
+// of ?x5x20 loops over the 5 and transposes ?x20 slices.
 // CHECK-LABEL: func @rank3
-// CHECK:       %[[N:.*]] = tensor.dim %arg1, %c1
-// CHECK:       scf.for %[[I:.*]] = %c0 to %[[N]] step
-// CHECK:         %[[IN:.*]] = tensor.extract_slice %arg0[%[[I]], 0, 0] [1, 5, 20] [1, 1, 1] : tensor<?x5x20xi32> to tensor<5x20xi32>
-// CHECK:         tensor.extract_slice %{{.*}}[0, %[[I]], 0] [20, 1, 5] [1, 1, 1] : tensor<20x?x5xi32> to tensor<20x5xi32>
+// CHECK:       scf.for %[[I:.*]] = %c0 to %c5 step
+// CHECK:         %[[IN:.*]] = tensor.extract_slice %arg0[0, %[[I]], 0] [%{{.*}}, 1, 20] [1, 1, 1] : tensor<?x5x20xi32> to tensor<?x20xi32>
+// CHECK:         tensor.extract_slice %{{.*}}[0, %[[I]], 0] [20, 1, %{{.*}}] [1, 1, 1] : tensor<20x5x?xi32> to tensor<20x?xi32>
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             vector.transfer_read %[[IN]]
 // CHECK:             vector.transfer_write
-// CHECK:         tensor.insert_slice {{.*}}[0, %[[I]], 0] [20, 1, 5] [1, 1, 1] : tensor<20x5xi32> into tensor<20x?x5xi32>
-func.func @rank3(%x: tensor<?x5x20xi32>, %e: tensor<20x?x5xi32>) -> tensor<20x?x5xi32> {
-  %t = linalg.transpose ins(%x : tensor<?x5x20xi32>) outs(%e : tensor<20x?x5xi32>) permutation = [2, 0, 1]
-  return %t : tensor<20x?x5xi32>
+// CHECK:         tensor.insert_slice {{.*}}[0, %[[I]], 0] [20, 1, %{{.*}}] [1, 1, 1] : tensor<20x?xi32> into tensor<20x5x?xi32>
+func.func @rank3(%x: tensor<?x5x20xi32>, %e: tensor<20x5x?xi32>) -> tensor<20x5x?xi32> {
+  %t = linalg.transpose ins(%x : tensor<?x5x20xi32>) outs(%e : tensor<20x5x?xi32>) permutation = [2, 1, 0]
+  return %t : tensor<20x5x?xi32>
+}
+
+// -----
+
+// A transpose becomes one of the fewest dimensions that moves the same
+// data, between free reshapes: unit dimensions dropped, dimensions that
+// stay together merged. 256x10x10x1 -> 1x10x10x256 is the transpose of a
+// 256x100 matrix (tiled as one); ?x4x6 -> 4x6x? of a ?x24 one; where the
+// non-unit dimensions keep their order, nothing moves (a reshape).
+// CHECK-LABEL: func @collapsed
+// CHECK:       %[[IN:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1, 2, 3]] : tensor<256x10x10x1xf32> into tensor<256x100xf32>
+// CHECK:       scf.for
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read %[[IN]]{{.*}} : tensor<256x100xf32>, vector<16x16xf32>
+// CHECK:           vector.transfer_write {{.*}} : vector<16x16xf32>, tensor<100x256xf32>
+// CHECK:       tensor.expand_shape %{{.*}} {{\[}}[0, 1, 2], [3]] output_shape [1, 10, 10, 256] : tensor<100x256xf32> into tensor<1x10x10x256xf32>
+// CHECK:       %[[DYN:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2]] : tensor<?x4x6xf32> into tensor<?x24xf32>
+// CHECK:       vector.transfer_read %[[DYN]]
+// CHECK:       tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [4, 6, %{{.*}}] : tensor<24x?xf32> into tensor<4x6x?xf32>
+// CHECK:       %[[FLAT:.*]] = tensor.collapse_shape %arg2 {{\[}}[0, 1, 2, 3]] : tensor<1x5x1x7xf32> into tensor<35xf32>
+// CHECK:       tensor.expand_shape %[[FLAT]] {{\[}}[0, 1, 2, 3]] output_shape [5, 1, 7, 1] : tensor<35xf32> into tensor<5x1x7x1xf32>
+// CHECK-NOT:   linalg.transpose
+func.func @collapsed(%a: tensor<256x10x10x1xf32>, %b: tensor<?x4x6xf32>, %c: tensor<1x5x1x7xf32>) -> (tensor<1x10x10x256xf32>, tensor<4x6x?xf32>, tensor<5x1x7x1xf32>) {
+  %ea = tensor.empty() : tensor<1x10x10x256xf32>
+  %ta = linalg.transpose ins(%a : tensor<256x10x10x1xf32>) outs(%ea : tensor<1x10x10x256xf32>) permutation = [3, 1, 2, 0]
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %b, %c0 : tensor<?x4x6xf32>
+  %eb = tensor.empty(%n) : tensor<4x6x?xf32>
+  %tb = linalg.transpose ins(%b : tensor<?x4x6xf32>) outs(%eb : tensor<4x6x?xf32>) permutation = [1, 2, 0]
+  %ec = tensor.empty() : tensor<5x1x7x1xf32>
+  %tc = linalg.transpose ins(%c : tensor<1x5x1x7xf32>) outs(%ec : tensor<5x1x7x1xf32>) permutation = [1, 0, 3, 2]
+  return %ta, %tb, %tc : tensor<1x10x10x256xf32>, tensor<4x6x?xf32>, tensor<5x1x7x1xf32>
 }
 
 // -----
