@@ -100,6 +100,11 @@ bool isFreeElementwise(linalg::GenericOp op);
 /// extent is dynamic, a map broadcasts a 1 or an operand is a window of a
 /// larger tensor's inner dimensions.
 SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op);
+
+/// Whether `fill` writes a whole static tensor of rank 2 or more that no
+/// schedule took, so that it can fill it as one dimension (a nest of short
+/// loops is one LLVM unrolls and vectorizes across rows, as scatters).
+bool isCollapsibleFill(linalg::FillOp fill);
 /// An elementwise op, or a reduction over outer loops (a column sum),
 /// whose rows (its innermost loop, parallel and static) are shorter than a
 /// vector: 32- or 64-bit operands that read a row contiguously or

@@ -313,6 +313,14 @@ static bool isDenseInner(Value value) {
   return true;
 }
 
+bool isCollapsibleFill(linalg::FillOp fill) {
+  if (isScheduled(fill) || !fill.hasPureTensorSemantics())
+    return false;
+  auto type = cast<RankedTensorType>(fill.getResult(0).getType());
+  return type.getRank() >= 2 && type.hasStaticShape() &&
+         isDenseInner(fill.getOutputs()[0]);
+}
+
 SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op) {
   // Static extents (the dynamic ones carry run-time checks of their own)
   // and maps without broadcast 1s.

@@ -54,8 +54,33 @@ LogicalResult CpuScheduler::tileElementwise(IRRewriter &rewriter) {
 
 /// Step 0'': the loops of each elementwise op that its operands read
 /// contiguously together become one (an op on 256x8x8x8 one loop of
-/// 131072, which LLVM vectorizes whole, not 32768 rows of 8).
+/// 131072, which LLVM vectorizes whole, not 32768 rows of 8); so do the
+/// loops of fills (isCollapsibleFill).
 LogicalResult CpuScheduler::collapseElementwise(IRRewriter &rewriter) {
+  SmallVector<linalg::FillOp> fills;
+  getOperation()->walk([&](linalg::FillOp fill) {
+    if (isCollapsibleFill(fill))
+      fills.push_back(fill);
+  });
+  for (linalg::FillOp fill : fills) {
+    Location loc = fill.getLoc();
+    rewriter.setInsertionPoint(fill);
+    auto type = cast<RankedTensorType>(fill.getResult(0).getType());
+    SmallVector<ReassociationIndices> all = {
+        llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))};
+    Value flat = tensor::CollapseShapeOp::create(rewriter, loc,
+                                                 fill.getOutputs()[0], all);
+    // As a generic: the canonicalizer would fold the reshape of a fill
+    // back into a fill of the reshaped tensor.
+    auto flatFill =
+        linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], flat);
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, flatFill);
+    if (failed(generic))
+      return fill->emitError("cannot fill a tensor as one dimension");
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        fill, type, generic->getResult(0), all);
+  }
   SmallVector<linalg::GenericOp> ops;
   getOperation()->walk([&](linalg::GenericOp op) {
     if (isFreeElementwise(op))

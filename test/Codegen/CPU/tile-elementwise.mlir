@@ -196,3 +196,26 @@ func.func @column_sum(%x: tensor<250x10xf32>) -> tensor<10xf32> {
   %r = linalg.reduce { arith.addf } ins(%x : tensor<250x10xf32>) outs(%f : tensor<10xf32>) dimensions = [0]
   return %r : tensor<10xf32>
 }
+
+// -----
+
+// A fill of a whole static tensor fills it as one dimension (a generic:
+// the canonicalizer would fold a reshaped fill back); LLVM unrolled the
+// inner loops of 256x4x4x8 and vectorized across rows with scatters.
+// Slices of larger tensors and dynamic extents stay.
+// CHECK-LABEL: func @fills
+// CHECK:       %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1, 2, 3]] : tensor<256x4x4x8xf32> into tensor<32768xf32>
+// CHECK:       %[[FILLED:.*]] = linalg.generic {{.*}} outs(%[[FLAT]] : tensor<32768xf32>)
+// CHECK:       tensor.expand_shape %[[FILLED]] {{\[}}[0, 1, 2, 3]] output_shape [256, 4, 4, 8]
+// CHECK:       linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<?x8xf32>)
+// CHECK:       linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x8xf32>)
+func.func @fills(%n: index, %big: tensor<16x16xf32>) -> (tensor<256x4x4x8xf32>, tensor<?x8xf32>, tensor<4x8xf32>) {
+  %c = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<256x4x4x8xf32>
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<256x4x4x8xf32>) -> tensor<256x4x4x8xf32>
+  %d = tensor.empty(%n) : tensor<?x8xf32>
+  %g = linalg.fill ins(%c : f32) outs(%d : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %s = tensor.extract_slice %big[2, 4] [4, 8] [1, 1] : tensor<16x16xf32> to tensor<4x8xf32>
+  %h = linalg.fill ins(%c : f32) outs(%s : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %f, %g, %h : tensor<256x4x4x8xf32>, tensor<?x8xf32>, tensor<4x8xf32>
+}
