@@ -21,6 +21,13 @@ namespace mlir::google {
 /// broadcast), and `product` read element by element (identity map).
 bool isElementwiseEpilogue(linalg::GenericOp epilogue, Value product);
 
+/// Whether `op` reduces rows: one output, every input read through a
+/// projected permutation, and an input whose innermost dimension is a
+/// reduction loop (a row along contiguous memory). The CPU adds one
+/// reduction loop, innermost in every operand, in vector chunks; the GPU a
+/// combiner it knows, parallel loops and rows at least a block long.
+bool isRowReduction(linalg::LinalgOp op);
+
 } // namespace mlir::google
 
 #endif // GOOGLE_CODEGEN_MATCHERS_H

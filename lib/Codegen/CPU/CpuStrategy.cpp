@@ -422,8 +422,8 @@ int64_t getReductionChunk(int64_t length) {
 
 bool isRowReduction(linalg::LinalgOp op) {
   if (!isa<linalg::GenericOp, linalg::ReduceOp>(op) ||
-      !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() == 0 || hasEmptyLoop(op))
+      !op.hasPureTensorSemantics() || !google::isRowReduction(op) ||
+      hasEmptyLoop(op))
     return false;
   for (Value operand : op->getOperands()) {
     Type element = getElementTypeOrSelf(operand.getType());

@@ -25,3 +25,20 @@ bool google::isElementwiseEpilogue(linalg::GenericOp epilogue, Value product) {
   }
   return readsProduct;
 }
+
+bool google::isRowReduction(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  bool readsRows = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isProjectedPermutation())
+      return false;
+    if (map.getNumResults() > 0 &&
+        iterators[map.getDimPosition(map.getNumResults() - 1)] ==
+            utils::IteratorType::reduction)
+      readsRows = true;
+  }
+  return readsRows;
+}

@@ -2,6 +2,7 @@
 
 #include "GpuKernels.h"
 
+#include "Codegen/Matchers.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 
 using namespace mlir;
@@ -236,12 +237,7 @@ ReductionCombine getRowReduction(linalg::LinalgOp op) {
   std::optional<int64_t> elements = getStaticReductionSize(op);
   if (elements && *elements < kRowReductionThreads)
     return {};
-  AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  unsigned innermost =
-      cast<AffineDimExpr>(inputMap.getResults().back()).getPosition();
-  return linalg::isReductionIterator(op.getIteratorTypesArray()[innermost])
-             ? combine
-             : ReductionCombine();
+  return google::isRowReduction(op) ? combine : ReductionCombine();
 }
 
 namespace {
