@@ -171,7 +171,8 @@ struct MaxPool2DToLinalg : public OpConversionPattern<MaxPool2DOp> {
 
 /// linalg.pooling_nhwc_sum over the zero-padded input, in the accumulator
 /// type, then each sum divided by the number of input elements its window
-/// covers (computed from the window's position).
+/// covers (computed from the window's position; the window's size without
+/// padding).
 struct AvgPool2DToLinalg : public OpConversionPattern<AvgPool2DOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -224,8 +225,14 @@ struct AvgPool2DToLinalg : public OpConversionPattern<AvgPool2DOp> {
                                                 constant(extents[axis]));
             return arith::SubIOp::create(b, nestedLoc, last, first).getResult();
           };
-          Value count =
-              arith::MulIOp::create(b, nestedLoc, covered(1, 0), covered(2, 1));
+          // Unpadded windows all lie inside the input.
+          Value count;
+          if (llvm::all_equal(padding) && padding.front() == 0)
+            count = arith::ConstantIndexOp::create(b, nestedLoc,
+                                                   window[0] * window[1]);
+          else
+            count = arith::MulIOp::create(b, nestedLoc, covered(1, 0),
+                                          covered(2, 1));
           ArithAlgebra a(b, nestedLoc, elementType);
           ArithAlgebra w = a.accumulator();
           return semantics::mean(a, w, args[0], count);

@@ -47,6 +47,23 @@ func.func @avg(%x: tensor<1x8x8x3xf32>) -> tensor<1x3x3x3xf32> {
 
 // -----
 
+// Without padding every window lies inside the input: the sums are divided
+// by the window's size.
+// CHECK-LABEL: func @avg_unpadded
+// CHECK: %[[S:.*]] = linalg.pooling_nhwc_sum
+// CHECK: linalg.generic {{.*}} ins(%[[S]] : tensor<?x2x2x16xf32>)
+// CHECK-NOT: linalg.index
+// CHECK: %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK: %[[I:.*]] = arith.index_cast %[[FOUR]]
+// CHECK: %[[F:.*]] = arith.sitofp %[[I]]
+// CHECK: arith.divf %{{.*}}, %[[F]]
+func.func @avg_unpadded(%x: tensor<?x5x4x16xf32>) -> tensor<?x2x2x16xf32> {
+  %0 = google.avg_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>} : tensor<?x5x4x16xf32> -> tensor<?x2x2x16xf32>
+  return %0 : tensor<?x2x2x16xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func @max
 // CHECK: %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x4x3xf32>)
 // CHECK: linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x8x8x3xf32>, tensor<2x2xf32>) outs(%[[INIT]] : tensor<1x4x4x3xf32>)
