@@ -28,7 +28,10 @@ namespace mlir::google::cpu {
 
 /// The dimensions of a transpose that move together: the input's
 /// non-unit dimensions in runs that stay consecutive in the output, each
-/// run a list of input dimensions; runs in output order.
+/// run a list of input dimensions with at most one dynamic extent (MLIR
+/// 22's --expand-strided-metadata crashes on a reshape group with two:
+/// test/Upstream/expand-strided-metadata-two-dynamic.mlir); runs in output
+/// order.
 static SmallVector<SmallVector<int64_t>> getMovingRuns(RankedTensorType input,
                                                        ArrayRef<int64_t> perm) {
   auto isUnit = [&](int64_t d) { return input.getDimSize(d) == 1; };
@@ -38,8 +41,10 @@ static SmallVector<SmallVector<int64_t>> getMovingRuns(RankedTensorType input,
     if (isUnit(d))
       continue;
     // The same run when no non-unit input dimension lies between them.
+    auto isDynamic = [&](int64_t m) { return input.isDynamicDim(m); };
     bool follows = previous >= 0 && d > previous &&
-                   llvm::all_of(llvm::seq(previous + 1, d), isUnit);
+                   llvm::all_of(llvm::seq(previous + 1, d), isUnit) &&
+                   !(isDynamic(d) && llvm::any_of(runs.back(), isDynamic));
     if (!follows)
       runs.emplace_back();
     runs.back().push_back(d);

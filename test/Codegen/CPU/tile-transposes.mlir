@@ -95,3 +95,18 @@ func.func @left(%a: tensor<8x9x32xf32>, %b: tensor<32x40xf64>, %c: tensor<3x100x
   %tc = linalg.transpose ins(%c : tensor<3x100xf32>) outs(%ec : tensor<100x3xf32>) permutation = [1, 0]
   return %ta, %tb, %tc : tensor<9x8x32xf32>, tensor<40x32xf64>, tensor<100x3xf32>
 }
+
+// -----
+
+// Dimensions with two dynamic extents stay apart: MLIR 22's
+// --expand-strided-metadata crashes on a reshape group with two
+// (test/Upstream/expand-strided-metadata-two-dynamic.mlir). ?x?x5 ->
+// 5x?x? keeps its rank; ?x4x? -> 4x?x? merges nothing either.
+// CHECK-LABEL: func @two_dynamic
+// CHECK-NOT:   tensor.collapse_shape
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       return
+func.func @two_dynamic(%a: tensor<?x?x5xf32>, %ea: tensor<5x?x?xf32>) -> tensor<5x?x?xf32> {
+  %t = linalg.transpose ins(%a : tensor<?x?x5xf32>) outs(%ea : tensor<5x?x?xf32>) permutation = [2, 0, 1]
+  return %t : tensor<5x?x?xf32>
+}
