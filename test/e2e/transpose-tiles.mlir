@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 17 cases match numpy
+// CHECK: e2e: 19 cases match numpy
 
 // Transposes that move the innermost dimension go in 16 x 16 (AVX-512) or
 // 8 x 8 tiles of masked vector loads, a register transpose and masked
@@ -25,6 +25,8 @@
 // Two dynamic extents are not merged (an upstream crash on such reshapes).
 // E2E: @two_dynamic(x: 6x7x5xf32) -> np.transpose(x, (2, 0, 1))
 // E2E: @two_dynamic(x: 1x9x5xf32) -> np.transpose(x, (2, 0, 1))
+// E2E: @empty(x: 3x0x7x4xf16) -> np.transpose(x, (0, 1, 3, 2))
+// E2E: @empty_after_op(a: 0x7x4xf16, b: 4x0x7x4xf16[1:2]) -> np.transpose(np.floor_divide(a, b), (0, 1, 3, 2))
 
 func.func @partial(%x: tensor<250x256xf32>) -> tensor<256x250xf32> {
   %0 = google.transpose %x {perm = array<i64: 1, 0>} : tensor<250x256xf32> -> tensor<256x250xf32>
@@ -83,4 +85,15 @@ func.func @reshape_only(%x: tensor<1x5x1x7xf32>) -> tensor<5x1x7x1xf32> {
 func.func @two_dynamic(%x: tensor<?x?x5xf32>) -> tensor<5x?x?xf32> {
   %0 = google.transpose %x {perm = array<i64: 2, 0, 1>} : tensor<?x?x5xf32> -> tensor<5x?x?xf32>
   return %0 : tensor<5x?x?xf32>
+}
+
+func.func @empty(%x: tensor<?x0x7x?xf16>) -> tensor<?x0x?x7xf16> {
+  %0 = google.transpose %x {perm = array<i64: 0, 1, 3, 2>} : tensor<?x0x7x?xf16> -> tensor<?x0x?x7xf16>
+  return %0 : tensor<?x0x?x7xf16>
+}
+
+func.func @empty_after_op(%a: tensor<?x7x?xf16>, %b: tensor<?x?x7x?xf16>) -> tensor<?x0x?x7xf16> {
+  %0 = google.floor_div %a, %b : tensor<?x7x?xf16>, tensor<?x?x7x?xf16> -> tensor<?x0x7x?xf16>
+  %1 = google.transpose %0 {perm = array<i64: 0, 1, 3, 2>} : tensor<?x0x7x?xf16> -> tensor<?x0x?x7xf16>
+  return %1 : tensor<?x0x?x7xf16>
 }

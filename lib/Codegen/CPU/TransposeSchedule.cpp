@@ -75,7 +75,8 @@ static SmallVector<ReassociationIndices> getGroups(int64_t rank,
 void CpuScheduler::collapseTransposes(IRRewriter &rewriter) {
   SmallVector<linalg::TransposeOp> ops;
   getOperation()->walk([&](linalg::TransposeOp op) {
-    if (op.hasPureTensorSemantics() && !isScheduled(op))
+    // (Nothing moves in an empty tensor: left to the loops.)
+    if (op.hasPureTensorSemantics() && !isScheduled(op) && !hasEmptyLoop(op))
       ops.push_back(op);
   });
   for (linalg::TransposeOp op : ops) {

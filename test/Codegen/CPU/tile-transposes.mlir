@@ -110,3 +110,15 @@ func.func @two_dynamic(%a: tensor<?x?x5xf32>, %ea: tensor<5x?x?xf32>) -> tensor<
   %t = linalg.transpose ins(%a : tensor<?x?x5xf32>) outs(%ea : tensor<5x?x?xf32>) permutation = [2, 0, 1]
   return %t : tensor<5x?x?xf32>
 }
+
+// -----
+
+// An empty tensor (a static 0 extent) is left to the loops: a collapsed
+// group of ? and 0 is 0 statically but not to every later fold.
+// CHECK-LABEL: func @empty
+// CHECK-NOT:   tensor.collapse_shape
+// CHECK:       linalg.transpose
+func.func @empty(%a: tensor<?x0x7x?xf32>, %e: tensor<?x0x?x7xf32>) -> tensor<?x0x?x7xf32> {
+  %t = linalg.transpose ins(%a : tensor<?x0x7x?xf32>) outs(%e : tensor<?x0x?x7xf32>) permutation = [0, 1, 3, 2]
+  return %t : tensor<?x0x?x7xf32>
+}
