@@ -33,7 +33,8 @@ config.environment["GOOGLE_MLIR_CACHE_DIR"] = os.path.join(
 config.environment.pop("GOOGLE_MLIR_LOG_COMPILES", None)
 # LLVM compiles each module whole, on one thread: lit already runs a test
 # per core, and compiling in parts beside it took the suite from 170 to
-# 280 s (CPU time 3.4 -> 6.4 min) and doubled the sanitizer stage's time.
+# 280 s (CPU time 3.4 -> 6.4 min), and probably the sanitizer stage from
+# 650 to 1220 s.
 # test/e2e/split-codegen.mlir and CI's gradient difftest compile in parts.
 config.environment["GOOGLE_MLIR_COMPILE_THREADS"] = "1"
 config.environment.pop("GOOGLE_MLIR_COMPILE_PART_MIN", None)
