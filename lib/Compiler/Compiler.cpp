@@ -460,7 +460,10 @@ Error linkSharedObject(ArrayRef<ObjectCode> objects,
       // -Bsymbolic: calls inside the object never bind to a same-named
       // symbol elsewhere in the process (a function called `div`, say).
       "ld.lld", "-shared", "-Bsymbolic", "--hash-style=gnu", "-o",
-      outputPath.str(),
+      outputPath.str()};
+  for (const SmallString<128> &path : objectPaths)
+    args.push_back(path.str().str());
+  args.append({
       // Runtime hooks (allocation, memrefCopy) and libm for transcendental
       // functions.
       "-L" + runtimeDir, "-lgoogle_runtime", "-rpath", runtimeDir,
@@ -470,10 +473,7 @@ Error linkSharedObject(ArrayRef<ObjectCode> objects,
       "-L/usr/lib/x86_64-linux-gnu", "-l:libm.so.6", "-l:libc.so.6",
       "-l:libgcc_s.so.1",
       // Vectorized math (createLibraryInfo), when the code calls it.
-      "--as-needed", "-l:libmvec.so.1", "--no-as-needed"};
-  // The objects go after "-o <output>".
-  for (auto [i, path] : llvm::enumerate(objectPaths))
-    args.insert(args.begin() + 6 + i, path.str().str());
+      "--as-needed", "-l:libmvec.so.1", "--no-as-needed"});
   SmallVector<const char *> argv;
   for (const std::string &arg : args)
     argv.push_back(arg.c_str());
