@@ -128,11 +128,11 @@ func.func @floor_div_rem_pow_f32(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tenso
 // CHECK: arith.cmpf une, %{{.*}}, %{{.*}} : f32
 // CHECK: arith.uitofp %{{.*}} : i1 to f32
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
-func.func @booleans(%a: tensor<4xf32>, %b: tensor<f32>, %i: tensor<4xi64>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xbf16>) {
+func.func @booleans(%a: tensor<4xf32>, %b: tensor<f32>, %i: tensor<4xi64>, %j: tensor<4xi64>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xbf16>) {
   %0 = google.lt %a, %b : tensor<4xf32>, tensor<f32> -> tensor<4xi1>
   %1 = google.ne %a, %b : tensor<4xf32>, tensor<f32> -> tensor<4xi1>
   %2 = google.select %0, %a, %b : tensor<4xi1>, tensor<4xf32>, tensor<f32> -> tensor<4xf32>
-  %3 = google.lt %i, %i : tensor<4xi64>, tensor<4xi64> -> tensor<4xi1>
+  %3 = google.lt %i, %j : tensor<4xi64>, tensor<4xi64> -> tensor<4xi1>
   %4 = google.cast %a : tensor<4xf32> -> tensor<4xi1>
   %5 = google.cast %4 : tensor<4xi1> -> tensor<4xbf16>
   return %0, %1, %2, %3, %4, %5 : tensor<4xi1>, tensor<4xi1>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xbf16>

@@ -245,3 +245,30 @@ func.func @transpose_transpose_relaxed_intermediate(%x: tensor<2x3xf32>) -> tens
   %1 = google.transpose %0 {perm = array<i64: 1, 0>} : tensor<?x?xf32> -> tensor<2x3xf32>
   return %1 : tensor<2x3xf32>
 }
+
+// -----
+
+// x < x and x > x are false for every x, NaN included; integers also equal
+// themselves. A float may not (NaN), and a dynamic shape has no constant.
+// CHECK-LABEL: func @self_comparison
+// CHECK-DAG: %[[FALSE:.*]] = google.constant dense<false> : tensor<4x8xi1>
+// CHECK-DAG: %[[TRUE:.*]] = google.constant dense<true> : tensor<4xi1>
+// CHECK-DAG: %[[IFALSE:.*]] = google.constant dense<false> : tensor<4xi1>
+// CHECK-DAG: %[[EQ:.*]] = google.eq %{{.*}}, %{{.*}} : tensor<4x8xf32>
+// CHECK-DAG: %[[NE:.*]] = google.ne %{{.*}}, %{{.*}} : tensor<4x8xf32>
+// CHECK-DAG: %[[LE:.*]] = google.le %{{.*}}, %{{.*}} : tensor<4x8xf32>
+// CHECK-DAG: %[[DYN:.*]] = google.lt %{{.*}}, %{{.*}} : tensor<?xf32>
+// CHECK: return %[[FALSE]], %[[FALSE]], %[[EQ]], %[[NE]], %[[LE]], %[[TRUE]], %[[TRUE]], %[[IFALSE]], %[[IFALSE]], %[[DYN]]
+func.func @self_comparison(%x: tensor<4x8xf32>, %i: tensor<4xi32>, %d: tensor<?xf32>) -> (tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<?xi1>) {
+  %0 = google.lt %x, %x : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xi1>
+  %1 = google.gt %x, %x : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xi1>
+  %2 = google.eq %x, %x : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xi1>
+  %3 = google.ne %x, %x : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xi1>
+  %4 = google.le %x, %x : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xi1>
+  %5 = google.eq %i, %i : tensor<4xi32>, tensor<4xi32> -> tensor<4xi1>
+  %6 = google.ge %i, %i : tensor<4xi32>, tensor<4xi32> -> tensor<4xi1>
+  %7 = google.ne %i, %i : tensor<4xi32>, tensor<4xi32> -> tensor<4xi1>
+  %8 = google.lt %i, %i : tensor<4xi32>, tensor<4xi32> -> tensor<4xi1>
+  %9 = google.lt %d, %d : tensor<?xf32>, tensor<?xf32> -> tensor<?xi1>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<?xi1>
+}

@@ -13,6 +13,15 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::google {
+/// A comparison of a value with itself as a constant where its answer does
+/// not depend on the value: x < x and x > x are false, NaN included;
+/// integers also compare equal to themselves. Null otherwise (a float
+/// equals itself unless it is NaN; a dynamic shape has no constant).
+OpFoldResult foldSelfComparison(Value lhs, Value rhs, Type resultType,
+                                semantics::Comparison comparison);
+} // namespace mlir::google
+
 #define GET_OP_CLASSES
 #include "Dialect/Google/IR/GoogleOps.h.inc"
 

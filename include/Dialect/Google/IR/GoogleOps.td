@@ -139,9 +139,14 @@ class Google_CompareOp<string mnemonic, string numpyName, string comparison>
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::verify() {
       return verifyBroadcastingOp(*this);
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+      return foldSelfComparison(getLhs(), getRhs(), getType(),
+                                semantics::Comparison::}] # comparison # [{);
     }
   }];
   let ufunc = numpyName;

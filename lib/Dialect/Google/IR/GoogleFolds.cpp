@@ -74,6 +74,36 @@ static OpFoldResult foldIdentity(Value result, Value survivor,
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
+OpFoldResult
+mlir::google::foldSelfComparison(Value lhs, Value rhs, Type resultType,
+                                 semantics::Comparison comparison) {
+  auto type = dyn_cast<RankedTensorType>(resultType);
+  if (lhs != rhs || !type || !type.hasStaticShape())
+    return {};
+  using semantics::Comparison;
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(lhs.getType()));
+  std::optional<bool> answer;
+  switch (comparison) {
+  case Comparison::LT:
+  case Comparison::GT:
+    answer = false;
+    break;
+  case Comparison::NE:
+    if (!isFloat)
+      answer = false;
+    break;
+  case Comparison::EQ:
+  case Comparison::LE:
+  case Comparison::GE:
+    if (!isFloat)
+      answer = true;
+    break;
+  }
+  if (!answer)
+    return {};
+  return DenseElementsAttr::get(type, *answer);
+}
+
 // The additive identity of IEEE floats is -0 (x + -0 == x for every x,
 // -0 included; -0 + +0 is +0). For integers, -0.0 converts to 0.
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
