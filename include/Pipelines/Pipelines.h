@@ -59,6 +59,13 @@ struct ExtremePipelineOptions
                      "or /usr/local/cuda; ROCM_PATH, ROCM_ROOT, ROCM_HOME, "
                      "/opt/rocm or the one google-mlir's build made)"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> mfma{
+      *this, "mfma",
+      llvm::cl::desc("target=rocdl on AMD CDNA chips (gfx908, gfx90a, "
+                     "gfx94x, gfx950): f16 matmuls on matrix cores through "
+                     "amdgpu.mfma (off by default: not yet run on an AMD "
+                     "GPU)"),
+      llvm::cl::init(false)};
 
   /// `chip`, or the target's default when it is empty.
   std::string getChip() const;
@@ -71,6 +78,10 @@ struct ExtremePipelineOptions
 /// Parses `text` (`key=value ...`) into `options`; the error is one line
 /// naming the text and what is wrong with it.
 llvm::Error parseOptions(StringRef text, ExtremePipelineOptions &options);
+
+/// Whether AMD chip `chip` has CDNA's f16 matrix-core instructions
+/// (v_mfma_f32_16x16x16f16): gfx908, gfx90a, gfx94x and gfx950.
+bool hasMfma(StringRef chip);
 
 /// Checks option values and combinations; the error says why not.
 llvm::Error verifyOptions(const ExtremePipelineOptions &options);

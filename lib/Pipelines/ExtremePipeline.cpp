@@ -103,6 +103,15 @@ llvm::Error google::verifyOptions(const ExtremePipelineOptions &options) {
   if (options.optLevel > 3)
     return llvm::createStringError("opt-level must be 0, 1, 2 or 3, got " +
                                    Twine(options.optLevel));
+  if (options.mfma &&
+      (options.target != Target::ROCDL || !hasMfma(options.getChip())))
+    return llvm::createStringError(
+        "mfma=true needs target=rocdl and an AMD CDNA chip (gfx908, gfx90a, "
+        "gfx940, gfx941, gfx942 or gfx950), got target=" +
+        Twine(options.target == Target::CPU    ? "cpu"
+              : options.target == Target::NVVM ? "nvvm"
+                                               : "rocdl") +
+        " chip=" + options.getChip());
   if (options.target != Target::CPU)
     return verifyGpuChip(options.target, options.getChip());
   return verifyCpuChip(options.getChip());

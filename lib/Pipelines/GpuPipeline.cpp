@@ -47,11 +47,17 @@ bool hasMmaSync(StringRef chip) {
 
 } // namespace
 
+bool google::hasMfma(StringRef chip) {
+  return llvm::is_contained(
+      {"gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950"}, chip);
+}
+
 void google::addGpuKernelPasses(OpPassManager &pm,
                                 const ExtremePipelineOptions &options) {
   MapToGpuPassOptions mapping;
   mapping.mmaSync = options.target == Target::NVVM &&
                     hasMmaSync(options.getChip());
+  mapping.mfma = options.mfma;
   pm.addNestedPass<func::FuncOp>(createMapToGpuPass(mapping));
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createGpuKernelOutliningPass());
@@ -101,6 +107,9 @@ void google::addGpuKernelPasses(OpPassManager &pm,
     // What libdevice does not cover (math.ctlz) has an LLVM intrinsic.
     kernels.addPass(createConvertMathToLLVMPass());
   } else {
+    ConvertAMDGPUToROCDLPassOptions matrixCores;
+    matrixCores.chipset = chip;
+    kernels.addPass(createConvertAMDGPUToROCDLPass(matrixCores));
     ConvertGpuOpsToROCDLOpsOptions lowering;
     lowering.chipset = chip;
     lowering.indexBitwidth = 64;

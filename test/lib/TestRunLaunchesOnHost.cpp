@@ -15,7 +15,9 @@
 //     threads; gpu.alloc/memcpy/dealloc -> memref ops.
 //   --google-test-gpu-mapping-on-host="<extreme pipeline options>": the GPU
 //     pipeline up to the kernels, the launches run on the host, then the
-//     CPU lowering: a module google-run runs with --target=cpu.
+//     CPU lowering: a module google-run runs with --target=cpu. With
+//     mfma=true, the AMD matrix-core kernels, their amdgpu.mfma ops
+//     emulated (see emulateMfma).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +26,7 @@
 #include "Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -335,6 +338,105 @@ private:
   Value threads;
 };
 
+/// Stands in for CDNA's amdgpu.mfma 16x16x16 (f16 operands, f32
+/// accumulators) with the exchange the hardware makes between a wave's 64
+/// lanes: every thread writes its A and B operands to shared memory (a slot
+/// per thread), and after a barrier computes its 4 elements of D from its
+/// wave's slots, as v_mfma_f32_16x16x16f16 places the operands: lane l
+/// holds A[l % 16][4 (l / 16) + e], B[4 (l / 16) + e][l % 16] and
+/// D[4 (l / 16) + e][l % 16] (e < 4). A kernel that gives a lane the wrong
+/// values computes a wrong product here, as it would on the GPU.
+LogicalResult emulateMfma(RewriterBase &rewriter, gpu::LaunchOp launch) {
+  SmallVector<amdgpu::MFMAOp> mfmas;
+  launch.walk([&](amdgpu::MFMAOp op) { mfmas.push_back(op); });
+  if (mfmas.empty())
+    return success();
+  MLIRContext *context = rewriter.getContext();
+  Type f16 = Float16Type::get(context), f32 = Float32Type::get(context);
+  auto operandType = VectorType::get({4}, f16);
+  auto accumulatorType = VectorType::get({4}, f32);
+  std::optional<int64_t> threads = getConstantIntValue(launch.getBlockSizeX());
+  if (!threads || *threads % 64 != 0 ||
+      getConstantIntValue(launch.getBlockSizeY()) != 1 ||
+      getConstantIntValue(launch.getBlockSizeZ()) != 1)
+    return launch.emitError("google-test-run-launches-on-host: amdgpu.mfma "
+                            "needs a static 1-D block of whole waves");
+  for (amdgpu::MFMAOp op : mfmas)
+    if (op.getM() != 16 || op.getN() != 16 || op.getK() != 16 ||
+        op.getBlocks() != 1 || op.getCbsz() != 0 || op.getAbid() != 0 ||
+        op.getBlgp() != amdgpu::MFMAPermB::none ||
+        op.getSourceA().getType() != operandType ||
+        op.getSourceB().getType() != operandType ||
+        op.getDestC().getType() != accumulatorType)
+      return op.emitError("google-test-run-launches-on-host: only "
+                          "amdgpu.mfma 16x16x16 of f16 into f32 runs on the "
+                          "host");
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto slotsType = MemRefType::get({*threads, 4}, f16,
+                                   MemRefLayoutAttrInterface(), workgroup);
+  Location loc = launch.getLoc();
+  Value lhsSlots = launch.addWorkgroupAttribution(slotsType, loc);
+  Value rhsSlots = launch.addWorkgroupAttribution(slotsType, loc);
+  for (amdgpu::MFMAOp op : mfmas) {
+    rewriter.setInsertionPoint(op);
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    auto add = [&](Value a, Value b) -> Value {
+      return arith::AddIOp::create(rewriter, loc, a, b);
+    };
+    Value thread = launch.getThreadIds().x;
+    Value zero = constant(0);
+    vector::StoreOp::create(rewriter, loc, op.getSourceA(), lhsSlots,
+                            ValueRange{thread, zero});
+    vector::StoreOp::create(rewriter, loc, op.getSourceB(), rhsSlots,
+                            ValueRange{thread, zero});
+    gpu::BarrierOp::create(rewriter, loc);
+    Value lane = arith::RemUIOp::create(rewriter, loc, thread, constant(64));
+    Value wave = arith::SubIOp::create(rewriter, loc, thread, lane);
+    Value column = arith::RemUIOp::create(rewriter, loc, lane, constant(16));
+    Value firstRow = arith::MulIOp::create(
+        rewriter, loc,
+        arith::DivUIOp::create(rewriter, loc, lane, constant(16)), constant(4));
+    auto sum = scf::ForOp::create(
+        rewriter, loc, zero, constant(16), constant(1),
+        ValueRange{op.getDestC()},
+        [&](OpBuilder &, Location, Value k, ValueRange partial) {
+          // Element k of a row of A and of a column of B is item k % 4 of
+          // the lanes 16 (k / 4) further.
+          Value item = arith::RemUIOp::create(rewriter, loc, k, constant(4));
+          Value group = arith::MulIOp::create(
+              rewriter, loc,
+              arith::DivUIOp::create(rewriter, loc, k, constant(4)),
+              constant(16));
+          Value groupBase = add(wave, group);
+          Value b =
+              memref::LoadOp::create(rewriter, loc, rhsSlots,
+                                     ValueRange{add(groupBase, column), item});
+          SmallVector<Value> a;
+          for (int64_t e = 0; e < 4; ++e)
+            a.push_back(memref::LoadOp::create(
+                rewriter, loc, lhsSlots,
+                ValueRange{add(groupBase, add(firstRow, constant(e))), item}));
+          Value row =
+              vector::FromElementsOp::create(rewriter, loc, operandType, a);
+          Value lhs =
+              arith::ExtFOp::create(rewriter, loc, accumulatorType, row);
+          Value rhs = vector::BroadcastOp::create(
+              rewriter, loc, accumulatorType,
+              arith::ExtFOp::create(rewriter, loc, f32, b));
+          Value product = arith::MulFOp::create(rewriter, loc, lhs, rhs);
+          scf::YieldOp::create(rewriter, loc,
+                               ValueRange{arith::AddFOp::create(
+                                   rewriter, loc, partial.front(), product)});
+        });
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.replaceOp(op, sum.getResult(0));
+  }
+  return success();
+}
+
 /// Runs `launch`'s body for every block, and in each block for every
 /// thread, in order (see BlockOnHost for barriers). Shared memory
 /// (workgroup attributions) is one host buffer that the blocks reuse.
@@ -421,8 +523,8 @@ struct TestRunLaunchesOnHostPass
            "GPU buffers as host buffers";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, memref::MemRefDialect,
-                    scf::SCFDialect>();
+    registry.insert<arith::ArithDialect, memref::MemRefDialect, scf::SCFDialect,
+                    vector::VectorDialect>();
   }
 
   void runOnOperation() override {
@@ -430,7 +532,8 @@ struct TestRunLaunchesOnHostPass
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk([&](gpu::LaunchOp op) { launches.push_back(op); });
     for (gpu::LaunchOp launch : launches)
-      if (failed(runOnHost(rewriter, launch)))
+      if (failed(emulateMfma(rewriter, launch)) ||
+          failed(runOnHost(rewriter, launch)))
         return signalPassFailure();
 
     SmallVector<Operation *> memoryOps;
@@ -475,13 +578,16 @@ void registerGoogleTestPasses() {
         ExtremePipelineOptions gpu, cpu;
         gpu.copyOptionValuesFrom(options);
         cpu.copyOptionValuesFrom(options);
-        gpu.target = Target::NVVM;
+        gpu.target = options.mfma ? Target::ROCDL : Target::NVVM;
         cpu.target = Target::CPU;
+        cpu.mfma = false;
         addGoogleOptimizationPasses(pm, gpu);
         addExportPasses(pm);
         addLinalgLoweringPasses(pm, gpu);
         addBufferizationPasses(pm, gpu);
-        pm.addNestedPass<func::FuncOp>(createMapToGpuPass());
+        MapToGpuPassOptions mapping;
+        mapping.mfma = options.mfma;
+        pm.addNestedPass<func::FuncOp>(createMapToGpuPass(mapping));
         pm.addPass(createConvertBufferizationToMemRefPass());
         pm.addPass(std::make_unique<TestRunLaunchesOnHostPass>());
         addHostLoweringPasses(pm, cpu);

@@ -12,6 +12,9 @@ namespace mlir {
 namespace affine {
 class AffineDialect;
 } // namespace affine
+namespace amdgpu {
+class AMDGPUDialect;
+} // namespace amdgpu
 namespace arith {
 class ArithDialect;
 } // namespace arith

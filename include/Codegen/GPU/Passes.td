@@ -83,7 +83,10 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     computed from shared memory. With `mma-sync` (the pipeline sets it for
     NVIDIA sm_80 and later), f16 matmuls accumulating in f32 in whole
     128x128 tiles (K a multiple of 32) run on tensor cores through
-    `nvgpu.mma.sync` m16n8k16. Products are accumulated with `contract`,
+    `nvgpu.mma.sync` m16n8k16; with `mfma` (the pipeline's `mfma` option,
+    off by default: not yet run on an AMD GPU), the same matmuls run on
+    CDNA matrix cores through `amdgpu.mfma` 16x16x16 (4 waves of 64 lanes
+    per 128x128 tile). Products are accumulated with `contract`,
     so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
     over a long static K (at least 128) split K instead: blocks of 32
     output elements x up to 8 chunks of K, whose partial sums meet in
@@ -113,8 +116,12 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     Option<"mmaSync", "mma-sync", "bool", /*default=*/"false",
            "f16 matmuls on tensor cores through nvgpu.mma.sync (NVIDIA "
            "sm_80 and later)">,
+    Option<"mfma", "mfma", "bool", /*default=*/"false",
+           "f16 matmuls on matrix cores through amdgpu.mfma (AMD CDNA: "
+           "gfx908, gfx90a, gfx94x, gfx950)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::amdgpu::AMDGPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::nvgpu::NVGPUDialect",

@@ -4,6 +4,7 @@
 
 #include "Codegen/Matchers.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -903,6 +904,244 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   return launch;
 }
 
+namespace {
+
+/// Index arithmetic for kernel builders: every call creates its ops.
+struct IndexBuilder {
+  RewriterBase &rewriter;
+  Location loc;
+
+  Value constant(int64_t value) const {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  }
+  Value add(Value a, Value b) const {
+    return arith::AddIOp::create(rewriter, loc, a, b);
+  }
+  Value addConstant(Value a, int64_t b) const {
+    return b == 0 ? a : add(a, constant(b));
+  }
+  Value mul(Value a, int64_t b) const {
+    return arith::MulIOp::create(rewriter, loc, a, constant(b));
+  }
+  Value div(Value a, int64_t b) const {
+    return arith::DivUIOp::create(rewriter, loc, a, constant(b));
+  }
+  Value rem(Value a, int64_t b) const {
+    return arith::RemUIOp::create(rewriter, loc, a, constant(b));
+  }
+};
+
+/// The frame of a matrix-core kernel: blocks of `threads` threads own
+/// kMmaBlockTile x kMmaBlockTile tiles of C, staging A's and B's slices in
+/// shared memory (HalfSliceStaging's buffers).
+struct MatrixCoreLaunch {
+  TileGrid grid;
+  gpu::LaunchOp launch;
+  Value sharedLhs, sharedRhs, zero, thread;
+  TileOrigin origin;
+};
+
+MatrixCoreLaunch
+createMatrixCoreLaunch(const IndexBuilder &b, linalg::LinalgOp op,
+                       const linalg::ContractionDimensions &dims,
+                       int64_t threads, MemRefType lhsType,
+                       MemRefType rhsType) {
+  MatrixCoreLaunch frame;
+  frame.grid =
+      getTileGrid(b.rewriter, b.loc, op, dims, kMmaBlockTile, kMmaBlockTile);
+  Value one = b.constant(1);
+  frame.launch =
+      createLaunch(b.rewriter, b.loc, frame.grid.count, b.constant(threads),
+                   one, TypeRange{lhsType, rhsType});
+  frame.sharedLhs = frame.launch.getWorkgroupAttributions()[0];
+  frame.sharedRhs = frame.launch.getWorkgroupAttributions()[1];
+  frame.zero = b.constant(0);
+  frame.origin =
+      getTileOrigin(b.rewriter, b.loc, frame.grid, frame.launch.getBlockIds().x,
+                    kMmaBlockTile, kMmaBlockTile);
+  frame.thread = frame.launch.getThreadIds().x;
+  return frame;
+}
+
+/// Completes a thread's `tile` whose rows and columns are set: every
+/// element lies in range (whole tiles), in the block's batch.
+void completeWholeTile(OutputTile &tile, linalg::LinalgOp op,
+                       const linalg::ContractionDimensions &dims,
+                       const MatrixCoreLaunch &frame) {
+  tile.sizeM = frame.grid.sizeM;
+  tile.sizeN = frame.grid.sizeN;
+  tile.clampedRows = tile.rows;
+  tile.clampedColumns = tile.columns;
+  tile.loops.assign(op.getNumLoops(), frame.zero);
+  if (!dims.batch.empty())
+    tile.loops[dims.batch.front()] = frame.origin.batch;
+}
+
+/// Accumulators of a matrix-core kernel, one vector of `type` per tile of
+/// C it computes: element e (row-major) of tile t holds element
+/// `gridIndex(t, e)` of the thread's OutputTile grid.
+SmallVector<Value>
+packAccumulators(const IndexBuilder &b, ArrayRef<Value> grid, VectorType type,
+                 int64_t tiles,
+                 function_ref<int64_t(int64_t, int64_t)> gridIndex) {
+  SmallVector<Value> accumulators;
+  for (int64_t t = 0; t < tiles; ++t) {
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < type.getNumElements(); ++e)
+      elements.push_back(grid[gridIndex(t, e)]);
+    accumulators.push_back(
+        vector::FromElementsOp::create(b.rewriter, b.loc, type, elements));
+  }
+  return accumulators;
+}
+
+/// The OutputTile grid (of `gridSize` values) of `accumulators` (see
+/// packAccumulators).
+SmallVector<Value>
+unpackAccumulators(const IndexBuilder &b, ValueRange accumulators,
+                   int64_t gridSize,
+                   function_ref<int64_t(int64_t, int64_t)> gridIndex) {
+  SmallVector<Value> grid(gridSize);
+  for (auto [t, accumulator] : llvm::enumerate(accumulators)) {
+    auto type = cast<VectorType>(accumulator.getType());
+    SmallVector<int64_t> strides = computeStrides(type.getShape());
+    for (int64_t e = 0; e < type.getNumElements(); ++e)
+      grid[gridIndex(t, e)] = vector::ExtractOp::create(
+          b.rewriter, b.loc, accumulator, delinearize(e, strides));
+  }
+  return grid;
+}
+
+/// The K slices of a matrix-core kernel's A (kMmaBlockTile x kMmaSliceDepth)
+/// and B (kMmaSliceDepth x kMmaBlockTile) f16 tiles, staged in workgroup
+/// buffers through registers: each of the block's `threads` threads loads
+/// vectors of 8 halves of each (load), which later go to the buffers
+/// (store), whose rows are padded by 8 halves against bank conflicts.
+class HalfSliceStaging {
+public:
+  static constexpr int64_t kVector = 8, kPad = 8;
+
+  static MemRefType getLhsType(MLIRContext *context) {
+    return getType(context, kMmaBlockTile, kMmaSliceDepth);
+  }
+  static MemRefType getRhsType(MLIRContext *context) {
+    return getType(context, kMmaSliceDepth, kMmaBlockTile);
+  }
+
+  HalfSliceStaging(const IndexBuilder &b, linalg::LinalgOp op,
+                   const linalg::ContractionDimensions &dims,
+                   ArrayRef<Value> loops, const TileOrigin &origin,
+                   Value thread, int64_t threads, Value sharedLhs,
+                   Value sharedRhs)
+      : b(b), op(op), dims(dims), loops(loops), origin(origin), thread(thread),
+        threads(threads), sharedLhs(sharedLhs), sharedRhs(sharedRhs) {}
+
+  /// The vectors of the slice starting at K = `firstDepth`.
+  SmallVector<Value> load(Value firstDepth) {
+    constexpr int64_t tile = kMmaBlockTile, depth = kMmaSliceDepth;
+    unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+    OpOperand *lhs = op.getDpsInputOperand(0);
+    OpOperand *rhs = op.getDpsInputOperand(1);
+    auto type = VectorType::get({kVector}, b.rewriter.getF16Type());
+    SmallVector<Value> vectors;
+    for (int64_t copy = 0; copy < getCopies(); ++copy) {
+      Value index = b.addConstant(thread, copy * threads);
+      SmallVector<Value> at(loops);
+      at[m] = b.add(origin.firstRow, b.div(index, depth / kVector));
+      at[k] = b.add(firstDepth, b.mul(b.rem(index, depth / kVector), kVector));
+      vectors.push_back(vector::LoadOp::create(
+          b.rewriter, b.loc, type, lhs->get(), getIndices(op, *lhs, at),
+          /*nontemporal=*/false, llvm::MaybeAlign(kVectorAlignment)));
+    }
+    for (int64_t copy = 0; copy < getCopies(); ++copy) {
+      Value index = b.addConstant(thread, copy * threads);
+      SmallVector<Value> at(loops);
+      at[k] = b.add(firstDepth, b.div(index, tile / kVector));
+      at[n] = b.add(origin.firstColumn,
+                    b.mul(b.rem(index, tile / kVector), kVector));
+      vectors.push_back(vector::LoadOp::create(
+          b.rewriter, b.loc, type, rhs->get(), getIndices(op, *rhs, at),
+          /*nontemporal=*/false, llvm::MaybeAlign(kVectorAlignment)));
+    }
+    return vectors;
+  }
+
+  /// Writes `vectors` (load's) to the workgroup buffers.
+  void store(ArrayRef<Value> vectors) const {
+    constexpr int64_t tile = kMmaBlockTile, depth = kMmaSliceDepth;
+    for (int64_t copy = 0; copy < getCopies(); ++copy) {
+      Value index = b.addConstant(thread, copy * threads);
+      vector::StoreOp::create(
+          b.rewriter, b.loc, vectors[copy], sharedLhs,
+          ValueRange{b.div(index, depth / kVector),
+                     b.mul(b.rem(index, depth / kVector), kVector)},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+    }
+    for (int64_t copy = 0; copy < getCopies(); ++copy) {
+      Value index = b.addConstant(thread, copy * threads);
+      vector::StoreOp::create(
+          b.rewriter, b.loc, vectors[getCopies() + copy], sharedRhs,
+          ValueRange{b.div(index, tile / kVector),
+                     b.mul(b.rem(index, tile / kVector), kVector)},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+    }
+  }
+
+  /// Walks K (`sizeK`) a slice at a time from accumulators `initial`:
+  /// `compute` updates them from the slice in shared memory in steps of 16
+  /// of K while the next slice (starting at `lastSlice` at most) is loaded,
+  /// which a barrier later stores in its place.
+  scf::ForOp walkSlices(
+      Value zero, Value sizeK, Value lastSlice, ValueRange initial,
+      function_ref<void(int64_t step, SmallVector<Value> &partial)> compute) {
+    constexpr int64_t depth = kMmaSliceDepth;
+    RewriterBase &rewriter = b.rewriter;
+    Location loc = b.loc;
+    return scf::ForOp::create(
+        rewriter, loc, zero, sizeK, b.constant(depth), initial,
+        [&](OpBuilder &builder, Location nested, Value firstDepth,
+            ValueRange accumulators) {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+          Value nextDepth = arith::MinSIOp::create(
+              rewriter, loc, b.addConstant(firstDepth, depth), lastSlice);
+          SmallVector<Value> next = load(nextDepth);
+          SmallVector<Value> partial(accumulators);
+          for (int64_t step = 0; step < depth; step += 16)
+            compute(step, partial);
+          gpu::BarrierOp::create(rewriter, loc);
+          store(next);
+          gpu::BarrierOp::create(rewriter, loc);
+          scf::YieldOp::create(rewriter, nested, partial);
+        });
+  }
+
+private:
+  static MemRefType getType(MLIRContext *context, int64_t rows,
+                            int64_t columns) {
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+    return MemRefType::get({rows, columns + kPad}, Float16Type::get(context),
+                           MemRefLayoutAttrInterface(), workgroup);
+  }
+
+  /// Vectors each thread copies of A's slice (and of B's).
+  int64_t getCopies() const {
+    return kMmaBlockTile * kMmaSliceDepth / kVector / threads;
+  }
+
+  const IndexBuilder &b;
+  linalg::LinalgOp op;
+  const linalg::ContractionDimensions &dims;
+  ArrayRef<Value> loops;
+  TileOrigin origin;
+  Value thread;
+  int64_t threads;
+  Value sharedLhs, sharedRhs;
+};
+
+} // namespace
+
 /// A gpu.launch computing contraction `op` (see prefersMmaSync) on tensor
 /// cores: blocks of 8 warps own 128x128 tiles of C, each warp 64x32 (4 x 4
 /// tiles of 16x8, accumulated in f32 by nvgpu.mma.sync m16n8k16), walking
@@ -919,220 +1158,212 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   Location loc = op.getLoc();
   MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  };
-  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  IndexBuilder b{rewriter, loc};
+  unsigned k = dims.k.front();
   constexpr int64_t blockTile = kMmaBlockTile, depth = kMmaSliceDepth;
   constexpr int64_t warps = 8, warpSize = 32, warpRows = 64, warpColumns = 32;
   constexpr int64_t tilesM = warpRows / 16, tilesN = warpColumns / 8;
-  constexpr int64_t pad = 8, staged = 8;
-  TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
-  OpOperand *lhs = op.getDpsInputOperand(0);
-  OpOperand *rhs = op.getDpsInputOperand(1);
   Type half = rewriter.getF16Type();
-  Type single = rewriter.getF32Type();
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-  auto lhsType = MemRefType::get({blockTile, depth + pad}, half,
-                                 MemRefLayoutAttrInterface(), workgroup);
-  auto rhsType = MemRefType::get({depth, blockTile + pad}, half,
-                                 MemRefLayoutAttrInterface(), workgroup);
-  Value one = constant(1);
-  auto launch =
-      createLaunch(rewriter, loc, grid.count, constant(warps * warpSize), one,
-                   TypeRange{lhsType, rhsType});
-  Value sharedLhs = launch.getWorkgroupAttributions()[0];
-  Value sharedRhs = launch.getWorkgroupAttributions()[1];
-  Value zero = constant(0);
-  auto add = [&](Value a, Value b) -> Value {
-    return arith::AddIOp::create(rewriter, loc, a, b);
-  };
-  auto addConstant = [&](Value a, int64_t b) -> Value {
-    return b == 0 ? a : add(a, constant(b));
-  };
-  auto mul = [&](Value a, int64_t b) -> Value {
-    return arith::MulIOp::create(rewriter, loc, a, constant(b));
-  };
-  auto div = [&](Value a, int64_t b) -> Value {
-    return arith::DivUIOp::create(rewriter, loc, a, constant(b));
-  };
-  auto rem = [&](Value a, int64_t b) -> Value {
-    return arith::RemUIOp::create(rewriter, loc, a, constant(b));
-  };
-
-  TileOrigin origin = getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
-                                    blockTile, blockTile);
-  Value thread = launch.getThreadIds().x;
-  Value warp = div(thread, warpSize);
-  Value lane = rem(thread, warpSize);
-  Value group = div(lane, 4);
-  Value pair = mul(rem(lane, 4), 2);
-  Value warpRow = mul(div(warp, blockTile / warpColumns), warpRows);
-  Value warpColumn = mul(rem(warp, blockTile / warpColumns), warpColumns);
+  MatrixCoreLaunch frame = createMatrixCoreLaunch(
+      b, op, dims, warps * warpSize, HalfSliceStaging::getLhsType(context),
+      HalfSliceStaging::getRhsType(context));
+  Value warp = b.div(frame.thread, warpSize);
+  Value lane = b.rem(frame.thread, warpSize);
+  Value group = b.div(lane, 4);
+  Value pair = b.mul(b.rem(lane, 4), 2);
+  Value warpRow = b.mul(b.div(warp, blockTile / warpColumns), warpRows);
+  Value warpColumn = b.mul(b.rem(warp, blockTile / warpColumns), warpColumns);
 
   // The thread's elements of C: rows warpRow + 16 i + group (+ 8), columns
   // warpColumn + 8 j + pair (+ 1), as an 8x8 grid for loads and stores.
   OutputTile tile;
-  tile.sizeM = grid.sizeM;
-  tile.sizeN = grid.sizeN;
   for (int64_t i = 0; i < tilesM; ++i)
     for (int64_t half8 = 0; half8 < 2; ++half8)
       tile.rows.push_back(
-          add(origin.firstRow,
-              addConstant(add(warpRow, group), 16 * i + 8 * half8)));
+          b.add(frame.origin.firstRow,
+                b.addConstant(b.add(warpRow, group), 16 * i + 8 * half8)));
   for (int64_t j = 0; j < tilesN; ++j)
     for (int64_t next = 0; next < 2; ++next)
       tile.columns.push_back(
-          add(origin.firstColumn,
-              addConstant(add(warpColumn, pair), 8 * j + next)));
-  tile.clampedRows = tile.rows;
-  tile.clampedColumns = tile.columns;
-  tile.loops.assign(op.getNumLoops(), zero);
-  if (!dims.batch.empty())
-    tile.loops[dims.batch.front()] = origin.batch;
+          b.add(frame.origin.firstColumn,
+                b.addConstant(b.add(warpColumn, pair), 8 * j + next)));
+  completeWholeTile(tile, op, dims, frame);
   int64_t gridColumns = tile.columns.size();
 
   // Staging: each thread copies 2 vectors of 8 halves of A's slice
   // (128 x 32) and 2 of B's (32 x 128).
-  auto stagedType = VectorType::get({staged}, half);
-  int64_t threads = warps * warpSize;
-  int64_t copies = blockTile * depth / staged / threads;
-  auto loadSlice = [&](Value firstDepth) {
-    SmallVector<Value> vectors;
-    for (int64_t copy = 0; copy < copies; ++copy) {
-      Value index = addConstant(thread, copy * threads);
-      SmallVector<Value> loops = tile.loops;
-      loops[m] = add(origin.firstRow, div(index, depth / staged));
-      loops[k] = add(firstDepth, mul(rem(index, depth / staged), staged));
-      vectors.push_back(vector::LoadOp::create(
-          rewriter, loc, stagedType, lhs->get(), getIndices(op, *lhs, loops),
-          /*nontemporal=*/false, llvm::MaybeAlign(kVectorAlignment)));
-    }
-    for (int64_t copy = 0; copy < copies; ++copy) {
-      Value index = addConstant(thread, copy * threads);
-      SmallVector<Value> loops = tile.loops;
-      loops[k] = add(firstDepth, div(index, blockTile / staged));
-      loops[n] =
-          add(origin.firstColumn, mul(rem(index, blockTile / staged), staged));
-      vectors.push_back(vector::LoadOp::create(
-          rewriter, loc, stagedType, rhs->get(), getIndices(op, *rhs, loops),
-          /*nontemporal=*/false, llvm::MaybeAlign(kVectorAlignment)));
-    }
-    return vectors;
-  };
-  auto storeSlice = [&](ArrayRef<Value> vectors) {
-    for (int64_t copy = 0; copy < copies; ++copy) {
-      Value index = addConstant(thread, copy * threads);
-      vector::StoreOp::create(
-          rewriter, loc, vectors[copy], sharedLhs,
-          ValueRange{div(index, depth / staged),
-                     mul(rem(index, depth / staged), staged)},
-          /*nontemporal=*/false, llvm::MaybeAlign(16));
-    }
-    for (int64_t copy = 0; copy < copies; ++copy) {
-      Value index = addConstant(thread, copy * threads);
-      vector::StoreOp::create(
-          rewriter, loc, vectors[copies + copy], sharedRhs,
-          ValueRange{div(index, blockTile / staged),
-                     mul(rem(index, blockTile / staged), staged)},
-          /*nontemporal=*/false, llvm::MaybeAlign(16));
-    }
-  };
-
-  storeSlice(loadSlice(zero));
+  HalfSliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
+                           warps * warpSize, frame.sharedLhs, frame.sharedRhs);
+  staging.store(staging.load(frame.zero));
   gpu::BarrierOp::create(rewriter, loc);
 
   // Accumulators: tile (i, j) is a vector<2x2xf32> of grid elements
   // (2 i + r, 2 j + c).
-  auto accumulatorType = VectorType::get({2, 2}, single);
-  SmallVector<Value> initialGrid =
-      loadAccumulators(rewriter, loc, op, dims, tile, fill);
-  SmallVector<Value> initial;
-  for (int64_t i = 0; i < tilesM; ++i)
-    for (int64_t j = 0; j < tilesN; ++j) {
-      SmallVector<Value> elements;
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t c = 0; c < 2; ++c)
-          elements.push_back(
-              initialGrid[(2 * i + r) * gridColumns + 2 * j + c]);
-      initial.push_back(vector::FromElementsOp::create(
-          rewriter, loc, accumulatorType, elements));
-    }
+  auto gridIndex = [&](int64_t t, int64_t e) {
+    int64_t i = t / tilesN, j = t % tilesN, r = e / 2, c = e % 2;
+    return (2 * i + r) * gridColumns + 2 * j + c;
+  };
+  SmallVector<Value> initial =
+      packAccumulators(b, loadAccumulators(rewriter, loc, op, dims, tile, fill),
+                       VectorType::get({2, 2}, rewriter.getF32Type()),
+                       tilesM * tilesN, gridIndex);
 
-  Value lastSlice = constant(op.getStaticLoopRanges()[k] - depth);
+  Value lastSlice = b.constant(op.getStaticLoopRanges()[k] - depth);
   // The row and column of the 16x16 tile (two 8x8 matrices down, two
   // across) whose address this lane gives ldmatrix.
-  Value matrix = div(lane, 8);
-  Value matrixRow = add(rem(lane, 8), mul(rem(matrix, 2), 8));
-  Value matrixColumn = mul(div(matrix, 2), 8);
+  Value matrix = b.div(lane, 8);
+  Value matrixRow = b.add(b.rem(lane, 8), b.mul(b.rem(matrix, 2), 8));
+  Value matrixColumn = b.mul(b.div(matrix, 2), 8);
   auto lhsFragmentType = VectorType::get({4, 2}, half);
   auto rhsFragmentType = VectorType::get({2, 2}, half);
-  auto slices = scf::ForOp::create(
-      rewriter, loc, zero, grid.sizeK, constant(depth), initial,
-      [&](OpBuilder &builder, Location nested, Value firstDepth,
-          ValueRange accumulators) {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
-        Value nextDepth = arith::MinSIOp::create(
-            rewriter, loc, addConstant(firstDepth, depth), lastSlice);
-        SmallVector<Value> next = loadSlice(nextDepth);
-        SmallVector<Value> partial(accumulators);
-        for (int64_t step = 0; step < depth; step += 16) {
-          // ldmatrix x4: lane l gives the address of row l % 8 of 8x8
-          // matrix l / 8; lane l receives elements (l / 4, 2 (l % 4) + {0,
-          // 1}) of each matrix. A's fragment of a 16x16 tile is its
-          // matrices (rows 0-7, 8-15) x (columns 0-7, 8-15) in that order;
-          // B's, of two 16x8 tiles, the transposes of (rows 0-7, 8-15) x
-          // (columns of the first tile, of the second).
-          SmallVector<Value> lhsFragments, rhsFragments;
-          for (int64_t i = 0; i < tilesM; ++i)
-            lhsFragments.push_back(nvgpu::LdMatrixOp::create(
-                rewriter, loc, lhsFragmentType, sharedLhs,
-                ValueRange{add(addConstant(warpRow, 16 * i), matrixRow),
-                           addConstant(matrixColumn, step)},
-                /*transpose=*/false, /*numTiles=*/4));
-          for (int64_t j = 0; j < tilesN; j += 2) {
-            Value both = nvgpu::LdMatrixOp::create(
-                rewriter, loc, lhsFragmentType, sharedRhs,
-                ValueRange{addConstant(matrixRow, step),
-                           add(addConstant(warpColumn, 8 * j), matrixColumn)},
-                /*transpose=*/true, /*numTiles=*/4);
-            for (int64_t tileOf = 0; tileOf < 2; ++tileOf) {
-              SmallVector<Value> elements;
-              for (int64_t row = 0; row < 2; ++row)
-                for (int64_t e = 0; e < 2; ++e)
-                  elements.push_back(vector::ExtractOp::create(
-                      rewriter, loc, both,
-                      ArrayRef<int64_t>{2 * tileOf + row, e}));
-              rhsFragments.push_back(vector::FromElementsOp::create(
-                  rewriter, loc, rhsFragmentType, elements));
-            }
+  auto slices = staging.walkSlices(
+      frame.zero, frame.grid.sizeK, lastSlice, initial,
+      [&](int64_t step, SmallVector<Value> &partial) {
+        // ldmatrix x4: lane l gives the address of row l % 8 of 8x8 matrix
+        // l / 8; lane l receives elements (l / 4, 2 (l % 4) + {0, 1}) of
+        // each matrix. A's fragment of a 16x16 tile is its matrices (rows
+        // 0-7, 8-15) x (columns 0-7, 8-15) in that order; B's, of two 16x8
+        // tiles, the transposes of (rows 0-7, 8-15) x (columns of the first
+        // tile, of the second).
+        SmallVector<Value> lhsFragments, rhsFragments;
+        for (int64_t i = 0; i < tilesM; ++i)
+          lhsFragments.push_back(nvgpu::LdMatrixOp::create(
+              rewriter, loc, lhsFragmentType, frame.sharedLhs,
+              ValueRange{b.add(b.addConstant(warpRow, 16 * i), matrixRow),
+                         b.addConstant(matrixColumn, step)},
+              /*transpose=*/false, /*numTiles=*/4));
+        for (int64_t j = 0; j < tilesN; j += 2) {
+          Value both = nvgpu::LdMatrixOp::create(
+              rewriter, loc, lhsFragmentType, frame.sharedRhs,
+              ValueRange{b.addConstant(matrixRow, step),
+                         b.add(b.addConstant(warpColumn, 8 * j), matrixColumn)},
+              /*transpose=*/true, /*numTiles=*/4);
+          for (int64_t tileOf = 0; tileOf < 2; ++tileOf) {
+            SmallVector<Value> elements;
+            for (int64_t row = 0; row < 2; ++row)
+              for (int64_t e = 0; e < 2; ++e)
+                elements.push_back(vector::ExtractOp::create(
+                    rewriter, loc, both,
+                    ArrayRef<int64_t>{2 * tileOf + row, e}));
+            rhsFragments.push_back(vector::FromElementsOp::create(
+                rewriter, loc, rhsFragmentType, elements));
           }
-          for (int64_t i = 0; i < tilesM; ++i)
-            for (int64_t j = 0; j < tilesN; ++j)
-              partial[i * tilesN + j] = nvgpu::MmaSyncOp::create(
-                  rewriter, loc, lhsFragments[i], rhsFragments[j],
-                  partial[i * tilesN + j], ArrayRef<int64_t>{16, 8, 16});
         }
-        gpu::BarrierOp::create(rewriter, loc);
-        storeSlice(next);
-        gpu::BarrierOp::create(rewriter, loc);
-        scf::YieldOp::create(rewriter, nested, partial);
+        for (int64_t i = 0; i < tilesM; ++i)
+          for (int64_t j = 0; j < tilesN; ++j)
+            partial[i * tilesN + j] = nvgpu::MmaSyncOp::create(
+                rewriter, loc, lhsFragments[i], rhsFragments[j],
+                partial[i * tilesN + j], ArrayRef<int64_t>{16, 8, 16});
       });
 
-  SmallVector<Value> results(tile.rows.size() * gridColumns);
-  for (int64_t i = 0; i < tilesM; ++i)
-    for (int64_t j = 0; j < tilesN; ++j)
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t c = 0; c < 2; ++c)
-          results[(2 * i + r) * gridColumns + 2 * j + c] =
-              vector::ExtractOp::create(rewriter, loc,
-                                        slices.getResult(i * tilesN + j),
-                                        ArrayRef<int64_t>{r, c});
-  storeTile(rewriter, loc, op, dims, tile, results, epilogue);
+  storeTile(rewriter, loc, op, dims, tile,
+            unpackAccumulators(b, slices.getResults(),
+                               tile.rows.size() * gridColumns, gridIndex),
+            epilogue);
   eraseContraction(rewriter, op, fill, epilogue);
-  return launch;
+  return frame.launch;
+}
+
+/// A gpu.launch computing contraction `op` (see prefersMmaSync: the same
+/// operands and shapes) on AMD matrix cores (CDNA): blocks of 4 waves of 64
+/// lanes own 128x128 tiles of C, each wave 64x64 (4 x 4 tiles of 16x16,
+/// accumulated in f32 by amdgpu.mfma 16x16x16), walking K in slices of 32
+/// staged in shared memory as the mma.sync kernel stages them.
+/// Lane l of a wave holds rows 4 (l / 16) + e (e < 4) of column l % 16 of
+/// each 16x16 tile of C; its A operand is row l % 16, columns 4 (l / 16) + e
+/// of a 16x16 tile of A, its B operand rows 4 (l / 16) + e of column l % 16
+/// of one of B, as v_mfma_f32_16x16x16f16 places them.
+gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
+                                     linalg::LinalgOp op,
+                                     const linalg::ContractionDimensions &dims,
+                                     linalg::FillOp fill,
+                                     linalg::GenericOp epilogue) {
+  Location loc = op.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  IndexBuilder b{rewriter, loc};
+  unsigned k = dims.k.front();
+  constexpr int64_t blockTile = kMmaBlockTile, depth = kMmaSliceDepth;
+  constexpr int64_t waves = 4, waveSize = 64, waveTile = 64;
+  constexpr int64_t tiles = waveTile / 16, fragment = 4;
+  MatrixCoreLaunch frame = createMatrixCoreLaunch(
+      b, op, dims, waves * waveSize, HalfSliceStaging::getLhsType(context),
+      HalfSliceStaging::getRhsType(context));
+  Value wave = b.div(frame.thread, waveSize);
+  Value lane = b.rem(frame.thread, waveSize);
+  // A's fragment row and B's and C's fragment column; the first of the
+  // fragments' 4 values along K (A, B) and down the rows (C).
+  Value laneColumn = b.rem(lane, 16);
+  Value laneGroup = b.mul(b.div(lane, 16), fragment);
+  Value waveRow = b.mul(b.div(wave, blockTile / waveTile), waveTile);
+  Value waveColumn = b.mul(b.rem(wave, blockTile / waveTile), waveTile);
+
+  // The thread's elements of C: rows waveRow + 16 i + laneGroup + e, columns
+  // waveColumn + 16 j + laneColumn, as a 16x4 grid for loads and stores.
+  OutputTile tile;
+  for (int64_t i = 0; i < tiles; ++i)
+    for (int64_t e = 0; e < fragment; ++e)
+      tile.rows.push_back(
+          b.add(frame.origin.firstRow,
+                b.addConstant(b.add(waveRow, laneGroup), 16 * i + e)));
+  for (int64_t j = 0; j < tiles; ++j)
+    tile.columns.push_back(
+        b.add(frame.origin.firstColumn,
+              b.addConstant(b.add(waveColumn, laneColumn), 16 * j)));
+  completeWholeTile(tile, op, dims, frame);
+
+  HalfSliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
+                           waves * waveSize, frame.sharedLhs, frame.sharedRhs);
+  staging.store(staging.load(frame.zero));
+  gpu::BarrierOp::create(rewriter, loc);
+
+  // Accumulators: tile (i, j) is a vector<4xf32> of grid elements
+  // (4 i + e, j).
+  auto gridIndex = [&](int64_t t, int64_t e) {
+    return (fragment * (t / tiles) + e) * tiles + t % tiles;
+  };
+  auto accumulatorType = VectorType::get({fragment}, rewriter.getF32Type());
+  auto operandType = VectorType::get({fragment}, rewriter.getF16Type());
+  SmallVector<Value> initial =
+      packAccumulators(b, loadAccumulators(rewriter, loc, op, dims, tile, fill),
+                       accumulatorType, tiles * tiles, gridIndex);
+
+  Value lastSlice = b.constant(op.getStaticLoopRanges()[k] - depth);
+  auto slices = staging.walkSlices(
+      frame.zero, frame.grid.sizeK, lastSlice, initial,
+      [&](int64_t step, SmallVector<Value> &partial) {
+        Value firstK = b.addConstant(laneGroup, step);
+        SmallVector<Value> lhsFragments, rhsFragments;
+        for (int64_t i = 0; i < tiles; ++i)
+          lhsFragments.push_back(vector::LoadOp::create(
+              rewriter, loc, operandType, frame.sharedLhs,
+              ValueRange{b.addConstant(b.add(waveRow, laneColumn), 16 * i),
+                         firstK},
+              /*nontemporal=*/false, llvm::MaybeAlign(8)));
+        for (int64_t j = 0; j < tiles; ++j) {
+          Value column = b.addConstant(b.add(waveColumn, laneColumn), 16 * j);
+          SmallVector<Value> elements;
+          for (int64_t e = 0; e < fragment; ++e)
+            elements.push_back(memref::LoadOp::create(
+                rewriter, loc, frame.sharedRhs,
+                ValueRange{b.addConstant(firstK, e), column}));
+          rhsFragments.push_back(vector::FromElementsOp::create(
+              rewriter, loc, operandType, elements));
+        }
+        for (int64_t i = 0; i < tiles; ++i)
+          for (int64_t j = 0; j < tiles; ++j)
+            partial[i * tiles + j] = amdgpu::MFMAOp::create(
+                rewriter, loc, accumulatorType, /*m=*/16, /*n=*/16, /*k=*/16,
+                /*blocks=*/1, lhsFragments[i], rhsFragments[j],
+                partial[i * tiles + j]);
+      });
+
+  storeTile(rewriter, loc, op, dims, tile,
+            unpackAccumulators(b, slices.getResults(), tile.rows.size() * tiles,
+                               gridIndex),
+            epilogue);
+  eraseContraction(rewriter, op, fill, epilogue);
+  return frame.launch;
 }
 
 } // namespace mlir::google::kernels

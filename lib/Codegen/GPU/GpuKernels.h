@@ -197,6 +197,17 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims,
                           linalg::FillOp fill, linalg::GenericOp epilogue);
 
+/// A gpu.launch computing contraction `op` (see prefersMmaSync) on AMD
+/// matrix cores (CDNA: gfx908, gfx90a, gfx94x, gfx950): blocks of 4 waves
+/// own 128x128 tiles of C, each wave 64x64 in 16x16 tiles accumulated by
+/// amdgpu.mfma, A's and B's slices staged in shared memory as for
+/// mma.sync.
+gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
+                                     linalg::LinalgOp op,
+                                     const linalg::ContractionDimensions &dims,
+                                     linalg::FillOp fill,
+                                     linalg::GenericOp epilogue);
+
 /// At most this many threads share a split reduction, each reducing a
 /// chunk of at least kMinReductionChunk elements.
 constexpr int64_t kMaxReductionThreads = 4096;

@@ -14,6 +14,7 @@
 #include "Codegen/Matchers.h"
 
 #include "mlir/Conversion/SCFToGPU/SCFToGPU.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -232,6 +233,11 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       return;
     // GPUs run at most 1024 threads per block; larger register tiles
     // spill.
+    if (mmaSync && mfma) {
+      func.emitError() << "google-map-to-gpu: mma-sync (NVIDIA) and mfma "
+                          "(AMD) exclude each other";
+      return signalPassFailure();
+    }
     if (blockSize < 1 || blockSize > 1024 || tileSize < 1 || tileSize > 8) {
       func.emitError() << "google-map-to-gpu: expected block-size in [1, "
                           "1024] and tile-size in [1, 8], got block-size="
@@ -329,14 +335,17 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
           lowerContractionToSharedTiles(rewriter, clone, dims, tileSize, fill,
                                         epilogue);
         };
-        if (mmaSync && prefersMmaSync(op, dims)) {
+        if ((mmaSync || mfma) && prefersMmaSync(op, dims)) {
           lowerIfAligned(
               rewriter, op, contraction->second.fill,
               contraction->second.epilogue,
               [&](linalg::LinalgOp clone, linalg::FillOp fill,
                   linalg::GenericOp epilogue) {
-                lowerContractionToMmaSync(rewriter, clone, dims, fill,
-                                          epilogue);
+                if (mmaSync)
+                  lowerContractionToMmaSync(rewriter, clone, dims, fill,
+                                            epilogue);
+                else
+                  lowerContractionToMfma(rewriter, clone, dims, fill, epilogue);
               },
               sharedTiles);
           numKernels += 2;

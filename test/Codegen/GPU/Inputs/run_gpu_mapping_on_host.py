@@ -13,6 +13,7 @@ lowered modules are kept under $GOOGLE_MLIR_CACHE_DIR/gpu-mapping.
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,8 +34,13 @@ def main():
             rest.append(arg)
     with open(module, "rb") as f:
         source = f.read()
+    # google-opt's build too: a rebuilt compiler must not reuse lowerings.
+    built = os.stat(google_opt if os.path.isabs(google_opt) else
+                    shutil.which(google_opt) or google_opt)
     key = hashlib.sha256(source + b"\0" + options.encode() + b"\0" +
-                         google_opt.encode()).hexdigest()[:32]
+                         google_opt.encode() + b"\0" +
+                         f"{built.st_size}:{built.st_mtime_ns}".encode()
+                         ).hexdigest()[:32]
     cache = os.path.join(os.environ.get("GOOGLE_MLIR_CACHE_DIR",
                                         tempfile.gettempdir()), "gpu-mapping")
     os.makedirs(cache, exist_ok=True)

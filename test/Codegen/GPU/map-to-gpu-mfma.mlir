@@ -1,0 +1,53 @@
+// RUN: google-opt %s -split-input-file --google-map-to-gpu="mfma=true" | FileCheck %s
+// RUN: not google-opt %s -split-input-file --google-map-to-gpu="mfma=true mma-sync=true" 2>&1 | FileCheck %s --check-prefix=BOTH
+// BOTH: error: google-map-to-gpu: mma-sync (NVIDIA) and mfma (AMD) exclude each other
+
+// With mfma (AMD CDNA matrix cores; the pipeline's mfma option), an f16
+// matmul accumulating in f32 in whole 128x128 tiles runs in blocks of 4
+// waves of 64 lanes: slices of 32 of K staged as vectors of 8 halves (as
+// for mma.sync), per slice and wave 2 x 16 amdgpu.mfma 16x16x16 (4 x 4
+// tiles of 16x16, two steps of 16), A's operands 4 halves of a row of
+// shared memory, B's 4 halves down a column, the fill's value starting the
+// accumulators. The host-mapping test runs these kernels with the
+// instruction's lane layout emulated (mapping-on-host.test).
+// CHECK-LABEL: func.func @f16_matmul
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}} workgroup(%[[SA:.*]] : memref<128x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x136xf16, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<{{.*}}xf16>, vector<8xf16>
+// CHECK: vector.store %{{.*}}, %[[SA]]{{.*}} {alignment = 16 : i64}
+// CHECK: gpu.barrier
+// CHECK: vector.from_elements %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[ZERO]] : vector<4xf32>
+// CHECK: scf.for {{.*}} -> (vector<4xf32>,
+// CHECK-COUNT-4: vector.load %[[SA]][{{.*}}] {alignment = 8 : i64} : memref<128x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK-COUNT-4: memref.load %[[SB]]
+// CHECK: vector.from_elements {{.*}} : vector<4xf16>
+// CHECK-COUNT-16: amdgpu.mfma 16x16x16 %{{.*}} * %{{.*}} + %{{.*}} blgp = none : vector<4xf16>, vector<4xf16>, vector<4xf32>
+// CHECK-COUNT-16: amdgpu.mfma
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: vector.extract %{{.*}}[0] : f32 from vector<4xf32>
+// CHECK: memref.store
+// CHECK-NOT: amdgpu.mfma
+func.func @f16_matmul(%a: memref<256x64xf16>, %b: memref<64x128xf16>, %c: memref<256x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
+  linalg.matmul ins(%a, %b : memref<256x64xf16>, memref<64x128xf16>) outs(%c : memref<256x128xf32>)
+  return
+}
+
+// -----
+
+// Tiles of C not whole (here N = 96), or f16 products accumulating in f16:
+// no matrix cores.
+// CHECK-LABEL: func.func @negative_partial_tiles
+// CHECK-NOT: amdgpu.mfma
+// CHECK-LABEL: func.func @negative_f16_accumulator
+// CHECK-NOT: amdgpu.mfma
+func.func @negative_partial_tiles(%a: memref<256x64xf16>, %b: memref<64x96xf16>, %c: memref<256x96xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x64xf16>, memref<64x96xf16>) outs(%c : memref<256x96xf32>)
+  return
+}
+func.func @negative_f16_accumulator(%a: memref<256x64xf16>, %b: memref<64x128xf16>, %c: memref<256x128xf16>) {
+  linalg.matmul ins(%a, %b : memref<256x64xf16>, memref<64x128xf16>) outs(%c : memref<256x128xf16>)
+  return
+}
