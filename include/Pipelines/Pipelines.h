@@ -79,6 +79,10 @@ struct ExtremePipelineOptions
 /// naming the text and what is wrong with it.
 llvm::Error parseOptions(StringRef text, ExtremePipelineOptions &options);
 
+/// Whether NVIDIA chip `chip` (sm_XY) has mma.sync's f16 m16n8k16 with f32
+/// accumulation: sm_80 and later.
+bool hasMmaSync(StringRef chip);
+
 /// Whether AMD chip `chip` has CDNA's f16 matrix-core instructions
 /// (v_mfma_f32_16x16x16f16): gfx908, gfx90a, gfx94x and gfx950.
 bool hasMfma(StringRef chip);

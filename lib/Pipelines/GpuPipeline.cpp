@@ -34,18 +34,12 @@ llvm::Error google::verifyGpuChip(Target target, StringRef chip) {
       "knows, like gfx90a, gfx942 or gfx1100");
 }
 
-namespace {
-
-/// Whether NVIDIA chip `chip` (sm_XY) has mma.sync's f16 m16n8k16 with f32
-/// accumulation: sm_80 and later.
-bool hasMmaSync(StringRef chip) {
+bool google::hasMmaSync(StringRef chip) {
   unsigned version = 0;
   return chip.consume_front("sm_") &&
          !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
          version >= 80;
 }
-
-} // namespace
 
 bool google::hasMfma(StringRef chip) {
   return llvm::is_contained(

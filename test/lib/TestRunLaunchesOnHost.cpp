@@ -15,9 +15,9 @@
 //     threads; gpu.alloc/memcpy/dealloc -> memref ops.
 //   --google-test-gpu-mapping-on-host="<extreme pipeline options>": the GPU
 //     pipeline up to the kernels, the launches run on the host, then the
-//     CPU lowering: a module google-run runs with --target=cpu. With
-//     mfma=true, the AMD matrix-core kernels, their amdgpu.mfma ops
-//     emulated (see emulateMfma).
+//     CPU lowering: a module google-run runs with --target=cpu. Its kernels
+//     are NVVM's (tensor cores included, their nvgpu ops emulated: see
+//     emulateMmaSync), or with mfma=true ROCDL's (see emulateMfma).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +31,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -437,6 +439,165 @@ LogicalResult emulateMfma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   return success();
 }
 
+/// Stands in for NVIDIA's warp-wide nvgpu.ldmatrix (x4, f16) and
+/// nvgpu.mma.sync m16n8k16 (f16 operands, f32 accumulators) as emulateMfma
+/// does for amdgpu.mfma, with PTX's fragment layouts (g = lane / 4,
+/// t = lane % 4): ldmatrix's lane l gives the address of row l % 8 of 8x8
+/// matrix l / 8 and receives elements (g, 2 t + e) of each matrix ((2 t +
+/// e, g) transposed); mma.sync's A registers hold A[g (+ 8)][2 t + e (+ 8)]
+/// (rows, then columns, vary fastest), B's B[2 t + e (+ 8)][g], C's and D's
+/// C[g (+ 8)][2 t + e].
+LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
+  SmallVector<Operation *> ops;
+  launch.walk([&](Operation *op) {
+    if (isa<nvgpu::LdMatrixOp, nvgpu::MmaSyncOp>(op))
+      ops.push_back(op);
+  });
+  if (ops.empty())
+    return success();
+  MLIRContext *context = rewriter.getContext();
+  Type f16 = Float16Type::get(context), f32 = Float32Type::get(context);
+  Type index = rewriter.getIndexType();
+  std::optional<int64_t> threads = getConstantIntValue(launch.getBlockSizeX());
+  if (!threads || *threads % 32 != 0 ||
+      getConstantIntValue(launch.getBlockSizeY()) != 1 ||
+      getConstantIntValue(launch.getBlockSizeZ()) != 1)
+    return launch.emitError("google-test-run-launches-on-host: nvgpu ops "
+                            "need a static 1-D block of whole warps");
+  for (Operation *op : ops) {
+    auto load = dyn_cast<nvgpu::LdMatrixOp>(op);
+    auto mma = dyn_cast<nvgpu::MmaSyncOp>(op);
+    bool supported =
+        load ? load.getNumTiles() == 4 &&
+                   load.getRes().getType() == VectorType::get({4, 2}, f16) &&
+                   load.getIndices().size() == 2
+             : mma.getMmaShapeAsArray() == std::array<int64_t, 3>{16, 8, 16} &&
+                   mma.getMatrixA().getType() == VectorType::get({4, 2}, f16) &&
+                   mma.getMatrixB().getType() == VectorType::get({2, 2}, f16) &&
+                   mma.getMatrixC().getType() == VectorType::get({2, 2}, f32);
+    if (!supported)
+      return op->emitError("google-test-run-launches-on-host: only "
+                           "ldmatrix x4 of f16 and mma.sync m16n8k16 of f16 "
+                           "into f32 run on the host");
+  }
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto slots = [&](int64_t count, Type element) {
+    return launch.addWorkgroupAttribution(
+        MemRefType::get({*threads, count}, element, MemRefLayoutAttrInterface(),
+                        workgroup),
+        launch.getLoc());
+  };
+  Value addresses = slots(2, index), lhsSlots = slots(8, f16),
+        rhsSlots = slots(4, f16);
+  for (Operation *op : ops) {
+    Location loc = op->getLoc();
+    rewriter.setInsertionPoint(op);
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    auto add = [&](Value a, Value b) -> Value {
+      return arith::AddIOp::create(rewriter, loc, a, b);
+    };
+    auto mul = [&](Value a, int64_t b) -> Value {
+      return arith::MulIOp::create(rewriter, loc, a, constant(b));
+    };
+    auto div = [&](Value a, int64_t b) -> Value {
+      return arith::DivUIOp::create(rewriter, loc, a, constant(b));
+    };
+    auto rem = [&](Value a, int64_t b) -> Value {
+      return arith::RemUIOp::create(rewriter, loc, a, constant(b));
+    };
+    Value thread = launch.getThreadIds().x;
+    Value lane = rem(thread, 32);
+    Value warp = arith::SubIOp::create(rewriter, loc, thread, lane);
+    Value group = div(lane, 4), pair = mul(rem(lane, 4), 2);
+    // Every lane's operands to its slots, then each lane's result from them.
+    auto store = [&](Value vector, Value buffer) {
+      auto type = cast<VectorType>(vector.getType());
+      SmallVector<int64_t> strides = computeStrides(type.getShape());
+      for (int64_t e = 0; e < type.getNumElements(); ++e)
+        memref::StoreOp::create(
+            rewriter, loc,
+            vector::ExtractOp::create(rewriter, loc, vector,
+                                      delinearize(e, strides)),
+            buffer, ValueRange{thread, constant(e)});
+    };
+    if (auto load = dyn_cast<nvgpu::LdMatrixOp>(op)) {
+      for (auto [i, address] : llvm::enumerate(load.getIndices()))
+        memref::StoreOp::create(rewriter, loc, address, addresses,
+                                ValueRange{thread, constant(i)});
+      gpu::BarrierOp::create(rewriter, loc);
+      SmallVector<Value> elements;
+      for (int64_t matrix = 0; matrix < 4; ++matrix)
+        for (int64_t e = 0; e < 2; ++e) {
+          // The lane that addressed the row holding the element, and the
+          // element's column in that row.
+          Value source = load.getTranspose()
+                             ? add(warp, constant(8 * matrix + e))
+                             : add(warp, add(constant(8 * matrix), group));
+          Value column = load.getTranspose() ? group : add(pair, constant(e));
+          if (load.getTranspose())
+            source = add(source, pair);
+          Value row = memref::LoadOp::create(rewriter, loc, addresses,
+                                             ValueRange{source, constant(0)});
+          Value first = memref::LoadOp::create(rewriter, loc, addresses,
+                                               ValueRange{source, constant(1)});
+          elements.push_back(
+              memref::LoadOp::create(rewriter, loc, load.getSrcMemref(),
+                                     ValueRange{row, add(first, column)}));
+        }
+      gpu::BarrierOp::create(rewriter, loc);
+      rewriter.replaceOp(op,
+                         vector::FromElementsOp::create(
+                             rewriter, loc, load.getRes().getType(), elements));
+      continue;
+    }
+    auto mma = cast<nvgpu::MmaSyncOp>(op);
+    store(mma.getMatrixA(), lhsSlots);
+    store(mma.getMatrixB(), rhsSlots);
+    gpu::BarrierOp::create(rewriter, loc);
+    SmallVector<Value> initial;
+    for (int64_t e = 0; e < 4; ++e)
+      initial.push_back(vector::ExtractOp::create(
+          rewriter, loc, mma.getMatrixC(), ArrayRef<int64_t>{e / 2, e % 2}));
+    auto sum = scf::ForOp::create(
+        rewriter, loc, constant(0), constant(16), constant(1), initial,
+        [&](OpBuilder &, Location, Value k, ValueRange partial) {
+          // A[row][k] is in lane 4 (row % 8) + (k % 8) / 2, register pair
+          // row / 8 + 2 (k / 8); B[k][column] in lane 4 column + (k % 8) /
+          // 2, pair k / 8; element k % 2 of the pair.
+          Value kLane = div(rem(k, 8), 2), kHalf = div(k, 8),
+                kElement = rem(k, 2);
+          Value lhsLane = add(warp, add(mul(group, 4), kLane));
+          SmallVector<Value> next;
+          for (int64_t r = 0; r < 2; ++r) {
+            Value lhsSlot = add(mul(kHalf, 4), add(constant(2 * r), kElement));
+            Value lhs = memref::LoadOp::create(rewriter, loc, lhsSlots,
+                                               ValueRange{lhsLane, lhsSlot});
+            Value a = arith::ExtFOp::create(rewriter, loc, f32, lhs);
+            for (int64_t c = 0; c < 2; ++c) {
+              Value column = add(pair, constant(c));
+              Value rhsLane = add(warp, add(mul(column, 4), kLane));
+              Value rhsSlot = add(mul(kHalf, 2), kElement);
+              Value rhs = memref::LoadOp::create(rewriter, loc, rhsSlots,
+                                                 ValueRange{rhsLane, rhsSlot});
+              Value b = arith::ExtFOp::create(rewriter, loc, f32, rhs);
+              next.push_back(arith::AddFOp::create(
+                  rewriter, loc, partial[2 * r + c],
+                  arith::MulFOp::create(rewriter, loc, a, b)));
+            }
+          }
+          scf::YieldOp::create(rewriter, loc, next);
+        });
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.replaceOp(
+        op, vector::FromElementsOp::create(
+                rewriter, loc, mma.getRes().getType(), sum.getResults()));
+  }
+  return success();
+}
+
 /// Runs `launch`'s body for every block, and in each block for every
 /// thread, in order (see BlockOnHost for barriers). Shared memory
 /// (workgroup attributions) is one host buffer that the blocks reuse.
@@ -533,6 +694,7 @@ struct TestRunLaunchesOnHostPass
     getOperation().walk([&](gpu::LaunchOp op) { launches.push_back(op); });
     for (gpu::LaunchOp launch : launches)
       if (failed(emulateMfma(rewriter, launch)) ||
+          failed(emulateMmaSync(rewriter, launch)) ||
           failed(runOnHost(rewriter, launch)))
         return signalPassFailure();
 
@@ -585,7 +747,10 @@ void registerGoogleTestPasses() {
         addExportPasses(pm);
         addLinalgLoweringPasses(pm, gpu);
         addBufferizationPasses(pm, gpu);
+        // The kernels the GPU pipeline picks (matrix cores included).
         MapToGpuPassOptions mapping;
+        mapping.mmaSync =
+            gpu.target == Target::NVVM && hasMmaSync(gpu.getChip());
         mapping.mfma = options.mfma;
         pm.addNestedPass<func::FuncOp>(createMapToGpuPass(mapping));
         pm.addPass(createConvertBufferizationToMemRefPass());
