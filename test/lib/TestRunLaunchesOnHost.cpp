@@ -340,6 +340,17 @@ private:
   Value threads;
 };
 
+/// The threads of `launch`'s block when it is static, 1-D and a multiple
+/// of `group` (a warp's or a wave's lanes).
+std::optional<int64_t> getBlockOfWhole(gpu::LaunchOp launch, int64_t group) {
+  std::optional<int64_t> threads = getConstantIntValue(launch.getBlockSizeX());
+  if (!threads || *threads % group != 0 ||
+      getConstantIntValue(launch.getBlockSizeY()) != 1 ||
+      getConstantIntValue(launch.getBlockSizeZ()) != 1)
+    return std::nullopt;
+  return threads;
+}
+
 /// Stands in for CDNA's amdgpu.mfma 16x16x16 (f16 operands, f32
 /// accumulators) with the exchange the hardware makes between a wave's 64
 /// lanes: every thread writes its A and B operands to shared memory (a slot
@@ -357,10 +368,8 @@ LogicalResult emulateMfma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   Type f16 = Float16Type::get(context), f32 = Float32Type::get(context);
   auto operandType = VectorType::get({4}, f16);
   auto accumulatorType = VectorType::get({4}, f32);
-  std::optional<int64_t> threads = getConstantIntValue(launch.getBlockSizeX());
-  if (!threads || *threads % 64 != 0 ||
-      getConstantIntValue(launch.getBlockSizeY()) != 1 ||
-      getConstantIntValue(launch.getBlockSizeZ()) != 1)
+  std::optional<int64_t> threads = getBlockOfWhole(launch, 64);
+  if (!threads)
     return launch.emitError("google-test-run-launches-on-host: amdgpu.mfma "
                             "needs a static 1-D block of whole waves");
   for (amdgpu::MFMAOp op : mfmas)
@@ -458,10 +467,8 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
   MLIRContext *context = rewriter.getContext();
   Type f16 = Float16Type::get(context), f32 = Float32Type::get(context);
   Type index = rewriter.getIndexType();
-  std::optional<int64_t> threads = getConstantIntValue(launch.getBlockSizeX());
-  if (!threads || *threads % 32 != 0 ||
-      getConstantIntValue(launch.getBlockSizeY()) != 1 ||
-      getConstantIntValue(launch.getBlockSizeZ()) != 1)
+  std::optional<int64_t> threads = getBlockOfWhole(launch, 32);
+  if (!threads)
     return launch.emitError("google-test-run-launches-on-host: nvgpu ops "
                             "need a static 1-D block of whole warps");
   for (Operation *op : ops) {
