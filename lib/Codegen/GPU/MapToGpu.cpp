@@ -231,13 +231,13 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     func::FuncOp func = getOperation();
     if (func->getParentOfType<gpu::GPUModuleOp>())
       return;
-    // GPUs run at most 1024 threads per block; larger register tiles
-    // spill.
     if (mmaSync && mfma) {
       func.emitError() << "google-map-to-gpu: mma-sync (NVIDIA) and mfma "
                           "(AMD) exclude each other";
       return signalPassFailure();
     }
+    // GPUs run at most 1024 threads per block; larger register tiles
+    // spill.
     if (blockSize < 1 || blockSize > 1024 || tileSize < 1 || tileSize > 8) {
       func.emitError() << "google-map-to-gpu: expected block-size in [1, "
                           "1024] and tile-size in [1, 8], got block-size="
