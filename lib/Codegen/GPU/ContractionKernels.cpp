@@ -931,52 +931,6 @@ struct IndexBuilder {
   }
 };
 
-/// The frame of a matrix-core kernel: blocks of `threads` threads own
-/// kMmaBlockTile x kMmaBlockTile tiles of C, staging A's and B's slices in
-/// shared memory (HalfSliceStaging's buffers).
-struct MatrixCoreLaunch {
-  TileGrid grid;
-  gpu::LaunchOp launch;
-  Value sharedLhs, sharedRhs, zero, thread;
-  TileOrigin origin;
-};
-
-MatrixCoreLaunch
-createMatrixCoreLaunch(const IndexBuilder &b, linalg::LinalgOp op,
-                       const linalg::ContractionDimensions &dims,
-                       int64_t threads, MemRefType lhsType,
-                       MemRefType rhsType) {
-  MatrixCoreLaunch frame;
-  frame.grid =
-      getTileGrid(b.rewriter, b.loc, op, dims, kMmaBlockTile, kMmaBlockTile);
-  Value one = b.constant(1);
-  frame.launch =
-      createLaunch(b.rewriter, b.loc, frame.grid.count, b.constant(threads),
-                   one, TypeRange{lhsType, rhsType});
-  frame.sharedLhs = frame.launch.getWorkgroupAttributions()[0];
-  frame.sharedRhs = frame.launch.getWorkgroupAttributions()[1];
-  frame.zero = b.constant(0);
-  frame.origin =
-      getTileOrigin(b.rewriter, b.loc, frame.grid, frame.launch.getBlockIds().x,
-                    kMmaBlockTile, kMmaBlockTile);
-  frame.thread = frame.launch.getThreadIds().x;
-  return frame;
-}
-
-/// Completes a thread's `tile` whose rows and columns are set: every
-/// element lies in range (whole tiles), in the block's batch.
-void completeWholeTile(OutputTile &tile, linalg::LinalgOp op,
-                       const linalg::ContractionDimensions &dims,
-                       const MatrixCoreLaunch &frame) {
-  tile.sizeM = frame.grid.sizeM;
-  tile.sizeN = frame.grid.sizeN;
-  tile.clampedRows = tile.rows;
-  tile.clampedColumns = tile.columns;
-  tile.loops.assign(op.getNumLoops(), frame.zero);
-  if (!dims.batch.empty())
-    tile.loops[dims.batch.front()] = frame.origin.batch;
-}
-
 /// Accumulators of a matrix-core kernel, one vector of `type` per tile of
 /// C it computes: element e (row-major) of tile t holds element
 /// `gridIndex(t, e)` of the thread's OutputTile grid.
@@ -1140,6 +1094,53 @@ private:
   Value sharedLhs, sharedRhs;
 };
 
+/// The frame of a matrix-core kernel: blocks of `threads` threads own
+/// kMmaBlockTile x kMmaBlockTile tiles of C, staging A's and B's slices in
+/// shared memory (HalfSliceStaging's buffers).
+struct MatrixCoreLaunch {
+  TileGrid grid;
+  gpu::LaunchOp launch;
+  Value sharedLhs, sharedRhs, zero, thread;
+  TileOrigin origin;
+};
+
+MatrixCoreLaunch
+createMatrixCoreLaunch(const IndexBuilder &b, linalg::LinalgOp op,
+                       const linalg::ContractionDimensions &dims,
+                       int64_t threads) {
+  MLIRContext *context = b.rewriter.getContext();
+  MatrixCoreLaunch frame;
+  frame.grid =
+      getTileGrid(b.rewriter, b.loc, op, dims, kMmaBlockTile, kMmaBlockTile);
+  Value one = b.constant(1);
+  frame.launch = createLaunch(b.rewriter, b.loc, frame.grid.count,
+                              b.constant(threads), one,
+                              TypeRange{HalfSliceStaging::getLhsType(context),
+                                        HalfSliceStaging::getRhsType(context)});
+  frame.sharedLhs = frame.launch.getWorkgroupAttributions()[0];
+  frame.sharedRhs = frame.launch.getWorkgroupAttributions()[1];
+  frame.zero = b.constant(0);
+  frame.origin =
+      getTileOrigin(b.rewriter, b.loc, frame.grid, frame.launch.getBlockIds().x,
+                    kMmaBlockTile, kMmaBlockTile);
+  frame.thread = frame.launch.getThreadIds().x;
+  return frame;
+}
+
+/// Completes a thread's `tile` whose rows and columns are set: every
+/// element lies in range (whole tiles), in the block's batch.
+void completeWholeTile(OutputTile &tile, linalg::LinalgOp op,
+                       const linalg::ContractionDimensions &dims,
+                       const MatrixCoreLaunch &frame) {
+  tile.sizeM = frame.grid.sizeM;
+  tile.sizeN = frame.grid.sizeN;
+  tile.clampedRows = tile.rows;
+  tile.clampedColumns = tile.columns;
+  tile.loops.assign(op.getNumLoops(), frame.zero);
+  if (!dims.batch.empty())
+    tile.loops[dims.batch.front()] = frame.origin.batch;
+}
+
 } // namespace
 
 /// A gpu.launch computing contraction `op` (see prefersMmaSync) on tensor
@@ -1156,7 +1157,6 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims,
                           linalg::FillOp fill, linalg::GenericOp epilogue) {
   Location loc = op.getLoc();
-  MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
   IndexBuilder b{rewriter, loc};
   unsigned k = dims.k.front();
@@ -1164,9 +1164,8 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   constexpr int64_t warps = 8, warpSize = 32, warpRows = 64, warpColumns = 32;
   constexpr int64_t tilesM = warpRows / 16, tilesN = warpColumns / 8;
   Type half = rewriter.getF16Type();
-  MatrixCoreLaunch frame = createMatrixCoreLaunch(
-      b, op, dims, warps * warpSize, HalfSliceStaging::getLhsType(context),
-      HalfSliceStaging::getRhsType(context));
+  MatrixCoreLaunch frame =
+      createMatrixCoreLaunch(b, op, dims, warps * warpSize);
   Value warp = b.div(frame.thread, warpSize);
   Value lane = b.rem(frame.thread, warpSize);
   Value group = b.div(lane, 4);
@@ -1279,16 +1278,14 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
                                      linalg::FillOp fill,
                                      linalg::GenericOp epilogue) {
   Location loc = op.getLoc();
-  MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
   IndexBuilder b{rewriter, loc};
   unsigned k = dims.k.front();
   constexpr int64_t blockTile = kMmaBlockTile, depth = kMmaSliceDepth;
   constexpr int64_t waves = 4, waveSize = 64, waveTile = 64;
   constexpr int64_t tiles = waveTile / 16, fragment = 4;
-  MatrixCoreLaunch frame = createMatrixCoreLaunch(
-      b, op, dims, waves * waveSize, HalfSliceStaging::getLhsType(context),
-      HalfSliceStaging::getRhsType(context));
+  MatrixCoreLaunch frame =
+      createMatrixCoreLaunch(b, op, dims, waves * waveSize);
   Value wave = b.div(frame.thread, waveSize);
   Value lane = b.rem(frame.thread, waveSize);
   // A's fragment row and B's and C's fragment column; the first of the
