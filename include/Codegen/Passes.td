@@ -224,7 +224,10 @@ def TileAndVectorizePass
     Reductions over a static innermost row of at most 1024 elements (f32 or
     f64, every operand read contiguously) become one vector reduction per
     row, reassociated as SPEC allows. Elementwise loops are left to LLVM's
-    loop vectorizer, which does as well on them.
+    loop vectorizer, which does as well on them. Window copies (a
+    convolution's im2col, a reversed slice: a copy through an affine read
+    whose rows are contiguous runs of the input) copy a run per vector read
+    and write, in loops LLVM may not unroll.
 
     ```mlir
     %f = linalg.fill ins(%zero) outs(%e : tensor<64x64xf32>)
@@ -252,6 +255,7 @@ def TileAndVectorizePass
                            "::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];

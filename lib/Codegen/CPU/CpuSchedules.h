@@ -8,7 +8,8 @@
 // row reductions; ElementwiseSchedule.cpp: chunks of elementwise ops for
 // threads, collapsed loops, short rows; TransposeSchedule.cpp: transposes
 // in vector tiles; PoolingSchedule.cpp: poolings one output row at a
-// time in vector tiles); TileAndVectorize.cpp runs them in order and holds the
+// time in vector tiles; WindowCopySchedule.cpp: im2col copies a run at a
+// time); TileAndVectorize.cpp runs them in order and holds the
 // shared mechanics (tile-and-fuse, peeling, vectorization, hoisting).
 //
 //===----------------------------------------------------------------------===//
@@ -154,6 +155,15 @@ struct PoolTile {
 /// The tile of `op`, when it is a pooling of f32 or f64 with static rows,
 /// columns, channels and window (any batch): tiles divide the output.
 std::optional<PoolTile> getPoolTile(linalg::LinalgOp op, unsigned vectorBits);
+/// The run of a window copy (an im2col copy, a reversed slice): a generic
+/// that copies its input through an affine map that is not a projected
+/// permutation into an output read in order, each innermost row a
+/// contiguous run of the input (the innermost loop only in the input's
+/// last index, with coefficient 1) of static length, at most
+/// kMaxWindowRunBytes, of f32, f64 or integers of whole bytes. std::nullopt
+/// for other ops.
+std::optional<int64_t> getWindowCopyRun(linalg::GenericOp op);
+constexpr int64_t kMaxWindowRunBytes = 1024;
 /// B's rows are N elements apart: for more than a few row blocks over a
 /// wide B, each block column of B is worth copying into a contiguous
 /// panel once, so that the K loop streams through it.
@@ -256,6 +266,9 @@ private:
 
   // Poolings (PoolingSchedule.cpp).
   LogicalResult tilePools(IRRewriter &rewriter, bool &tiledAny);
+
+  // Window copies (WindowCopySchedule.cpp).
+  void vectorizeWindowCopies(IRRewriter &rewriter);
 
   func::FuncOp func;
   unsigned vectorBits;

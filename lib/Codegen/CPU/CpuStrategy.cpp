@@ -287,6 +287,48 @@ std::optional<PoolTile> getPoolTile(linalg::LinalgOp op, unsigned vectorBits) {
   return tile;
 }
 
+std::optional<int64_t> getWindowCopyRun(linalg::GenericOp op) {
+  if (isScheduled(op) || !op.hasPureTensorSemantics() ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() < 2 || hasEmptyLoop(op) ||
+      op.getNumParallelLoops() != op.getNumLoops())
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  if (!op.getBlock()->without_terminator().empty() ||
+      yield.getValues() != ValueRange{op.getBlock()->getArgument(0)})
+    return std::nullopt;
+  OpOperand *input = op.getDpsInputOperand(0);
+  AffineMap read = op.getMatchingIndexingMap(input);
+  if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
+      read.isProjectedPermutation() || read.getNumResults() == 0 ||
+      read.getNumSymbols() != 0)
+    return std::nullopt;
+  unsigned innermost = op.getNumLoops() - 1;
+  for (AffineExpr result : read.getResults().drop_back())
+    if (result.isFunctionOfDim(innermost))
+      return std::nullopt;
+  // The last index is start + t, start independent of t.
+  MLIRContext *context = op.getContext();
+  AffineExpr t = getAffineDimExpr(innermost, context);
+  AffineExpr last = read.getResults().back();
+  AffineExpr start = last.replace(t, getAffineConstantExpr(0, context));
+  AffineExpr rest = simplifyAffineExpr(last - start - t, read.getNumDims(), 0);
+  auto zero = dyn_cast<AffineConstantExpr>(rest);
+  if (!zero || zero.getValue() != 0 || !last.isPureAffine())
+    return std::nullopt;
+  int64_t run = op.getStaticLoopRanges()[innermost];
+  Type element = getElementTypeOrSelf(input->get().getType());
+  // Vectors of i1 are bit-packed in memory (memrefs of i1 are not), and
+  // LLVM 22's x86 backend cannot legalize some vectors of bf16.
+  bool wholeBytes =
+      element.isInteger() && element.getIntOrFloatBitWidth() % 8 == 0;
+  if (ShapedType::isDynamic(run) ||
+      !(wholeBytes || element.isF32() || element.isF64()) ||
+      run * element.getIntOrFloatBitWidth() > 8 * kMaxWindowRunBytes)
+    return std::nullopt;
+  return run;
+}
+
 bool isFreeElementwise(linalg::GenericOp op) {
   return !isScheduled(op) && op.hasPureTensorSemantics() &&
          op->getNumResults() == 1 && op.getNumLoops() >= 2 &&

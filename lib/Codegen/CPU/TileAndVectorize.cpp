@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -109,6 +110,7 @@ LogicalResult CpuScheduler::run() {
       return failure();
   if (failed(fuseRowChains(rewriter)) || failed(tileElementwise(rewriter)))
     return failure();
+  vectorizeWindowCopies(rewriter);
   // Row reductions (softmax, layer norm, reduce_* over the last axis),
   // in the row loops of fuseRowChains or not.
   SmallVector<linalg::LinalgOp> rowOps;
