@@ -106,13 +106,17 @@ SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op);
 /// schedule took, so that it can fill it as one dimension (a nest of short
 /// loops is one LLVM unrolls and vectorizes across rows, as scatters).
 bool isCollapsibleFill(linalg::FillOp fill);
-/// An elementwise op, or a reduction over outer loops (a column sum),
-/// whose rows (its innermost loop, parallel and static) are shorter than a
-/// vector: 32- or 64-bit operands that read a row contiguously or
+/// An elementwise op whose rows (its innermost loop, parallel and static)
+/// are shorter than a vector, or a reduction over outer loops (a column
+/// sum: a bias gradient) whose rows fill at most kMaxColumnRowVectors
+/// vectors: 32- or 64-bit operands that read a row contiguously or
 /// broadcast it, a body the vectorizer takes. LLVM unrolled such rows and
-/// vectorized across them with gathers and scatters at the rows' stride,
-/// slow to run and slower to compile; each row is one vector instead.
+/// vectorized across them with gathers and scatters at the rows' stride
+/// (a column sum's rows of 16 or 64 it unrolled into scalar adds and
+/// stores), slow to run and slower to compile; each row is one vector op
+/// instead.
 bool isShortRowOp(linalg::LinalgOp op, unsigned vectorBits);
+constexpr int64_t kMaxColumnRowVectors = 8;
 /// Rows longer than this are reduced in chunks of at most this many
 /// elements, one vector reduction each.
 constexpr int64_t kMaxVectorReduction = 1024;

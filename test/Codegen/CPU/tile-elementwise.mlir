@@ -199,6 +199,35 @@ func.func @column_sum(%x: tensor<250x10xf32>) -> tensor<10xf32> {
 
 // -----
 
+// Column sums over rows of up to 8 vectors go the same way (LLVM unrolled
+// a row of 16 or 64 into scalar adds and stores per row); the rows of a
+// convolution's channels are summed over batch, height and width. Wider
+// rows stay for LLVM's vectorizer.
+// CHECK-LABEL: func @wide_column_sums
+// CHECK:       scf.for %{{.*}} = %c0 to %c256 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<64xf32>)
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : vector<64xf32>
+// CHECK:       scf.for %{{.*}} = %c0 to %c256 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<16xf32>)
+// CHECK:         scf.for %{{.*}} = %c0 to %c4
+// CHECK:           scf.for %{{.*}} = %c0 to %c4
+// CHECK:             vector.transfer_read %arg1{{.*}} : tensor<256x4x4x16xf32>, vector<1x1x1x16xf32>
+// CHECK:             arith.addf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK:       linalg.reduce { arith.addf } ins(%arg2 : tensor<16x256xf32>)
+func.func @wide_column_sums(%x: tensor<256x64xf32>, %y: tensor<256x4x4x16xf32>, %z: tensor<16x256xf32>) -> (tensor<64xf32>, tensor<16xf32>, tensor<256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %r = linalg.reduce { arith.addf } ins(%x : tensor<256x64xf32>) outs(%f : tensor<64xf32>) dimensions = [0]
+  %e16 = tensor.empty() : tensor<16xf32>
+  %f16 = linalg.fill ins(%zero : f32) outs(%e16 : tensor<16xf32>) -> tensor<16xf32>
+  %r16 = linalg.reduce { arith.addf } ins(%y : tensor<256x4x4x16xf32>) outs(%f16 : tensor<16xf32>) dimensions = [0, 1, 2]
+  %e256 = tensor.empty() : tensor<256xf32>
+  %f256 = linalg.fill ins(%zero : f32) outs(%e256 : tensor<256xf32>) -> tensor<256xf32>
+  %r256 = linalg.reduce { arith.addf } ins(%z : tensor<16x256xf32>) outs(%f256 : tensor<256xf32>) dimensions = [0]
+  return %r, %r16, %r256 : tensor<64xf32>, tensor<16xf32>, tensor<256xf32>
+}
+
+// -----
+
 // A fill of a whole static tensor fills it as one dimension (a generic:
 // the canonicalizer would fold a reshaped fill back); LLVM unrolled the
 // inner loops of 256x4x4x8 and vectorized across rows with scatters.
