@@ -272,3 +272,26 @@ func.func @self_comparison(%x: tensor<4x8xf32>, %i: tensor<4xi32>, %d: tensor<?x
   %9 = google.lt %d, %d : tensor<?xf32>, tensor<?xf32> -> tensor<?xi1>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<?xi1>
 }
+
+// -----
+
+// Folded, the comparison would leave x unused, and the run-time checks of
+// what computes x would go with it: x from an add that checks a dynamic
+// extent (8 at run time, or the call fails), from a gather (an index out
+// of range fails the call). x from ops that cannot fail still folds.
+// CHECK-LABEL: func @self_comparison_keeps_checks
+// CHECK-DAG: %[[FALSE:.*]] = google.constant dense<false> : tensor<4x8xi1>
+// CHECK-DAG: %[[ADD:.*]] = google.add %arg0, %arg1 : tensor<4x?xi32>, tensor<4x8xi32> -> tensor<4x8xi32>
+// CHECK-DAG: %[[LT:.*]] = google.lt %[[ADD]], %[[ADD]]
+// CHECK-DAG: %[[GATHER:.*]] = google.gather
+// CHECK-DAG: %[[GT:.*]] = google.gt %[[GATHER]], %[[GATHER]]
+// CHECK: return %[[LT]], %[[GT]], %[[FALSE]]
+func.func @self_comparison_keeps_checks(%d: tensor<4x?xi32>, %s: tensor<4x8xi32>, %idx: tensor<4xi64>) -> (tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>) {
+  %0 = google.add %d, %s : tensor<4x?xi32>, tensor<4x8xi32> -> tensor<4x8xi32>
+  %1 = google.lt %0, %0 : tensor<4x8xi32>, tensor<4x8xi32> -> tensor<4x8xi1>
+  %2 = google.gather %s, %idx {axis = 0 : i64} : tensor<4x8xi32>, tensor<4xi64> -> tensor<4x8xi32>
+  %3 = google.gt %2, %2 : tensor<4x8xi32>, tensor<4x8xi32> -> tensor<4x8xi1>
+  %4 = google.mul %s, %s : tensor<4x8xi32>, tensor<4x8xi32> -> tensor<4x8xi32>
+  %5 = google.lt %4, %4 : tensor<4x8xi32>, tensor<4x8xi32> -> tensor<4x8xi1>
+  return %1, %3, %5 : tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>
+}

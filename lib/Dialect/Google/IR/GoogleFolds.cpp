@@ -74,11 +74,45 @@ static OpFoldResult foldIdentity(Value result, Value survivor,
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
+/// Ops a fold may leave unused at most: beyond, the walk below gives up.
+static constexpr int kMaxCheckedProducers = 64;
+
+/// True when computing `value` cannot fail at run time, so that a fold may
+/// leave it unused: every op it comes from has static shapes (no extent to
+/// check) and no index to check (gathers, scatters, arg-reductions of an
+/// empty axis), within kMaxCheckedProducers ops; calls, region ops and
+/// other dialects' ops count as able to fail.
+static bool cannotFailAtRunTime(Value value) {
+  SmallVector<Value> pending = {value};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!pending.empty()) {
+    Operation *op = pending.pop_back_val().getDefiningOp();
+    if (!op || !seen.insert(op).second)
+      continue;
+    if (seen.size() > kMaxCheckedProducers ||
+        !isa<GoogleDialect>(op->getDialect()) || op->getNumRegions() != 0 ||
+        isa<GatherOp, ScatterAddOp, ArgmaxOp, ArgminOp>(op))
+      return false;
+    auto isStatic = [](Type type) {
+      auto shaped = dyn_cast<ShapedType>(type);
+      return !shaped || shaped.hasStaticShape();
+    };
+    if (!llvm::all_of(op->getOperandTypes(), isStatic) ||
+        !llvm::all_of(op->getResultTypes(), isStatic))
+      return false;
+    llvm::append_range(pending, op->getOperands());
+  }
+  return true;
+}
+
 OpFoldResult
 mlir::google::foldSelfComparison(Value lhs, Value rhs, Type resultType,
                                  semantics::Comparison comparison) {
   auto type = dyn_cast<RankedTensorType>(resultType);
-  if (lhs != rhs || !type || !type.hasStaticShape())
+  // The comparison is x's last use, maybe: the checks of what computes x
+  // would go with it.
+  if (lhs != rhs || !type || !type.hasStaticShape() ||
+      !cannotFailAtRunTime(lhs))
     return {};
   using semantics::Comparison;
   bool isFloat = isa<FloatType>(getElementTypeOrSelf(lhs.getType()));
