@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 12 cases match numpy
+// CHECK: e2e: 15 cases match numpy
 
 // Elementwise ops over rows shorter than a vector run row by row, each
 // row one vector op: broadcasts per row and per column, integers and
@@ -22,6 +22,12 @@
 // Loops read contiguously together are collapsed into one first.
 // E2E: @collapsed(x: 256x8x8x8xf32) -> np.maximum(x, 0) * 2
 // E2E: @collapsed_bias(x: 4x5x6x8xf32, b: 8xf32) -> x + b
+// Rows of one to 8 vectors that a broadcast keeps from merging with the
+// loops around them: a max pooling gradient's division per window
+// position (rows of 16), rows of 40 (a masked last vector), i32 rows.
+// E2E: @window_rows(x: 32x2x1x2x1x16xf32, c: 1x1x2x1x2x1xf32) -> x / (c * c + 1.0)
+// E2E: @long_rows(x: 30x3x40xf32, b: 30x1x40xf32) -> x - b
+// E2E: @int_rows(x: 10x4x48xi32, y: 10x1x48xi32) -> x * y + 7
 
 func.func @per_row(%x: tensor<250x10xf32>, %r: tensor<250xf32>, %c: tensor<10xf32>) -> tensor<250x10xf32> {
   %0 = google.reshape %r : tensor<250xf32> -> tensor<250x1xf32>
@@ -86,4 +92,21 @@ func.func @column_max(%x: tensor<37x5xf64>) -> tensor<5xf64> {
 func.func @column_sums_dynamic(%x: tensor<?x10xf32>) -> tensor<10xf32> {
   %0 = google.reduce_sum %x {axes = array<i64: 0>, keep_dims = false} : tensor<?x10xf32> -> tensor<10xf32>
   return %0 : tensor<10xf32>
+}
+func.func @window_rows(%x: tensor<32x2x1x2x1x16xf32>, %c: tensor<1x1x2x1x2x1xf32>) -> tensor<32x2x2x2x2x16xf32> {
+  %one = google.constant dense<1.0> : tensor<f32>
+  %0 = google.mul %c, %c : tensor<1x1x2x1x2x1xf32>, tensor<1x1x2x1x2x1xf32> -> tensor<1x1x2x1x2x1xf32>
+  %1 = google.add %0, %one : tensor<1x1x2x1x2x1xf32>, tensor<f32> -> tensor<1x1x2x1x2x1xf32>
+  %2 = google.div %x, %1 : tensor<32x2x1x2x1x16xf32>, tensor<1x1x2x1x2x1xf32> -> tensor<32x2x2x2x2x16xf32>
+  return %2 : tensor<32x2x2x2x2x16xf32>
+}
+func.func @long_rows(%x: tensor<30x3x40xf32>, %b: tensor<30x1x40xf32>) -> tensor<30x3x40xf32> {
+  %0 = google.sub %x, %b : tensor<30x3x40xf32>, tensor<30x1x40xf32> -> tensor<30x3x40xf32>
+  return %0 : tensor<30x3x40xf32>
+}
+func.func @int_rows(%x: tensor<10x4x48xi32>, %y: tensor<10x1x48xi32>) -> tensor<10x4x48xi32> {
+  %seven = google.constant dense<7> : tensor<i32>
+  %0 = google.mul %x, %y : tensor<10x4x48xi32>, tensor<10x1x48xi32> -> tensor<10x4x48xi32>
+  %1 = google.add %0, %seven : tensor<10x4x48xi32>, tensor<i32> -> tensor<10x4x48xi32>
+  return %1 : tensor<10x4x48xi32>
 }

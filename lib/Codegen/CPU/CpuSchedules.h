@@ -106,17 +106,18 @@ SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op);
 /// schedule took, so that it can fill it as one dimension (a nest of short
 /// loops is one LLVM unrolls and vectorizes across rows, as scatters).
 bool isCollapsibleFill(linalg::FillOp fill);
-/// An elementwise op whose rows (its innermost loop, parallel and static)
-/// are shorter than a vector, or a reduction over outer loops (a column
-/// sum: a bias gradient) whose rows fill at most kMaxColumnRowVectors
-/// vectors: 32- or 64-bit operands that read a row contiguously or
-/// broadcast it, a body the vectorizer takes. LLVM unrolled such rows and
-/// vectorized across them with gathers and scatters at the rows' stride
-/// (a column sum's rows of 16 or 64 it unrolled into scalar adds and
+/// An elementwise op whose rows (its innermost loop, parallel and static,
+/// left after merging loops) fill at most kMaxShortRowVectors vectors, or
+/// a reduction over outer loops (a column sum: a bias gradient) with such
+/// rows: 32- or 64-bit operands that read a row contiguously or broadcast
+/// it, a body the vectorizer takes. LLVM unrolled such rows and vectorized
+/// across them with gathers and scatters at the rows' stride, or left them
+/// scalar (a max pooling gradient's rows of 16 divided by a broadcast
+/// window count; a column sum's rows of 16 or 64 as scalar adds and
 /// stores), slow to run and slower to compile; each row is one vector op
 /// instead.
 bool isShortRowOp(linalg::LinalgOp op, unsigned vectorBits);
-constexpr int64_t kMaxColumnRowVectors = 8;
+constexpr int64_t kMaxShortRowVectors = 8;
 /// Rows longer than this are reduced in chunks of at most this many
 /// elements, one vector reduction each.
 constexpr int64_t kMaxVectorReduction = 1024;

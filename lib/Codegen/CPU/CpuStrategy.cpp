@@ -418,9 +418,8 @@ bool isShortRowOp(linalg::LinalgOp op, unsigned vectorBits) {
   }
   int64_t row = op.getStaticLoopRanges().back();
   int64_t lanes = vectorBits / resultElement.getIntOrFloatBitWidth();
-  int64_t maxRow =
-      isColumnReduction(op) ? kMaxColumnRowVectors * lanes : lanes - 1;
-  if (ShapedType::isDynamic(row) || row < 2 || row > maxRow)
+  if (ShapedType::isDynamic(row) || row < 2 ||
+      row > kMaxShortRowVectors * lanes)
     return false;
   // Every operand reads its row contiguously or not at all (broadcast).
   unsigned innermost = op.getNumLoops() - 1;

@@ -112,8 +112,45 @@ func.func @short_rows(%x: tensor<250x10xf32>, %r: tensor<250xf32>) -> tensor<250
 
 // -----
 
-// Left to LLVM's loops: exp (they call libmvec's vector exp), a row as
-// long as a vector, a transposed read of the row.
+// Rows of one to 8 vectors that a broadcast keeps from merging with the
+// loops around them (a max pooling's gradient divided per window
+// position, a difference with one row per batch) also run one vector op
+// per row: LLVM unrolled each row of 16 into scalar divisions.
+// CHECK-LABEL: func @vector_rows
+// CHECK:       scf.for %[[I:.*]] = %c0 to %c64 step %c1
+// CHECK:         scf.for %[[J:.*]] = %c0 to %c2 step %c1
+// CHECK:           %[[X:.*]] = vector.transfer_read %arg0[%[[I]], %[[J]], %c0]{{.*}} : tensor<64x2x16xf32>, vector<1x1x16xf32>
+// CHECK:           %[[D:.*]] = vector.transfer_read %arg1[%c0, %[[J]], %c0]{{.*}} : tensor<1x2x1xf32>, vector<1x16xf32>
+// CHECK:           %[[B:.*]] = vector.broadcast %[[D]] : vector<1x16xf32> to vector<1x1x16xf32>
+// CHECK:           arith.divf %[[X]], %[[B]] : vector<1x1x16xf32>
+// CHECK:       scf.for %[[K:.*]] = %c0 to %c64 step %c1
+// CHECK:         scf.for %[[L:.*]] = %c0 to %c3 step %c1
+// CHECK:           arith.subf {{.*}} : vector<1x1x64xf32>
+// CHECK-NOT:   linalg.generic
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#window = affine_map<(d0, d1, d2) -> (0, d1, 0)>
+#batch = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+func.func @vector_rows(%x: tensor<64x2x16xf32>, %d: tensor<1x2x1xf32>, %y: tensor<64x3x64xf32>, %b: tensor<64x1x64xf32>) -> (tensor<64x2x16xf32>, tensor<64x3x64xf32>) {
+  %e = tensor.empty() : tensor<64x2x16xf32>
+  %q = linalg.generic {indexing_maps = [#id3, #window, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %d : tensor<64x2x16xf32>, tensor<1x2x1xf32>) outs(%e : tensor<64x2x16xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %r = arith.divf %v, %w : f32
+    linalg.yield %r : f32
+  } -> tensor<64x2x16xf32>
+  %e2 = tensor.empty() : tensor<64x3x64xf32>
+  %s = linalg.generic {indexing_maps = [#id3, #batch, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%y, %b : tensor<64x3x64xf32>, tensor<64x1x64xf32>) outs(%e2 : tensor<64x3x64xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %r = arith.subf %v, %w : f32
+    linalg.yield %r : f32
+  } -> tensor<64x3x64xf32>
+  return %q, %s : tensor<64x2x16xf32>, tensor<64x3x64xf32>
+}
+
+// -----
+
+// Left to LLVM's loops: exp (they call libmvec's vector exp), rows that
+// merge into one loop (LLVM vectorizes it whole), a transposed read of the
+// row.
 // CHECK-LABEL: func @short_rows_left
 // CHECK-COUNT-3: linalg.generic
 // CHECK-NOT:   vector.transfer_read
