@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 15 cases match numpy
+// CHECK: e2e: 16 cases match numpy
 
 // Elementwise ops over rows shorter than a vector run row by row, each
 // row one vector op: broadcasts per row and per column, integers and
@@ -28,6 +28,10 @@
 // E2E: @window_rows(x: 32x2x1x2x1x16xf32, c: 1x1x2x1x2x1xf32) -> x / (c * c + 1.0)
 // E2E: @long_rows(x: 30x3x40xf32, b: 30x1x40xf32) -> x - b
 // E2E: @int_rows(x: 10x4x48xi32, y: 10x1x48xi32) -> x * y + 7
+// One element of a strided slice broadcast into every row: a 0-d read of
+// a view whose innermost stride is 3 once bufferized, which did not
+// translate to LLVM IR (the differential tester's seed 150248).
+// E2E: @strided_element(a: 4x6xi32, x: 5x3x6xi32) -> a[1:2:2, 2:3:3] + x
 
 func.func @per_row(%x: tensor<250x10xf32>, %r: tensor<250xf32>, %c: tensor<10xf32>) -> tensor<250x10xf32> {
   %0 = google.reshape %r : tensor<250xf32> -> tensor<250x1xf32>
@@ -109,4 +113,9 @@ func.func @int_rows(%x: tensor<10x4x48xi32>, %y: tensor<10x1x48xi32>) -> tensor<
   %0 = google.mul %x, %y : tensor<10x4x48xi32>, tensor<10x1x48xi32> -> tensor<10x4x48xi32>
   %1 = google.add %0, %seven : tensor<10x4x48xi32>, tensor<i32> -> tensor<10x4x48xi32>
   return %1 : tensor<10x4x48xi32>
+}
+func.func @strided_element(%a: tensor<4x6xi32>, %x: tensor<5x3x6xi32>) -> tensor<5x3x6xi32> {
+  %0 = google.slice %a {starts = array<i64: 1, 2>, limits = array<i64: 2, 3>, strides = array<i64: 2, 3>} : tensor<4x6xi32> -> tensor<1x1xi32>
+  %1 = google.add %0, %x : tensor<1x1xi32>, tensor<5x3x6xi32> -> tensor<5x3x6xi32>
+  return %1 : tensor<5x3x6xi32>
 }

@@ -62,6 +62,25 @@ void populateSimplifyPatterns(RewritePatternSet &patterns) {
   }
 }
 
+/// A 0-d vector.transfer_read of a tensor (a row op's operand broadcast in
+/// every dimension) as tensor.extract and a broadcast: once bufferized, a
+/// 0-d transfer from a view whose innermost stride is not 1 (a strided
+/// slice) has no lowering to LLVM.
+struct ZeroDimReadToExtract : public OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    if (read.getVectorType().getRank() != 0 || read.getMask() ||
+        !isa<RankedTensorType>(read.getBase().getType()))
+      return rewriter.notifyMatchFailure(read, "not a 0-d read of a tensor");
+    Value element = tensor::ExtractOp::create(
+        rewriter, read.getLoc(), read.getBase(), read.getIndices());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, read.getVectorType(),
+                                                     element);
+    return success();
+  }
+};
+
 struct TileAndVectorizePass
     : public google::impl::TileAndVectorizePassBase<TileAndVectorizePass> {
   using Base::Base;
@@ -74,6 +93,7 @@ struct TileAndVectorizePass
     vector::populateVectorReductionToContractPatterns(cleanUp);
     vector::populateVectorTransferPermutationMapLoweringPatterns(cleanUp);
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(cleanUp);
+    cleanUp.add<ZeroDimReadToExtract>(context);
     populateSimplifyPatterns(cleanUp);
     vectorCleanupPatterns = FrozenRewritePatternSet(std::move(cleanUp));
     return success();

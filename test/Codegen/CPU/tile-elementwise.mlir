@@ -148,6 +148,27 @@ func.func @vector_rows(%x: tensor<64x2x16xf32>, %d: tensor<1x2x1xf32>, %y: tenso
 
 // -----
 
+// An operand broadcast in every dimension is one element: tensor.extract
+// and a broadcast, not a 0-d transfer_read (bufferized into a strided view,
+// whose innermost stride is not 1, that has no lowering to LLVM).
+// CHECK-LABEL: func @one_element
+// CHECK:       %[[E:.*]] = tensor.extract %arg0[%c0, %c0] : tensor<1x1xi32>
+// CHECK:       vector.broadcast %[[E]] : i32 to vector<1x6xi32>
+// CHECK-NOT:   vector<i32>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#element = affine_map<(d0, d1) -> (0, 0)>
+func.func @one_element(%a: tensor<1x1xi32>, %x: tensor<5x6xi32>) -> tensor<5x6xi32> {
+  %e = tensor.empty() : tensor<5x6xi32>
+  %r = linalg.generic {indexing_maps = [#element, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a, %x : tensor<1x1xi32>, tensor<5x6xi32>) outs(%e : tensor<5x6xi32>) {
+  ^bb0(%v: i32, %w: i32, %o: i32):
+    %s = arith.addi %v, %w : i32
+    linalg.yield %s : i32
+  } -> tensor<5x6xi32>
+  return %r : tensor<5x6xi32>
+}
+
+// -----
+
 // Left to LLVM's loops: exp (they call libmvec's vector exp), rows that
 // merge into one loop (LLVM vectorizes it whole), a transposed read of the
 // row.
