@@ -28,6 +28,9 @@ bool isElementwiseEpilogue(linalg::GenericOp epilogue, Value product);
 /// combiner it knows, parallel loops and rows at least a block long.
 bool isRowReduction(linalg::LinalgOp op);
 
+/// linalg.matmul's maps with A read transposed: A is stored K x M.
+SmallVector<AffineMap> getTransposedLhsMaps(MLIRContext *context);
+
 } // namespace mlir::google
 
 #endif // GOOGLE_CODEGEN_MATCHERS_H

@@ -164,6 +164,20 @@ def ConvolutionToMatmulPass
     loops LLVM unrolls around a vectorized run. Convolutions with the batch
     as their channels (a filter's gradient) have runs of thousands.
 
+    With `filter-gradients` (the CPU's pipeline), a filter's gradient as
+    --google-differentiate writes it, a convolution of the input and the
+    cotangent with their batch and channels swapped by transposes, becomes
+    a matmul of the forward convolution's windows (the same im2col matrix,
+    built once for both) read transposed, by the cotangent:
+
+    ```mlir
+    %t = linalg.transpose ins(%x) permutation = [3, 1, 2, 0]
+    %u = linalg.transpose ins(%ct) permutation = [1, 2, 0, 3]
+    %r = linalg.conv_2d_nhwc_hwcf ins(%t, %u) outs(zeros)
+    %g = linalg.transpose ins(%r) permutation = [1, 2, 0, 3]
+    => %g = expand(linalg.matmul (A stored K x M) ins(windows(%x) : tensor<NHWxKKC>, collapse(%ct) : tensor<NHWxF>))
+    ```
+
     Grouped and depthwise convolutions (`conv_2d_nhwgc_gfhwc`) stay as they
     are.
   }];
@@ -177,6 +191,9 @@ def ConvolutionToMatmulPass
     Option<"rowCopyMinRun", "row-copy-min-run", "int64_t", "0",
            "Copy the windows run by run where a run (kw*C elements) is at "
            "least this long (0: always one generic)">,
+    Option<"filterGradients", "filter-gradients", "bool", "false",
+           "Rewrite filter gradients (convolutions of transposed operands) "
+           "as a matmul of the forward's windows, transposed">,
   ];
   let statistics = [
     Statistic<"numConverted", "num-converted",
@@ -185,6 +202,8 @@ def ConvolutionToMatmulPass
               "Convolutions rewritten as per-row matmuls">,
     Statistic<"numRunCopies", "num-run-copies",
               "Window copies built run by run">,
+    Statistic<"numFilterGradients", "num-filter-gradients",
+              "Filter gradients rewritten as one matmul of transposed windows">,
   ];
 }
 

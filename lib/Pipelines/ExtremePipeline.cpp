@@ -363,11 +363,14 @@ google::buildExtremePipeline(OpPassManager &pm,
   // Convolutions as matmuls: the matmul schedules of both targets take
   // them (at opt-level 0, the convolutions' own loops).
   // On the CPU, wide convolutions go direct and long window runs are
-  // copied run by run (the runtime's strided copy).
+  // copied run by run (the runtime's strided copy), and filter gradients
+  // reuse the forward's windows (the GPU's matmul kernels take only
+  // linalg's default maps).
   bool cpu = options.target == Target::CPU;
   if (options.optLevel > 0)
     pm.addNestedPass<func::FuncOp>(createConvolutionToMatmulPass(
-        {/*directMinWidth=*/cpu ? 16 : 0, /*rowCopyMinRun=*/cpu ? 256 : 0}));
+        {/*directMinWidth=*/cpu ? 16 : 0, /*rowCopyMinRun=*/cpu ? 256 : 0,
+         /*filterGradients=*/cpu}));
   if (options.target == Target::CPU)
     addCpuTilingPasses(pm, options);
   addBufferizationPasses(pm, options);

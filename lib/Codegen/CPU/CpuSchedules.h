@@ -17,6 +17,7 @@
 #ifndef GOOGLE_LIB_CODEGEN_CPU_CPUSCHEDULES_H
 #define GOOGLE_LIB_CODEGEN_CPU_CPUSCHEDULES_H
 
+#include "Codegen/Matchers.h"
 #include "Codegen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -140,8 +141,6 @@ bool isRowReduction(linalg::LinalgOp op);
 std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
                                         unsigned vectorBits);
 constexpr int64_t kMinTransposeExtent = 4;
-/// linalg.matmul's maps with A read transposed: A is stored K x M.
-SmallVector<AffineMap> getTransposedLhsMaps(MLIRContext *context);
 /// Whether the register-blocked schedule takes `matmul`'s maps: linalg's
 /// default ones, or a 2-D matmul's with A stored transposed (whose block
 /// reads a row of A^T per K step, as contiguous as the default's column).

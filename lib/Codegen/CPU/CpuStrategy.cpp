@@ -217,14 +217,6 @@ std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
   return vectorBits / 32;
 }
 
-SmallVector<AffineMap> getTransposedLhsMaps(MLIRContext *context) {
-  AffineExpr m, n, k;
-  bindDims(context, m, n, k);
-  return {AffineMap::get(3, 0, {k, m}, context),
-          AffineMap::get(3, 0, {k, n}, context),
-          AffineMap::get(3, 0, {m, n}, context)};
-}
-
 bool hasBlockableMaps(linalg::LinalgOp matmul) {
   auto plain = dyn_cast<linalg::MatmulOp>(matmul.getOperation());
   if (!plain)

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/Matchers.h"
 #include "Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -22,6 +23,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 
 namespace mlir::google {
 #define GEN_PASS_DEF_CONVOLUTIONTOMATMULPASS
@@ -228,6 +230,225 @@ Value copyWindowRuns(RewriterBase &rewriter, Location loc, Value source,
       });
 }
 
+/// An im2col matrix (N*OH*OW) x (kh*kw*C) of one input, kept for the
+/// other convolutions of the same input and windows (a filter's gradient
+/// reads the windows its forward convolution read).
+struct Patches {
+  Value input;
+  SmallVector<int64_t> key; // OH, OW, kh, kw, strides, dilations
+  Value matrix;
+};
+
+class PatchBuilder {
+public:
+  PatchBuilder(RewriterBase &rewriter, Operation *scope, int64_t rowCopyMinRun)
+      : rewriter(rewriter), dominance(scope), rowCopyMinRun(rowCopyMinRun) {}
+
+  /// patches[(n, y, x), (i, j, c)] = input[n, y*s0 + i*d0, x*s1 + j*d1, c]
+  /// for y < OH, x < OW, i < kh, j < kw (`outputs` OH, OW; `window` kh,
+  /// kw), built at the rewriter's insertion point for `user` or reused.
+  Value get(Operation *user, Value input, ArrayRef<int64_t> outputs,
+            ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
+            ArrayRef<int64_t> dilations);
+
+  int64_t numRunCopies = 0;
+
+private:
+  Value build(Location loc, Value input, ArrayRef<int64_t> outputs,
+              ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
+              ArrayRef<int64_t> dilations);
+
+  RewriterBase &rewriter;
+  DominanceInfo dominance;
+  int64_t rowCopyMinRun;
+  SmallVector<Patches> built;
+};
+
+Value PatchBuilder::get(Operation *user, Value input, ArrayRef<int64_t> outputs,
+                        ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
+                        ArrayRef<int64_t> dilations) {
+  SmallVector<int64_t> key = llvm::to_vector(outputs);
+  llvm::append_range(key, window);
+  llvm::append_range(key, strides);
+  llvm::append_range(key, dilations);
+  for (const Patches &patches : built)
+    if (patches.input == input && patches.key == key &&
+        dominance.properlyDominates(patches.matrix, user))
+      return patches.matrix;
+  Value matrix =
+      build(user->getLoc(), input, outputs, window, strides, dilations);
+  built.push_back({input, std::move(key), matrix});
+  return matrix;
+}
+
+Value PatchBuilder::build(Location loc, Value input, ArrayRef<int64_t> outputs,
+                          ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilations) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t channels = inputType.getDimSize(3);
+  OpFoldResult batch = tensor::getMixedSize(rewriter, loc, input, /*dim=*/0);
+  std::array<int64_t, 3> o = {inputType.getDimSize(0), outputs[0], outputs[1]};
+
+  // The windows: patches[n, y, x, i, j, c] = input[n, y*s0 + i*d0,
+  // x*s1 + j*d1, c]. With d1 = 1 a window row's (j, c) is one run of
+  // kw*C input elements, read as one dimension of the input's [N, H,
+  // W*C] view: patches[n, y, x, i, t] = input'[n, y*s0 + i*d0,
+  // x*s1*C + t], vectorized along t.
+  MLIRContext *context = rewriter.getContext();
+  Type element = inputType.getElementType();
+  bool rowRuns = dilations[1] == 1;
+  SmallVector<int64_t> patchShape = {o[0], o[1], o[2], window[0]};
+  if (rowRuns)
+    patchShape.push_back(window[1] * channels);
+  else
+    patchShape.append({window[1], channels});
+  int64_t rank = patchShape.size();
+  SmallVector<OpFoldResult> patchSizes = {batch};
+  for (int64_t extent : ArrayRef(patchShape).drop_front())
+    patchSizes.push_back(rewriter.getIndexAttr(extent));
+  Value empty = tensor::EmptyOp::create(rewriter, loc, patchSizes, element);
+  AffineExpr n = getAffineDimExpr(0, context), y = getAffineDimExpr(1, context),
+             x = getAffineDimExpr(2, context), i = getAffineDimExpr(3, context);
+  Value source = input;
+  AffineMap read;
+  if (rowRuns) {
+    source = tensor::CollapseShapeOp::create(
+        rewriter, loc, input,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+    AffineExpr t = getAffineDimExpr(4, context);
+    read = AffineMap::get(
+        rank, 0,
+        {n, y * strides[0] + i * dilations[0], x * (strides[1] * channels) + t},
+        context);
+  } else {
+    AffineExpr j = getAffineDimExpr(4, context),
+               c = getAffineDimExpr(5, context);
+    read = AffineMap::get(rank, 0,
+                          {n, y * strides[0] + i * dilations[0],
+                           x * strides[1] + j * dilations[1], c},
+                          context);
+  }
+  Value patches;
+  if (rowRuns && rowCopyMinRun > 0 && window[1] * channels >= rowCopyMinRun) {
+    patches =
+        copyWindowRuns(rewriter, loc, source, empty, batch, o, window[0],
+                       window[1] * channels, channels, strides, dilations);
+    ++numRunCopies;
+  } else {
+    patches =
+        linalg::GenericOp::create(
+            rewriter, loc, empty.getType(), source, empty,
+            ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(rank)},
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [](OpBuilder &b, Location nestedLoc, ValueRange args) {
+              linalg::YieldOp::create(b, nestedLoc, args[0]);
+            })
+            .getResult(0);
+  }
+  SmallVector<ReassociationIndices> rowsAndDepth = {
+      {0, 1, 2}, llvm::to_vector(llvm::seq<int64_t>(3, rank))};
+  return tensor::CollapseShapeOp::create(rewriter, loc, patches, rowsAndDepth);
+}
+
+/// A filter's gradient as the differentiation pass writes it:
+/// transpose(conv(transpose(x), transpose(ct))), the batch as the
+/// channels, into a zero-filled accumulator.
+struct FilterGradient {
+  linalg::Conv2DNhwcHwcfOp conv;
+  linalg::TransposeOp result;
+  Value input;     // x: N x H x W x C
+  Value cotangent; // ct: N x OH x OW x F
+  linalg::FillOp accumulator;
+};
+
+std::optional<FilterGradient>
+matchFilterGradient(linalg::Conv2DNhwcHwcfOp conv) {
+  if (!conv.hasPureTensorSemantics() || !conv->hasOneUse())
+    return std::nullopt;
+  auto transposed = [](Value value, ArrayRef<int64_t> perm) {
+    auto transpose = value.getDefiningOp<linalg::TransposeOp>();
+    return transpose && transpose.getPermutation() == perm ? transpose
+                                                           : nullptr;
+  };
+  linalg::TransposeOp input = transposed(conv.getInputs()[0], {3, 1, 2, 0});
+  linalg::TransposeOp cotangent = transposed(conv.getInputs()[1], {1, 2, 0, 3});
+  auto result = dyn_cast<linalg::TransposeOp>(*conv->user_begin());
+  auto accumulator = conv.getOutputs()[0].getDefiningOp<linalg::FillOp>();
+  if (!input || !cotangent || !result || !accumulator ||
+      result.getPermutation() != ArrayRef<int64_t>{1, 2, 0, 3} ||
+      !accumulator.hasPureTensorSemantics())
+    return std::nullopt;
+  Type element = getElementTypeOrSelf(conv->getResult(0).getType());
+  for (Value value : std::array<Value, 3>{
+           input.getInput(), cotangent.getInput(), conv->getResult(0)}) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!type.hasStaticShape() || type.getElementType() != element ||
+        llvm::is_contained(type.getShape(), 0))
+      return std::nullopt;
+  }
+  return FilterGradient{conv, result, input.getInput(), cotangent.getInput(),
+                        accumulator};
+}
+
+/// `value`, or the tensor it is a leading corner of (windows that stay in
+/// the corner read the same elements of either).
+Value getCornerSource(Value value) {
+  auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || slice.getSourceType().getRank() != slice.getType().getRank() ||
+      !slice.getSourceType().hasStaticShape() ||
+      !llvm::all_of(slice.getMixedOffsets(), isZeroInteger) ||
+      !llvm::all_of(slice.getMixedStrides(), isOneInteger))
+    return value;
+  return slice.getSource();
+}
+
+/// result[i, j, c, f] = sum over n, y, x of x[n, y*d0 + i*s0, x*d1 + j*s1,
+/// c] ct[n, y, x, f] (s, d: the convolution's strides and dilations, the
+/// forward convolution's dilations and strides): the forward's windows,
+/// transposed, times ct, one matmul that reads A^T where it is.
+void rewriteFilterGradient(RewriterBase &rewriter, PatchBuilder &patches,
+                           FilterGradient gradient) {
+  linalg::Conv2DNhwcHwcfOp conv = gradient.conv;
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(gradient.result);
+  auto cotangentType = cast<RankedTensorType>(gradient.cotangent.getType());
+  auto resultType =
+      cast<RankedTensorType>(gradient.result->getResult(0).getType());
+  ArrayRef<int64_t> ct = cotangentType.getShape(), r = resultType.getShape();
+  SmallVector<int64_t> strides = pairOf(conv.getStrides());
+  SmallVector<int64_t> dilations = pairOf(conv.getDilations());
+  Value windows = patches.get(gradient.result, getCornerSource(gradient.input),
+                              {ct[1], ct[2]}, {r[0], r[1]},
+                              /*strides=*/dilations, /*dilations=*/strides);
+  Value rows = tensor::CollapseShapeOp::create(
+      rewriter, loc, gradient.cotangent,
+      SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  Type element = resultType.getElementType();
+  auto productType = RankedTensorType::get({r[0] * r[1] * r[2], r[3]}, element);
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, productType.getShape(), element);
+  Value init = linalg::FillOp::create(
+                   rewriter, loc, gradient.accumulator.getInputs()[0], empty)
+                   .getResult(0);
+  SmallVector<Attribute> maps;
+  for (AffineMap map : getTransposedLhsMaps(rewriter.getContext()))
+    maps.push_back(AffineMapAttr::get(map));
+  auto matmul = linalg::MatmulOp::create(
+      rewriter, loc, productType, ValueRange{windows, rows}, init,
+      {rewriter.getNamedAttr("indexing_maps", rewriter.getArrayAttr(maps))});
+  Value result = tensor::ExpandShapeOp::create(
+      rewriter, loc, resultType, matmul.getResult(0),
+      SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  rewriter.replaceOp(gradient.result, result);
+  Operation *input = conv.getInputs()[0].getDefiningOp();
+  Operation *cotangent = conv.getInputs()[1].getDefiningOp();
+  rewriter.eraseOp(conv);
+  for (Operation *op : {input, cotangent, gradient.accumulator.getOperation()})
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+}
+
 struct ConvolutionToMatmulPass
     : public google::impl::ConvolutionToMatmulPassBase<
           ConvolutionToMatmulPass> {
@@ -239,12 +460,20 @@ struct ConvolutionToMatmulPass
 
 void ConvolutionToMatmulPass::runOnOperation() {
   IRRewriter rewriter(&getContext());
+  PatchBuilder patches(rewriter, getOperation(), rowCopyMinRun);
   SmallVector<linalg::Conv2DNhwcHwcfOp> convolutions;
   getOperation()->walk([&](linalg::Conv2DNhwcHwcfOp conv) {
     if (isConvolutionAsMatmul(conv))
       convolutions.push_back(conv);
   });
   for (linalg::Conv2DNhwcHwcfOp conv : convolutions) {
+    if (filterGradients) {
+      if (std::optional<FilterGradient> gradient = matchFilterGradient(conv)) {
+        rewriteFilterGradient(rewriter, patches, *gradient);
+        ++numFilterGradients;
+        continue;
+      }
+    }
     Location loc = conv.getLoc();
     rewriter.setInsertionPoint(conv);
     if (isDirectCandidate(conv, directMinWidth)) {
@@ -257,75 +486,10 @@ void ConvolutionToMatmulPass::runOnOperation() {
     auto filterType = cast<RankedTensorType>(filter.getType());
     auto outputType = cast<RankedTensorType>(init.getType());
     ArrayRef<int64_t> f = filterType.getShape(), o = outputType.getShape();
-    SmallVector<int64_t> strides = pairOf(conv.getStrides());
-    SmallVector<int64_t> dilations = pairOf(conv.getDilations());
-    OpFoldResult batch =
-        tensor::getMixedSize(rewriter, loc, init, /*dim=*/0);
-
-    // The windows: patches[n, y, x, i, j, c] = input[n, y*s0 + i*d0,
-    // x*s1 + j*d1, c]. With d1 = 1 a window row's (j, c) is one run of
-    // kw*C input elements, read as one dimension of the input's [N, H,
-    // W*C] view: patches[n, y, x, i, t] = input'[n, y*s0 + i*d0,
-    // x*s1*C + t], vectorized along t.
-    MLIRContext *context = rewriter.getContext();
-    Type element = cast<RankedTensorType>(input.getType()).getElementType();
-    bool rowRuns = dilations[1] == 1;
-    SmallVector<int64_t> patchShape = {o[0], o[1], o[2], f[0]};
-    if (rowRuns)
-      patchShape.push_back(f[1] * f[2]);
-    else
-      patchShape.append({f[1], f[2]});
-    int64_t rank = patchShape.size();
-    SmallVector<OpFoldResult> patchSizes = {batch};
-    for (int64_t extent : ArrayRef(patchShape).drop_front())
-      patchSizes.push_back(rewriter.getIndexAttr(extent));
-    Value empty = tensor::EmptyOp::create(rewriter, loc, patchSizes, element);
-    AffineExpr n = getAffineDimExpr(0, context),
-               y = getAffineDimExpr(1, context),
-               x = getAffineDimExpr(2, context),
-               i = getAffineDimExpr(3, context);
-    Value source = input;
-    AffineMap read;
-    if (rowRuns) {
-      source = tensor::CollapseShapeOp::create(
-          rewriter, loc, input,
-          SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
-      AffineExpr t = getAffineDimExpr(4, context);
-      read = AffineMap::get(rank, 0,
-                            {n, y * strides[0] + i * dilations[0],
-                             x * (strides[1] * f[2]) + t},
-                            context);
-    } else {
-      AffineExpr j = getAffineDimExpr(4, context),
-                 c = getAffineDimExpr(5, context);
-      read = AffineMap::get(rank, 0,
-                            {n, y * strides[0] + i * dilations[0],
-                             x * strides[1] + j * dilations[1], c},
-                            context);
-    }
-    Value patches;
-    if (rowRuns && rowCopyMinRun > 0 && f[1] * f[2] >= rowCopyMinRun) {
-      patches = copyWindowRuns(rewriter, loc, source, empty, batch, o, f[0],
-                               f[1] * f[2], f[2], strides, dilations);
-      ++numRunCopies;
-    } else {
-      patches =
-          linalg::GenericOp::create(
-              rewriter, loc, empty.getType(), source, empty,
-              ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(rank)},
-              SmallVector<utils::IteratorType>(rank,
-                                               utils::IteratorType::parallel),
-              [](OpBuilder &b, Location nestedLoc, ValueRange args) {
-                linalg::YieldOp::create(b, nestedLoc, args[0]);
-              })
-              .getResult(0);
-    }
-
-    // (N*OH*OW) x (kh*kw*C) times (kh*kw*C) x F.
-    SmallVector<ReassociationIndices> rowsAndDepth = {
-        {0, 1, 2}, llvm::to_vector(llvm::seq<int64_t>(3, rank))};
     Value lhs =
-        tensor::CollapseShapeOp::create(rewriter, loc, patches, rowsAndDepth);
+        patches.get(conv, input, {o[1], o[2]}, {f[0], f[1]},
+                    pairOf(conv.getStrides()), pairOf(conv.getDilations()));
+    // (N*OH*OW) x (kh*kw*C) times (kh*kw*C) x F.
     Value rhs = tensor::CollapseShapeOp::create(
         rewriter, loc, filter,
         SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
@@ -334,7 +498,8 @@ void ConvolutionToMatmulPass::runOnOperation() {
         tensor::CollapseShapeOp::create(rewriter, loc, init, rowsAndColumns);
     auto matmul = linalg::MatmulOp::create(
         rewriter, loc, acc.getType(), ValueRange{lhs, rhs}, acc);
-    SmallVector<OpFoldResult> outputSizes = {batch};
+    SmallVector<OpFoldResult> outputSizes = {
+        tensor::getMixedSize(rewriter, loc, init, /*dim=*/0)};
     for (int64_t extent : o.drop_front())
       outputSizes.push_back(rewriter.getIndexAttr(extent));
     Value result = tensor::ExpandShapeOp::create(
@@ -343,4 +508,5 @@ void ConvolutionToMatmulPass::runOnOperation() {
     rewriter.replaceOp(conv, result);
     ++numConverted;
   }
+  numRunCopies += patches.numRunCopies;
 }

@@ -42,3 +42,11 @@ bool google::isRowReduction(linalg::LinalgOp op) {
   }
   return readsRows;
 }
+
+SmallVector<AffineMap> google::getTransposedLhsMaps(MLIRContext *context) {
+  AffineExpr m, n, k;
+  bindDims(context, m, n, k);
+  return {AffineMap::get(3, 0, {k, m}, context),
+          AffineMap::get(3, 0, {k, n}, context),
+          AffineMap::get(3, 0, {m, n}, context)};
+}

@@ -1,6 +1,7 @@
 // RUN: google-opt %s -split-input-file -google-convolution-to-matmul | FileCheck %s
 // RUN: google-opt %s -split-input-file -google-convolution-to-matmul=direct-min-width=16 | FileCheck %s --check-prefix=DIRECT
 // RUN: google-opt %s -split-input-file -google-convolution-to-matmul=row-copy-min-run=256 | FileCheck %s --check-prefix=RUNS
+// RUN: google-opt %s -split-input-file -google-convolution-to-matmul=filter-gradients=1 | FileCheck %s --check-prefix=FILTER
 
 // CHECK: #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 + d4 * 2, d5)>
 // CHECK-LABEL: func @strided_dilated
@@ -82,7 +83,7 @@ func.func @narrow(%x: tensor<?x10x10x8xf32>, %w: tensor<3x3x8x16xf32>, %acc: ten
 // RUNS-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0 + d1 * 2)>
 // RUNS-DAG: #[[COLUMN:.*]] = affine_map<(d0) -> (d0 * 256)>
 // RUNS-LABEL: func @runs
-// RUNS: %[[N:.*]] = tensor.dim %arg2, %c0
+// RUNS: %[[N:.*]] = tensor.dim %arg0, %c0
 // RUNS: %[[EMPTY:.*]] = tensor.empty(%[[N]]) : tensor<?x2x5x3x512xf32>
 // RUNS: %[[SOURCE:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0], [1], [2, 3]] : tensor<?x6x6x256xf32> into tensor<?x6x1536xf32>
 // RUNS: scf.for %[[Y:[a-z0-9_]+]] = %{{.*}} to %c2 {{.*}} iter_args(%{{.*}} = %[[EMPTY]])
@@ -107,4 +108,67 @@ func.func @runs(%x: tensor<?x6x6x256xf32>, %w: tensor<3x2x256x4xf32>, %acc: tens
 func.func @short_runs(%x: tensor<2x6x6x64xf32>, %w: tensor<3x3x64x4xf32>, %acc: tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32> {
   %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<2x6x6x64xf32>, tensor<3x3x64x4xf32>) outs(%acc : tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32>
   return %0 : tensor<2x4x4x4xf32>
+}
+
+// -----
+
+// With filter-gradients, a filter's gradient as --google-differentiate
+// writes it (the batch as the channels, through transposes) becomes a
+// matmul of the forward convolution's windows, the same im2col matrix,
+// read transposed (A stored K x M), by the cotangent's rows. The forward
+// is strided and dilated: the gradient's strides are its dilations.
+// FILTER-DAG: #[[K_M:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// FILTER-DAG: #[[K_N:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// FILTER-DAG: #[[M_N:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// FILTER-LABEL: func @filter_gradient
+// FILTER: %[[P:.*]] = linalg.generic
+// FILTER: %[[L:.*]] = tensor.collapse_shape %[[P]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<2x3x4x2x3x4xf32> into tensor<24x24xf32>
+// FILTER: linalg.matmul ins(%[[L]], %{{.*}} : tensor<24x24xf32>, tensor<24x5xf32>)
+// FILTER-NOT: linalg.generic
+// FILTER: %[[CT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<2x3x4x5xf32> into tensor<24x5xf32>
+// FILTER: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<24x5xf32>)
+// FILTER: %[[G:.*]] = linalg.matmul indexing_maps = [#[[K_M]], #[[K_N]], #[[M_N]]] ins(%[[L]], %[[CT]] : tensor<24x24xf32>, tensor<24x5xf32>) outs(%[[ZERO]] : tensor<24x5xf32>)
+// FILTER: %[[R:.*]] = tensor.expand_shape %[[G]] {{\[\[}}0, 1, 2], [3]] output_shape [2, 3, 4, 5] : tensor<24x5xf32> into tensor<2x3x4x5xf32>
+// FILTER-NOT: linalg.transpose
+// FILTER-NOT: linalg.conv
+// FILTER: return %{{.*}}, %[[R]]
+// Without the option the gradient stays a convolution of transposes.
+// CHECK-LABEL: func @filter_gradient
+// CHECK: linalg.transpose
+func.func @filter_gradient(%x: tensor<2x6x8x4xf32>, %w: tensor<2x3x4x5xf32>, %ct: tensor<2x3x4x5xf32>) -> (tensor<2x3x4x5xf32>, tensor<2x3x4x5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x3x4x5xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>} ins(%x, %w : tensor<2x6x8x4xf32>, tensor<2x3x4x5xf32>) outs(%acc : tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32>
+  %te = tensor.empty() : tensor<4x6x8x2xf32>
+  %t = linalg.transpose ins(%x : tensor<2x6x8x4xf32>) outs(%te : tensor<4x6x8x2xf32>) permutation = [3, 1, 2, 0]
+  %ue = tensor.empty() : tensor<3x4x2x5xf32>
+  %u = linalg.transpose ins(%ct : tensor<2x3x4x5xf32>) outs(%ue : tensor<3x4x2x5xf32>) permutation = [1, 2, 0, 3]
+  %re = tensor.empty() : tensor<4x2x3x5xf32>
+  %racc = linalg.fill ins(%zero : f32) outs(%re : tensor<4x2x3x5xf32>) -> tensor<4x2x3x5xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%t, %u : tensor<4x6x8x2xf32>, tensor<3x4x2x5xf32>) outs(%racc : tensor<4x2x3x5xf32>) -> tensor<4x2x3x5xf32>
+  %ge = tensor.empty() : tensor<2x3x4x5xf32>
+  %g = linalg.transpose ins(%r : tensor<4x2x3x5xf32>) outs(%ge : tensor<2x3x4x5xf32>) permutation = [1, 2, 0, 3]
+  return %y, %g : tensor<2x3x4x5xf32>, tensor<2x3x4x5xf32>
+}
+
+// -----
+
+// Only the whole pattern is a filter's gradient: without the transpose of
+// its result the convolution is an ordinary one (of transposed operands).
+// FILTER-LABEL: func @not_a_gradient
+// FILTER-NOT: indexing_maps = [#
+// FILTER: linalg.transpose
+// FILTER: linalg.transpose
+// FILTER: linalg.matmul ins
+func.func @not_a_gradient(%x: tensor<2x6x8x4xf32>, %ct: tensor<2x3x4x5xf32>) -> tensor<4x2x3x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %te = tensor.empty() : tensor<4x6x8x2xf32>
+  %t = linalg.transpose ins(%x : tensor<2x6x8x4xf32>) outs(%te : tensor<4x6x8x2xf32>) permutation = [3, 1, 2, 0]
+  %ue = tensor.empty() : tensor<3x4x2x5xf32>
+  %u = linalg.transpose ins(%ct : tensor<2x3x4x5xf32>) outs(%ue : tensor<3x4x2x5xf32>) permutation = [1, 2, 0, 3]
+  %re = tensor.empty() : tensor<4x2x3x5xf32>
+  %racc = linalg.fill ins(%zero : f32) outs(%re : tensor<4x2x3x5xf32>) -> tensor<4x2x3x5xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%t, %u : tensor<4x6x8x2xf32>, tensor<3x4x2x5xf32>) outs(%racc : tensor<4x2x3x5xf32>) -> tensor<4x2x3x5xf32>
+  return %r : tensor<4x2x3x5xf32>
 }
