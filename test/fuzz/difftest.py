@@ -1842,12 +1842,38 @@ class Generator:
         self.add(node)
 
     def gen_softmax(self, dtype, helper):
+        """softmax, or the stable log-sum-exp m + log(sum(exp(x - m))) with
+        m the maximum over the same axes (whose gradient has none through
+        m)."""
         a = self.pick(dtype, lambda n, v: len(n.dims) >= 1)
         if a is None:
             return
         rank = len(a.dims)
-        axis = self.rng.randrange(-rank, rank)
-        self.add(Node("softmax", dtype, a.dims, [a], {"axis": axis}))
+        if self.rng.random() < 0.6:
+            axis = self.rng.randrange(-rank, rank)
+            self.add(Node("softmax", dtype, a.dims, [a], {"axis": axis}))
+            return
+        value = self.env[a]
+        axes = sorted(self.rng.sample(range(rank),
+                                      self.rng.randint(1, rank)))
+        dims = [1 if d in axes else a.dims[d] for d in range(rank)]
+        shape = [1 if d in axes else value.shape[d] for d in range(rank)]
+        reduced = self.result_dims(dims, shape)
+        keep = {"axes": axes, "keep_dims": True}
+        top = self.add(Node("reduce_max", dtype, reduced, [a], keep))
+        if top is None:
+            return
+        wide = self.declared_broadcast(a, top)
+        if wide is None:
+            return
+        shifted = self.add(Node("sub", dtype, wide, [a, top]))
+        e = shifted and self.add(Node("exp", dtype, wide, [shifted]))
+        total = e and self.add(Node("reduce_sum", dtype, reduced, [e], keep))
+        log = total and self.add(Node("log", dtype, reduced, [total]))
+        if log is None:
+            return
+        pair = [top, log] if self.rng.random() < 0.5 else [log, top]
+        self.add(Node("add", dtype, reduced, pair))
 
     def gen_cast(self, dtype, helper):
         """A cast to another element type, and back when that is exact

@@ -208,6 +208,22 @@ def _softmax(x):
     return e / np.sum(e, axis=-1, keepdims=True)
 
 
+def test_log_softmax_cross_entropy(rng):
+    # The stable form: the shift's cotangents cancel exactly (no argmax
+    # one-hot), ties at the maximum included.
+    x = rng.standard_normal((4, 6))
+    x[1, 2] = x[1, 4] = np.max(x[1]) + 1.0
+    onehot = np.eye(6)[[0, 2, 5, 3]]
+
+    def loss(x):
+        top = np.max(x, axis=-1, keepdims=True)
+        log_z = top + np.log(np.sum(np.exp(x - top), axis=-1, keepdims=True))
+        return -np.mean(np.sum(onehot * (x - log_z), axis=-1))
+    check_gradients(loss, x)
+    np.testing.assert_allclose(gm.grad(loss)(x), (_softmax(x) - onehot) / 4,
+                               rtol=1e-12, atol=1e-15)
+
+
 def test_softmax_op(rng):
     x = rng.standard_normal((3, 5))
     w = rng.standard_normal((3, 5))

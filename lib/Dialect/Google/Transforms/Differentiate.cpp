@@ -79,6 +79,43 @@ LogicalResult verifyDifferentiable(Operation *user, func::FuncOp function,
   return success();
 }
 
+/// Whether `shift`'s cotangent is exactly zero: c in c + log(sum(exp(x -
+/// c))) summed over axes along which c is constant (the numerically
+/// stable log-sum-exp, log(sum(exp(x))) whatever c is), used only there,
+/// with one use of each value in between, so that every cotangent reaching
+/// c cancels: ct_y through the add, -ct_y through the sub. A max as c then
+/// needs no one-hot of its argmax (JAX's logsumexp stops its gradient).
+bool isCancellingShift(Value shift) {
+  if (!shift.hasNUses(2))
+    return false;
+  Operation *sub = nullptr, *add = nullptr;
+  for (Operation *user : shift.getUsers()) {
+    if (isa<SubOp>(user) && user->getOperand(1) == shift &&
+        user->getOperand(0) != shift)
+      sub = user;
+    else if (isa<AddOp>(user) && user->getOperand(0) != user->getOperand(1))
+      add = user;
+  }
+  auto onlyUser = [](Operation *op) -> Operation * {
+    return op && op->getResult(0).hasOneUse() ? *op->getUsers().begin()
+                                              : nullptr;
+  };
+  Operation *exp = onlyUser(sub);
+  auto sum = dyn_cast_or_null<ReduceSumOp>(
+      isa_and_nonnull<ExpOp>(exp) ? onlyUser(exp) : nullptr);
+  Operation *log = onlyUser(sum);
+  if (!add || !sum || !sum.getKeepDims() || !isa_and_nonnull<LogOp>(log) ||
+      onlyUser(log) != add)
+    return false;
+  // c lines up with the sum (1 along its axes), x is not broadcast.
+  auto shiftType = cast<RankedTensorType>(shift.getType());
+  return shiftType == log->getResult(0).getType() &&
+         sub->getOperand(0).getType() == sub->getResult(0).getType() &&
+         llvm::all_of(sum.getNormalizedAxes(), [&](int64_t axis) {
+           return shiftType.getDimSize(axis) == 1;
+         });
+}
+
 /// Builds the body of `vjp` (a declaration of getVjpType's type) from
 /// `function`.
 /// Cotangents accumulated backwards over ops built with one builder.
@@ -100,6 +137,12 @@ public:
   /// Walks `forward` (ops already built) backwards from the cotangents
   /// accumulated so far.
   LogicalResult run(ArrayRef<Operation *> forward) {
+    // Found before the backward ops add uses.
+    llvm::DenseSet<Value> cancelling;
+    for (Operation *op : forward)
+      for (Value result : op->getResults())
+        if (isCancellingShift(result))
+          cancelling.insert(result);
     for (Operation *op : llvm::reverse(forward)) {
       SmallVector<Value> resultCotangents;
       for (Value result : op->getResults())
@@ -122,7 +165,8 @@ public:
         return failure();
       for (auto [operand, ct] :
            llvm::zip_equal(op->getOperands(), operandCotangents)) {
-        if (!ct || !isFloatTensor(operand.getType()))
+        if (!ct || !isFloatTensor(operand.getType()) ||
+            cancelling.contains(operand))
           continue;
         accumulate(operand, b.unbroadcast(
                                 ct, cast<RankedTensorType>(operand.getType())));

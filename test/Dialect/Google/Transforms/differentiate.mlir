@@ -210,3 +210,47 @@ func.func @f(%x: tensor<2xf32>, %w: tensor<2xf32>) -> tensor<2xf32> {
   }
   return %r#1 : tensor<2xf32>
 }
+
+// -----
+
+// The stable log-sum-exp, m + log(sum(exp(x - m))), is log(sum(exp(x)))
+// whatever the shift m is: the cotangents reaching m (ct through the add,
+// -ct through the sub) cancel, so none flows into the max and no one-hot
+// of its argmax is built; x's is the softmax times ct.
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: %[[X:.*]]: tensor<4x10xf32>, %[[Y:.*]]: tensor<4x1xf32>, %[[CT:.*]]: tensor<4x1xf32>)
+// CHECK: %[[M:.*]] = google.reduce_max %[[X]]
+// CHECK: %[[E:.*]] = google.exp
+// CHECK: %[[S:.*]] = google.reduce_sum %[[E]]
+// CHECK-NOT: google.argmax
+// CHECK: %[[R:.*]] = google.div %{{.*}}, %[[S]]
+// CHECK: google.mul %[[CT]], %[[R]]
+// CHECK: %[[DX:.*]] = google.mul %{{.*}}, %[[E]]
+// CHECK-NOT: google.argmax
+// CHECK: return %{{.*}}, %[[DX]], %{{.*}}
+func.func @f(%x: tensor<4x10xf32>, %y: tensor<4x1xf32>) -> tensor<4x1xf32> {
+  %m = google.reduce_max %x {axes = array<i64: 1>, keep_dims = true} : tensor<4x10xf32> -> tensor<4x1xf32>
+  %d = google.sub %x, %m : tensor<4x10xf32>, tensor<4x1xf32> -> tensor<4x10xf32>
+  %e = google.exp %d : tensor<4x10xf32>
+  %s = google.reduce_sum %e {axes = array<i64: 1>, keep_dims = true} : tensor<4x10xf32> -> tensor<4x1xf32>
+  %l = google.log %s : tensor<4x1xf32>
+  %r = google.add %m, %l : tensor<4x1xf32>, tensor<4x1xf32> -> tensor<4x1xf32>
+  return %r : tensor<4x1xf32>
+}
+
+// -----
+
+// Where the shift has another use (here it is scaled into the result too)
+// its cotangent does not cancel: the max's argmax one-hot is built.
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK: google.argmax
+func.func @f(%x: tensor<4x10xf32>, %y: tensor<4x1xf32>) -> tensor<4x1xf32> {
+  %m = google.reduce_max %x {axes = array<i64: 1>, keep_dims = true} : tensor<4x10xf32> -> tensor<4x1xf32>
+  %d = google.sub %x, %m : tensor<4x10xf32>, tensor<4x1xf32> -> tensor<4x10xf32>
+  %e = google.exp %d : tensor<4x10xf32>
+  %s = google.reduce_sum %e {axes = array<i64: 1>, keep_dims = true} : tensor<4x10xf32> -> tensor<4x1xf32>
+  %l = google.log %s : tensor<4x1xf32>
+  %r = google.add %m, %l : tensor<4x1xf32>, tensor<4x1xf32> -> tensor<4x1xf32>
+  %t = google.mul %r, %m : tensor<4x1xf32>, tensor<4x1xf32> -> tensor<4x1xf32>
+  return %t : tensor<4x1xf32>
+}
