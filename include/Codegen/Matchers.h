@@ -28,6 +28,13 @@ bool isElementwiseEpilogue(linalg::GenericOp epilogue, Value product);
 /// combiner it knows, parallel loops and rows at least a block long.
 bool isRowReduction(linalg::LinalgOp op);
 
+/// Whether `op` (in a linalg body) has a vector form that is instructions
+/// or a polynomial: arithmetic, sqrt and the like, f32 tanh and erf. Not
+/// gathers (tensor.extract), nor exp or log (a vector of them is a call
+/// per lane: LLVM's own loops call libmvec's instead), nor f64 tanh or erf
+/// (libm per element, which MathToLibm cannot do for a vector).
+bool isVectorArithmetic(Operation *op);
+
 /// linalg.matmul's maps with A read transposed: A is stored K x M.
 SmallVector<AffineMap> getTransposedLhsMaps(MLIRContext *context);
 

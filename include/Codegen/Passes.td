@@ -117,10 +117,19 @@ def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
     %r = linalg.generic ... ins(%e, %y) { arith.addf }
     => %r = linalg.generic ... ins(%x, %y) { math.exp; arith.addf }
     ```
+
+    With `reductions` (the CPU's pipeline), a `linalg.reduce` whose input
+    is such a producer's only result becomes a generic first, so that the
+    producer fuses into the reduction too (a sum of exps, a max pooling
+    gradient's first-position search): no tensor is written in between.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"reductions", "reductions", "bool", "false",
+           "Fuse elementwise producers into reductions (as generics)">,
+  ];
 }
 
 def ConvolutionToMatmulPass

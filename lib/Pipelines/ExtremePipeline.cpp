@@ -223,8 +223,11 @@ void google::addLinalgLoweringPasses(OpPassManager &pm,
   // GPU kernels come from linalg ops: the scatter stays one.
   lowering.scatterLoops = options.target == Target::CPU;
   pm.addPass(createConvertGoogleToLinalgPass(lowering));
+  // The CPU's reductions take any body; the GPU's kernels know a reduction
+  // only by its combiner alone.
   if (options.optLevel > 0)
-    pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
+    pm.addNestedPass<func::FuncOp>(createFuseElementwisePass(
+        {/*reductions=*/options.target == Target::CPU}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }

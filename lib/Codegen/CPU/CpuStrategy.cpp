@@ -428,20 +428,10 @@ bool isShortRowOp(linalg::LinalgOp op, unsigned vectorBits) {
     }
   }
   // Arithmetic and the math functions that are instructions or
-  // polynomials on vectors (tanh and erf in f32): not gathers
-  // (tensor.extract), nor exp or log, whose vector forms would be a call
-  // per lane (LLVM's loops call libmvec's instead), nor f64 tanh or erf
-  // (libm per element, which MathToLibm cannot do for a vector).
-  for (Operation &bodyOp : op.getBlock()->without_terminator()) {
-    if (isa<math::TanhOp, math::ErfOp>(bodyOp) &&
-        bodyOp.getResult(0).getType().isF32())
-      continue;
-    if (!isa<arith::ArithDialect>(bodyOp.getDialect()) &&
-        !isa<linalg::IndexOp, math::SqrtOp, math::RsqrtOp, math::AbsFOp,
-             math::FmaOp, math::FloorOp, math::CeilOp, math::RoundOp,
-             math::RoundEvenOp, math::TruncOp, math::CopySignOp>(bodyOp))
+  // polynomials on vectors (isVectorArithmetic), and index ops.
+  for (Operation &bodyOp : op.getBlock()->without_terminator())
+    if (!isa<linalg::IndexOp>(bodyOp) && !isVectorArithmetic(&bodyOp))
       return false;
-  }
   return succeeded(linalg::vectorizeOpPrecondition(op));
 }
 

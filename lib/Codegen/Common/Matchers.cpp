@@ -2,6 +2,9 @@
 
 #include "Codegen/Matchers.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
 using namespace mlir;
 
 bool google::isElementwiseEpilogue(linalg::GenericOp epilogue, Value product) {
@@ -49,4 +52,13 @@ SmallVector<AffineMap> google::getTransposedLhsMaps(MLIRContext *context) {
   return {AffineMap::get(3, 0, {k, m}, context),
           AffineMap::get(3, 0, {k, n}, context),
           AffineMap::get(3, 0, {m, n}, context)};
+}
+
+bool google::isVectorArithmetic(Operation *op) {
+  if (isa<math::TanhOp, math::ErfOp>(op))
+    return op->getResult(0).getType().isF32();
+  return isa<arith::ArithDialect>(op->getDialect()) ||
+         isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::FmaOp,
+             math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+             math::TruncOp, math::CopySignOp>(op);
 }

@@ -1,4 +1,5 @@
 // RUN: google-opt %s -split-input-file -google-fuse-elementwise | FileCheck %s
+// RUN: google-opt %s -split-input-file -google-fuse-elementwise=reductions=1 | FileCheck %s --check-prefix=REDUCE
 
 // A producer whose only user is an elementwise consumer fuses into it.
 // CHECK-LABEL: func @chain
@@ -43,4 +44,52 @@ func.func @negative_reshape_not_propagated(%x: tensor<?x?x3xf32>) -> tensor<?xf3
     linalg.yield %0 : f32
   } -> tensor<?xf32>
   return %r : tensor<?xf32>
+}
+
+// -----
+
+// A reduction of an elementwise op's only result becomes a generic with
+// the producer's body fused in: one loop nest, no tensor in between. A
+// reduction whose input has other users stays a linalg.reduce, and so does
+// one of an exp (its vector body would call exp once per lane). Without
+// the option (the GPU's pipeline) all stay.
+// REDUCE-LABEL: func @reduction
+// REDUCE: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<4x8xf32>)
+// REDUCE:   arith.mulf
+// REDUCE:   math.absf
+// REDUCE:   arith.addf
+// REDUCE: %[[F:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%arg1
+// REDUCE: linalg.reduce { arith.maximumf } ins(%[[F]]
+// REDUCE: %[[E:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%arg0
+// REDUCE:   math.exp
+// REDUCE: linalg.reduce { arith.addf } ins(%[[E]]
+// REDUCE: return %[[R]], %{{.*}}, %[[F]], %{{.*}}
+// CHECK-LABEL: func @reduction
+// CHECK-COUNT-3: linalg.reduce
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @reduction(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>) {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %a = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %0 = arith.mulf %v, %v : f32
+    %1 = math.absf %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<4xf32>
+  %s1 = linalg.fill ins(%zero : f32) outs(%s0 : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.reduce { arith.addf } ins(%a : tensor<4x8xf32>) outs(%s1 : tensor<4xf32>) dimensions = [1]
+  %f = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<4x8xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %0 = arith.mulf %v, %v : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  %m = linalg.reduce { arith.maximumf } ins(%f : tensor<4x8xf32>) outs(%s1 : tensor<4xf32>) dimensions = [1]
+  %e = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %0 = math.exp %v : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  %t = linalg.reduce { arith.addf } ins(%e : tensor<4x8xf32>) outs(%s1 : tensor<4xf32>) dimensions = [1]
+  return %s, %m, %f, %t : tensor<4xf32>, tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>
 }
