@@ -415,10 +415,30 @@ Value spreadOverAxes(AdjointBuilder &b, Value ct, Value input,
 
 /// One-hot along `axis` of the first extreme element of
 /// `x` (argmax/argmin: NaN counts as the extreme), keeping dimensions.
+/// Along an empty axis there is none (x has no elements); along a dynamic
+/// one, which may be empty at run time (where argmax fails the call), the
+/// least position holding the extreme (or a NaN).
 Value firstExtreme(AdjointBuilder &b, Value x, int64_t axis, bool isMax) {
   RankedTensorType type = typeOf(x);
   OpBuilder &builder = b.getBuilder();
   Type indexType = builder.getI64Type();
+  if (type.getDimSize(axis) == 0)
+    return b.zerosLike(x);
+  if (type.isDynamicDim(axis)) {
+    OperationState state(b.getLoc(),
+                         isMax ? "google.reduce_max" : "google.reduce_min");
+    state.addOperands(x);
+    state.addAttribute("axes", builder.getDenseI64ArrayAttr({axis}));
+    state.addAttribute("keep_dims", builder.getBoolAttr(true));
+    state.addTypes(type.clone(reducedShape(type.getShape(), {axis}, true)));
+    Value extreme = builder.create(state)->getResult(0);
+    Value hit = b.logicalOr(b.eq(x, extreme), b.ne(x, x));
+    Value positions = b.iota(type.clone(indexType), axis, x);
+    Value first = b.reduceMin(
+        b.select(hit, positions, b.scalar(std::ldexp(1.0, 62), indexType)),
+        {axis}, /*keepDims=*/true);
+    return b.indicator(b.eq(positions, first), type.getElementType());
+  }
   OperationState state(b.getLoc(), isMax ? "google.argmax" : "google.argmin");
   state.addOperands(x);
   state.addAttribute("axis", builder.getI64IntegerAttr(axis));
@@ -426,15 +446,9 @@ Value firstExtreme(AdjointBuilder &b, Value x, int64_t axis, bool isMax) {
   state.addTypes(RankedTensorType::get(
       reducedShape(type.getShape(), {axis}, true), indexType));
   Value first = builder.create(state)->getResult(0);
-  Value positions;
-  if (type.isDynamicDim(axis)) {
-    // x's shape at run time.
-    positions = b.iota(type.clone(indexType), axis, x);
-  } else {
-    SmallVector<int64_t> line(type.getRank(), 1);
-    line[axis] = type.getDimSize(axis);
-    positions = b.iota(RankedTensorType::get(line, indexType), axis);
-  }
+  SmallVector<int64_t> line(type.getRank(), 1);
+  line[axis] = type.getDimSize(axis);
+  Value positions = b.iota(RankedTensorType::get(line, indexType), axis);
   return b.indicator(b.eq(positions, first), type.getElementType());
 }
 

@@ -180,17 +180,33 @@ func.func private @dynamic_layout_vjp(tensor<?x2xf32>, tensor<?x3xf32>, tensor<f
 
 // -----
 
-// reduce_max along a dynamic axis: the positions along it come from an
-// iota shaped like the input at run time.
+// reduce_max along a dynamic axis, which may be empty at run time (where
+// argmax would fail the call): the least position (an iota shaped like
+// the input at run time) holding the maximum or a NaN. Along a static
+// empty axis nothing flows.
 // CHECK-LABEL: func.func private @dynamic_max_vjp(
-// CHECK: %[[FIRST:.*]] = google.argmax %arg0 {axis = 0 : i64, keep_dims = true} : tensor<?x3xf32> -> tensor<1x3xi64>
+// CHECK-NOT: google.argmax
+// CHECK: %[[M:.*]] = google.reduce_max %arg0 {axes = array<i64: 0>, keep_dims = true} : tensor<?x3xf32> -> tensor<1x3xf32>
+// CHECK: %[[IS:.*]] = google.eq %arg0, %[[M]]
+// CHECK: %[[NAN:.*]] = google.ne %arg0, %arg0
+// CHECK: %[[HIT:.*]] = google.or %[[IS]], %[[NAN]]
 // CHECK: %[[AT:.*]] = google.iota like(%arg0 : tensor<?x3xf32>) {dimension = 0 : i64} : tensor<?x3xi64>
+// CHECK: %[[P:.*]] = google.select %[[HIT]], %[[AT]], %{{.*}} : tensor<?x3xi1>, tensor<?x3xi64>, tensor<i64> -> tensor<?x3xi64>
+// CHECK: %[[FIRST:.*]] = google.reduce_min %[[P]] {axes = array<i64: 0>, keep_dims = true}
 // CHECK: google.eq %[[AT]], %[[FIRST]] : tensor<?x3xi64>, tensor<1x3xi64> -> tensor<?x3xi1>
+// CHECK-LABEL: func.func private @empty_max_vjp(
+// CHECK-NOT: google.argmax
+// CHECK: return
 func.func private @dynamic_max(%x: tensor<?x3xf32>) -> tensor<3xf32> {
   %m = google.reduce_max %x {axes = array<i64: 0>, keep_dims = false} : tensor<?x3xf32> -> tensor<3xf32>
   return %m : tensor<3xf32>
 }
 func.func private @dynamic_max_vjp(tensor<?x3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<?x3xf32>) attributes {google.vjp = {of = @dynamic_max, wrt = array<i64: 0>}}
+func.func private @empty_max(%x: tensor<0x1x0xf32>) -> tensor<1x1x0xf32> {
+  %m = google.reduce_max %x {axes = array<i64: 0>, keep_dims = true} : tensor<0x1x0xf32> -> tensor<1x1x0xf32>
+  return %m : tensor<1x1x0xf32>
+}
+func.func private @empty_max_vjp(tensor<0x1x0xf32>, tensor<1x1x0xf32>) -> (tensor<1x1x0xf32>, tensor<0x1x0xf32>) attributes {google.vjp = {of = @empty_max, wrt = array<i64: 0>}}
 
 // -----
 
