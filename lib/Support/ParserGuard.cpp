@@ -138,11 +138,11 @@ std::optional<ParserHazard> mlir::google::findParserHazard(StringRef text) {
     while (!cursor.done() && isIdentifierChar(cursor.peek()))
       ++cursor.at;
     StringRef word = text.slice(start, cursor.at);
-    StringRef keyword = llvm::StringSwitch<StringRef>(word)
-                            .Cases("linalg.reduce", "linalg.broadcast",
-                                   "dimensions")
-                            .Case("linalg.transpose", "permutation")
-                            .Default("");
+    StringRef keyword =
+        llvm::StringSwitch<StringRef>(word)
+            .Cases({"linalg.reduce", "linalg.broadcast"}, "dimensions")
+            .Case("linalg.transpose", "permutation")
+            .Default("");
     if (!keyword.empty()) {
       pendingKeyword = keyword;
       pendingOp = word;
