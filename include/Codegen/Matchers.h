@@ -38,6 +38,11 @@ bool isVectorArithmetic(Operation *op);
 /// linalg.matmul's maps with A read transposed: A is stored K x M.
 SmallVector<AffineMap> getTransposedLhsMaps(MLIRContext *context);
 
+/// A linalg.matmul of `lhs` stored K x M (getTransposedLhsMaps) by `rhs`
+/// into `init`.
+linalg::MatmulOp createTransposedLhsMatmul(OpBuilder &builder, Location loc,
+                                           Value lhs, Value rhs, Value init);
+
 } // namespace mlir::google
 
 #endif // GOOGLE_CODEGEN_MATCHERS_H

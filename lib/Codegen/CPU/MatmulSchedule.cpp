@@ -40,14 +40,9 @@ void CpuScheduler::foldTransposedLhs(IRRewriter &rewriter) {
   for (linalg::MatmulOp matmul : matmuls) {
     linalg::TransposeOp transpose = getFoldableLhsTranspose(matmul);
     rewriter.setInsertionPoint(matmul);
-    SmallVector<Attribute> maps;
-    for (AffineMap map : getTransposedLhsMaps(&getContext()))
-      maps.push_back(AffineMapAttr::get(map));
-    auto folded = linalg::MatmulOp::create(
-        rewriter, matmul.getLoc(), matmul->getResultTypes(),
-        ValueRange{transpose.getInput(), matmul.getDpsInputs()[1]},
-        matmul.getDpsInits(),
-        {rewriter.getNamedAttr("indexing_maps", rewriter.getArrayAttr(maps))});
+    auto folded = createTransposedLhsMatmul(
+        rewriter, matmul.getLoc(), transpose.getInput(),
+        matmul.getDpsInputs()[1], matmul.getDpsInits()[0]);
     rewriter.replaceOp(matmul, folded->getResults());
     rewriter.eraseOp(transpose);
   }

@@ -431,12 +431,7 @@ void rewriteFilterGradient(RewriterBase &rewriter, PatchBuilder &patches,
   Value init = linalg::FillOp::create(
                    rewriter, loc, gradient.accumulator.getInputs()[0], empty)
                    .getResult(0);
-  SmallVector<Attribute> maps;
-  for (AffineMap map : getTransposedLhsMaps(rewriter.getContext()))
-    maps.push_back(AffineMapAttr::get(map));
-  auto matmul = linalg::MatmulOp::create(
-      rewriter, loc, productType, ValueRange{windows, rows}, init,
-      {rewriter.getNamedAttr("indexing_maps", rewriter.getArrayAttr(maps))});
+  auto matmul = createTransposedLhsMatmul(rewriter, loc, windows, rows, init);
   Value result = tensor::ExpandShapeOp::create(
       rewriter, loc, resultType, matmul.getResult(0),
       SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});

@@ -62,3 +62,14 @@ bool google::isVectorArithmetic(Operation *op) {
              math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
              math::TruncOp, math::CopySignOp>(op);
 }
+
+linalg::MatmulOp google::createTransposedLhsMatmul(OpBuilder &builder,
+                                                   Location loc, Value lhs,
+                                                   Value rhs, Value init) {
+  SmallVector<Attribute> maps;
+  for (AffineMap map : getTransposedLhsMaps(builder.getContext()))
+    maps.push_back(AffineMapAttr::get(map));
+  return linalg::MatmulOp::create(
+      builder, loc, init.getType(), ValueRange{lhs, rhs}, init,
+      {builder.getNamedAttr("indexing_maps", builder.getArrayAttr(maps))});
+}
