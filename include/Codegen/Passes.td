@@ -122,6 +122,14 @@ def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
     is such a producer's only result becomes a generic first, so that the
     producer fuses into the reduction too (a sum of exps, a max pooling
     gradient's first-position search): no tensor is written in between.
+
+    With `reshapes` (the CPU's), an elementwise producer also fuses into
+    an elementwise consumer that reads it through a static
+    `tensor.collapse_shape` (a pooling gradient's 6-D windows collapsed to
+    the image, then masked by the ReLU's derivative): the consumer is
+    expanded to the producer's shape by upstream's reshape propagation,
+    restricted to such pairs with static shapes, and the collapse moves
+    after it.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
@@ -129,6 +137,8 @@ def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
   let options = [
     Option<"reductions", "reductions", "bool", "false",
            "Fuse elementwise producers into reductions (as generics)">,
+    Option<"reshapes", "reshapes", "bool", "false",
+           "Fuse elementwise producers through static collapse_shapes">,
   ];
 }
 

@@ -224,10 +224,12 @@ void google::addLinalgLoweringPasses(OpPassManager &pm,
   lowering.scatterLoops = options.target == Target::CPU;
   pm.addPass(createConvertGoogleToLinalgPass(lowering));
   // The CPU's reductions take any body; the GPU's kernels know a reduction
-  // only by its combiner alone.
+  // only by its combiner alone. Fusion through reshapes: the CPU's (not
+  // yet run on a GPU).
   if (options.optLevel > 0)
     pm.addNestedPass<func::FuncOp>(createFuseElementwisePass(
-        {/*reductions=*/options.target == Target::CPU}));
+        {/*reductions=*/options.target == Target::CPU,
+         /*reshapes=*/options.target == Target::CPU}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }

@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/Debug.h"
@@ -49,6 +51,46 @@ bool isFusible(Operation *producer, Operation *consumer) {
       [](Operation &op) { return google::isVectorArithmetic(&op); });
 }
 
+bool hasStaticShapes(TypeRange types) {
+  return llvm::all_of(types, [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return !shaped || shaped.hasStaticShape();
+  });
+}
+
+/// Whether an elementwise generic `producer` whose only user is a reshape
+/// would fuse into the reshape's only user, `consumer`, once the reshape
+/// moved out of the way: both elementwise, every shape static.
+bool fusesThroughReshape(Operation *producer, Operation *reshape,
+                         Operation *consumer) {
+  auto producerOp = dyn_cast_or_null<linalg::GenericOp>(producer);
+  auto consumerOp = dyn_cast_or_null<linalg::GenericOp>(consumer);
+  return producerOp && consumerOp && reshape->hasOneUse() &&
+         linalg::isElementwise(producerOp) &&
+         linalg::isElementwise(consumerOp) &&
+         hasStaticShapes(producer->getOperandTypes()) &&
+         hasStaticShapes(reshape->getResultTypes()) &&
+         hasStaticShapes(consumer->getOperandTypes()) &&
+         isFusible(producer, consumer);
+}
+
+/// Upstream's reshape propagation by expansion, only where it lets an
+/// elementwise producer fuse into an elementwise consumer across a
+/// collapse_shape (the consumer expands) or an expand_shape (the producer
+/// expands). Static shapes only: with two dynamic extents in one group the
+/// reshape crashes MLIR 22's --expand-strided-metadata.
+bool isFusibleThroughReshape(OpOperand *fused) {
+  Operation *owner = fused->getOwner();
+  if (auto collapse = fused->get().getDefiningOp<tensor::CollapseShapeOp>())
+    return fusesThroughReshape(collapse.getSrc().getDefiningOp(), collapse,
+                               owner);
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(owner))
+    return expand->hasOneUse() &&
+           fusesThroughReshape(fused->get().getDefiningOp(), expand,
+                               *expand->getUsers().begin());
+  return false;
+}
+
 /// A reduction of an elementwise op's only result becomes a generic, which
 /// the elementwise fusion then takes the producer into: one loop nest, no
 /// tensor in between (a max pooling gradient's positions, 1 MiB of i64).
@@ -87,6 +129,9 @@ struct FuseElementwisePass
     linalg::populateElementwiseOpsFusionPatterns(patterns, onlyUser);
     if (reductions)
       patterns.add<GeneralizeReductionOfElementwise>(context);
+    if (reshapes)
+      linalg::populateFoldReshapeOpsByExpansionPatterns(
+          patterns, isFusibleThroughReshape);
     linalg::populateConstantFoldLinalgOperations(patterns, onlyUser);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);

@@ -1,5 +1,6 @@
 // RUN: google-opt %s -split-input-file -google-fuse-elementwise | FileCheck %s
 // RUN: google-opt %s -split-input-file -google-fuse-elementwise=reductions=1 | FileCheck %s --check-prefix=REDUCE
+// RUN: google-opt %s -split-input-file -google-fuse-elementwise=reshapes=1 | FileCheck %s --check-prefix=RESHAPE
 
 // A producer whose only user is an elementwise consumer fuses into it.
 // CHECK-LABEL: func @chain
@@ -92,4 +93,103 @@ func.func @reduction(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4xf32>
   } -> tensor<4x8xf32>
   %t = linalg.reduce { arith.addf } ins(%e : tensor<4x8xf32>) outs(%s1 : tensor<4xf32>) dimensions = [1]
   return %s, %m, %f, %t : tensor<4xf32>, tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A pooling gradient's windows (4x2x2) collapsed to the image (8x2), then
+// masked: with `reshapes` the mask's generic expands to the windows'
+// shape (its other operand, and the comparison producing the mask behind
+// an expand_shape, follow) and one generic remains, collapsed after it.
+// RESHAPE-LABEL: func @through_reshapes
+// RESHAPE: %[[X:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1], [2]] output_shape [4, 2, 2]
+// RESHAPE: %[[G:.*]] = linalg.generic {{.*}} ins(%arg0, %[[X]] : tensor<4x1x2xf32>, tensor<4x2x2xf32>)
+// RESHAPE:   arith.divf
+// RESHAPE:   arith.cmpf
+// RESHAPE:   arith.mulf
+// RESHAPE-NOT: linalg.generic
+// RESHAPE: tensor.collapse_shape %[[G]] {{\[\[}}0, 1], [2]] : tensor<4x2x2xf32> into tensor<8x2xf32>
+// CHECK-LABEL: func @through_reshapes
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<4x2x2xf32>)
+// CHECK: tensor.collapse_shape
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<8x2xf32>)
+#spread = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @through_reshapes(%ct: tensor<4x1x2xf32>, %x: tensor<8x2xf32>) -> tensor<8x2xf32> {
+  %four = arith.constant 4.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e3 = tensor.empty() : tensor<4x2x2xf32>
+  %spread = linalg.generic {indexing_maps = [#spread, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ct : tensor<4x1x2xf32>) outs(%e3 : tensor<4x2x2xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %0 = arith.divf %v, %four : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x2x2xf32>
+  %image = tensor.collapse_shape %spread [[0, 1], [2]] : tensor<4x2x2xf32> into tensor<8x2xf32>
+  %eb = tensor.empty() : tensor<8x2xi1>
+  %mask = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x2xf32>) outs(%eb : tensor<8x2xi1>) {
+  ^bb0(%v: f32, %o: i1):
+    %0 = arith.cmpf ogt, %v, %zero : f32
+    linalg.yield %0 : i1
+  } -> tensor<8x2xi1>
+  %e2 = tensor.empty() : tensor<8x2xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%image, %mask : tensor<8x2xf32>, tensor<8x2xi1>) outs(%e2 : tensor<8x2xf32>) {
+  ^bb0(%v: f32, %m: i1, %o: f32):
+    %0 = arith.uitofp %m : i1 to f32
+    %1 = arith.mulf %v, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<8x2xf32>
+  return %r : tensor<8x2xf32>
+}
+
+// -----
+
+// No propagation where it would not fuse: a producer with another user, or
+// dynamic shapes (MLIR 22's --expand-strided-metadata crashes on the
+// reshapes the propagation makes of them).
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// RESHAPE-LABEL: func @not_through_reshapes
+// RESHAPE-COUNT-2: linalg.generic {{.*}} tensor<4x2x2xf32>
+// RESHAPE: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<4x2x2xf32> into tensor<8x2xf32>
+// RESHAPE: linalg.generic {{.*}} tensor<8x2xf32>
+// RESHAPE: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<?x2x2xf32> into tensor<?x2xf32>
+// RESHAPE: linalg.generic {{.*}} tensor<?x2xf32>
+func.func @not_through_reshapes(%a: tensor<4x2x2xf32>, %d: tensor<?x2x2xf32>) -> (tensor<8x2xf32>, tensor<4x2x2xf32>, tensor<?x2xf32>) {
+  %e3 = tensor.empty() : tensor<4x2x2xf32>
+  %twice = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : tensor<4x2x2xf32>) outs(%e3 : tensor<4x2x2xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %0 = arith.addf %v, %v : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x2x2xf32>
+  %other = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%twice : tensor<4x2x2xf32>) outs(%e3 : tensor<4x2x2xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %0 = arith.mulf %v, %v : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x2x2xf32>
+  %image = tensor.collapse_shape %twice [[0, 1], [2]] : tensor<4x2x2xf32> into tensor<8x2xf32>
+  %e2 = tensor.empty() : tensor<8x2xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%image : tensor<8x2xf32>) outs(%e2 : tensor<8x2xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %0 = math.absf %v : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x2xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %d, %c0 : tensor<?x2x2xf32>
+  %ed = tensor.empty(%n) : tensor<?x2x2xf32>
+  %dt = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%d : tensor<?x2x2xf32>) outs(%ed : tensor<?x2x2xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %0 = arith.addf %v, %v : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x2x2xf32>
+  %dimage = tensor.collapse_shape %dt [[0, 1], [2]] : tensor<?x2x2xf32> into tensor<?x2xf32>
+  %c2 = arith.constant 2 : index
+  %m = arith.muli %n, %c2 : index
+  %ed2 = tensor.empty(%m) : tensor<?x2xf32>
+  %dr = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%dimage : tensor<?x2xf32>) outs(%ed2 : tensor<?x2xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %0 = math.absf %v : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x2xf32>
+  return %r, %other, %dr : tensor<8x2xf32>, tensor<4x2x2xf32>, tensor<?x2xf32>
 }
