@@ -360,8 +360,11 @@ Value unaryDerivative(Operation *op, AdjointBuilder &b, Value x, Value z) {
   Type element = elementOf(x);
   auto one = [&] { return b.scalar(1, element); };
   return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case([&](ReluOp) { return b.indicator(b.gt(x, b.scalar(0, element)),
-                                             element); })
+      // z > 0 exactly where x > 0 (NaN in neither): reading z leaves x
+      // to relu alone, which then fuses with x's producer (a bias add).
+      .Case([&](ReluOp) {
+        return b.indicator(b.gt(z, b.scalar(0, element)), element);
+      })
       .Case([&](AbsOp) {
         Value zero = b.scalar(0, element);
         return b.sub(b.indicator(b.gt(x, zero), element),
@@ -372,9 +375,8 @@ Value unaryDerivative(Operation *op, AdjointBuilder &b, Value x, Value z) {
       .Case([&](TanhOp) { return b.sub(one(), b.mul(z, z)); })
       .Case([&](SigmoidOp) { return b.mul(z, b.sub(one(), z)); })
       .Case([&](SqrtOp) { return b.div(b.scalar(0.5, element), z); })
-      .Case([&](RsqrtOp) {
-        return b.mul(b.scalar(-0.5, element), b.div(z, x));
-      })
+      .Case(
+          [&](RsqrtOp) { return b.mul(b.scalar(-0.5, element), b.div(z, x)); })
       .Case([&](SinOp) { return b.cos(x); })
       .Case([&](CosOp) { return b.neg(b.sin(x)); })
       .Case([&](ErfOp) {
@@ -733,11 +735,15 @@ FailureOr<Value> tiledPoolAdjoint(PoolOp pool, AdjointBuilder &b, Value ct,
     // The first maximal element in row-major window order, NaNs counting
     // as maximal (as argmax): the least position holding one.
     Value maximal = b.logicalOr(b.eq(windows, maximum), b.ne(windows, windows));
+    // Positions in i32 where they fit: as many lanes per vector as f32
+    // data has.
     OpBuilder &builder = b.getBuilder();
-    Type indexType = builder.getI64Type();
+    Type indexType = k[0] * k[1] < std::numeric_limits<int32_t>::max()
+                         ? builder.getI32Type()
+                         : builder.getI64Type();
     SmallVector<Attribute> order;
     for (int64_t i = 0; i < k[0] * k[1]; ++i)
-      order.push_back(builder.getI64IntegerAttr(i));
+      order.push_back(builder.getIntegerAttr(indexType, i));
     Value positions = ConstantOp::create(
         builder, b.getLoc(),
         DenseElementsAttr::get(

@@ -107,9 +107,9 @@ func.func private @r_vjp(tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor
 
 // Pools whose windows tile the input: the max's cotangent goes to each
 // window's first maximal element (equal to the pooling's result, or NaN:
-// the least such position over the window's two axes), the average's is
-// one broadcast divide; reshapes only (no transposes), so a dynamic batch
-// works.
+// the least such position, an i32, over the window's two axes), the
+// average's is one broadcast divide; reshapes only (no transposes), so a
+// dynamic batch works.
 // CHECK-LABEL: func.func private @pools_vjp(
 // CHECK: %[[MAX:.*]] = google.max_pool2d %arg0
 // CHECK: google.div %{{.*}}, %{{.*}} : tensor<?x2x1x2x1x3xf32>, tensor<1x1x2x1x2x1xf32> -> tensor<?x2x2x2x2x3xf32>
@@ -118,8 +118,8 @@ func.func private @r_vjp(tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor
 // CHECK: %[[EQ:.*]] = google.eq %[[W]], %[[M]]
 // CHECK: %[[NAN:.*]] = google.ne %[[W]], %[[W]]
 // CHECK: %[[MAXIMAL:.*]] = google.or %[[EQ]], %[[NAN]]
-// CHECK: %[[POS:.*]] = google.constant dense<{{\[\[\[\[\[\[}}0], [1]]], {{\[\[\[}}2], [3]]]]]]> : tensor<1x1x2x1x2x1xi64>
-// CHECK: %[[PAST:.*]] = google.constant dense<4> : tensor<i64>
+// CHECK: %[[POS:.*]] = google.constant dense<{{\[\[\[\[\[\[}}0], [1]]], {{\[\[\[}}2], [3]]]]]]> : tensor<1x1x2x1x2x1xi32>
+// CHECK: %[[PAST:.*]] = google.constant dense<4> : tensor<i32>
 // CHECK: %[[SEL:.*]] = google.select %[[MAXIMAL]], %[[POS]], %[[PAST]]
 // CHECK: %[[FIRST:.*]] = google.reduce_min %[[SEL]] {axes = array<i64: 2, 4>, keep_dims = true}
 // CHECK: google.eq %[[POS]], %[[FIRST]]

@@ -48,6 +48,25 @@ func.func @f(%x: tensor<?x3x4xf32>, %y: tensor<5xf32>) -> tensor<?xf32> {
 
 // -----
 
+// relu's derivative is read from its result (z > 0 exactly where x > 0),
+// so that x = a + y has one user left, the relu, which fusion takes it
+// into.
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: %[[X:.*]]: tensor<4xf32>, %[[Y:.*]]: tensor<4xf32>, %[[CT:.*]]: tensor<4xf32>)
+// CHECK: %[[A:.*]] = google.add %[[X]], %[[Y]]
+// CHECK: %[[Z:.*]] = google.relu %[[A]]
+// CHECK: %[[ACTIVE:.*]] = google.gt %[[Z]], %{{.*}} : tensor<4xf32>, tensor<f32> -> tensor<4xi1>
+// CHECK: %[[D:.*]] = google.cast %[[ACTIVE]] : tensor<4xi1> -> tensor<4xf32>
+// CHECK: %[[DX:.*]] = google.mul %[[CT]], %[[D]]
+// CHECK: return %[[Z]], %[[DX]], %[[DX]]
+func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %a = google.add %x, %y : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %z = google.relu %a : tensor<4xf32>
+  return %z : tensor<4xf32>
+}
+
+// -----
+
 // Integer values carry no cotangents (the comparison feeding select is a
 // constant to the gradient); an argument nothing depends on gets zeros.
 // CHECK-LABEL: func.func @f_vjp(
