@@ -141,6 +141,13 @@ bool isRowReduction(linalg::LinalgOp op);
 std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
                                         unsigned vectorBits);
 constexpr int64_t kMinTransposeExtent = 4;
+/// Whether a transpose that moves the input's innermost dimension is small
+/// enough (static, at most kSmallTransposeElements) to run as scalar
+/// loops: a weight's W^T for a gradient's dY W^T takes a few microseconds
+/// either way, and a 16 x 16 register transpose is a hundred ops of IR
+/// per tile (three of them were 40% of a CNN gradient's vectorized IR).
+bool isSmallTranspose(linalg::TransposeOp op);
+constexpr int64_t kSmallTransposeElements = 4096;
 /// Whether the register-blocked schedule takes `matmul`'s maps: linalg's
 /// default ones, or a 2-D matmul's with A stored transposed (whose block
 /// reads a row of A^T per K step, as contiguous as the default's column).
@@ -266,6 +273,7 @@ private:
 
   // Transposes (TransposeSchedule.cpp).
   void collapseTransposes(IRRewriter &rewriter);
+  void loopSmallTransposes(IRRewriter &rewriter);
   LogicalResult tileTransposes(IRRewriter &rewriter);
 
   // Poolings (PoolingSchedule.cpp).
@@ -273,6 +281,11 @@ private:
 
   // Window copies (WindowCopySchedule.cpp).
   void vectorizeWindowCopies(IRRewriter &rewriter);
+
+  /// Marks `loops` for LLVM neither to unroll nor, with `noVectorize`, to
+  /// vectorize them (an scf.for attribute that the lowering to cf carries
+  /// to the back edge's llvm.loop metadata).
+  void annotateLoops(ArrayRef<scf::ForOp> loops, bool noVectorize);
 
   func::FuncOp func;
   unsigned vectorBits;

@@ -217,6 +217,16 @@ std::optional<int64_t> getTransposeTile(linalg::TransposeOp op,
   return vectorBits / 32;
 }
 
+bool isSmallTranspose(linalg::TransposeOp op) {
+  if (isScheduled(op) || !op.hasPureTensorSemantics())
+    return false;
+  auto type = cast<RankedTensorType>(op.getInit().getType());
+  ArrayRef<int64_t> perm = op.getPermutation();
+  return type.getRank() >= 2 && perm.back() != type.getRank() - 1 &&
+         type.hasStaticShape() && type.getNumElements() > 0 &&
+         type.getNumElements() <= kSmallTransposeElements;
+}
+
 bool hasBlockableMaps(linalg::LinalgOp matmul) {
   auto plain = dyn_cast<linalg::MatmulOp>(matmul.getOperation());
   if (!plain)

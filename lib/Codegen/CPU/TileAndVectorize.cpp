@@ -118,6 +118,7 @@ LogicalResult CpuScheduler::run() {
   IRRewriter rewriter(&getContext());
   foldTransposedLhs(rewriter);
   collapseTransposes(rewriter);
+  loopSmallTransposes(rewriter);
   SmallVector<linalg::LinalgOp> matmuls;
   getOperation()->walk([&](linalg::LinalgOp op) {
     if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&

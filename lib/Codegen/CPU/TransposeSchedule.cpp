@@ -124,6 +124,46 @@ void CpuScheduler::collapseTransposes(IRRewriter &rewriter) {
   }
 }
 
+/// Small transposes (isSmallTranspose) as scalar loops over the output,
+/// which LLVM neither vectorizes (gathers) nor unrolls.
+void CpuScheduler::loopSmallTransposes(IRRewriter &rewriter) {
+  SmallVector<linalg::TransposeOp> ops;
+  getOperation()->walk([&](linalg::TransposeOp op) {
+    if (isSmallTranspose(op))
+      ops.push_back(op);
+  });
+  for (linalg::TransposeOp op : ops) {
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    auto type = cast<RankedTensorType>(op.getInit().getType());
+    ArrayRef<int64_t> perm = op.getPermutation();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> lowerBounds(type.getRank(), zero),
+        steps(type.getRank(), one), upperBounds;
+    for (int64_t size : type.getShape())
+      upperBounds.push_back(
+          arith::ConstantIndexOp::create(rewriter, loc, size));
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, lowerBounds, upperBounds, steps,
+        ValueRange{op.getInit()},
+        [&](OpBuilder &b, Location loc, ValueRange ivs,
+            ValueRange results) -> scf::ValueVector {
+          SmallVector<Value> source(ivs.size());
+          for (auto [d, iv] : llvm::enumerate(ivs))
+            source[perm[d]] = iv;
+          Value element =
+              tensor::ExtractOp::create(b, loc, op.getInput(), source);
+          return {
+              tensor::InsertOp::create(b, loc, element, results.front(), ivs)
+                  .getResult()};
+        });
+    annotateLoops(nest.loops, /*noVectorize=*/true);
+    rewriter.replaceOp(op, nest.results);
+    ++numTiled;
+  }
+}
+
 LogicalResult CpuScheduler::tileTransposes(IRRewriter &rewriter) {
   SmallVector<std::pair<linalg::TransposeOp, int64_t>> ops;
   getOperation()->walk([&](linalg::TransposeOp op) {

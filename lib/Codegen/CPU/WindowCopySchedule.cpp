@@ -27,6 +27,21 @@ namespace mlir::google::cpu {
 /// back edge, where it is llvm.br's loop annotation (LLVM's !llvm.loop).
 static constexpr StringLiteral kLoopAnnotationAttrName = "loop_annotation";
 
+void CpuScheduler::annotateLoops(ArrayRef<scf::ForOp> loops, bool noVectorize) {
+  MLIRContext *context = &getContext();
+  BoolAttr yes = BoolAttr::get(context, true);
+  LLVM::LoopVectorizeAttr vectorize;
+  if (noVectorize)
+    vectorize =
+        LLVM::LoopVectorizeAttr::get(context, yes, {}, {}, {}, {}, {}, {});
+  auto annotation = LLVM::LoopAnnotationAttr::get(
+      context, {}, vectorize, {},
+      LLVM::LoopUnrollAttr::get(context, yes, {}, {}, {}, {}, {}, {}), {}, {},
+      {}, {}, {}, {}, {}, {}, {}, {}, {});
+  for (scf::ForOp loop : loops)
+    loop->setAttr(kLoopAnnotationAttrName, annotation);
+}
+
 void CpuScheduler::vectorizeWindowCopies(IRRewriter &rewriter) {
   SmallVector<std::pair<linalg::GenericOp, int64_t>> copies;
   getOperation()->walk([&](linalg::GenericOp op) {
@@ -34,11 +49,6 @@ void CpuScheduler::vectorizeWindowCopies(IRRewriter &rewriter) {
       copies.push_back({op, *run});
   });
   MLIRContext *context = &getContext();
-  auto noUnroll = LLVM::LoopAnnotationAttr::get(
-      context, {}, {}, {},
-      LLVM::LoopUnrollAttr::get(context, BoolAttr::get(context, true), {}, {},
-                                {}, {}, {}, {}),
-      {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
   for (auto [op, run] : copies) {
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
@@ -101,8 +111,7 @@ void CpuScheduler::vectorizeWindowCopies(IRRewriter &rewriter) {
         });
     // Unrolled, the nest of a small copy was as slow to compile as the
     // scalar one.
-    for (scf::ForOp loop : nest.loops)
-      loop->setAttr(kLoopAnnotationAttrName, noUnroll);
+    annotateLoops(nest.loops, /*noVectorize=*/false);
     rewriter.replaceOp(op, nest.results);
     ++numVectorized;
   }

@@ -82,18 +82,51 @@ func.func @collapsed(%a: tensor<256x10x10x1xf32>, %b: tensor<?x4x6xf32>, %c: ten
 // -----
 
 // Left to LLVM: the innermost dimension stays (rows are copied whole),
-// 64-bit elements, and a moved dimension shorter than 4.
+// 64-bit elements and a moved dimension shorter than 4 past
+// kSmallTransposeElements (4096).
 // CHECK-LABEL: func @left
 // CHECK-COUNT-3: linalg.transpose
 // CHECK-NOT:   vector.transfer_read
-func.func @left(%a: tensor<8x9x32xf32>, %b: tensor<32x40xf64>, %c: tensor<3x100xf32>) -> (tensor<9x8x32xf32>, tensor<40x32xf64>, tensor<100x3xf32>) {
+func.func @left(%a: tensor<8x9x32xf32>, %b: tensor<64x80xf64>, %c: tensor<3x2000xf32>) -> (tensor<9x8x32xf32>, tensor<80x64xf64>, tensor<2000x3xf32>) {
   %ea = tensor.empty() : tensor<9x8x32xf32>
   %ta = linalg.transpose ins(%a : tensor<8x9x32xf32>) outs(%ea : tensor<9x8x32xf32>) permutation = [1, 0, 2]
+  %eb = tensor.empty() : tensor<80x64xf64>
+  %tb = linalg.transpose ins(%b : tensor<64x80xf64>) outs(%eb : tensor<80x64xf64>) permutation = [1, 0]
+  %ec = tensor.empty() : tensor<2000x3xf32>
+  %tc = linalg.transpose ins(%c : tensor<3x2000xf32>) outs(%ec : tensor<2000x3xf32>) permutation = [1, 0]
+  return %ta, %tb, %tc : tensor<9x8x32xf32>, tensor<80x64xf64>, tensor<2000x3xf32>
+}
+
+// -----
+
+// Static transposes of at most 4096 elements (a weight's, for a
+// gradient's dY W^T) are scalar loops over the output, marked for LLVM
+// neither to vectorize (gathers) nor to unroll them: any element type;
+// 4160 elements take the tiles.
+// CHECK:       #[[UNROLL:.*]] = #llvm.loop_unroll<disable = true>
+// CHECK:       #[[VECTORIZE:.*]] = #llvm.loop_vectorize<disable = true>
+// CHECK:       #[[SCALAR:.*]] = #llvm.loop_annotation<vectorize = #[[VECTORIZE]], unroll = #[[UNROLL]]>
+// CHECK-LABEL: func @small
+// CHECK:       scf.for
+// CHECK:         scf.for
+// CHECK:           %[[E:.*]] = tensor.extract %arg0[%{{.*}}, %{{.*}}] : tensor<64x64xf32>
+// CHECK:           tensor.insert %[[E]] into %{{.*}} : tensor<64x64xf32>
+// CHECK:         } {loop_annotation = #[[SCALAR]]}
+// CHECK:       } {loop_annotation = #[[SCALAR]]}
+// CHECK:       tensor.extract %arg1{{.*}} : tensor<32x40xf64>
+// CHECK:       tensor.extract %arg2{{.*}} : tensor<3x100xi1>
+// CHECK:       vector.transfer_read %arg3{{.*}} : tensor<65x64xf32>, vector<16x16xf32>
+// CHECK-NOT:   linalg.transpose
+func.func @small(%a: tensor<64x64xf32>, %b: tensor<32x40xf64>, %c: tensor<3x100xi1>, %d: tensor<65x64xf32>) -> (tensor<64x64xf32>, tensor<40x32xf64>, tensor<100x3xi1>, tensor<64x65xf32>) {
+  %ea = tensor.empty() : tensor<64x64xf32>
+  %ta = linalg.transpose ins(%a : tensor<64x64xf32>) outs(%ea : tensor<64x64xf32>) permutation = [1, 0]
   %eb = tensor.empty() : tensor<40x32xf64>
   %tb = linalg.transpose ins(%b : tensor<32x40xf64>) outs(%eb : tensor<40x32xf64>) permutation = [1, 0]
-  %ec = tensor.empty() : tensor<100x3xf32>
-  %tc = linalg.transpose ins(%c : tensor<3x100xf32>) outs(%ec : tensor<100x3xf32>) permutation = [1, 0]
-  return %ta, %tb, %tc : tensor<9x8x32xf32>, tensor<40x32xf64>, tensor<100x3xf32>
+  %ec = tensor.empty() : tensor<100x3xi1>
+  %tc = linalg.transpose ins(%c : tensor<3x100xi1>) outs(%ec : tensor<100x3xi1>) permutation = [1, 0]
+  %ed = tensor.empty() : tensor<64x65xf32>
+  %td = linalg.transpose ins(%d : tensor<65x64xf32>) outs(%ed : tensor<64x65xf32>) permutation = [1, 0]
+  return %ta, %tb, %tc, %td : tensor<64x64xf32>, tensor<40x32xf64>, tensor<100x3xi1>, tensor<64x65xf32>
 }
 
 // -----
