@@ -126,10 +126,10 @@ def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
     With `reshapes` (the CPU's), an elementwise producer also fuses into
     an elementwise consumer that reads it through a static
     `tensor.collapse_shape` (a pooling gradient's 6-D windows collapsed to
-    the image, then masked by the ReLU's derivative): the consumer is
-    expanded to the producer's shape by upstream's reshape propagation,
-    restricted to such pairs with static shapes, and the collapse moves
-    after it.
+    the image, then masked by the ReLU's derivative) or
+    `tensor.expand_shape`: the consumer (or the producer) is expanded by
+    upstream's reshape propagation, restricted to such pairs with static
+    shapes, and the reshape moves out of the way.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
@@ -138,7 +138,7 @@ def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
     Option<"reductions", "reductions", "bool", "false",
            "Fuse elementwise producers into reductions (as generics)">,
     Option<"reshapes", "reshapes", "bool", "false",
-           "Fuse elementwise producers through static collapse_shapes">,
+           "Fuse elementwise producers through static reshapes">,
   ];
 }
 

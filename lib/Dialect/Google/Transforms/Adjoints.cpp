@@ -17,6 +17,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::google;
