@@ -9,9 +9,11 @@ compute-sanitizer). Every e2e file (test/e2e and examples) by default.
   bench/gpu/build_bundle.py BUILD MAIN OUT [--opt-levels "0 3"]
                             [--files a.mlir,...] [--bench]
 
-The benches: relu(A @ B + bias) (4096^3 f32 and f16, 1024^3 f32), softmax
+The benches: relu(A @ B + bias) (4096^3 f32 and f16, 1024^3 f32; the f32
+ones also with tf32=true, against torch with TF32 allowed), softmax
 4096x4096, relu(x + y) over 64 Mi elements, attention 16x1024x64 and the
-MLP 32x784 -> 256 -> 10 with softmax.
+MLP 32x784 -> 256 -> 10 with softmax. The cases add the TF32 kernels' file
+(test/Codegen/GPU/Inputs/matmul-tf32.mlir, compiled with tf32=true).
 """
 import argparse, hashlib, json, os, re, shutil, subprocess, sys, glob
 import numpy as np
@@ -45,7 +47,12 @@ def compile_obj(path, opts, tag):
 files = e2e.e2e_files(os.path.join(a.main, "test/e2e"))
 if a.files:
     files = [os.path.join(a.main, "test/e2e", f) for f in a.files.split(",")]
-for f in files:
+# (file, extra pipeline options): the TF32 kernels' file holds only with
+# tf32=true (its references round the inputs to TF32).
+runs = [(f, "") for f in files]
+if not a.files:
+    runs.append((os.path.join(a.main, "test/Codegen/GPU/Inputs/matmul-tf32.mlir"), "tf32=true"))
+for f, extra in runs:
     path = os.path.normpath(f)
     _, cases, sigs = e2e.parse(path)
     os.makedirs(os.path.join(a.out, "src"), exist_ok=True)
@@ -53,7 +60,7 @@ for f in files:
     shutil.copy(path, os.path.join(a.out, "src", os.path.basename(path) if "/examples/" not in os.path.abspath(path) else "example-mlp.mlir"))
     base = os.path.basename(path)[:-5] + ("-example" if "/examples/" in os.path.abspath(path) else "")
     for L in a.opt_levels.split():
-        obj = compile_obj(path, f"opt-level={L}", f"{base}-o{L}")
+        obj = compile_obj(path, f"opt-level={L} {extra}".strip(), f"{base}-o{L}")
         if not obj:
             manifest.append({"id": f"{base}-o{L}", "compile_error": True}); continue
         for c in cases:
@@ -122,10 +129,15 @@ if a.bench:
     benches.append(("softmax4096", src, "sm", 0, [(4096, 4096, "f32")]))
     src = os.path.join(B, "ew.mlir"); open(src, "w").write(ew.format(n=1 << 26))
     benches.append(("add_relu_64M", src, "ew", 0, [(1 << 26, "f32"), (1 << 26, "f32")]))
+    # TF32 tensor cores (an opt-in), against torch with TF32 allowed.
+    for n in (4096, 1024):
+        src = os.path.join(B, f"mbr{n}f32.mlir")
+        benches.append((f"mbr{n}f32-tf32", src, "mbr", 2 * n ** 3, [(n, n, "f32"), (n, n, "f32"), (n, "f32")]))
     for name, src, fn, flops, shapes in benches:
-        obj = compile_obj(src, "opt-level=3", "bench-" + name)
+        tf32 = name.endswith("-tf32")
+        obj = compile_obj(src, "opt-level=3" + (" tf32=true" if tf32 else ""), "bench-" + name)
         manifest.append({"id": "bench-" + name, "bench": True, "obj": obj, "func": fn,
-                         "flops": flops, "shapes": [list(s) for s in shapes]})
+                         "flops": flops, "shapes": [list(s) for s in shapes], "tf32": tf32})
         print("bench", name, obj, flush=True)
 
 json.dump(manifest, open(os.path.join(a.out, "manifest.json"), "w"), indent=0)

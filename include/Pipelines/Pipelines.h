@@ -66,6 +66,12 @@ struct ExtremePipelineOptions
                      "amdgpu.mfma (off by default: not yet run on an AMD "
                      "GPU)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("target=nvvm on sm_80 and later: f32 matmuls on tensor "
+                     "cores in TF32 (inputs rounded to 10-bit mantissas; "
+                     "off by default, an opt-in that changes results)"),
+      llvm::cl::init(false)};
 
   /// `chip`, or the target's default when it is empty.
   std::string getChip() const;

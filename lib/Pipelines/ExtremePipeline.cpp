@@ -103,15 +103,21 @@ llvm::Error google::verifyOptions(const ExtremePipelineOptions &options) {
   if (options.optLevel > 3)
     return llvm::createStringError("opt-level must be 0, 1, 2 or 3, got " +
                                    Twine(options.optLevel));
+  StringRef target = options.target == Target::CPU    ? "cpu"
+                     : options.target == Target::NVVM ? "nvvm"
+                                                      : "rocdl";
   if (options.mfma &&
       (options.target != Target::ROCDL || !hasMfma(options.getChip())))
     return llvm::createStringError(
         "mfma=true needs target=rocdl and an AMD CDNA chip (gfx908, gfx90a, "
         "gfx940, gfx941, gfx942 or gfx950), got target=" +
-        Twine(options.target == Target::CPU    ? "cpu"
-              : options.target == Target::NVVM ? "nvvm"
-                                               : "rocdl") +
-        " chip=" + options.getChip());
+        target + " chip=" + options.getChip());
+  if (options.tf32 &&
+      (options.target != Target::NVVM || !hasMmaSync(options.getChip())))
+    return llvm::createStringError(
+        "tf32=true needs target=nvvm and an NVIDIA chip from sm_80 on, got "
+        "target=" +
+        target + " chip=" + options.getChip());
   if (options.target != Target::CPU)
     return verifyGpuChip(options.target, options.getChip());
   return verifyCpuChip(options.getChip());

@@ -52,6 +52,7 @@ void google::addGpuKernelPasses(OpPassManager &pm,
   mapping.mmaSync = options.target == Target::NVVM &&
                     hasMmaSync(options.getChip());
   mapping.mfma = options.mfma;
+  mapping.tf32 = options.tf32;
   pm.addNestedPass<func::FuncOp>(createMapToGpuPass(mapping));
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createGpuKernelOutliningPass());

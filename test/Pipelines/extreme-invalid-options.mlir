@@ -6,6 +6,9 @@
 // RUN: not google-opt %s --google-extreme-pipeline="opt-level=7" 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not google-opt %s --google-extreme-pipeline="target=nvvm mfma=true" 2>&1 | FileCheck %s --check-prefix=MFMA-NVVM
 // RUN: not google-opt %s --google-extreme-pipeline="target=rocdl chip=gfx1100 mfma=true" 2>&1 | FileCheck %s --check-prefix=MFMA-RDNA
+// RUN: not google-opt %s --google-extreme-pipeline="tf32=true" 2>&1 | FileCheck %s --check-prefix=TF32-CPU
+// RUN: not google-opt %s --google-extreme-pipeline="target=nvvm chip=sm_75 tf32=true" 2>&1 | FileCheck %s --check-prefix=TF32-SM75
+// RUN: not google-opt %s --google-extreme-pipeline="target=rocdl tf32=true" 2>&1 | FileCheck %s --check-prefix=TF32-ROCDL
 // RUN: not google-opt %s --google-extreme-pipeline="target=tpu" 2>&1 | FileCheck %s --check-prefix=TARGET --implicit-check-not=Parser --implicit-check-not=google-opt:
 // RUN: not google-opt %s --google-extreme-pipeline="fusion=true" 2>&1 | FileCheck %s --check-prefix=UNKNOWN --implicit-check-not=Parser --implicit-check-not=google-opt:
 // RUN: not google-opt %s --google-extreme-pipeline="chip=notacpu" 2>&1 | FileCheck %s --check-prefix=CHIP --implicit-check-not=warning --implicit-check-not=recognized
@@ -19,9 +22,12 @@
 // OPT: error: google-extreme-pipeline: opt-level must be 0, 1, 2 or 3, got 7
 // MFMA-NVVM: error: google-extreme-pipeline: mfma=true needs target=rocdl and an AMD CDNA chip (gfx908, gfx90a, gfx940, gfx941, gfx942 or gfx950), got target=nvvm chip=sm_90
 // MFMA-RDNA: error: google-extreme-pipeline: mfma=true needs target=rocdl and an AMD CDNA chip ({{.*}}), got target=rocdl chip=gfx1100
+// TF32-CPU: error: google-extreme-pipeline: tf32=true needs target=nvvm and an NVIDIA chip from sm_80 on, got target=cpu chip=host
+// TF32-SM75: error: google-extreme-pipeline: tf32=true needs target=nvvm and an NVIDIA chip from sm_80 on, got target=nvvm chip=sm_75
+// TF32-ROCDL: error: google-extreme-pipeline: tf32=true needs target=nvvm and an NVIDIA chip from sm_80 on, got target=rocdl chip=gfx942
 // One line each (the option parser's own lines came first).
 // TARGET: error: google-extreme-pipeline: invalid pipeline options 'target=tpu': target=tpu: expected cpu, nvvm or rocdl
-// UNKNOWN: error: google-extreme-pipeline: invalid pipeline options 'fusion=true': no option 'fusion'; expected chip, cse, dce, fold, fuse, mfma, opt-level, target, toolkit
+// UNKNOWN: error: google-extreme-pipeline: invalid pipeline options 'fusion=true': no option 'fusion'; expected chip, cse, dce, fold, fuse, mfma, opt-level, target, tf32, toolkit
 // CHIP: error: google-extreme-pipeline: unknown chip 'notacpu' for x86_64: expected host or a 64-bit CPU name that `llc -mtriple={{.*}} -mcpu=help` lists
 // ARM: error: google-extreme-pipeline: unknown chip 'cortex-a53' for x86_64
 // I386: error: google-extreme-pipeline: chip 'i386' cannot run x86_64 code (it has no 64-bit mode): expected host or a 64-bit CPU, like x86-64-v3 or znver4

@@ -65,6 +65,16 @@ def round_bf16(values):
     return bits.astype(np.uint32).view(np.float32)
 
 
+def round_tf32(values):
+    """Rounds float32 values to TF32 (10-bit mantissas) as PTX's
+    cvt.rna.tf32.f32 does: to nearest, ties away from zero; NaN stays."""
+    values = np.asarray(values, np.float32)
+    bits = values.view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x1000) & 0xFFFFE000
+    rounded = bits.astype(np.uint32).view(np.float32)
+    return np.where(np.isnan(values), values, rounded)
+
+
 class Arg:
     def __init__(self, text):
         m = ARG.match(text.strip())
@@ -193,6 +203,7 @@ def reference_namespace():
         "erf": np.vectorize(math.erf, otypes=[np.float64]),
         "softmax": softmax,
         "bf16": lambda x: round_bf16(x).astype(np.float64),
+        "tf32": lambda x: round_tf32(x).astype(np.float64),
         "scatter_add": scatter_add,
     }
 

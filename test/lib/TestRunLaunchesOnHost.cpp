@@ -16,8 +16,9 @@
 //   --google-test-gpu-mapping-on-host="<extreme pipeline options>": the GPU
 //     pipeline up to the kernels, the launches run on the host, then the
 //     CPU lowering: a module google-run runs with --target=cpu. Its kernels
-//     are NVVM's (tensor cores included, their nvgpu ops emulated: see
-//     emulateMmaSync), or with mfma=true ROCDL's (see emulateMfma).
+//     are NVVM's (tensor cores included, TF32 with tf32=true, their nvgpu
+//     ops emulated: see emulateMmaSync), or with mfma=true ROCDL's (see
+//     emulateMfma).
 //
 //===----------------------------------------------------------------------===//
 
@@ -448,14 +449,16 @@ LogicalResult emulateMfma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   return success();
 }
 
-/// Stands in for NVIDIA's warp-wide nvgpu.ldmatrix (x4, f16) and
-/// nvgpu.mma.sync m16n8k16 (f16 operands, f32 accumulators) as emulateMfma
-/// does for amdgpu.mfma, with PTX's fragment layouts (g = lane / 4,
-/// t = lane % 4): ldmatrix's lane l gives the address of row l % 8 of 8x8
-/// matrix l / 8 and receives elements (g, 2 t + e) of each matrix ((2 t +
-/// e, g) transposed); mma.sync's A registers hold A[g (+ 8)][2 t + e (+ 8)]
-/// (rows, then columns, vary fastest), B's B[2 t + e (+ 8)][g], C's and D's
-/// C[g (+ 8)][2 t + e].
+/// Stands in for NVIDIA's warp-wide nvgpu.ldmatrix (x4, f16 or f32) and
+/// nvgpu.mma.sync (m16n8k16 of f16, m16n8k8 in TF32; f32 accumulators) as
+/// emulateMfma does for amdgpu.mfma, with PTX's fragment layouts (g = lane /
+/// 4, t = lane % 4): ldmatrix's lane l gives the address of row l % 8 of
+/// matrix l / 8 (8 rows of 16 bytes) and receives its 32 bits at (g, t):
+/// halves (g, 2 t + e) (transposed: (2 t + e, g)) or a float (g, t).
+/// m16n8k16's A registers hold A[g (+ 8)][2 t + e (+ 8)] (rows, then
+/// columns, vary fastest), B's B[2 t + e (+ 8)][g]; m16n8k8's A registers
+/// A[g (+ 8)][t (+ 4)], B's B[t (+ 4)][g], whose low 13 bits the tensor
+/// cores ignore (TF32); C's and D's hold C[g (+ 8)][2 t + e].
 LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
   SmallVector<Operation *> ops;
   launch.walk([&](Operation *op) {
@@ -471,21 +474,33 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
   if (!threads)
     return launch.emitError("google-test-run-launches-on-host: nvgpu ops "
                             "need a static 1-D block of whole warps");
+  auto isHalfMma = [&](nvgpu::MmaSyncOp mma) {
+    return mma.getMmaShapeAsArray() == std::array<int64_t, 3>{16, 8, 16} &&
+           !mma.getTf32Enabled() &&
+           mma.getMatrixA().getType() == VectorType::get({4, 2}, f16) &&
+           mma.getMatrixB().getType() == VectorType::get({2, 2}, f16) &&
+           mma.getMatrixC().getType() == VectorType::get({2, 2}, f32);
+  };
+  auto isTf32Mma = [&](nvgpu::MmaSyncOp mma) {
+    return mma.getMmaShapeAsArray() == std::array<int64_t, 3>{16, 8, 8} &&
+           mma.getTf32Enabled() &&
+           mma.getMatrixA().getType() == VectorType::get({4, 1}, f32) &&
+           mma.getMatrixB().getType() == VectorType::get({2, 1}, f32) &&
+           mma.getMatrixC().getType() == VectorType::get({2, 2}, f32);
+  };
   for (Operation *op : ops) {
     auto load = dyn_cast<nvgpu::LdMatrixOp>(op);
     auto mma = dyn_cast<nvgpu::MmaSyncOp>(op);
     bool supported =
-        load ? load.getNumTiles() == 4 &&
-                   load.getRes().getType() == VectorType::get({4, 2}, f16) &&
-                   load.getIndices().size() == 2
-             : mma.getMmaShapeAsArray() == std::array<int64_t, 3>{16, 8, 16} &&
-                   mma.getMatrixA().getType() == VectorType::get({4, 2}, f16) &&
-                   mma.getMatrixB().getType() == VectorType::get({2, 2}, f16) &&
-                   mma.getMatrixC().getType() == VectorType::get({2, 2}, f32);
+        load ? load.getNumTiles() == 4 && load.getIndices().size() == 2 &&
+                   (load.getRes().getType() == VectorType::get({4, 2}, f16) ||
+                    (load.getRes().getType() == VectorType::get({4, 1}, f32) &&
+                     !load.getTranspose()))
+             : isHalfMma(mma) || isTf32Mma(mma);
     if (!supported)
       return op->emitError("google-test-run-launches-on-host: only "
-                           "ldmatrix x4 of f16 and mma.sync m16n8k16 of f16 "
-                           "into f32 run on the host");
+                           "ldmatrix x4 of f16 or f32, mma.sync m16n8k16 of "
+                           "f16 and m16n8k8 of tf32 into f32 run on the host");
   }
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
@@ -496,7 +511,8 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
         launch.getLoc());
   };
   Value addresses = slots(2, index), lhsSlots = slots(8, f16),
-        rhsSlots = slots(4, f16);
+        rhsSlots = slots(4, f16), lhsTf32Slots = slots(4, f32),
+        rhsTf32Slots = slots(2, f32);
   for (Operation *op : ops) {
     Location loc = op->getLoc();
     rewriter.setInsertionPoint(op);
@@ -518,7 +534,7 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
     Value thread = launch.getThreadIds().x;
     Value lane = rem(thread, 32);
     Value warp = arith::SubIOp::create(rewriter, loc, thread, lane);
-    Value group = div(lane, 4), pair = mul(rem(lane, 4), 2);
+    Value group = div(lane, 4), quad = rem(lane, 4), pair = mul(quad, 2);
     // Every lane's operands to its slots, then each lane's result from them.
     auto store = [&](Value vector, Value buffer) {
       auto type = cast<VectorType>(vector.getType());
@@ -536,14 +552,17 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
                                 ValueRange{thread, constant(i)});
       gpu::BarrierOp::create(rewriter, loc);
       SmallVector<Value> elements;
+      // Elements in 32 bits: 2 halves or 1 float.
+      int64_t per32 = load.getRes().getType().getDimSize(1);
       for (int64_t matrix = 0; matrix < 4; ++matrix)
-        for (int64_t e = 0; e < 2; ++e) {
+        for (int64_t e = 0; e < per32; ++e) {
           // The lane that addressed the row holding the element, and the
           // element's column in that row.
           Value source = load.getTranspose()
                              ? add(warp, constant(8 * matrix + e))
                              : add(warp, add(constant(8 * matrix), group));
-          Value column = load.getTranspose() ? group : add(pair, constant(e));
+          Value column =
+              load.getTranspose() ? group : add(mul(quad, per32), constant(e));
           if (load.getTranspose())
             source = add(source, pair);
           Value row = memref::LoadOp::create(rewriter, loc, addresses,
@@ -561,13 +580,56 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
       continue;
     }
     auto mma = cast<nvgpu::MmaSyncOp>(op);
-    store(mma.getMatrixA(), lhsSlots);
-    store(mma.getMatrixB(), rhsSlots);
+    bool tf32 = isTf32Mma(mma);
+    store(mma.getMatrixA(), tf32 ? lhsTf32Slots : lhsSlots);
+    store(mma.getMatrixB(), tf32 ? rhsTf32Slots : rhsSlots);
     gpu::BarrierOp::create(rewriter, loc);
     SmallVector<Value> initial;
     for (int64_t e = 0; e < 4; ++e)
       initial.push_back(vector::ExtractOp::create(
           rewriter, loc, mma.getMatrixC(), ArrayRef<int64_t>{e / 2, e % 2}));
+    if (tf32) {
+      // A[row][k] is in lane 4 (row % 8) + k % 4, register row / 8 + 2 (k /
+      // 4); B[k][column] in lane 4 column + k % 4, register k / 4; each
+      // truncated to TF32.
+      Type i32 = rewriter.getI32Type();
+      auto truncate = [&](Value value) -> Value {
+        Value bits = arith::BitcastOp::create(rewriter, loc, i32, value);
+        Value mask = arith::ConstantOp::create(
+            rewriter, loc,
+            rewriter.getI32IntegerAttr(static_cast<int32_t>(0xFFFFE000u)));
+        return arith::BitcastOp::create(
+            rewriter, loc, f32,
+            arith::AndIOp::create(rewriter, loc, bits, mask));
+      };
+      auto sum = scf::ForOp::create(
+          rewriter, loc, constant(0), constant(8), constant(1), initial,
+          [&](OpBuilder &, Location, Value k, ValueRange partial) {
+            Value kLane = rem(k, 4), kHalf = div(k, 4);
+            Value lhsLane = add(warp, add(mul(group, 4), kLane));
+            SmallVector<Value> next;
+            for (int64_t r = 0; r < 2; ++r) {
+              Value a = truncate(memref::LoadOp::create(
+                  rewriter, loc, lhsTf32Slots,
+                  ValueRange{lhsLane, add(mul(kHalf, 2), constant(r))}));
+              for (int64_t c = 0; c < 2; ++c) {
+                Value column = add(pair, constant(c));
+                Value rhsLane = add(warp, add(mul(column, 4), kLane));
+                Value b = truncate(memref::LoadOp::create(
+                    rewriter, loc, rhsTf32Slots, ValueRange{rhsLane, kHalf}));
+                next.push_back(arith::AddFOp::create(
+                    rewriter, loc, partial[2 * r + c],
+                    arith::MulFOp::create(rewriter, loc, a, b)));
+              }
+            }
+            scf::YieldOp::create(rewriter, loc, next);
+          });
+      gpu::BarrierOp::create(rewriter, loc);
+      rewriter.replaceOp(
+          op, vector::FromElementsOp::create(
+                  rewriter, loc, mma.getRes().getType(), sum.getResults()));
+      continue;
+    }
     auto sum = scf::ForOp::create(
         rewriter, loc, constant(0), constant(16), constant(1), initial,
         [&](OpBuilder &, Location, Value k, ValueRange partial) {
@@ -750,6 +812,7 @@ void registerGoogleTestPasses() {
         gpu.target = options.mfma ? Target::ROCDL : Target::NVVM;
         cpu.target = Target::CPU;
         cpu.mfma = false;
+        cpu.tf32 = false;
         addGoogleOptimizationPasses(pm, gpu);
         addExportPasses(pm);
         addLinalgLoweringPasses(pm, gpu);
@@ -759,6 +822,7 @@ void registerGoogleTestPasses() {
         mapping.mmaSync =
             gpu.target == Target::NVVM && hasMmaSync(gpu.getChip());
         mapping.mfma = options.mfma;
+        mapping.tf32 = options.tf32;
         pm.addNestedPass<func::FuncOp>(createMapToGpuPass(mapping));
         pm.addPass(createConvertBufferizationToMemRefPass());
         pm.addPass(std::make_unique<TestRunLaunchesOnHostPass>());

@@ -86,7 +86,11 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     `nvgpu.mma.sync` m16n8k16; with `mfma` (the pipeline's `mfma` option,
     off by default: not yet run on an AMD GPU), the same matmuls run on
     CDNA matrix cores through `amdgpu.mfma` 16x16x16 (4 waves of 64 lanes
-    per 128x128 tile). Products are accumulated with `contract`,
+    per 128x128 tile). With `tf32` (the pipeline's `tf32` option, an
+    opt-in: results change), f32 matmuls of the same shapes run on tensor
+    cores too, through `nvgpu.mma.sync` m16n8k8 in TF32: their inputs are
+    rounded to 10-bit mantissas (to nearest, ties away from zero) as they
+    are staged. Products are accumulated with `contract`,
     so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
     over a long static K (at least 128) split K instead: blocks of 32
     output elements x up to 8 chunks of K, whose partial sums meet in
@@ -119,6 +123,10 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     Option<"mfma", "mfma", "bool", /*default=*/"false",
            "f16 matmuls on matrix cores through amdgpu.mfma (AMD CDNA: "
            "gfx908, gfx90a, gfx94x, gfx950)">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "f32 matmuls on tensor cores in TF32 through nvgpu.mma.sync "
+           "m16n8k8 (NVIDIA sm_80 and later; inputs rounded to 10-bit "
+           "mantissas)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::amdgpu::AMDGPUDialect",

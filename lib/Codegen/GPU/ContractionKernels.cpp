@@ -967,28 +967,37 @@ unpackAccumulators(const IndexBuilder &b, ValueRange accumulators,
 }
 
 /// The K slices of a matrix-core kernel's A (kMmaBlockTile x kMmaSliceDepth)
-/// and B (kMmaSliceDepth x kMmaBlockTile) f16 tiles, staged in workgroup
-/// buffers through registers: each of the block's `threads` threads loads
-/// vectors of 8 halves of each (load), which later go to the buffers
-/// (store), whose rows are padded by 8 halves against bank conflicts.
-class HalfSliceStaging {
+/// and B (kMmaSliceDepth x kMmaBlockTile) tiles of f16 or f32, staged in
+/// workgroup buffers through registers: each of the block's `threads`
+/// threads loads vectors of 16 bytes of each (load), which later go to the
+/// buffers (store), whose rows are padded against bank conflicts: A's by 16
+/// bytes (ldmatrix reads 8 rows at once), B's by 8 elements (f32: lane
+/// (g, t) reads row t, column g: 32 different banks). With `roundToTf32`,
+/// f32 elements are rounded to TF32 (10-bit mantissas, to nearest, ties
+/// away from zero: PTX's cvt.rna.tf32.f32) before they are stored.
+class SliceStaging {
 public:
-  static constexpr int64_t kVector = 8, kPad = 8;
+  static constexpr int64_t kRhsPad = 8;
 
-  static MemRefType getLhsType(MLIRContext *context) {
-    return getType(context, kMmaBlockTile, kMmaSliceDepth);
+  static int64_t getVectorSize(Type element) {
+    return 128 / element.getIntOrFloatBitWidth();
   }
-  static MemRefType getRhsType(MLIRContext *context) {
-    return getType(context, kMmaSliceDepth, kMmaBlockTile);
+  static MemRefType getLhsType(Type element) {
+    return getType(element, kMmaBlockTile, kMmaSliceDepth,
+                   getVectorSize(element));
+  }
+  static MemRefType getRhsType(Type element) {
+    return getType(element, kMmaSliceDepth, kMmaBlockTile, kRhsPad);
   }
 
-  HalfSliceStaging(const IndexBuilder &b, linalg::LinalgOp op,
-                   const linalg::ContractionDimensions &dims,
-                   ArrayRef<Value> loops, const TileOrigin &origin,
-                   Value thread, int64_t threads, Value sharedLhs,
-                   Value sharedRhs)
+  SliceStaging(const IndexBuilder &b, linalg::LinalgOp op,
+               const linalg::ContractionDimensions &dims, ArrayRef<Value> loops,
+               const TileOrigin &origin, Value thread, int64_t threads,
+               Value sharedLhs, Value sharedRhs, bool roundToTf32 = false)
       : b(b), op(op), dims(dims), loops(loops), origin(origin), thread(thread),
-        threads(threads), sharedLhs(sharedLhs), sharedRhs(sharedRhs) {}
+        threads(threads), sharedLhs(sharedLhs), sharedRhs(sharedRhs),
+        element(cast<MemRefType>(sharedLhs.getType()).getElementType()),
+        vectorSize(getVectorSize(element)), roundToTf32(roundToTf32) {}
 
   /// The vectors of the slice starting at K = `firstDepth`.
   SmallVector<Value> load(Value firstDepth) {
@@ -996,13 +1005,14 @@ public:
     unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
     OpOperand *lhs = op.getDpsInputOperand(0);
     OpOperand *rhs = op.getDpsInputOperand(1);
-    auto type = VectorType::get({kVector}, b.rewriter.getF16Type());
+    auto type = VectorType::get({vectorSize}, element);
     SmallVector<Value> vectors;
     for (int64_t copy = 0; copy < getCopies(); ++copy) {
       Value index = b.addConstant(thread, copy * threads);
       SmallVector<Value> at(loops);
-      at[m] = b.add(origin.firstRow, b.div(index, depth / kVector));
-      at[k] = b.add(firstDepth, b.mul(b.rem(index, depth / kVector), kVector));
+      at[m] = b.add(origin.firstRow, b.div(index, depth / vectorSize));
+      at[k] = b.add(firstDepth,
+                    b.mul(b.rem(index, depth / vectorSize), vectorSize));
       vectors.push_back(vector::LoadOp::create(
           b.rewriter, b.loc, type, lhs->get(), getIndices(op, *lhs, at),
           /*nontemporal=*/false, llvm::MaybeAlign(kVectorAlignment)));
@@ -1010,9 +1020,9 @@ public:
     for (int64_t copy = 0; copy < getCopies(); ++copy) {
       Value index = b.addConstant(thread, copy * threads);
       SmallVector<Value> at(loops);
-      at[k] = b.add(firstDepth, b.div(index, tile / kVector));
+      at[k] = b.add(firstDepth, b.div(index, tile / vectorSize));
       at[n] = b.add(origin.firstColumn,
-                    b.mul(b.rem(index, tile / kVector), kVector));
+                    b.mul(b.rem(index, tile / vectorSize), vectorSize));
       vectors.push_back(vector::LoadOp::create(
           b.rewriter, b.loc, type, rhs->get(), getIndices(op, *rhs, at),
           /*nontemporal=*/false, llvm::MaybeAlign(kVectorAlignment)));
@@ -1026,27 +1036,28 @@ public:
     for (int64_t copy = 0; copy < getCopies(); ++copy) {
       Value index = b.addConstant(thread, copy * threads);
       vector::StoreOp::create(
-          b.rewriter, b.loc, vectors[copy], sharedLhs,
-          ValueRange{b.div(index, depth / kVector),
-                     b.mul(b.rem(index, depth / kVector), kVector)},
+          b.rewriter, b.loc, round(vectors[copy]), sharedLhs,
+          ValueRange{b.div(index, depth / vectorSize),
+                     b.mul(b.rem(index, depth / vectorSize), vectorSize)},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
     }
     for (int64_t copy = 0; copy < getCopies(); ++copy) {
       Value index = b.addConstant(thread, copy * threads);
       vector::StoreOp::create(
-          b.rewriter, b.loc, vectors[getCopies() + copy], sharedRhs,
-          ValueRange{b.div(index, tile / kVector),
-                     b.mul(b.rem(index, tile / kVector), kVector)},
+          b.rewriter, b.loc, round(vectors[getCopies() + copy]), sharedRhs,
+          ValueRange{b.div(index, tile / vectorSize),
+                     b.mul(b.rem(index, tile / vectorSize), vectorSize)},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
     }
   }
 
   /// Walks K (`sizeK`) a slice at a time from accumulators `initial`:
-  /// `compute` updates them from the slice in shared memory in steps of 16
-  /// of K while the next slice (starting at `lastSlice` at most) is loaded,
-  /// which a barrier later stores in its place.
+  /// `compute` updates them from the slice in shared memory in steps of
+  /// `stepDepth` of K while the next slice (starting at `lastSlice` at most)
+  /// is loaded, which a barrier later stores in its place.
   scf::ForOp walkSlices(
       Value zero, Value sizeK, Value lastSlice, ValueRange initial,
+      int64_t stepDepth,
       function_ref<void(int64_t step, SmallVector<Value> &partial)> compute) {
     constexpr int64_t depth = kMmaSliceDepth;
     RewriterBase &rewriter = b.rewriter;
@@ -1061,7 +1072,7 @@ public:
               rewriter, loc, b.addConstant(firstDepth, depth), lastSlice);
           SmallVector<Value> next = load(nextDepth);
           SmallVector<Value> partial(accumulators);
-          for (int64_t step = 0; step < depth; step += 16)
+          for (int64_t step = 0; step < depth; step += stepDepth)
             compute(step, partial);
           gpu::BarrierOp::create(rewriter, loc);
           store(next);
@@ -1071,17 +1082,44 @@ public:
   }
 
 private:
-  static MemRefType getType(MLIRContext *context, int64_t rows,
-                            int64_t columns) {
-    auto workgroup =
-        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-    return MemRefType::get({rows, columns + kPad}, Float16Type::get(context),
+  static MemRefType getType(Type element, int64_t rows, int64_t columns,
+                            int64_t pad) {
+    auto workgroup = gpu::AddressSpaceAttr::get(element.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    return MemRefType::get({rows, columns + pad}, element,
                            MemRefLayoutAttrInterface(), workgroup);
+  }
+
+  /// `vector` rounded to TF32 when asked: 0x1000 (half of the 13 dropped
+  /// bits' unit) added to the magnitude's bits, then the 13 bits cleared
+  /// (a carry into the exponent is the next binade, Inf above the largest
+  /// finite value); NaNs are kept as they are.
+  Value round(Value vector) const {
+    if (!roundToTf32)
+      return vector;
+    RewriterBase &rewriter = b.rewriter;
+    Location loc = b.loc;
+    auto bitsType = VectorType::get({vectorSize}, rewriter.getI32Type());
+    auto splat = [&](int64_t value) -> Value {
+      return arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(bitsType, rewriter.getI32IntegerAttr(value)));
+    };
+    Value bits = arith::BitcastOp::create(rewriter, loc, bitsType, vector);
+    Value rounded = arith::AndIOp::create(
+        rewriter, loc,
+        arith::AddIOp::create(rewriter, loc, bits, splat(0x1000)),
+        splat(static_cast<int32_t>(0xFFFFE000u)));
+    Value isNan = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::UNO, vector, vector);
+    return arith::SelectOp::create(
+        rewriter, loc, isNan, vector,
+        arith::BitcastOp::create(rewriter, loc, vector.getType(), rounded));
   }
 
   /// Vectors each thread copies of A's slice (and of B's).
   int64_t getCopies() const {
-    return kMmaBlockTile * kMmaSliceDepth / kVector / threads;
+    return kMmaBlockTile * kMmaSliceDepth / vectorSize / threads;
   }
 
   const IndexBuilder &b;
@@ -1092,11 +1130,14 @@ private:
   Value thread;
   int64_t threads;
   Value sharedLhs, sharedRhs;
+  Type element;
+  int64_t vectorSize;
+  bool roundToTf32;
 };
 
 /// The frame of a matrix-core kernel: blocks of `threads` threads own
 /// kMmaBlockTile x kMmaBlockTile tiles of C, staging A's and B's slices in
-/// shared memory (HalfSliceStaging's buffers).
+/// shared memory (SliceStaging's buffers).
 struct MatrixCoreLaunch {
   TileGrid grid;
   gpu::LaunchOp launch;
@@ -1108,15 +1149,15 @@ MatrixCoreLaunch
 createMatrixCoreLaunch(const IndexBuilder &b, linalg::LinalgOp op,
                        const linalg::ContractionDimensions &dims,
                        int64_t threads) {
-  MLIRContext *context = b.rewriter.getContext();
+  Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   MatrixCoreLaunch frame;
   frame.grid =
       getTileGrid(b.rewriter, b.loc, op, dims, kMmaBlockTile, kMmaBlockTile);
   Value one = b.constant(1);
   frame.launch = createLaunch(b.rewriter, b.loc, frame.grid.count,
                               b.constant(threads), one,
-                              TypeRange{HalfSliceStaging::getLhsType(context),
-                                        HalfSliceStaging::getRhsType(context)});
+                              TypeRange{SliceStaging::getLhsType(element),
+                                        SliceStaging::getRhsType(element)});
   frame.sharedLhs = frame.launch.getWorkgroupAttributions()[0];
   frame.sharedRhs = frame.launch.getWorkgroupAttributions()[1];
   frame.zero = b.constant(0);
@@ -1143,15 +1184,16 @@ void completeWholeTile(OutputTile &tile, linalg::LinalgOp op,
 
 } // namespace
 
-/// A gpu.launch computing contraction `op` (see prefersMmaSync) on tensor
-/// cores: blocks of 8 warps own 128x128 tiles of C, each warp 64x32 (4 x 4
-/// tiles of 16x8, accumulated in f32 by nvgpu.mma.sync m16n8k16), walking
-/// K in slices of 32 staged in shared memory through registers (vectors of
-/// 8 halves, the next slice loaded while the current one is computed; rows
-/// padded by 8 halves so that ldmatrix, which reads the fragments, avoids
-/// bank conflicts).
+/// A gpu.launch computing contraction `op` (see prefersMmaSync, or
+/// prefersTf32MmaSync for f32) on tensor cores: blocks of 8 warps own
+/// 128x128 tiles of C, each warp 64x32 (4 x 4 tiles of 16x8, accumulated in
+/// f32 by nvgpu.mma.sync m16n8k16 for f16, m16n8k8 in TF32 for f32),
+/// walking K in slices of 32 staged in shared memory through registers
+/// (vectors of 16 bytes, the next slice loaded while the current one is
+/// computed; rows padded so that the fragments' reads avoid bank
+/// conflicts; f32 rounded to TF32 on the way).
 /// Lane l of a warp holds rows l / 4 (+ 8) and columns 2 (l % 4) (+ 1) of
-/// each 16x8 tile, as PTX's mma.m16n8k16 fragments place them.
+/// each 16x8 tile, as PTX's mma fragments place them.
 gpu::LaunchOp
 lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims,
@@ -1163,7 +1205,8 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   constexpr int64_t blockTile = kMmaBlockTile, depth = kMmaSliceDepth;
   constexpr int64_t warps = 8, warpSize = 32, warpRows = 64, warpColumns = 32;
   constexpr int64_t tilesM = warpRows / 16, tilesN = warpColumns / 8;
-  Type half = rewriter.getF16Type();
+  Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+  bool tf32 = element.isF32();
   MatrixCoreLaunch frame =
       createMatrixCoreLaunch(b, op, dims, warps * warpSize);
   Value warp = b.div(frame.thread, warpSize);
@@ -1189,10 +1232,11 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   completeWholeTile(tile, op, dims, frame);
   int64_t gridColumns = tile.columns.size();
 
-  // Staging: each thread copies 2 vectors of 8 halves of A's slice
-  // (128 x 32) and 2 of B's (32 x 128).
-  HalfSliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
-                           warps * warpSize, frame.sharedLhs, frame.sharedRhs);
+  // Staging: each thread copies 2 vectors of 8 halves (4 of 4 floats) of
+  // A's slice (128 x 32) and as many of B's (32 x 128).
+  SliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
+                       warps * warpSize, frame.sharedLhs, frame.sharedRhs,
+                       /*roundToTf32=*/tf32);
   staging.store(staging.load(frame.zero));
   gpu::BarrierOp::create(rewriter, loc);
 
@@ -1212,12 +1256,49 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   // across) whose address this lane gives ldmatrix.
   Value matrix = b.div(lane, 8);
   Value matrixRow = b.add(b.rem(lane, 8), b.mul(b.rem(matrix, 2), 8));
-  Value matrixColumn = b.mul(b.div(matrix, 2), 8);
-  auto lhsFragmentType = VectorType::get({4, 2}, half);
-  auto rhsFragmentType = VectorType::get({2, 2}, half);
+  Value matrixColumn =
+      b.mul(b.div(matrix, 2), SliceStaging::getVectorSize(element));
+  // TF32: B's fragments are read by row (lane % 4).
+  Value quad = tf32 ? b.rem(lane, 4) : Value();
   auto slices = staging.walkSlices(
-      frame.zero, frame.grid.sizeK, lastSlice, initial,
+      frame.zero, frame.grid.sizeK, lastSlice, initial, tf32 ? 8 : 16,
       [&](int64_t step, SmallVector<Value> &partial) {
+        if (tf32) {
+          // ldmatrix x4 of 32-bit elements: lane l receives element
+          // (l / 4, l % 4) of each 8x4 matrix. A's m16n8k8 fragment is its
+          // matrices (rows 0-7, 8-15) x (columns 0-3, 4-7) in that order;
+          // B's holds rows l % 4 and l % 4 + 4 of column l / 4, read from
+          // shared memory (ldmatrix cannot transpose 32-bit elements).
+          auto lhsFragmentType = VectorType::get({4, 1}, element);
+          auto rhsFragmentType = VectorType::get({2, 1}, element);
+          SmallVector<Value> lhsFragments, rhsFragments;
+          for (int64_t i = 0; i < tilesM; ++i)
+            lhsFragments.push_back(nvgpu::LdMatrixOp::create(
+                rewriter, loc, lhsFragmentType, frame.sharedLhs,
+                ValueRange{b.add(b.addConstant(warpRow, 16 * i), matrixRow),
+                           b.addConstant(matrixColumn, step)},
+                /*transpose=*/false, /*numTiles=*/4));
+          for (int64_t j = 0; j < tilesN; ++j) {
+            Value column = b.add(b.addConstant(warpColumn, 8 * j), group);
+            SmallVector<Value> elements;
+            for (int64_t row = 0; row < 8; row += 4)
+              elements.push_back(memref::LoadOp::create(
+                  rewriter, loc, frame.sharedRhs,
+                  ValueRange{b.addConstant(quad, step + row), column}));
+            rhsFragments.push_back(vector::FromElementsOp::create(
+                rewriter, loc, rhsFragmentType, elements));
+          }
+          for (int64_t i = 0; i < tilesM; ++i)
+            for (int64_t j = 0; j < tilesN; ++j)
+              partial[i * tilesN + j] = nvgpu::MmaSyncOp::create(
+                  rewriter, loc, lhsFragments[i], rhsFragments[j],
+                  partial[i * tilesN + j], ArrayRef<int64_t>{16, 8, 8},
+                  /*tf32Enabled=*/true);
+          return;
+        }
+        Type half = element;
+        auto lhsFragmentType = VectorType::get({4, 2}, half);
+        auto rhsFragmentType = VectorType::get({2, 2}, half);
         // ldmatrix x4: lane l gives the address of row l % 8 of 8x8 matrix
         // l / 8; lane l receives elements (l / 4, 2 (l % 4) + {0, 1}) of
         // each matrix. A's fragment of a 16x16 tile is its matrices (rows
@@ -1309,8 +1390,8 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
               b.addConstant(b.add(waveColumn, laneColumn), 16 * j)));
   completeWholeTile(tile, op, dims, frame);
 
-  HalfSliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
-                           waves * waveSize, frame.sharedLhs, frame.sharedRhs);
+  SliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
+                       waves * waveSize, frame.sharedLhs, frame.sharedRhs);
   staging.store(staging.load(frame.zero));
   gpu::BarrierOp::create(rewriter, loc);
 
@@ -1327,7 +1408,7 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
 
   Value lastSlice = b.constant(op.getStaticLoopRanges()[k] - depth);
   auto slices = staging.walkSlices(
-      frame.zero, frame.grid.sizeK, lastSlice, initial,
+      frame.zero, frame.grid.sizeK, lastSlice, initial, /*stepDepth=*/16,
       [&](int64_t step, SmallVector<Value> &partial) {
         Value firstK = b.addConstant(laneGroup, step);
         SmallVector<Value> lhsFragments, rhsFragments;

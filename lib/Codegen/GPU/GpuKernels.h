@@ -188,10 +188,19 @@ constexpr int64_t kMmaSliceDepth = 32;
 bool prefersMmaSync(linalg::LinalgOp op,
                     const linalg::ContractionDimensions &dims);
 
-/// A gpu.launch computing contraction `op` (see prefersMmaSync) on tensor
-/// cores: blocks of 8 warps own 128x128 tiles of C, each warp 64x32 in
-/// 16x8 tiles accumulated by nvgpu.mma.sync, A's and B's slices staged in
-/// shared memory through registers.
+/// Whether contraction `op` can run on tensor cores in TF32 through
+/// nvgpu.mma.sync m16n8k8 (sm_80 and later; an opt-in: its inputs are
+/// rounded to 10-bit mantissas): f32 A (M x K), B (K x N) and C, plain
+/// products, [batch,] row-major without offsets, static, M and N multiples
+/// of kMmaBlockTile and K of kMmaSliceDepth.
+bool prefersTf32MmaSync(linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims);
+
+/// A gpu.launch computing contraction `op` (see prefersMmaSync, or
+/// prefersTf32MmaSync for f32) on tensor cores: blocks of 8 warps own
+/// 128x128 tiles of C, each warp 64x32 in 16x8 tiles accumulated by
+/// nvgpu.mma.sync, A's and B's slices staged in shared memory through
+/// registers.
 gpu::LaunchOp
 lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims,

@@ -188,6 +188,44 @@ bool prefersMmaSync(linalg::LinalgOp op,
 
 namespace {
 
+/// Whether `op`'s body adds the product of its two f32 inputs to its f32
+/// accumulator.
+bool isF32Product(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  Value accumulator = body->getArgument(2);
+  auto add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || add->getBlock() != body || !add.getType().isF32() ||
+      !llvm::is_contained(add->getOperands(), accumulator))
+    return false;
+  Value product = add.getLhs() == accumulator ? add.getRhs() : add.getLhs();
+  auto multiply = product.getDefiningOp<arith::MulFOp>();
+  if (!multiply || multiply->getBlock() != body)
+    return false;
+  Value lhs = body->getArgument(0), rhs = body->getArgument(1);
+  return ((multiply.getLhs() == lhs && multiply.getRhs() == rhs) ||
+          (multiply.getLhs() == rhs && multiply.getRhs() == lhs)) &&
+         llvm::range_size(body->without_terminator()) == 2;
+}
+
+} // namespace
+
+bool prefersTf32MmaSync(linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims) {
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  Type f32 = Float32Type::get(op->getContext());
+  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, f32) ||
+      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, f32) ||
+      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32) ||
+      !isF32Product(op))
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  return ranges[m] % kMmaBlockTile == 0 && ranges[n] % kMmaBlockTile == 0 &&
+         ranges[k] % kMmaSliceDepth == 0;
+}
+
+namespace {
+
 /// Elements a full reduction must have before it is split over threads.
 constexpr int64_t kMinSplitReduction = 4096;
 

@@ -231,9 +231,10 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     func::FuncOp func = getOperation();
     if (func->getParentOfType<gpu::GPUModuleOp>())
       return;
-    if (mmaSync && mfma) {
-      func.emitError() << "google-map-to-gpu: mma-sync (NVIDIA) and mfma "
-                          "(AMD) exclude each other";
+    if ((mmaSync || tf32) && mfma) {
+      func.emitError() << "google-map-to-gpu: "
+                       << (mmaSync ? "mma-sync" : "tf32")
+                       << " (NVIDIA) and mfma (AMD) exclude each other";
       return signalPassFailure();
     }
     // GPUs run at most 1024 threads per block; larger register tiles
@@ -346,6 +347,19 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
                                             epilogue);
                 else
                   lowerContractionToMfma(rewriter, clone, dims, fill, epilogue);
+              },
+              sharedTiles);
+          numKernels += 2;
+          continue;
+        }
+        if (tf32 && prefersTf32MmaSync(op, dims)) {
+          lowerIfAligned(
+              rewriter, op, contraction->second.fill,
+              contraction->second.epilogue,
+              [&](linalg::LinalgOp clone, linalg::FillOp fill,
+                  linalg::GenericOp epilogue) {
+                lowerContractionToMmaSync(rewriter, clone, dims, fill,
+                                          epilogue);
               },
               sharedTiles);
           numKernels += 2;

@@ -1,5 +1,8 @@
 // RUN: google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true" | FileCheck %s
 // RUN: google-opt %s -split-input-file --google-map-to-gpu | FileCheck %s --check-prefix=CUDA-CORES
+// RUN: google-opt %s -split-input-file --google-map-to-gpu="tf32=true" | FileCheck %s --check-prefix=TF32
+// RUN: not google-opt %s -split-input-file --google-map-to-gpu="tf32=true mfma=true" 2>&1 | FileCheck %s --check-prefix=TF32-MFMA
+// TF32-MFMA: error: google-map-to-gpu: tf32 (NVIDIA) and mfma (AMD) exclude each other
 
 // With mma-sync, an f16 matmul accumulating in f32 in whole 128x128 tiles
 // runs on tensor cores: blocks of 256 threads (8 warps), slices of 32 of K
@@ -47,5 +50,68 @@ func.func @negative_partial_tiles(%a: memref<256x64xf16>, %b: memref<64x96xf16>,
 }
 func.func @negative_f16_accumulator(%a: memref<256x64xf16>, %b: memref<64x128xf16>, %c: memref<256x128xf16>) {
   linalg.matmul ins(%a, %b : memref<256x64xf16>, memref<64x128xf16>) outs(%c : memref<256x128xf16>)
+  return
+}
+
+// -----
+
+// With tf32 (an opt-in), an f32 matmul in whole 128x128 tiles runs on
+// tensor cores in TF32 when its inputs are 16-byte aligned at run time
+// (else the shared-memory tiles): slices staged as vectors of 4 floats,
+// rounded to TF32 on the way (+0x1000, low 13 bits cleared, NaN kept), A's
+// rows padded by 4 floats for ldmatrix, B's by 8 for its column reads; per
+// slice and warp 4 x 16 mma.sync m16n8k8 (4 x 4 tiles, four steps of 8).
+// Without the option, the f32 kernels: no tensor cores.
+// TF32-LABEL: func.func @tf32_matmul
+// TF32: memref.extract_aligned_pointer_as_index
+// TF32: scf.if
+// TF32: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}} workgroup(%[[SA:.*]] : memref<128x36xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x136xf32, #gpu.address_space<workgroup>>)
+// TF32-COUNT-8: vector.load %{{.*}} {alignment = 16 : i64} : memref<{{.*}}xf32>, vector<4xf32>
+// TF32: %[[BITS:.*]] = arith.bitcast %[[V:.*]] : vector<4xf32> to vector<4xi32>
+// TF32: %[[HALF:.*]] = arith.constant dense<4096> : vector<4xi32>
+// TF32: %[[UP:.*]] = arith.addi %[[BITS]], %[[HALF]] : vector<4xi32>
+// TF32: %[[MASK:.*]] = arith.constant dense<-8192> : vector<4xi32>
+// TF32: %[[CUT:.*]] = arith.andi %[[UP]], %[[MASK]] : vector<4xi32>
+// TF32: %[[NAN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : vector<4xf32>
+// TF32: %[[ROUNDED:.*]] = arith.bitcast %[[CUT]] : vector<4xi32> to vector<4xf32>
+// TF32: %[[KEPT:.*]] = arith.select %[[NAN]], %[[V]], %[[ROUNDED]] : vector<4xi1>, vector<4xf32>
+// TF32: vector.store %[[KEPT]], %[[SA]]{{.*}} {alignment = 16 : i64}
+// TF32: scf.for {{.*}} -> (vector<2x2xf32>,
+// TF32-COUNT-4: nvgpu.ldmatrix %[[SA]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<128x36xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
+// TF32-COUNT-8: memref.load %[[SB]]
+// TF32-COUNT-16: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+// TF32-COUNT-48: nvgpu.mma.sync
+// TF32-NOT: nvgpu.mma.sync
+// TF32: gpu.barrier
+// TF32: } else {
+// TF32-NOT: nvgpu
+// TF32: return
+// CHECK-LABEL: func.func @tf32_matmul
+// CHECK-NOT: nvgpu.mma.sync
+func.func @tf32_matmul(%a: memref<256x64xf32>, %b: memref<64x128xf32>, %c: memref<256x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
+  linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x128xf32>) outs(%c : memref<256x128xf32>)
+  return
+}
+
+// -----
+
+// TF32 takes plain f32 products only, in whole tiles.
+// TF32-LABEL: func.func @tf32_partial_tiles
+// TF32-NOT: nvgpu.mma.sync
+// TF32-LABEL: func.func @tf32_not_a_product
+// TF32-NOT: nvgpu.mma.sync
+func.func @tf32_partial_tiles(%a: memref<256x64xf32>, %b: memref<64x96xf32>, %c: memref<256x96xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x96xf32>) outs(%c : memref<256x96xf32>)
+  return
+}
+func.func @tf32_not_a_product(%a: memref<256x64xf32>, %b: memref<64x128xf32>, %c: memref<256x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<256x64xf32>, memref<64x128xf32>) outs(%c : memref<256x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %d = arith.subf %x, %y : f32
+    %s = arith.addf %acc, %d : f32
+    linalg.yield %s : f32
+  }
   return
 }
