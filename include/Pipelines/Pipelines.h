@@ -72,6 +72,12 @@ struct ExtremePipelineOptions
                      "cores in TF32 (inputs rounded to 10-bit mantissas; "
                      "off by default, an opt-in that changes results)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> asyncCopy{
+      *this, "async-copy",
+      llvm::cl::desc("target=nvvm on sm_80 and later: the f16 tensor-core "
+                     "kernels copy their slices to shared memory by cp.async, "
+                     "in two stages (off by default: not yet run on a GPU)"),
+      llvm::cl::init(false)};
 
   /// `chip`, or the target's default when it is empty.
   std::string getChip() const;

@@ -112,12 +112,15 @@ llvm::Error google::verifyOptions(const ExtremePipelineOptions &options) {
         "mfma=true needs target=rocdl and an AMD CDNA chip (gfx908, gfx90a, "
         "gfx940, gfx941, gfx942 or gfx950), got target=" +
         target + " chip=" + options.getChip());
-  if (options.tf32 &&
-      (options.target != Target::NVVM || !hasMmaSync(options.getChip())))
-    return llvm::createStringError(
-        "tf32=true needs target=nvvm and an NVIDIA chip from sm_80 on, got "
-        "target=" +
-        target + " chip=" + options.getChip());
+  for (auto [name, set] : {std::pair<StringRef, bool>{"tf32", options.tf32},
+                           {"async-copy", options.asyncCopy}})
+    if (set &&
+        (options.target != Target::NVVM || !hasMmaSync(options.getChip())))
+      return llvm::createStringError(
+          name +
+          "=true needs target=nvvm and an NVIDIA chip from sm_80 on, got "
+          "target=" +
+          target + " chip=" + options.getChip());
   if (options.target != Target::CPU)
     return verifyGpuChip(options.target, options.getChip());
   return verifyCpuChip(options.getChip());

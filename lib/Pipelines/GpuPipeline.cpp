@@ -53,6 +53,7 @@ void google::addGpuKernelPasses(OpPassManager &pm,
                     hasMmaSync(options.getChip());
   mapping.mfma = options.mfma;
   mapping.tf32 = options.tf32;
+  mapping.asyncCopy = options.asyncCopy;
   pm.addNestedPass<func::FuncOp>(createMapToGpuPass(mapping));
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createGpuKernelOutliningPass());

@@ -16,9 +16,10 @@
 //   --google-test-gpu-mapping-on-host="<extreme pipeline options>": the GPU
 //     pipeline up to the kernels, the launches run on the host, then the
 //     CPU lowering: a module google-run runs with --target=cpu. Its kernels
-//     are NVVM's (tensor cores included, TF32 with tf32=true, their nvgpu
-//     ops emulated: see emulateMmaSync), or with mfma=true ROCDL's (see
-//     emulateMfma).
+//     are NVVM's (tensor cores included, TF32 with tf32=true, cp.async
+//     staging with async-copy=true, their nvgpu ops emulated: see
+//     emulateMmaSync and emulateAsyncCopies), or with mfma=true ROCDL's
+//     (see emulateMfma).
 //
 //===----------------------------------------------------------------------===//
 
@@ -492,7 +493,8 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
     auto load = dyn_cast<nvgpu::LdMatrixOp>(op);
     auto mma = dyn_cast<nvgpu::MmaSyncOp>(op);
     bool supported =
-        load ? load.getNumTiles() == 4 && load.getIndices().size() == 2 &&
+        load ? load.getNumTiles() == 4 && load.getIndices().size() >= 2 &&
+                   load.getIndices().size() <= 3 &&
                    (load.getRes().getType() == VectorType::get({4, 2}, f16) ||
                     (load.getRes().getType() == VectorType::get({4, 1}, f32) &&
                      !load.getTranspose()))
@@ -510,7 +512,7 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
                         workgroup),
         launch.getLoc());
   };
-  Value addresses = slots(2, index), lhsSlots = slots(8, f16),
+  Value addresses = slots(3, index), lhsSlots = slots(8, f16),
         rhsSlots = slots(4, f16), lhsTf32Slots = slots(4, f32),
         rhsTf32Slots = slots(2, f32);
   for (Operation *op : ops) {
@@ -565,13 +567,15 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
               load.getTranspose() ? group : add(mul(quad, per32), constant(e));
           if (load.getTranspose())
             source = add(source, pair);
-          Value row = memref::LoadOp::create(rewriter, loc, addresses,
-                                             ValueRange{source, constant(0)});
-          Value first = memref::LoadOp::create(rewriter, loc, addresses,
-                                               ValueRange{source, constant(1)});
+          // The source lane's indices, its column moved to the element's.
+          int64_t rank = load.getIndices().size();
+          SmallVector<Value> at;
+          for (int64_t i = 0; i < rank; ++i)
+            at.push_back(memref::LoadOp::create(
+                rewriter, loc, addresses, ValueRange{source, constant(i)}));
+          at.back() = add(at.back(), column);
           elements.push_back(
-              memref::LoadOp::create(rewriter, loc, load.getSrcMemref(),
-                                     ValueRange{row, add(first, column)}));
+              memref::LoadOp::create(rewriter, loc, load.getSrcMemref(), at));
         }
       gpu::BarrierOp::create(rewriter, loc);
       rewriter.replaceOp(op,
@@ -664,6 +668,46 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
         op, vector::FromElementsOp::create(
                 rewriter, loc, mma.getRes().getType(), sum.getResults()));
   }
+  return success();
+}
+
+/// Stands in for NVIDIA's cp.async (nvgpu.device_async_copy of whole
+/// vectors): the copy happens when it is issued, its group and the wait
+/// for it go. A kernel that reads a stage before a barrier after the wait
+/// (another thread's copy may be missing), or copies into the stage being
+/// read, computes a wrong result here too: threads run a phase in order.
+LogicalResult emulateAsyncCopies(RewriterBase &rewriter, gpu::LaunchOp launch) {
+  SmallVector<nvgpu::DeviceAsyncCopyOp> copies;
+  SmallVector<nvgpu::DeviceAsyncCreateGroupOp> groups;
+  SmallVector<nvgpu::DeviceAsyncWaitOp> waits;
+  launch.walk([&](Operation *op) {
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
+      copies.push_back(copy);
+    else if (auto group = dyn_cast<nvgpu::DeviceAsyncCreateGroupOp>(op))
+      groups.push_back(group);
+    else if (auto wait = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op))
+      waits.push_back(wait);
+  });
+  for (nvgpu::DeviceAsyncCopyOp copy : copies) {
+    if (copy.getSrcElements())
+      return copy.emitError("google-test-run-launches-on-host: only "
+                            "nvgpu.device_async_copy of whole vectors runs on "
+                            "the host");
+    rewriter.setInsertionPoint(copy);
+    auto type = VectorType::get(
+        {static_cast<int64_t>(copy.getDstElements().getZExtValue())},
+        cast<MemRefType>(copy.getDst().getType()).getElementType());
+    Value value = vector::LoadOp::create(rewriter, copy.getLoc(), type,
+                                         copy.getSrc(), copy.getSrcIndices());
+    vector::StoreOp::create(rewriter, copy.getLoc(), value, copy.getDst(),
+                            copy.getDstIndices());
+  }
+  for (nvgpu::DeviceAsyncWaitOp wait : waits)
+    rewriter.eraseOp(wait);
+  for (nvgpu::DeviceAsyncCreateGroupOp group : groups)
+    rewriter.eraseOp(group);
+  for (nvgpu::DeviceAsyncCopyOp copy : copies)
+    rewriter.eraseOp(copy);
   return success();
 }
 
@@ -762,7 +806,8 @@ struct TestRunLaunchesOnHostPass
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk([&](gpu::LaunchOp op) { launches.push_back(op); });
     for (gpu::LaunchOp launch : launches)
-      if (failed(emulateMfma(rewriter, launch)) ||
+      if (failed(emulateAsyncCopies(rewriter, launch)) ||
+          failed(emulateMfma(rewriter, launch)) ||
           failed(emulateMmaSync(rewriter, launch)) ||
           failed(runOnHost(rewriter, launch)))
         return signalPassFailure();
@@ -813,6 +858,7 @@ void registerGoogleTestPasses() {
         cpu.target = Target::CPU;
         cpu.mfma = false;
         cpu.tf32 = false;
+        cpu.asyncCopy = false;
         addGoogleOptimizationPasses(pm, gpu);
         addExportPasses(pm);
         addLinalgLoweringPasses(pm, gpu);
@@ -823,6 +869,7 @@ void registerGoogleTestPasses() {
             gpu.target == Target::NVVM && hasMmaSync(gpu.getChip());
         mapping.mfma = options.mfma;
         mapping.tf32 = options.tf32;
+        mapping.asyncCopy = options.asyncCopy;
         pm.addNestedPass<func::FuncOp>(createMapToGpuPass(mapping));
         pm.addPass(createConvertBufferizationToMemRefPass());
         pm.addPass(std::make_unique<TestRunLaunchesOnHostPass>());

@@ -90,7 +90,11 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     opt-in: results change), f32 matmuls of the same shapes run on tensor
     cores too, through `nvgpu.mma.sync` m16n8k8 in TF32: their inputs are
     rounded to 10-bit mantissas (to nearest, ties away from zero) as they
-    are staged. Products are accumulated with `contract`,
+    are staged. With `async-copy` (and `mma-sync`; the pipeline's
+    `async-copy` option, off by default: not yet run on a GPU), the f16
+    tensor-core kernels copy each next slice to shared memory by cp.async
+    (`nvgpu.device_async_copy`) into a second stage while the current one is
+    computed, with one barrier per slice. Products are accumulated with `contract`,
     so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
     over a long static K (at least 128) split K instead: blocks of 32
     output elements x up to 8 chunks of K, whose partial sums meet in
@@ -127,6 +131,10 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "f32 matmuls on tensor cores in TF32 through nvgpu.mma.sync "
            "m16n8k8 (NVIDIA sm_80 and later; inputs rounded to 10-bit "
            "mantissas)">,
+    Option<"asyncCopy", "async-copy", "bool", /*default=*/"false",
+           "With mma-sync: f16 tensor-core kernels copy their slices to "
+           "shared memory by cp.async, in two stages, instead of through "
+           "registers">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::amdgpu::AMDGPUDialect",

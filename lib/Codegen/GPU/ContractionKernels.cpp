@@ -982,12 +982,14 @@ public:
   static int64_t getVectorSize(Type element) {
     return 128 / element.getIntOrFloatBitWidth();
   }
-  static MemRefType getLhsType(Type element) {
+  /// The buffers of one slice, or of `stages` slices (stage first) when
+  /// copies are asynchronous.
+  static MemRefType getLhsType(Type element, int64_t stages = 1) {
     return getType(element, kMmaBlockTile, kMmaSliceDepth,
-                   getVectorSize(element));
+                   getVectorSize(element), stages);
   }
-  static MemRefType getRhsType(Type element) {
-    return getType(element, kMmaSliceDepth, kMmaBlockTile, kRhsPad);
+  static MemRefType getRhsType(Type element, int64_t stages = 1) {
+    return getType(element, kMmaSliceDepth, kMmaBlockTile, kRhsPad, stages);
   }
 
   SliceStaging(const IndexBuilder &b, linalg::LinalgOp op,
@@ -1053,16 +1055,18 @@ public:
 
   /// Walks K (`sizeK`) a slice at a time from accumulators `initial`:
   /// `compute` updates them from the slice in shared memory in steps of
-  /// `stepDepth` of K while the next slice (starting at `lastSlice` at most)
-  /// is loaded, which a barrier later stores in its place.
-  scf::ForOp walkSlices(
+  /// `stepDepth` of K (its stage is null: one stage) while the next slice
+  /// (starting at `lastSlice` at most) is loaded, which a barrier later
+  /// stores in its place. Returns the accumulators.
+  ValueRange walkSlices(
       Value zero, Value sizeK, Value lastSlice, ValueRange initial,
       int64_t stepDepth,
-      function_ref<void(int64_t step, SmallVector<Value> &partial)> compute) {
+      function_ref<void(int64_t step, Value stage, SmallVector<Value> &partial)>
+          compute) {
     constexpr int64_t depth = kMmaSliceDepth;
     RewriterBase &rewriter = b.rewriter;
     Location loc = b.loc;
-    return scf::ForOp::create(
+    auto loop = scf::ForOp::create(
         rewriter, loc, zero, sizeK, b.constant(depth), initial,
         [&](OpBuilder &builder, Location nested, Value firstDepth,
             ValueRange accumulators) {
@@ -1073,21 +1077,109 @@ public:
           SmallVector<Value> next = load(nextDepth);
           SmallVector<Value> partial(accumulators);
           for (int64_t step = 0; step < depth; step += stepDepth)
-            compute(step, partial);
+            compute(step, /*stage=*/Value(), partial);
           gpu::BarrierOp::create(rewriter, loc);
           store(next);
           gpu::BarrierOp::create(rewriter, loc);
           scf::YieldOp::create(rewriter, nested, partial);
         });
+    return loop.getResults();
+  }
+
+  /// With two stages of buffers (stage first), walks K as walkSlices does
+  /// but copies each next slice into the other stage with cp.async
+  /// (nvgpu.device_async_copy, 16 bytes per thread and copy, bypassing L1)
+  /// while the current one is computed; the thread waits for its copies and
+  /// a barrier for everyone's. `compute` gets the current stage. Returns
+  /// the accumulators.
+  ValueRange walkSlicesAsync(
+      Value zero, Value sizeK, Value lastSlice, ValueRange initial,
+      int64_t stepDepth,
+      function_ref<void(int64_t step, Value stage, SmallVector<Value> &partial)>
+          compute) {
+    constexpr int64_t depth = kMmaSliceDepth;
+    RewriterBase &rewriter = b.rewriter;
+    Location loc = b.loc;
+    Value first = copyAsync(zero, zero);
+    nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, first,
+                                     rewriter.getI32IntegerAttr(0));
+    gpu::BarrierOp::create(rewriter, loc);
+    SmallVector<Value> carried(initial);
+    carried.push_back(zero);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, sizeK, b.constant(depth), carried,
+        [&](OpBuilder &builder, Location nested, Value firstDepth,
+            ValueRange values) {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+          Value stage = values.back();
+          Value other =
+              arith::SubIOp::create(rewriter, loc, b.constant(1), stage);
+          Value nextDepth = arith::MinSIOp::create(
+              rewriter, loc, b.addConstant(firstDepth, depth), lastSlice);
+          Value copies = copyAsync(nextDepth, other);
+          SmallVector<Value> partial(values.drop_back());
+          for (int64_t step = 0; step < depth; step += stepDepth)
+            compute(step, stage, partial);
+          nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, copies,
+                                           rewriter.getI32IntegerAttr(0));
+          gpu::BarrierOp::create(rewriter, loc);
+          partial.push_back(other);
+          scf::YieldOp::create(rewriter, nested, partial);
+        });
+    return loop.getResults().drop_back();
   }
 
 private:
   static MemRefType getType(Type element, int64_t rows, int64_t columns,
-                            int64_t pad) {
+                            int64_t pad, int64_t stages) {
     auto workgroup = gpu::AddressSpaceAttr::get(element.getContext(),
                                                 gpu::AddressSpace::Workgroup);
-    return MemRefType::get({rows, columns + pad}, element,
-                           MemRefLayoutAttrInterface(), workgroup);
+    SmallVector<int64_t> shape = {rows, columns + pad};
+    if (stages > 1)
+      shape.insert(shape.begin(), stages);
+    return MemRefType::get(shape, element, MemRefLayoutAttrInterface(),
+                           workgroup);
+  }
+
+  /// Starts copying the slice at K = `firstDepth` into stage `stage` of the
+  /// buffers; returns the copies' group.
+  Value copyAsync(Value firstDepth, Value stage) {
+    constexpr int64_t tile = kMmaBlockTile, depth = kMmaSliceDepth;
+    unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+    OpOperand *lhs = op.getDpsInputOperand(0);
+    OpOperand *rhs = op.getDpsInputOperand(1);
+    RewriterBase &rewriter = b.rewriter;
+    auto tokenType = nvgpu::DeviceAsyncTokenType::get(rewriter.getContext());
+    SmallVector<Value> tokens;
+    auto copy = [&](OpOperand *input, ArrayRef<Value> at, Value buffer,
+                    Value row, Value column) {
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          rewriter, b.loc, tokenType, buffer, ValueRange{stage, row, column},
+          input->get(), getIndices(op, *input, at),
+          rewriter.getIndexAttr(vectorSize), /*srcElements=*/Value(),
+          rewriter.getUnitAttr()));
+    };
+    for (int64_t copyIndex = 0; copyIndex < getCopies(); ++copyIndex) {
+      Value index = b.addConstant(thread, copyIndex * threads);
+      Value row = b.div(index, depth / vectorSize);
+      Value column = b.mul(b.rem(index, depth / vectorSize), vectorSize);
+      SmallVector<Value> at(loops);
+      at[m] = b.add(origin.firstRow, row);
+      at[k] = b.add(firstDepth, column);
+      copy(lhs, at, sharedLhs, row, column);
+    }
+    for (int64_t copyIndex = 0; copyIndex < getCopies(); ++copyIndex) {
+      Value index = b.addConstant(thread, copyIndex * threads);
+      Value row = b.div(index, tile / vectorSize);
+      Value column = b.mul(b.rem(index, tile / vectorSize), vectorSize);
+      SmallVector<Value> at(loops);
+      at[k] = b.add(firstDepth, row);
+      at[n] = b.add(origin.firstColumn, column);
+      copy(rhs, at, sharedRhs, row, column);
+    }
+    return nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, b.loc, tokenType,
+                                                   tokens);
   }
 
   /// `vector` rounded to TF32 when asked: 0x1000 (half of the 13 dropped
@@ -1148,16 +1240,16 @@ struct MatrixCoreLaunch {
 MatrixCoreLaunch
 createMatrixCoreLaunch(const IndexBuilder &b, linalg::LinalgOp op,
                        const linalg::ContractionDimensions &dims,
-                       int64_t threads) {
+                       int64_t threads, int64_t stages = 1) {
   Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   MatrixCoreLaunch frame;
   frame.grid =
       getTileGrid(b.rewriter, b.loc, op, dims, kMmaBlockTile, kMmaBlockTile);
   Value one = b.constant(1);
-  frame.launch = createLaunch(b.rewriter, b.loc, frame.grid.count,
-                              b.constant(threads), one,
-                              TypeRange{SliceStaging::getLhsType(element),
-                                        SliceStaging::getRhsType(element)});
+  frame.launch = createLaunch(
+      b.rewriter, b.loc, frame.grid.count, b.constant(threads), one,
+      TypeRange{SliceStaging::getLhsType(element, stages),
+                SliceStaging::getRhsType(element, stages)});
   frame.sharedLhs = frame.launch.getWorkgroupAttributions()[0];
   frame.sharedRhs = frame.launch.getWorkgroupAttributions()[1];
   frame.zero = b.constant(0);
@@ -1191,13 +1283,17 @@ void completeWholeTile(OutputTile &tile, linalg::LinalgOp op,
 /// walking K in slices of 32 staged in shared memory through registers
 /// (vectors of 16 bytes, the next slice loaded while the current one is
 /// computed; rows padded so that the fragments' reads avoid bank
-/// conflicts; f32 rounded to TF32 on the way).
+/// conflicts; f32 rounded to TF32 on the way). With `asyncCopy`, f16
+/// slices go to shared memory by cp.async instead, in two stages: the next
+/// slice is copied into one while the current one is computed from the
+/// other, one barrier per slice.
 /// Lane l of a warp holds rows l / 4 (+ 8) and columns 2 (l % 4) (+ 1) of
 /// each 16x8 tile, as PTX's mma fragments place them.
 gpu::LaunchOp
 lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims,
-                          linalg::FillOp fill, linalg::GenericOp epilogue) {
+                          linalg::FillOp fill, linalg::GenericOp epilogue,
+                          bool asyncCopy) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   IndexBuilder b{rewriter, loc};
@@ -1207,8 +1303,10 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   constexpr int64_t tilesM = warpRows / 16, tilesN = warpColumns / 8;
   Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   bool tf32 = element.isF32();
-  MatrixCoreLaunch frame =
-      createMatrixCoreLaunch(b, op, dims, warps * warpSize);
+  // TF32 rounds in registers; its two stages would not fit in 48 KiB.
+  bool async = asyncCopy && !tf32;
+  MatrixCoreLaunch frame = createMatrixCoreLaunch(b, op, dims, warps * warpSize,
+                                                  /*stages=*/async ? 2 : 1);
   Value warp = b.div(frame.thread, warpSize);
   Value lane = b.rem(frame.thread, warpSize);
   Value group = b.div(lane, 4);
@@ -1237,8 +1335,10 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   SliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
                        warps * warpSize, frame.sharedLhs, frame.sharedRhs,
                        /*roundToTf32=*/tf32);
-  staging.store(staging.load(frame.zero));
-  gpu::BarrierOp::create(rewriter, loc);
+  if (!async) {
+    staging.store(staging.load(frame.zero));
+    gpu::BarrierOp::create(rewriter, loc);
+  }
 
   // Accumulators: tile (i, j) is a vector<2x2xf32> of grid elements
   // (2 i + r, 2 j + c).
@@ -1260,9 +1360,14 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
       b.mul(b.div(matrix, 2), SliceStaging::getVectorSize(element));
   // TF32: B's fragments are read by row (lane % 4).
   Value quad = tf32 ? b.rem(lane, 4) : Value();
-  auto slices = staging.walkSlices(
-      frame.zero, frame.grid.sizeK, lastSlice, initial, tf32 ? 8 : 16,
-      [&](int64_t step, SmallVector<Value> &partial) {
+  auto computeStep =
+      [&](int64_t step, Value stage, SmallVector<Value> &partial) {
+        // A shared buffer's indices: the stage first when there are two.
+        auto at = [&](Value row, Value column) -> SmallVector<Value> {
+          if (stage)
+            return {stage, row, column};
+          return {row, column};
+        };
         if (tf32) {
           // ldmatrix x4 of 32-bit elements: lane l receives element
           // (l / 4, l % 4) of each 8x4 matrix. A's m16n8k8 fragment is its
@@ -1275,8 +1380,8 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
           for (int64_t i = 0; i < tilesM; ++i)
             lhsFragments.push_back(nvgpu::LdMatrixOp::create(
                 rewriter, loc, lhsFragmentType, frame.sharedLhs,
-                ValueRange{b.add(b.addConstant(warpRow, 16 * i), matrixRow),
-                           b.addConstant(matrixColumn, step)},
+                at(b.add(b.addConstant(warpRow, 16 * i), matrixRow),
+                   b.addConstant(matrixColumn, step)),
                 /*transpose=*/false, /*numTiles=*/4));
           for (int64_t j = 0; j < tilesN; ++j) {
             Value column = b.add(b.addConstant(warpColumn, 8 * j), group);
@@ -1284,7 +1389,7 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
             for (int64_t row = 0; row < 8; row += 4)
               elements.push_back(memref::LoadOp::create(
                   rewriter, loc, frame.sharedRhs,
-                  ValueRange{b.addConstant(quad, step + row), column}));
+                  at(b.addConstant(quad, step + row), column)));
             rhsFragments.push_back(vector::FromElementsOp::create(
                 rewriter, loc, rhsFragmentType, elements));
           }
@@ -1309,14 +1414,14 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
         for (int64_t i = 0; i < tilesM; ++i)
           lhsFragments.push_back(nvgpu::LdMatrixOp::create(
               rewriter, loc, lhsFragmentType, frame.sharedLhs,
-              ValueRange{b.add(b.addConstant(warpRow, 16 * i), matrixRow),
-                         b.addConstant(matrixColumn, step)},
+              at(b.add(b.addConstant(warpRow, 16 * i), matrixRow),
+                 b.addConstant(matrixColumn, step)),
               /*transpose=*/false, /*numTiles=*/4));
         for (int64_t j = 0; j < tilesN; j += 2) {
           Value both = nvgpu::LdMatrixOp::create(
               rewriter, loc, lhsFragmentType, frame.sharedRhs,
-              ValueRange{b.addConstant(matrixRow, step),
-                         b.add(b.addConstant(warpColumn, 8 * j), matrixColumn)},
+              at(b.addConstant(matrixRow, step),
+                 b.add(b.addConstant(warpColumn, 8 * j), matrixColumn)),
               /*transpose=*/true, /*numTiles=*/4);
           for (int64_t tileOf = 0; tileOf < 2; ++tileOf) {
             SmallVector<Value> elements;
@@ -1334,11 +1439,16 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
             partial[i * tilesN + j] = nvgpu::MmaSyncOp::create(
                 rewriter, loc, lhsFragments[i], rhsFragments[j],
                 partial[i * tilesN + j], ArrayRef<int64_t>{16, 8, 16});
-      });
+      };
+  ValueRange accumulators =
+      async ? staging.walkSlicesAsync(frame.zero, frame.grid.sizeK, lastSlice,
+                                      initial, /*stepDepth=*/16, computeStep)
+            : staging.walkSlices(frame.zero, frame.grid.sizeK, lastSlice,
+                                 initial, tf32 ? 8 : 16, computeStep);
 
   storeTile(rewriter, loc, op, dims, tile,
-            unpackAccumulators(b, slices.getResults(),
-                               tile.rows.size() * gridColumns, gridIndex),
+            unpackAccumulators(b, accumulators, tile.rows.size() * gridColumns,
+                               gridIndex),
             epilogue);
   eraseContraction(rewriter, op, fill, epilogue);
   return frame.launch;
@@ -1409,7 +1519,7 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
   Value lastSlice = b.constant(op.getStaticLoopRanges()[k] - depth);
   auto slices = staging.walkSlices(
       frame.zero, frame.grid.sizeK, lastSlice, initial, /*stepDepth=*/16,
-      [&](int64_t step, SmallVector<Value> &partial) {
+      [&](int64_t step, Value, SmallVector<Value> &partial) {
         Value firstK = b.addConstant(laneGroup, step);
         SmallVector<Value> lhsFragments, rhsFragments;
         for (int64_t i = 0; i < tiles; ++i)
@@ -1437,7 +1547,7 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
       });
 
   storeTile(rewriter, loc, op, dims, tile,
-            unpackAccumulators(b, slices.getResults(), tile.rows.size() * tiles,
+            unpackAccumulators(b, slices, tile.rows.size() * tiles,
                                gridIndex),
             epilogue);
   eraseContraction(rewriter, op, fill, epilogue);

@@ -200,11 +200,13 @@ bool prefersTf32MmaSync(linalg::LinalgOp op,
 /// prefersTf32MmaSync for f32) on tensor cores: blocks of 8 warps own
 /// 128x128 tiles of C, each warp 64x32 in 16x8 tiles accumulated by
 /// nvgpu.mma.sync, A's and B's slices staged in shared memory through
-/// registers.
+/// registers, or for f16 with `asyncCopy` copied there by cp.async into
+/// two stages (the next slice while the current one is computed).
 gpu::LaunchOp
 lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims,
-                          linalg::FillOp fill, linalg::GenericOp epilogue);
+                          linalg::FillOp fill, linalg::GenericOp epilogue,
+                          bool asyncCopy);
 
 /// A gpu.launch computing contraction `op` (see prefersMmaSync) on AMD
 /// matrix cores (CDNA: gfx908, gfx90a, gfx94x, gfx950): blocks of 4 waves

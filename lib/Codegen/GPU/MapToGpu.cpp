@@ -231,6 +231,10 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     func::FuncOp func = getOperation();
     if (func->getParentOfType<gpu::GPUModuleOp>())
       return;
+    if (asyncCopy && !mmaSync) {
+      func.emitError() << "google-map-to-gpu: async-copy needs mma-sync";
+      return signalPassFailure();
+    }
     if ((mmaSync || tf32) && mfma) {
       func.emitError() << "google-map-to-gpu: "
                        << (mmaSync ? "mma-sync" : "tf32")
@@ -344,7 +348,7 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
                   linalg::GenericOp epilogue) {
                 if (mmaSync)
                   lowerContractionToMmaSync(rewriter, clone, dims, fill,
-                                            epilogue);
+                                            epilogue, asyncCopy);
                 else
                   lowerContractionToMfma(rewriter, clone, dims, fill, epilogue);
               },
@@ -358,8 +362,8 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
               contraction->second.epilogue,
               [&](linalg::LinalgOp clone, linalg::FillOp fill,
                   linalg::GenericOp epilogue) {
-                lowerContractionToMmaSync(rewriter, clone, dims, fill,
-                                          epilogue);
+                lowerContractionToMmaSync(rewriter, clone, dims, fill, epilogue,
+                                          /*asyncCopy=*/false);
               },
               sharedTiles);
           numKernels += 2;

@@ -3,6 +3,9 @@
 // RUN: google-opt %s -split-input-file --google-map-to-gpu="tf32=true" | FileCheck %s --check-prefix=TF32
 // RUN: not google-opt %s -split-input-file --google-map-to-gpu="tf32=true mfma=true" 2>&1 | FileCheck %s --check-prefix=TF32-MFMA
 // TF32-MFMA: error: google-map-to-gpu: tf32 (NVIDIA) and mfma (AMD) exclude each other
+// RUN: google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true async-copy=true" | FileCheck %s --check-prefix=ASYNC
+// RUN: not google-opt %s -split-input-file --google-map-to-gpu="async-copy=true" 2>&1 | FileCheck %s --check-prefix=ASYNC-ALONE
+// ASYNC-ALONE: error: google-map-to-gpu: async-copy needs mma-sync
 
 // With mma-sync, an f16 matmul accumulating in f32 in whole 128x128 tiles
 // runs on tensor cores: blocks of 256 threads (8 warps), slices of 32 of K
@@ -29,6 +32,30 @@
 // CHECK: memref.store
 // CUDA-CORES-LABEL: func.func @f16_matmul
 // CUDA-CORES-NOT: nvgpu.mma.sync
+// With async-copy, slices go to two stages of shared memory by cp.async
+// (2 + 2 copies of 8 halves per thread and slice): the first slice before
+// the loop, then each next one into the other stage while the current one
+// is computed; a wait for the thread's copies and one barrier per slice.
+// ASYNC-LABEL: func.func @f16_matmul
+// ASYNC: gpu.launch {{.*}} workgroup(%[[SA:.*]] : memref<2x128x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x32x136xf16, #gpu.address_space<workgroup>>)
+// ASYNC-NOT: vector.store
+// ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SA]][%c0{{.*}}, %{{.*}}, %{{.*}}], 8 {bypassL1} : memref<256x64xf16> to memref<2x128x40xf16, #gpu.address_space<workgroup>>
+// ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SB]][%c0{{.*}}, %{{.*}}, %{{.*}}], 8 {bypassL1}
+// ASYNC: %[[FIRST:.*]] = nvgpu.device_async_create_group
+// ASYNC: nvgpu.device_async_wait %[[FIRST]] {numGroups = 0 : i32}
+// ASYNC-NEXT: gpu.barrier
+// ASYNC: scf.for {{.*}} iter_args({{.*}}, %[[STAGE:.*]] = %c0{{.*}}) -> (vector<2x2xf32>, {{.*}}, index)
+// ASYNC: %[[OTHER:.*]] = arith.subi %c1{{.*}}, %[[STAGE]] : index
+// ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SA]][%[[OTHER]], %{{.*}}, %{{.*}}], 8 {bypassL1}
+// ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SB]][%[[OTHER]], %{{.*}}, %{{.*}}], 8 {bypassL1}
+// ASYNC: %[[NEXT:.*]] = nvgpu.device_async_create_group
+// ASYNC: nvgpu.ldmatrix %[[SA]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x128x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// ASYNC: nvgpu.ldmatrix %[[SB]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = true}
+// ASYNC-COUNT-16: nvgpu.mma.sync
+// ASYNC-NOT: gpu.barrier
+// ASYNC: nvgpu.device_async_wait %[[NEXT]] {numGroups = 0 : i32}
+// ASYNC-NEXT: gpu.barrier
+// ASYNC-NEXT: scf.yield {{.*}}, %[[OTHER]] : vector<2x2xf32>,
 func.func @f16_matmul(%a: memref<256x64xf16>, %b: memref<64x128xf16>, %c: memref<256x128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
