@@ -1003,54 +1003,30 @@ public:
 
   /// The vectors of the slice starting at K = `firstDepth`.
   SmallVector<Value> load(Value firstDepth) {
-    constexpr int64_t tile = kMmaBlockTile, depth = kMmaSliceDepth;
-    unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
-    OpOperand *lhs = op.getDpsInputOperand(0);
-    OpOperand *rhs = op.getDpsInputOperand(1);
     auto type = VectorType::get({vectorSize}, element);
     SmallVector<Value> vectors;
-    for (int64_t copy = 0; copy < getCopies(); ++copy) {
-      Value index = b.addConstant(thread, copy * threads);
-      SmallVector<Value> at(loops);
-      at[m] = b.add(origin.firstRow, b.div(index, depth / vectorSize));
-      at[k] = b.add(firstDepth,
-                    b.mul(b.rem(index, depth / vectorSize), vectorSize));
-      vectors.push_back(vector::LoadOp::create(
-          b.rewriter, b.loc, type, lhs->get(), getIndices(op, *lhs, at),
-          /*nontemporal=*/false, llvm::MaybeAlign(kVectorAlignment)));
-    }
-    for (int64_t copy = 0; copy < getCopies(); ++copy) {
-      Value index = b.addConstant(thread, copy * threads);
-      SmallVector<Value> at(loops);
-      at[k] = b.add(firstDepth, b.div(index, tile / vectorSize));
-      at[n] = b.add(origin.firstColumn,
-                    b.mul(b.rem(index, tile / vectorSize), vectorSize));
-      vectors.push_back(vector::LoadOp::create(
-          b.rewriter, b.loc, type, rhs->get(), getIndices(op, *rhs, at),
-          /*nontemporal=*/false, llvm::MaybeAlign(kVectorAlignment)));
-    }
+    for (bool rhs : {false, true})
+      for (int64_t copy = 0; copy < getCopies(); ++copy) {
+        auto [row, column] = getSlot(copy, rhs);
+        OpOperand *input = op.getDpsInputOperand(rhs);
+        vectors.push_back(vector::LoadOp::create(
+            b.rewriter, b.loc, type, input->get(),
+            getSource(rhs, firstDepth, row, column),
+            /*nontemporal=*/false, llvm::MaybeAlign(kVectorAlignment)));
+      }
     return vectors;
   }
 
   /// Writes `vectors` (load's) to the workgroup buffers.
   void store(ArrayRef<Value> vectors) const {
-    constexpr int64_t tile = kMmaBlockTile, depth = kMmaSliceDepth;
-    for (int64_t copy = 0; copy < getCopies(); ++copy) {
-      Value index = b.addConstant(thread, copy * threads);
-      vector::StoreOp::create(
-          b.rewriter, b.loc, round(vectors[copy]), sharedLhs,
-          ValueRange{b.div(index, depth / vectorSize),
-                     b.mul(b.rem(index, depth / vectorSize), vectorSize)},
-          /*nontemporal=*/false, llvm::MaybeAlign(16));
-    }
-    for (int64_t copy = 0; copy < getCopies(); ++copy) {
-      Value index = b.addConstant(thread, copy * threads);
-      vector::StoreOp::create(
-          b.rewriter, b.loc, round(vectors[getCopies() + copy]), sharedRhs,
-          ValueRange{b.div(index, tile / vectorSize),
-                     b.mul(b.rem(index, tile / vectorSize), vectorSize)},
-          /*nontemporal=*/false, llvm::MaybeAlign(16));
-    }
+    for (bool rhs : {false, true})
+      for (int64_t copy = 0; copy < getCopies(); ++copy) {
+        auto [row, column] = getSlot(copy, rhs);
+        vector::StoreOp::create(
+            b.rewriter, b.loc, round(vectors[rhs * getCopies() + copy]),
+            rhs ? sharedRhs : sharedLhs, ValueRange{row, column},
+            /*nontemporal=*/false, llvm::MaybeAlign(16));
+      }
   }
 
   /// Walks K (`sizeK`) a slice at a time from accumulators `initial`:
@@ -1145,41 +1121,46 @@ private:
   /// Starts copying the slice at K = `firstDepth` into stage `stage` of the
   /// buffers; returns the copies' group.
   Value copyAsync(Value firstDepth, Value stage) {
-    constexpr int64_t tile = kMmaBlockTile, depth = kMmaSliceDepth;
-    unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
-    OpOperand *lhs = op.getDpsInputOperand(0);
-    OpOperand *rhs = op.getDpsInputOperand(1);
     RewriterBase &rewriter = b.rewriter;
     auto tokenType = nvgpu::DeviceAsyncTokenType::get(rewriter.getContext());
     SmallVector<Value> tokens;
-    auto copy = [&](OpOperand *input, ArrayRef<Value> at, Value buffer,
-                    Value row, Value column) {
-      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          rewriter, b.loc, tokenType, buffer, ValueRange{stage, row, column},
-          input->get(), getIndices(op, *input, at),
-          rewriter.getIndexAttr(vectorSize), /*srcElements=*/Value(),
-          rewriter.getUnitAttr()));
-    };
-    for (int64_t copyIndex = 0; copyIndex < getCopies(); ++copyIndex) {
-      Value index = b.addConstant(thread, copyIndex * threads);
-      Value row = b.div(index, depth / vectorSize);
-      Value column = b.mul(b.rem(index, depth / vectorSize), vectorSize);
-      SmallVector<Value> at(loops);
-      at[m] = b.add(origin.firstRow, row);
-      at[k] = b.add(firstDepth, column);
-      copy(lhs, at, sharedLhs, row, column);
-    }
-    for (int64_t copyIndex = 0; copyIndex < getCopies(); ++copyIndex) {
-      Value index = b.addConstant(thread, copyIndex * threads);
-      Value row = b.div(index, tile / vectorSize);
-      Value column = b.mul(b.rem(index, tile / vectorSize), vectorSize);
-      SmallVector<Value> at(loops);
-      at[k] = b.add(firstDepth, row);
-      at[n] = b.add(origin.firstColumn, column);
-      copy(rhs, at, sharedRhs, row, column);
-    }
+    for (bool rhs : {false, true})
+      for (int64_t copy = 0; copy < getCopies(); ++copy) {
+        auto [row, column] = getSlot(copy, rhs);
+        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+            rewriter, b.loc, tokenType, rhs ? sharedRhs : sharedLhs,
+            ValueRange{stage, row, column},
+            op.getDpsInputOperand(rhs)->get(),
+            getSource(rhs, firstDepth, row, column),
+            rewriter.getIndexAttr(vectorSize), /*srcElements=*/Value(),
+            rewriter.getUnitAttr()));
+      }
     return nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, b.loc, tokenType,
                                                    tokens);
+  }
+
+  /// The row and column of A's (or, with `rhs`, B's) slice buffer where
+  /// this thread's copy `copy` goes: consecutive threads take consecutive
+  /// vectors along the rows.
+  std::pair<Value, Value> getSlot(int64_t copy, bool rhs) const {
+    Value index = b.addConstant(thread, copy * threads);
+    int64_t perRow = (rhs ? kMmaBlockTile : kMmaSliceDepth) / vectorSize;
+    return {b.div(index, perRow), b.mul(b.rem(index, perRow), vectorSize)};
+  }
+
+  /// The indices of A's (or B's) element that lands at (`row`, `column`)
+  /// of the slice starting at K = `firstDepth`.
+  SmallVector<Value> getSource(bool rhs, Value firstDepth, Value row,
+                               Value column) {
+    SmallVector<Value> at(loops);
+    if (rhs) {
+      at[dims.k.front()] = b.add(firstDepth, row);
+      at[dims.n.front()] = b.add(origin.firstColumn, column);
+    } else {
+      at[dims.m.front()] = b.add(origin.firstRow, row);
+      at[dims.k.front()] = b.add(firstDepth, column);
+    }
+    return getIndices(op, *op.getDpsInputOperand(rhs), at);
   }
 
   /// `vector` rounded to TF32 when asked: 0x1000 (half of the 13 dropped
