@@ -30,6 +30,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -48,6 +49,40 @@ using namespace mlir::google;
 
 namespace {
 
+/// Marks the barriers the emulation of a warp's (or wave's) exchange adds:
+/// they order the threads of one warp only, as the instruction does.
+constexpr StringLiteral kWarpBarrier = "google.test.warp_barrier";
+
+void createWarpBarrier(RewriterBase &rewriter, Location loc) {
+  gpu::BarrierOp::create(rewriter, loc)->setAttr(kWarpBarrier,
+                                                  rewriter.getUnitAttr());
+}
+
+/// Race detection on shared memory, for kernels whose warp-wide ops are
+/// emulated (tensor and matrix cores, cp.async): the emulations' barriers
+/// order the whole block on the host, so a kernel missing a barrier of its
+/// own may still compute the right values here. For each element of a
+/// workgroup buffer: the thread that last wrote it and the block's barrier
+/// counts then. A thread that reads or writes an element another thread
+/// wrote since the block's last barrier fails the launch (a run-time
+/// check), unless both are lanes of one warp that a warp's exchange has
+/// ordered since. Other kernels run without it (it doubles the host run's
+/// compile time): their phases alone show a missing barrier.
+struct RaceCheck {
+  /// Per host shared buffer: writers (thread or -1), block barriers and
+  /// warp barriers seen at the write; flat, row-major.
+  struct Shadow {
+    Value writer, blockEpoch, warpEpoch;
+    SmallVector<int64_t> strides;
+  };
+  /// Empty when the launch is not checked.
+  DenseMap<Value, Shadow> shadows;
+  /// [block barriers, all barriers] of the current block.
+  Value epochs;
+  /// Threads of a warp (32) or wave (64).
+  int64_t group = 32;
+};
+
 bool containsBarrier(Operation *op) {
   return op->walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
@@ -61,9 +96,10 @@ bool containsBarrier(Operation *op) {
 class BlockOnHost {
 public:
   BlockOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
-              OpBuilder::InsertPoint allocPoint, IRMapping &uniform)
+              OpBuilder::InsertPoint allocPoint, IRMapping &uniform,
+              const RaceCheck &races)
       : rewriter(rewriter), launch(launch), loc(launch.getLoc()),
-        allocPoint(allocPoint), uniform(uniform) {}
+        allocPoint(allocPoint), uniform(uniform), races(races) {}
 
   /// Emits the ops of `ops` at the rewriter's insertion point.
   LogicalResult emit(iterator_range<Block::iterator> ops) {
@@ -78,8 +114,10 @@ public:
       if (failed(emitPhase(phase)))
         return failure();
       phase.clear();
-      if (isa<gpu::BarrierOp>(op))
+      if (isa<gpu::BarrierOp>(op)) {
+        advanceEpochs(/*block=*/!op.hasAttr(kWarpBarrier));
         continue;
+      }
       auto loop = dyn_cast<scf::ForOp>(op);
       if (!loop)
         return op.emitError("google-test-run-launches-on-host: a barrier "
@@ -115,6 +153,121 @@ private:
         ValueRange{threads});
     buffers.push_back(buffer);
     return buffer;
+  }
+
+  /// Counts a barrier: every barrier, and the block's unless it is a warp's.
+  void advanceEpochs(bool block) {
+    if (races.shadows.empty())
+      return;
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t which : {0, 1}) {
+      if (which == 0 && !block)
+        continue;
+      Value at = arith::ConstantIndexOp::create(rewriter, loc, which);
+      Value count = memref::LoadOp::create(rewriter, loc, races.epochs, at);
+      memref::StoreOp::create(rewriter, loc,
+                              arith::AddIOp::create(rewriter, loc, count, one),
+                              races.epochs, at);
+    }
+  }
+
+  /// Checks `access` (a load or store of shared memory by thread `thread`)
+  /// against the elements' last writers, and records a store's.
+  void checkAccess(Operation *access, Value buffer, ValueRange indices,
+                   int64_t elements, bool isStore, Value thread) {
+    const RaceCheck::Shadow &shadow = races.shadows.find(buffer)->second;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(access);
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    auto compare = [&](arith::CmpIPredicate predicate, Value a, Value b) {
+      return arith::CmpIOp::create(rewriter, loc, predicate, a, b);
+    };
+    Value offset = constant(0);
+    for (auto [index, stride] : llvm::zip(indices, shadow.strides))
+      offset = arith::AddIOp::create(
+          rewriter, loc, offset,
+          arith::MulIOp::create(rewriter, loc, index, constant(stride)));
+    Value blockEpoch =
+        memref::LoadOp::create(rewriter, loc, races.epochs, constant(0));
+    Value warpEpoch =
+        memref::LoadOp::create(rewriter, loc, races.epochs, constant(1));
+    Value group = constant(races.group);
+    for (int64_t e = 0; e < elements; ++e) {
+      Value at = arith::AddIOp::create(rewriter, loc, offset, constant(e));
+      Value writer = memref::LoadOp::create(rewriter, loc, shadow.writer, at);
+      Value writtenIn =
+          memref::LoadOp::create(rewriter, loc, shadow.blockEpoch, at);
+      Value writtenAt =
+          memref::LoadOp::create(rewriter, loc, shadow.warpEpoch, at);
+      Value sameWarp = compare(
+          arith::CmpIPredicate::eq,
+          arith::DivSIOp::create(rewriter, loc, writer, group),
+          arith::DivSIOp::create(rewriter, loc, thread, group));
+      Value warpOrdered = arith::AndIOp::create(
+          rewriter, loc, sameWarp,
+          compare(arith::CmpIPredicate::slt, writtenAt, warpEpoch));
+      Value race = arith::AndIOp::create(
+          rewriter, loc,
+          arith::AndIOp::create(
+              rewriter, loc,
+              compare(arith::CmpIPredicate::sge, writer, constant(0)),
+              compare(arith::CmpIPredicate::ne, writer, thread)),
+          arith::AndIOp::create(
+              rewriter, loc,
+              compare(arith::CmpIPredicate::eq, writtenIn, blockEpoch),
+              arith::XOrIOp::create(
+                  rewriter, loc, warpOrdered,
+                  arith::ConstantIntOp::create(rewriter, loc, 1, 1))));
+      // {0}: the writer, {1}: this thread (see LowerChecksToRuntime).
+      Value shown = arith::SelectOp::create(rewriter, loc, race, writer, thread);
+      cf::AssertOp::create(
+          rewriter, loc, compare(arith::CmpIPredicate::eq, shown, thread),
+          isStore ? "google-test-run-launches-on-host: shared-memory race: "
+                    "thread {1} overwrites an element thread {0} wrote since "
+                    "the last barrier"
+                  : "google-test-run-launches-on-host: shared-memory race: "
+                    "thread {1} reads an element thread {0} wrote since the "
+                    "last barrier");
+      if (!isStore)
+        continue;
+      memref::StoreOp::create(rewriter, loc, thread, shadow.writer, at);
+      memref::StoreOp::create(rewriter, loc, blockEpoch, shadow.blockEpoch, at);
+      memref::StoreOp::create(rewriter, loc, warpEpoch, shadow.warpEpoch, at);
+    }
+  }
+
+  /// Checks the shared-memory accesses in `op` (a thread's copy).
+  void checkAccesses(Operation *op, Value thread) {
+    if (races.shadows.empty())
+      return;
+    SmallVector<Operation *> accesses;
+    op->walk([&](Operation *nested) {
+      if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp,
+              vector::StoreOp>(nested))
+        accesses.push_back(nested);
+    });
+    for (Operation *access : accesses) {
+      if (auto load = dyn_cast<memref::LoadOp>(access);
+          load && races.shadows.contains(load.getMemRef()))
+        checkAccess(load, load.getMemRef(), load.getIndices(), 1,
+                    /*isStore=*/false, thread);
+      else if (auto store = dyn_cast<memref::StoreOp>(access);
+               store && races.shadows.contains(store.getMemRef()))
+        checkAccess(store, store.getMemRef(), store.getIndices(), 1,
+                    /*isStore=*/true, thread);
+      else if (auto load = dyn_cast<vector::LoadOp>(access);
+               load && races.shadows.contains(load.getBase()))
+        checkAccess(load, load.getBase(), load.getIndices(),
+                    load.getVectorType().getNumElements(), /*isStore=*/false,
+                    thread);
+      else if (auto store = dyn_cast<vector::StoreOp>(access);
+               store && races.shadows.contains(store.getBase()))
+        checkAccess(store, store.getBase(), store.getIndices(),
+                    store.getVectorType().getNumElements(), /*isStore=*/true,
+                    thread);
+    }
   }
 
   /// Whether `value` has a use outside `phase` (ops of one block).
@@ -178,7 +331,7 @@ private:
           loadIfPerThread(operand, mapping, linear);
       });
     for (Operation *op : ops)
-      rewriter.clone(*op, mapping);
+      checkAccesses(rewriter.clone(*op, mapping), linear);
     for (Operation *op : ops) {
       for (Value result : op->getResults()) {
         if (!isUsedOutside(result, ops))
@@ -337,6 +490,7 @@ private:
   Location loc;
   OpBuilder::InsertPoint allocPoint;
   IRMapping &uniform;
+  const RaceCheck &races;
   DenseMap<Value, Value> perThread;
   /// The block's thread count, computed before the launch when first needed.
   Value threads;
@@ -405,7 +559,7 @@ LogicalResult emulateMfma(RewriterBase &rewriter, gpu::LaunchOp launch) {
                             ValueRange{thread, zero});
     vector::StoreOp::create(rewriter, loc, op.getSourceB(), rhsSlots,
                             ValueRange{thread, zero});
-    gpu::BarrierOp::create(rewriter, loc);
+    createWarpBarrier(rewriter, loc);
     Value lane = arith::RemUIOp::create(rewriter, loc, thread, constant(64));
     Value wave = arith::SubIOp::create(rewriter, loc, thread, lane);
     Value column = arith::RemUIOp::create(rewriter, loc, lane, constant(16));
@@ -444,7 +598,7 @@ LogicalResult emulateMfma(RewriterBase &rewriter, gpu::LaunchOp launch) {
                                ValueRange{arith::AddFOp::create(
                                    rewriter, loc, partial.front(), product)});
         });
-    gpu::BarrierOp::create(rewriter, loc);
+    createWarpBarrier(rewriter, loc);
     rewriter.replaceOp(op, sum.getResult(0));
   }
   return success();
@@ -552,7 +706,7 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
       for (auto [i, address] : llvm::enumerate(load.getIndices()))
         memref::StoreOp::create(rewriter, loc, address, addresses,
                                 ValueRange{thread, constant(i)});
-      gpu::BarrierOp::create(rewriter, loc);
+      createWarpBarrier(rewriter, loc);
       SmallVector<Value> elements;
       // Elements in 32 bits: 2 halves or 1 float.
       int64_t per32 = load.getRes().getType().getDimSize(1);
@@ -577,7 +731,7 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
           elements.push_back(
               memref::LoadOp::create(rewriter, loc, load.getSrcMemref(), at));
         }
-      gpu::BarrierOp::create(rewriter, loc);
+      createWarpBarrier(rewriter, loc);
       rewriter.replaceOp(op,
                          vector::FromElementsOp::create(
                              rewriter, loc, load.getRes().getType(), elements));
@@ -587,7 +741,7 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
     bool tf32 = isTf32Mma(mma);
     store(mma.getMatrixA(), tf32 ? lhsTf32Slots : lhsSlots);
     store(mma.getMatrixB(), tf32 ? rhsTf32Slots : rhsSlots);
-    gpu::BarrierOp::create(rewriter, loc);
+    createWarpBarrier(rewriter, loc);
     SmallVector<Value> initial;
     for (int64_t e = 0; e < 4; ++e)
       initial.push_back(vector::ExtractOp::create(
@@ -628,7 +782,7 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
             }
             scf::YieldOp::create(rewriter, loc, next);
           });
-      gpu::BarrierOp::create(rewriter, loc);
+      createWarpBarrier(rewriter, loc);
       rewriter.replaceOp(
           op, vector::FromElementsOp::create(
                   rewriter, loc, mma.getRes().getType(), sum.getResults()));
@@ -663,7 +817,7 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
           }
           scf::YieldOp::create(rewriter, loc, next);
         });
-    gpu::BarrierOp::create(rewriter, loc);
+    createWarpBarrier(rewriter, loc);
     rewriter.replaceOp(
         op, vector::FromElementsOp::create(
                 rewriter, loc, mma.getRes().getType(), sum.getResults()));
@@ -714,7 +868,9 @@ LogicalResult emulateAsyncCopies(RewriterBase &rewriter, gpu::LaunchOp launch) {
 /// Runs `launch`'s body for every block, and in each block for every
 /// thread, in order (see BlockOnHost for barriers). Shared memory
 /// (workgroup attributions) is one host buffer that the blocks reuse.
-LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
+LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
+                        std::optional<int64_t> checkedWarpSize,
+                        unsigned checkedBuffers) {
   if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
       !launch.getPrivateAttributions().empty() || launch.hasClusterSize() ||
       launch.getDynamicSharedMemorySize())
@@ -743,7 +899,16 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
   mapping.map(blockArgs.y, block[1]);
   mapping.map(blockArgs.z, block[2]);
   SmallVector<Value> buffers;
-  for (BlockArgument attribution : launch.getWorkgroupAttributions()) {
+  RaceCheck races;
+  Type index = rewriter.getIndexType();
+  if (checkedWarpSize) {
+    races.group = *checkedWarpSize;
+    races.epochs =
+        memref::AllocOp::create(rewriter, loc, MemRefType::get({2}, index));
+    buffers.push_back(races.epochs);
+  }
+  for (auto [position, attribution] :
+       llvm::enumerate(launch.getWorkgroupAttributions())) {
     auto type = cast<MemRefType>(attribution.getType());
     if (!type.hasStaticShape())
       return launch.emitError("google-test-run-launches-on-host: expected "
@@ -760,6 +925,17 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
         MemRefType::get(type.getShape(), type.getElementType()));
     mapping.map(attribution, buffer);
     buffers.push_back(buffer);
+    if (!checkedWarpSize || position >= checkedBuffers)
+      continue;
+    RaceCheck::Shadow shadow;
+    shadow.strides = computeStrides(type.getShape());
+    for (Value *field :
+         {&shadow.writer, &shadow.blockEpoch, &shadow.warpEpoch}) {
+      *field = memref::AllocOp::create(
+          rewriter, loc, MemRefType::get({type.getNumElements()}, index));
+      buffers.push_back(*field);
+    }
+    races.shadows[buffer] = shadow;
   }
 
   gpu::KernelDim3 blockIds = launch.getBlockIds();
@@ -775,7 +951,22 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
   }
   // Per-thread buffers are allocated before the loops.
   OpBuilder::InsertPoint allocPoint(outer->getBlock(), outer->getIterator());
-  BlockOnHost threads(rewriter, launch, allocPoint, mapping);
+  // Each block starts with no writers and no barriers.
+  if (checkedWarpSize)
+    for (int64_t which : {0, 1})
+      memref::StoreOp::create(
+          rewriter, loc, zero, races.epochs,
+          ValueRange{arith::ConstantIndexOp::create(rewriter, loc, which)});
+  Value none = arith::ConstantIndexOp::create(rewriter, loc, -1);
+  for (auto &[buffer, shadow] : races.shadows) {
+    Value size = memref::DimOp::create(rewriter, loc, shadow.writer, 0);
+    auto clear = scf::ForOp::create(rewriter, loc, zero, size, one);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(clear.getBody()->getTerminator());
+    memref::StoreOp::create(rewriter, loc, none, shadow.writer,
+                            clear.getInductionVar());
+  }
+  BlockOnHost threads(rewriter, launch, allocPoint, mapping, races);
   if (failed(threads.emit(launch.getBody().front().getOperations())))
     return failure();
   rewriter.setInsertionPointAfter(outer);
@@ -797,7 +988,8 @@ struct TestRunLaunchesOnHostPass
            "GPU buffers as host buffers";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, memref::MemRefDialect, scf::SCFDialect,
+    registry.insert<arith::ArithDialect, cf::ControlFlowDialect,
+                    memref::MemRefDialect, scf::SCFDialect,
                     vector::VectorDialect>();
   }
 
@@ -805,12 +997,25 @@ struct TestRunLaunchesOnHostPass
     IRRewriter rewriter(&getContext());
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk([&](gpu::LaunchOp op) { launches.push_back(op); });
-    for (gpu::LaunchOp launch : launches)
+    for (gpu::LaunchOp launch : launches) {
+      // Launches with warp-wide ops get the race check (a wave of AMD's
+      // matrix cores has 64 lanes, a warp 32).
+      std::optional<int64_t> checkedWarpSize;
+      launch.walk([&](Operation *op) {
+        if (isa<amdgpu::MFMAOp>(op))
+          checkedWarpSize = 64;
+        else if (!checkedWarpSize &&
+                 isa<nvgpu::NVGPUDialect>(op->getDialect()))
+          checkedWarpSize = 32;
+      });
+      // The kernel's own buffers, not the emulations' exchange slots.
+      unsigned kernelBuffers = launch.getNumWorkgroupAttributions();
       if (failed(emulateAsyncCopies(rewriter, launch)) ||
           failed(emulateMfma(rewriter, launch)) ||
           failed(emulateMmaSync(rewriter, launch)) ||
-          failed(runOnHost(rewriter, launch)))
+          failed(runOnHost(rewriter, launch, checkedWarpSize, kernelBuffers)))
         return signalPassFailure();
+    }
 
     SmallVector<Operation *> memoryOps;
     getOperation().walk([&](Operation *op) {

@@ -176,3 +176,56 @@ func.func @negative_barrier_in_branch(%flag: i1) {
   }
   return
 }
+
+// -----
+
+// A launch with warp-wide ops (emulated: their exchange orders the whole
+// block on the host, so it would hide a missing barrier of the kernel's)
+// checks its shared buffers for races: each thread's access compares the
+// element's last writer, and the barriers since, with itself (a run-time
+// check); a store records the writer. The emulation's own exchange slots
+// are not checked, nor are launches without warp-wide ops.
+// CHECK-LABEL: func.func @race_checked
+// CHECK: %[[EPOCHS:.*]] = memref.alloc() : memref<2xindex>
+// CHECK: %[[SHARED:.*]] = memref.alloc() : memref<32x8xf16>
+// CHECK: %[[WRITERS:.*]] = memref.alloc() : memref<256xindex>
+// CHECK: memref.alloc() : memref<256xindex>
+// CHECK: memref.alloc() : memref<256xindex>
+// CHECK-NOT: memref<256xindex>
+// CHECK: scf.for %[[BX:.*]] = %{{.*}} to
+// CHECK: memref.store %c0{{.*}}, %[[EPOCHS]]
+// CHECK: memref.store %c-1{{.*}}, %[[WRITERS]]
+// CHECK-COUNT-8: cf.assert %{{.*}}, "google-test-run-launches-on-host: shared-memory race: thread {1} overwrites an element thread {0} wrote since the last barrier"
+// CHECK: vector.store %{{.*}}, %[[SHARED]]
+// CHECK: cf.assert %{{.*}}, "google-test-run-launches-on-host: shared-memory race: thread {1} reads an element thread {0} wrote since the last barrier"
+// CHECK: memref.load %[[SHARED]]
+// CHECK-LABEL: func.func @not_race_checked
+// CHECK-NOT: cf.assert
+func.func @race_checked(%in: memref<32x8xf16>, %out: memref<32x8xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) workgroup(%shared : memref<32x8xf16, #gpu.address_space<workgroup>>) {
+    %row = vector.load %in[%tx, %c0] : memref<32x8xf16>, vector<8xf16>
+    vector.store %row, %shared[%tx, %c0] : memref<32x8xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    gpu.barrier
+    %m = nvgpu.ldmatrix %shared[%tx, %c0] {numTiles = 4 : i32, transpose = false} : memref<32x8xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    %e = vector.extract %m[0, 0] : f16 from vector<4x2xf16>
+    memref.store %e, %out[%tx, %c0] : memref<32x8xf16>
+    gpu.terminator
+  }
+  return
+}
+func.func @not_race_checked(%out: memref<32xf32>) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %f = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) workgroup(%shared : memref<32xf32, #gpu.address_space<workgroup>>) {
+    memref.store %f, %shared[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %v = memref.load %shared[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%tx] : memref<32xf32>
+    gpu.terminator
+  }
+  return
+}
