@@ -171,19 +171,31 @@ bool isWideningF16Product(linalg::LinalgOp op) {
 
 } // namespace
 
-bool prefersMmaSync(linalg::LinalgOp op,
-                    const linalg::ContractionDimensions &dims) {
+namespace {
+
+/// Whether `op`'s A (M x K) and B (K x N) of `input` and C of f32 are
+/// [batch,] row-major without offsets, static, M and N multiples of
+/// kMmaBlockTile and K of kMmaSliceDepth: the matrix-core kernels' tiles.
+bool fitsMatrixCoreTiles(linalg::LinalgOp op,
+                         const linalg::ContractionDimensions &dims,
+                         Type input) {
   unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
-  MLIRContext *context = op->getContext();
-  Type f16 = Float16Type::get(context), f32 = Float32Type::get(context);
-  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, f16) ||
-      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, f16) ||
-      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32) ||
-      !isWideningF16Product(op))
+  Type f32 = Float32Type::get(op->getContext());
+  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, input) ||
+      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, input) ||
+      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32))
     return false;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   return ranges[m] % kMmaBlockTile == 0 && ranges[n] % kMmaBlockTile == 0 &&
          ranges[k] % kMmaSliceDepth == 0;
+}
+
+} // namespace
+
+bool prefersMmaSync(linalg::LinalgOp op,
+                    const linalg::ContractionDimensions &dims) {
+  return fitsMatrixCoreTiles(op, dims, Float16Type::get(op->getContext())) &&
+         isWideningF16Product(op);
 }
 
 namespace {
@@ -212,16 +224,8 @@ bool isF32Product(linalg::LinalgOp op) {
 
 bool prefersTf32MmaSync(linalg::LinalgOp op,
                         const linalg::ContractionDimensions &dims) {
-  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
-  Type f32 = Float32Type::get(op->getContext());
-  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, f32) ||
-      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, f32) ||
-      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32) ||
-      !isF32Product(op))
-    return false;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  return ranges[m] % kMmaBlockTile == 0 && ranges[n] % kMmaBlockTile == 0 &&
-         ranges[k] % kMmaSliceDepth == 0;
+  return fitsMatrixCoreTiles(op, dims, Float32Type::get(op->getContext())) &&
+         isF32Product(op);
 }
 
 namespace {
