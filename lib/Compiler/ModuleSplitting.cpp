@@ -70,7 +70,7 @@ mlir::google::splitModuleForCodegen(Module &module, unsigned maxParts,
       if (const auto *call = dyn_cast<CallBase>(&inst))
         if (const Function *callee = call->getCalledFunction();
             callee && !callee->isDeclaration() &&
-            !callee->hasFnAttribute(Attribute::NoInline))
+            !callee->hasFnAttribute(llvm::Attribute::NoInline))
           groups.unionSets(&function, callee);
   DenseMap<const Function *, uint64_t> groupWeights;
   for (const Function &function : module)
