@@ -158,6 +158,14 @@ def ConvolutionToMatmulPass
        %y = tensor.expand_shape %m : tensor<?x16xf32> into tensor<?x8x8x16xf32>
     ```
 
+    An accumulator that fills an empty tensor becomes a fill of a fresh
+    matrix, and elementwise ops that read the result element by element
+    (a bias and a ReLU) are collapsed to the matrix and read the matmul
+    directly, expanded after them: the matmul schedules take a fill and an
+    epilogue they see (into the register blocks or the kernel), not ones
+    behind reshapes. Ops that broadcast along part of the collapsed
+    dimensions stay on the expanded result.
+
     With `direct-min-width=W` (the CPU pipeline's choice), an f32
     convolution whose output rows have at least W positions is rewritten
     without the window copy: for each output row, kh*kw matmuls of a slice
@@ -219,6 +227,9 @@ def ConvolutionToMatmulPass
               "Convolutions rewritten as im2col and a matmul">,
     Statistic<"numDirect", "num-direct",
               "Convolutions rewritten as per-row matmuls">,
+    Statistic<"numEpilogues", "num-epilogues",
+              "Elementwise ops on a convolution's result collapsed to its "
+              "matmul's matrix">,
     Statistic<"numRunCopies", "num-run-copies",
               "Window copies built run by run">,
     Statistic<"numFilterGradients", "num-filter-gradients",

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
@@ -444,6 +445,121 @@ void rewriteFilterGradient(RewriterBase &rewriter, PatchBuilder &patches,
       rewriter.eraseOp(op);
 }
 
+/// The matmul's accumulator: a fill of a fresh matrix when the
+/// convolution's is a fill of an empty tensor (the matmul schedules fuse a
+/// fill they see, not one behind a reshape), else its collapse.
+Value getMatrixInit(RewriterBase &rewriter, Location loc, Value init,
+                    ArrayRef<ReassociationIndices> rowsAndColumns) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+    return tensor::CollapseShapeOp::create(rewriter, loc, init, rowsAndColumns);
+  auto type = cast<RankedTensorType>(init.getType());
+  RankedTensorType matrixType =
+      tensor::CollapseShapeOp::inferCollapsedType(type, rowsAndColumns);
+  SmallVector<Value> dynamicRows;
+  if (matrixType.isDynamicDim(0)) {
+    // N * OH * OW, with N the only dynamic extent.
+    Value batch = tensor::DimOp::create(rewriter, loc, fill.getOutputs()[0], 0);
+    Value positions = arith::ConstantIndexOp::create(
+        rewriter, loc, type.getDimSize(1) * type.getDimSize(2));
+    dynamicRows.push_back(
+        arith::MulIOp::create(rewriter, loc, batch, positions));
+  }
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, matrixType.getShape(),
+                              matrixType.getElementType(), dynamicRows);
+  return linalg::FillOp::create(rewriter, loc, fill.getInputs(), empty)
+      .getResult(0);
+}
+
+/// Collapses the elementwise ops that read `expanded` (the convolution's
+/// result, the matmul's expanded) element by element to the matrix's two
+/// dimensions, so that they read the matmul's result directly: a bias and
+/// a ReLU then run in the matmul's register blocks (its epilogue) instead
+/// of in a pass of their own. Their new outputs take their extents from
+/// `matrixInit`, the matmul's accumulator (not from its result: another
+/// user of the result would keep them apart). Returns how many were
+/// collapsed.
+int64_t collapseEpilogues(RewriterBase &rewriter,
+                          tensor::ExpandShapeOp expanded, Value matrixInit) {
+  SmallVector<ReassociationIndices> reassociation =
+      expanded.getReassociationIndices();
+  Value matrix = expanded.getSrc();
+  // Each op once, however many of its operands read `expanded`.
+  llvm::SetVector<linalg::GenericOp> users;
+  for (OpOperand &use : expanded->getUses()) {
+    auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (generic && generic.isDpsInput(&use) &&
+        generic.getNumLoops() == generic.getNumParallelLoops() &&
+        generic.getNumDpsInits() == 1 &&
+        generic.getMatchingIndexingMap(&use).isIdentity() &&
+        generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+            .isIdentity() &&
+        !generic.hasIndexSemantics() &&
+        llvm::all_of(
+            generic.getIndexingMapsArray(),
+            [](AffineMap map) { return map.isProjectedPermutation(); }) &&
+        linalg::areDimSequencesPreserved(generic.getIndexingMapsArray(),
+                                         reassociation))
+      users.insert(generic);
+  }
+  int64_t collapsed = 0;
+  for (linalg::GenericOp generic : users) {
+    rewriter.setInsertionPoint(generic);
+    FailureOr<linalg::CollapseResult> result =
+        linalg::collapseOpIterationDims(generic, reassociation, rewriter);
+    if (failed(result))
+      continue;
+    // Read the matmul's result itself, not a collapse of its expansion,
+    // and write a fresh matrix, not a collapse of an empty tensor.
+    rewriter.setInsertionPoint(result->collapsedOp);
+    for (OpOperand &operand : result->collapsedOp->getOpOperands()) {
+      auto collapse = operand.get().getDefiningOp<tensor::CollapseShapeOp>();
+      if (!collapse)
+        continue;
+      Value replacement;
+      if (collapse.getSrc() == expanded.getResult() &&
+          collapse.getReassociationIndices() == reassociation &&
+          collapse.getType() == matrix.getType()) {
+        // The inverse of `expanded` (an operand read through another
+        // permutation keeps its own collapse).
+        replacement = matrix;
+      } else if (collapse.getSrc().getDefiningOp<tensor::EmptyOp>() &&
+                 collapse.getType().getShape() ==
+                     cast<RankedTensorType>(matrix.getType()).getShape()) {
+        replacement = tensor::EmptyOp::create(
+            rewriter, collapse.getLoc(),
+            tensor::getMixedSizes(rewriter, collapse.getLoc(), matrixInit),
+            collapse.getType().getElementType());
+      }
+      if (!replacement)
+        continue;
+      rewriter.modifyOpInPlace(result->collapsedOp,
+                               [&] { operand.set(replacement); });
+      if (collapse->use_empty())
+        rewriter.eraseOp(collapse);
+    }
+    rewriter.replaceOp(generic, result->results);
+    ++collapsed;
+  }
+  // The extents the collapsed ops' expansions ask of `expanded` are its
+  // output shape's; unused, it goes, and the matmul's result then has the
+  // collapsed ops as its only users.
+  for (Operation *user : llvm::make_early_inc_range(expanded->getUsers())) {
+    auto dim = dyn_cast<tensor::DimOp>(user);
+    std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+    if (!index)
+      continue;
+    rewriter.setInsertionPoint(dim);
+    OpFoldResult extent = expanded.getMixedOutputShape()[*index];
+    rewriter.replaceOp(
+        dim, getValueOrCreateConstantIndexOp(rewriter, dim.getLoc(), extent));
+  }
+  if (expanded->use_empty())
+    rewriter.eraseOp(expanded);
+  return collapsed;
+}
+
 struct ConvolutionToMatmulPass
     : public google::impl::ConvolutionToMatmulPassBase<
           ConvolutionToMatmulPass> {
@@ -489,18 +605,27 @@ void ConvolutionToMatmulPass::runOnOperation() {
         rewriter, loc, filter,
         SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
     SmallVector<ReassociationIndices> rowsAndColumns = {{0, 1, 2}, {3}};
-    Value acc =
-        tensor::CollapseShapeOp::create(rewriter, loc, init, rowsAndColumns);
+    Value acc = getMatrixInit(rewriter, loc, init, rowsAndColumns);
     auto matmul = linalg::MatmulOp::create(
         rewriter, loc, acc.getType(), ValueRange{lhs, rhs}, acc);
+    // The batch's extent from the empty tensor a fill writes, so that the
+    // fill of the convolution's shape goes away.
+    Value shape = init;
+    if (auto fill = init.getDefiningOp<linalg::FillOp>())
+      shape = fill.getOutputs()[0];
     SmallVector<OpFoldResult> outputSizes = {
-        tensor::getMixedSize(rewriter, loc, init, /*dim=*/0)};
+        tensor::getMixedSize(rewriter, loc, shape, /*dim=*/0)};
     for (int64_t extent : o.drop_front())
       outputSizes.push_back(rewriter.getIndexAttr(extent));
-    Value result = tensor::ExpandShapeOp::create(
-        rewriter, loc, outputType, matmul.getResult(0), rowsAndColumns,
-        outputSizes);
+    auto result = tensor::ExpandShapeOp::create(rewriter, loc, outputType,
+                                                matmul.getResult(0),
+                                                rowsAndColumns, outputSizes);
     rewriter.replaceOp(conv, result);
+    if (Operation *oldInit = init.getDefiningOp();
+        oldInit && oldInit != acc.getDefiningOp() && isPure(oldInit) &&
+        oldInit->use_empty())
+      rewriter.eraseOp(oldInit);
+    numEpilogues += collapseEpilogues(rewriter, result, acc);
     ++numConverted;
   }
   numRunCopies += patches.numRunCopies;

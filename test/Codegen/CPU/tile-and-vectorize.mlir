@@ -70,6 +70,31 @@ func.func @row_threads(%a: tensor<4096x72xf32>, %b: tensor<72x16xf32>) -> tensor
 
 // -----
 
+// With a dynamic M, one block column's row blocks go to threads from K = 8
+// (a first convolution's 3x3 windows of one channel: K = 9; the loop
+// decides at run time from the rows it has); shallower products stay on
+// one thread.
+// CHECK-LABEL: func @dynamic_row_threads
+// CHECK:       scf.for {{.*}} step %c8
+// CHECK:       } {google.parallel}
+// CHECK-LABEL: func @shallow_dynamic_rows
+// CHECK-NOT:   google.parallel
+// CHECK:       return
+func.func @dynamic_row_threads(%a: tensor<?x9xf32>, %b: tensor<9x8xf32>, %e: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x9xf32>, tensor<9x8xf32>) outs(%f : tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
+func.func @shallow_dynamic_rows(%a: tensor<?x4xf32>, %b: tensor<4x8xf32>, %e: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x4xf32>, tensor<4x8xf32>) outs(%f : tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
+
+// -----
+
 // Dynamic M: the extents the tiles trust are checked first. M splits at
 // its last multiple of 8: those rows run in full 8-row blocks (not peeled),
 // and the last rows (fewer than 8, a dynamic number): up to 4 in at most

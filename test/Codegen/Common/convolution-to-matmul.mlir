@@ -172,3 +172,86 @@ func.func @not_a_gradient(%x: tensor<2x6x8x4xf32>, %ct: tensor<2x3x4x5xf32>) -> 
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%t, %u : tensor<4x6x8x2xf32>, tensor<3x4x2x5xf32>) outs(%racc : tensor<4x2x3x5xf32>) -> tensor<4x2x3x5xf32>
   return %r : tensor<4x2x3x5xf32>
 }
+
+// -----
+
+// A fill of an empty tensor as the accumulator becomes a fill of a fresh
+// matrix (the matmul schedules fuse it), and the elementwise op on the
+// result (bias + ReLU) is collapsed to the matrix's dimensions, reading the
+// matmul's result directly (the schedules then run it in the matmul's
+// blocks); the convolution's shape comes back by one expansion after it.
+// CHECK-LABEL: func @fill_and_epilogue
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<?x6x6x2xf32>, %[[W:[a-z0-9]+]]: tensor<3x3x2x8xf32>, %[[BIAS:[a-z0-9]+]]: tensor<8xf32>
+// CHECK: %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK: %[[EMPTY4:.*]] = tensor.empty(%[[N]]) : tensor<?x4x4x8xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: %[[BATCH:.*]] = tensor.dim %[[EMPTY4]], %c0
+// CHECK: %[[ROWS:.*]] = arith.muli %[[BATCH]], %c16
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[ROWS]]) : tensor<?x8xf32>
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<?x8xf32>)
+// CHECK: %[[M:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<?x18xf32>, tensor<18x8xf32>) outs(%[[FILL]] : tensor<?x8xf32>)
+// CHECK: %[[OUT:.*]] = tensor.empty(%{{.*}}) : tensor<?x8xf32>
+// CHECK: %[[E:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[M]], %[[BIAS]] : tensor<?x8xf32>, tensor<8xf32>) outs(%[[OUT]] : tensor<?x8xf32>)
+// CHECK: %[[Y:.*]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1, 2], [3]] output_shape [%{{.*}}, 4, 4, 8] : tensor<?x8xf32> into tensor<?x4x4x8xf32>
+// CHECK-NOT: tensor.expand_shape
+// CHECK: return %[[Y]]
+func.func @fill_and_epilogue(%x: tensor<?x6x6x2xf32>, %w: tensor<3x3x2x8xf32>, %bias: tensor<8xf32>) -> tensor<?x4x4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x6x6x2xf32>
+  %empty = tensor.empty(%n) : tensor<?x4x4x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<?x4x4x8xf32>) -> tensor<?x4x4x8xf32>
+  %conv = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<?x6x6x2xf32>, tensor<3x3x2x8xf32>) outs(%acc : tensor<?x4x4x8xf32>) -> tensor<?x4x4x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv, %bias : tensor<?x4x4x8xf32>, tensor<8xf32>) outs(%empty : tensor<?x4x4x8xf32>) {
+  ^bb0(%in: f32, %b: f32, %out: f32):
+    %s = arith.addf %in, %b : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<?x4x4x8xf32>
+  return %y : tensor<?x4x4x8xf32>
+}
+
+// -----
+
+// An elementwise op that broadcasts an operand along part of the collapsed
+// dimensions (here through a constant index, as a static 1 stretches)
+// cannot run on the matrix: it stays on the expanded result.
+// CHECK-LABEL: func @partial_broadcast
+// CHECK: %[[M:.*]] = linalg.matmul
+// CHECK: %[[Y:.*]] = tensor.expand_shape %[[M]]
+// CHECK: linalg.generic {{.*}} ins(%[[Y]], %{{.*}} : tensor<3x1x3x3xf64>, tensor<1x1x3x3xf64>)
+func.func @partial_broadcast(%x: tensor<3x4x6x1xf64>, %w: tensor<3x1x1x3xf64>, %d: tensor<1x1x3x3xf64>) -> tensor<3x1x3x3xf64> {
+  %zero = arith.constant 0.0 : f64
+  %empty = tensor.empty() : tensor<3x1x3x3xf64>
+  %acc = linalg.fill ins(%zero : f64) outs(%empty : tensor<3x1x3x3xf64>) -> tensor<3x1x3x3xf64>
+  %conv = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<3x4x6x1xf64>, tensor<3x1x1x3xf64>) outs(%acc : tensor<3x1x3x3xf64>) -> tensor<3x1x3x3xf64>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv, %d : tensor<3x1x3x3xf64>, tensor<1x1x3x3xf64>) outs(%empty : tensor<3x1x3x3xf64>) {
+  ^bb0(%in: f64, %in_1: f64, %out: f64):
+    %q = arith.divf %in, %in_1 : f64
+    linalg.yield %q : f64
+  } -> tensor<3x1x3x3xf64>
+  return %y : tensor<3x1x3x3xf64>
+}
+
+// -----
+
+// An op that reads the result twice is collapsed once; the operand it reads
+// through another permutation keeps its own collapse of the expansion.
+// CHECK-LABEL: func @read_twice
+// CHECK: %[[M:.*]] = linalg.matmul {{.*}} -> tensor<64x4xf32>
+// CHECK: %[[Y:.*]] = tensor.expand_shape %[[M]] {{\[\[}}0, 1, 2], [3]] output_shape [4, 4, 4, 4] : tensor<64x4xf32> into tensor<4x4x4x4xf32>
+// CHECK: %[[T:.*]] = tensor.collapse_shape %[[Y]] {{\[\[}}0], [1, 2, 3]] : tensor<4x4x4x4xf32> into tensor<4x64xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[M]], %[[T]] : tensor<64x4xf32>, tensor<4x64xf32>)
+// CHECK-NOT: linalg.generic
+func.func @read_twice(%x: tensor<4x6x6x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<4x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<4x4x4x4xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %conv = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<4x6x6x2xf32>, tensor<3x3x2x4xf32>) outs(%acc : tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv, %conv : tensor<4x4x4x4xf32>, tensor<4x4x4x4xf32>) outs(%empty : tensor<4x4x4x4xf32>) {
+  ^bb0(%in: f32, %t: f32, %out: f32):
+    %s = arith.addf %in, %t : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4x4x4xf32>
+  return %y : tensor<4x4x4x4xf32>
+}
