@@ -130,15 +130,38 @@ def FuseElementwisePass : Pass<"google-fuse-elementwise"> {
     `tensor.expand_shape`: the consumer (or the producer) is expanded by
     upstream's reshape propagation, restricted to such pairs with static
     shapes, and the reshape moves out of the way.
+
+    With `epilogues` (every target's pipeline), elementwise ops that read a
+    contraction's result through a `tensor.expand_shape` (a rank-3
+    activation times a weight is a matmul of its collapse, expanded) are
+    collapsed to the contraction's dimensions and read it directly, their
+    results expanded instead: the matmul schedules then fuse them (a bias
+    and a GELU, a residual add) into the matmul as its epilogue.
+
+    ```mlir
+    %m = linalg.matmul ... -> tensor<2048x1024xf32>
+    %e = tensor.expand_shape %m [[0, 1], [2]] : ... into tensor<16x128x1024xf32>
+    %g = linalg.generic ins(%e, %bias : tensor<16x128x1024xf32>, tensor<1024xf32>) { gelu(x + b) }
+    => %g2 = linalg.generic ins(%m, %bias : tensor<2048x1024xf32>, tensor<1024xf32>) { gelu(x + b) }
+       %g = tensor.expand_shape %g2 [[0, 1], [2]]
+    ```
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::linalg::LinalgDialect"];
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
   let options = [
     Option<"reductions", "reductions", "bool", "false",
            "Fuse elementwise producers into reductions (as generics)">,
     Option<"reshapes", "reshapes", "bool", "false",
            "Fuse elementwise producers through static reshapes">,
+    Option<"epilogues", "epilogues", "bool", "false",
+           "Collapse elementwise ops on a contraction's expanded result "
+           "so that they read it directly">,
+  ];
+  let statistics = [
+    Statistic<"numEpilogues", "num-epilogues",
+              "Elementwise ops collapsed to read a contraction's result">,
   ];
 }
 

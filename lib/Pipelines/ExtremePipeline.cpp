@@ -238,7 +238,7 @@ void google::addLinalgLoweringPasses(OpPassManager &pm,
   if (options.optLevel > 0)
     pm.addNestedPass<func::FuncOp>(createFuseElementwisePass(
         {/*reductions=*/options.target == Target::CPU,
-         /*reshapes=*/options.target == Target::CPU}));
+         /*reshapes=*/options.target == Target::CPU, /*epilogues=*/true}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }

@@ -1710,13 +1710,29 @@ class Generator:
                                 [a, b]))
         if product is None:
             return
-        n = shape[1]
-        form = self.choice(["n", "1n", "unit"])
+        if self.rng.random() < 0.4:
+            # Seen through a reshape that splits its rows or its columns (a
+            # rank-3 activation times a weight, as traced): the ops after
+            # it become the matmul's epilogue, collapsed, where they can.
+            product = self.split_product(dtype, product)
+            if product is None:
+                return
+        n = self.env[product].shape[-1]
+        forms = ["n", "1n", "unit"]
+        if len(product.dims) == 3:
+            forms.append("inner")
+        form = self.choice(forms)
         if form == "unit":
             bias = self.constant(dtype, [1])
         elif form == "1n":
             bias = self.constant(dtype, [1, n]) if self.rng.random() < 0.5 \
                 else self.new_arg(dtype, [1, n], [1, n])
+        elif form == "inner":
+            # The two inner extents, or the middle one stretched along the
+            # last: broadcasts along part of a split group.
+            k = self.env[product].shape[1]
+            inner = [k, n] if self.rng.random() < 0.5 else [k, 1]
+            bias = self.constant(dtype, inner)
         else:
             bias = self.bias(dtype, n, product.dims[-1])
         x, y = (product, bias) if self.rng.random() < 0.7 else (bias, product)
@@ -1726,6 +1742,23 @@ class Generator:
         total = self.add(Node("add", dtype, dims, [x, y]))
         if total is not None:
             self.add(Node("relu", dtype, total.dims, [total]))
+
+    def split_product(self, dtype, product):
+        """`product` (M x N) reshaped to M1 x M2 x N (M static) or M x N1 x
+        N2, its extents split at a divisor; None when neither has one."""
+        m, n = self.env[product].shape
+        splits = []
+        if product.dims[0] is not None:
+            splits += [("rows", d) for d in range(2, m) if m % d == 0]
+        splits += [("columns", d) for d in range(2, n) if n % d == 0]
+        if not splits:
+            return None
+        axis, d = self.choice(splits)
+        if axis == "rows":
+            dims = [m // d, d, product.dims[1]]
+        else:
+            dims = [product.dims[0], n // d, d]
+        return self.add(Node("reshape", dtype, dims, [product]))
 
     def gen_transpose(self, dtype, helper):
         a = self.pick(dtype, lambda n, v: len(n.dims) >= 2)

@@ -1,5 +1,6 @@
 //===- FuseElementwise.cpp - --google-fuse-elementwise --------------------===//
 
+#include "Codegen/Epilogues.h"
 #include "Codegen/Matchers.h"
 #include "Codegen/Passes.h"
 
@@ -139,6 +140,27 @@ struct FuseElementwisePass
         ->getCanonicalizationPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       LLVM_DEBUG(llvm::dbgs() << "elementwise fusion did not converge\n");
+    if (epilogues)
+      collapseContractionEpilogues();
+  }
+
+  /// After the fusions (upstream's reshape propagation would expand the
+  /// collapsed ops back, one pattern undoing the other).
+  void collapseContractionEpilogues() {
+    SmallVector<tensor::ExpandShapeOp> expansions;
+    getOperation()->walk([&](tensor::ExpandShapeOp expand) {
+      auto contraction = expand.getSrc().getDefiningOp<linalg::LinalgOp>();
+      if (contraction && contraction.hasPureTensorSemantics() &&
+          contraction.getNumDpsInits() == 1 &&
+          linalg::isaContractionOpInterface(contraction))
+        expansions.push_back(expand);
+    });
+    IRRewriter rewriter(&getContext());
+    for (tensor::ExpandShapeOp expand : expansions) {
+      auto contraction = expand.getSrc().getDefiningOp<linalg::LinalgOp>();
+      numEpilogues += google::collapseEpilogues(rewriter, expand,
+                                                contraction.getDpsInits()[0]);
+    }
   }
 };
 

@@ -1,6 +1,7 @@
 // RUN: google-opt %s -split-input-file -google-fuse-elementwise | FileCheck %s
 // RUN: google-opt %s -split-input-file -google-fuse-elementwise=reductions=1 | FileCheck %s --check-prefix=REDUCE
 // RUN: google-opt %s -split-input-file -google-fuse-elementwise=reshapes=1 | FileCheck %s --check-prefix=RESHAPE
+// RUN: google-opt %s -split-input-file -google-fuse-elementwise=epilogues=1 | FileCheck %s --check-prefix=EPILOGUE
 
 // A producer whose only user is an elementwise consumer fuses into it.
 // CHECK-LABEL: func @chain
@@ -192,4 +193,40 @@ func.func @not_through_reshapes(%a: tensor<4x2x2xf32>, %d: tensor<?x2x2xf32>) ->
     linalg.yield %0 : f32
   } -> tensor<?x2xf32>
   return %r, %other, %dr : tensor<8x2xf32>, tensor<4x2x2xf32>, tensor<?x2xf32>
+}
+
+// -----
+
+// With epilogues, an elementwise op on a matmul's expanded result (a
+// rank-3 activation times a weight) is collapsed to the matmul's
+// dimensions and reads it directly; its result is expanded instead. The
+// residual it adds is collapsed with it.
+// EPILOGUE-LABEL: func @expanded_product
+// EPILOGUE-SAME: %[[X:[a-z0-9]+]]: tensor<16x8x32xf32>, %[[W:[a-z0-9]+]]: tensor<32x64xf32>, %[[B:[a-z0-9]+]]: tensor<64xf32>, %[[R:[a-z0-9]+]]: tensor<16x8x64xf32>
+// EPILOGUE: %[[M:.*]] = linalg.matmul
+// EPILOGUE: %[[RC:.*]] = tensor.collapse_shape %[[R]] {{\[\[}}0, 1], [2]] : tensor<16x8x64xf32> into tensor<128x64xf32>
+// EPILOGUE: %[[E:.*]] = linalg.generic {{.*}} ins(%[[M]], %[[B]], %[[RC]] : tensor<128x64xf32>, tensor<64xf32>, tensor<128x64xf32>)
+// EPILOGUE: %[[Y:.*]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1], [2]] output_shape [16, 8, 64]
+// EPILOGUE: return %[[Y]]
+// Without it, the op stays on the expansion.
+// CHECK-LABEL: func @expanded_product
+// CHECK: %[[M:.*]] = linalg.matmul
+// CHECK: %[[Y:.*]] = tensor.expand_shape %[[M]]
+// CHECK: linalg.generic {{.*}} ins(%[[Y]]
+func.func @expanded_product(%x: tensor<16x8x32xf32>, %w: tensor<32x64xf32>, %b: tensor<64xf32>, %r: tensor<16x8x64xf32>) -> tensor<16x8x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %a = tensor.collapse_shape %x [[0, 1], [2]] : tensor<16x8x32xf32> into tensor<128x32xf32>
+  %e = tensor.empty() : tensor<128x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<128x32xf32>, tensor<32x64xf32>) outs(%f : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %y = tensor.expand_shape %m [[0, 1], [2]] output_shape [16, 8, 64] : tensor<128x64xf32> into tensor<16x8x64xf32>
+  %out = tensor.empty() : tensor<16x8x64xf32>
+  %z = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%y, %b, %r : tensor<16x8x64xf32>, tensor<64xf32>, tensor<16x8x64xf32>) outs(%out : tensor<16x8x64xf32>) {
+  ^bb0(%in: f32, %bias: f32, %res: f32, %o: f32):
+    %s = arith.addf %in, %bias : f32
+    %g = arith.maximumf %s, %zero : f32
+    %t = arith.addf %g, %res : f32
+    linalg.yield %t : f32
+  } -> tensor<16x8x64xf32>
+  return %z : tensor<16x8x64xf32>
 }
