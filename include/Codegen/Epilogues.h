@@ -1,5 +1,4 @@
-//===- Epilogues.h - elementwise ops moved next to their contraction -*- C++
-//-*-===//
+//===- Epilogues.h - ops moved next to their contraction ---*- C++ -*-===//
 //
 // Shared by --google-convolution-to-matmul and --google-fuse-elementwise.
 //
