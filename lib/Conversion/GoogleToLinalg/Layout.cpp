@@ -162,10 +162,81 @@ struct ReshapeToTensor : public OpConversionPattern<ReshapeOp> {
         return success();
       }
     }
+    if (Value reshaped = reshapeDynamicGroup(rewriter, loc, op, input)) {
+      rewriter.replaceOp(op, reshaped);
+      return success();
+    }
     rewriter.replaceOp(
         op, unflatten(rewriter, loc, op->getName().getStringRef(),
                       flatten(rewriter, loc, input), resultType));
     return success();
+  }
+
+  /// One collapse or expansion when each side has one dynamic extent and
+  /// the reshape keeps it in one group (a batch around a matmul: ?x8x32
+  /// -> ?x32, ?x64 -> ?x8x64), so that the ops after a matmul see its
+  /// result; null otherwise. An expansion that splits the dynamic extent
+  /// checks, as the flat form does, that the element count is a multiple
+  /// of the result's static extents.
+  static Value reshapeDynamicGroup(OpBuilder &b, Location loc, ReshapeOp op,
+                                   Value input) {
+    RankedTensorType sourceType = op.getInput().getType();
+    RankedTensorType resultType = op.getResult().getType();
+    if (sourceType.getNumDynamicDims() != 1 ||
+        resultType.getNumDynamicDims() != 1 ||
+        sourceType.getRank() == resultType.getRank())
+      return nullptr;
+    std::optional<SmallVector<ReassociationIndices>> reassociation =
+        getReassociationIndicesForReshape(sourceType, resultType);
+    if (!reassociation)
+      return nullptr;
+    if (sourceType.getRank() > resultType.getRank()) {
+      if (tensor::CollapseShapeOp::inferCollapsedType(
+              sourceType, *reassociation) != resultType)
+        return nullptr;
+      return tensor::CollapseShapeOp::create(b, loc, resultType, input,
+                                             *reassociation);
+    }
+    if (tensor::CollapseShapeOp::inferCollapsedType(
+            resultType, *reassociation) != sourceType)
+      return nullptr;
+    int64_t sourceDim = 0;
+    while (!sourceType.isDynamicDim(sourceDim))
+      ++sourceDim;
+    int64_t resultKnown = 1, sourceKnown = 1;
+    for (int64_t dim : resultType.getShape())
+      if (!ShapedType::isDynamic(dim))
+        resultKnown *= dim;
+    for (int64_t dim : sourceType.getShape())
+      if (!ShapedType::isDynamic(dim))
+        sourceKnown *= dim;
+    // The dynamic result extent: the dynamic source extent over the static
+    // extents of its group (the other groups' products are equal).
+    Value extent = tensor::DimOp::create(b, loc, input, sourceDim);
+    Value split;
+    if (resultKnown != sourceKnown) {
+      split = arith::ConstantIndexOp::create(b, loc, resultKnown / sourceKnown);
+      Value total = arith::MulIOp::create(
+          b, loc, extent, arith::ConstantIndexOp::create(b, loc, sourceKnown));
+      Value remainder = arith::RemUIOp::create(
+          b, loc, total, arith::ConstantIndexOp::create(b, loc, resultKnown));
+      emitExtentCheck(b, loc, remainder, b.getIndexAttr(0),
+                      op->getName().getStringRef() +
+                          ": the element count is not a multiple of " +
+                          Twine(resultKnown) +
+                          " (the result's static extents): the remainder is "
+                          "{0}");
+    }
+    Value inferred =
+        resultKnown == sourceKnown
+            ? extent
+            : arith::DivUIOp::create(b, loc, extent, split).getResult();
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t dim : resultType.getShape())
+      sizes.push_back(ShapedType::isDynamic(dim) ? OpFoldResult(inferred)
+                                                 : b.getIndexAttr(dim));
+    return tensor::ExpandShapeOp::create(b, loc, resultType, input,
+                                         *reassociation, sizes);
   }
 };
 

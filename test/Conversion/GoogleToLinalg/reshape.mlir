@@ -33,18 +33,52 @@ func.func @general(%x: tensor<4x6xf32>) -> tensor<3x8xf32> {
 // The dynamic result extent is the element count over the static ones,
 // which must divide it; the count is computed from the input's extents.
 // CHECK-LABEL: func @dynamic
-// CHECK-SAME: (%[[X:.*]]: tensor<?x8xf32>)
-// CHECK: %[[ROWS:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x8xf32>
+// CHECK-SAME: (%[[X:.*]]: tensor<?x6xf32>)
+// CHECK: %[[ROWS:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x6xf32>
 // CHECK: %[[N:.*]] = affine.apply #{{.*}}()[%[[ROWS]]]
 // CHECK: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: %[[REM:.*]] = arith.remui %[[N]], %[[C8]] : index
 // CHECK: cf.assert %{{.*}}, "google.reshape: the element count is not a multiple of 8 (the result's static extents): the remainder is {0}"
-// CHECK: %[[F:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1]] : tensor<?x8xf32> into tensor<?xf32>
+// CHECK: %[[F:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1]] : tensor<?x6xf32> into tensor<?xf32>
 // CHECK: %[[D:.*]] = arith.divui %[[N]], %[[C8]] : index
 // CHECK: tensor.expand_shape %[[F]] {{\[\[}}0, 1, 2]] output_shape [%[[D]], 2, 4] : tensor<?xf32> into tensor<?x2x4xf32>
-func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x2x4xf32> {
+func.func @dynamic(%x: tensor<?x6xf32>) -> tensor<?x2x4xf32> {
+  %0 = google.reshape %x : tensor<?x6xf32> -> tensor<?x2x4xf32>
+  return %0 : tensor<?x2x4xf32>
+}
+
+// -----
+
+// One dynamic extent on each side, kept in one group: one collapse or
+// expansion (a batch around a matmul), no flat form. Splitting the dynamic
+// extent checks the element count as the flat form does.
+// CHECK-LABEL: func @dynamic_same
+// CHECK-SAME: (%[[X:.*]]: tensor<?x8xf32>)
+// CHECK: %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK-NOT: cf.assert
+// CHECK: tensor.expand_shape %[[X]] {{\[\[}}0], [1, 2]] output_shape [%[[N]], 2, 4] : tensor<?x8xf32> into tensor<?x2x4xf32>
+func.func @dynamic_same(%x: tensor<?x8xf32>) -> tensor<?x2x4xf32> {
   %0 = google.reshape %x : tensor<?x8xf32> -> tensor<?x2x4xf32>
   return %0 : tensor<?x2x4xf32>
+}
+// CHECK-LABEL: func @dynamic_collapse
+// CHECK-SAME: (%[[Y:.*]]: tensor<?x8x32xf32>)
+// CHECK: tensor.collapse_shape %[[Y]] {{\[\[}}0, 1], [2]] : tensor<?x8x32xf32> into tensor<?x32xf32>
+func.func @dynamic_collapse(%y: tensor<?x8x32xf32>) -> tensor<?x32xf32> {
+  %0 = google.reshape %y : tensor<?x8x32xf32> -> tensor<?x32xf32>
+  return %0 : tensor<?x32xf32>
+}
+// CHECK-LABEL: func @dynamic_split
+// CHECK-SAME: (%[[Z:.*]]: tensor<?x64xf32>)
+// CHECK: %[[M:.*]] = tensor.dim %[[Z]], %c0
+// CHECK: %[[COUNT:.*]] = arith.muli %[[M]], %c64
+// CHECK: arith.remui %[[COUNT]], %c512
+// CHECK: cf.assert %{{.*}}, "google.reshape: the element count is not a multiple of 512 (the result's static extents): the remainder is {0}"
+// CHECK: %[[R:.*]] = arith.divui %[[M]], %c8
+// CHECK: tensor.expand_shape %[[Z]] {{\[\[}}0, 1], [2]] output_shape [%[[R]], 8, 64] : tensor<?x64xf32> into tensor<?x8x64xf32>
+func.func @dynamic_split(%z: tensor<?x64xf32>) -> tensor<?x8x64xf32> {
+  %0 = google.reshape %z : tensor<?x64xf32> -> tensor<?x8x64xf32>
+  return %0 : tensor<?x8x64xf32>
 }
 
 // -----
