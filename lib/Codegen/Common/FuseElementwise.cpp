@@ -147,20 +147,17 @@ struct FuseElementwisePass
   /// After the fusions (upstream's reshape propagation would expand the
   /// collapsed ops back, one pattern undoing the other).
   void collapseContractionEpilogues() {
-    SmallVector<tensor::ExpandShapeOp> expansions;
+    SmallVector<std::pair<tensor::ExpandShapeOp, Value>> expansions;
     getOperation()->walk([&](tensor::ExpandShapeOp expand) {
       auto contraction = expand.getSrc().getDefiningOp<linalg::LinalgOp>();
       if (contraction && contraction.hasPureTensorSemantics() &&
           contraction.getNumDpsInits() == 1 &&
           linalg::isaContractionOpInterface(contraction))
-        expansions.push_back(expand);
+        expansions.emplace_back(expand, contraction.getDpsInits()[0]);
     });
     IRRewriter rewriter(&getContext());
-    for (tensor::ExpandShapeOp expand : expansions) {
-      auto contraction = expand.getSrc().getDefiningOp<linalg::LinalgOp>();
-      numEpilogues += google::collapseEpilogues(rewriter, expand,
-                                                contraction.getDpsInits()[0]);
-    }
+    for (auto [expand, accumulator] : expansions)
+      numEpilogues += google::collapseEpilogues(rewriter, expand, accumulator);
   }
 };
 

@@ -63,16 +63,34 @@ Value flatten(OpBuilder &b, Location loc, Value value) {
                                          ArrayRef<ReassociationIndices>{all});
 }
 
+/// The product of `shape`'s static extents.
+int64_t getStaticElementCount(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    if (!ShapedType::isDynamic(dim))
+      count *= dim;
+  return count;
+}
+
+/// Checks at run time that `count` elements fill the result's static
+/// extents (`known` elements, `knownValue` as an index) a whole number of
+/// times.
+void emitElementCountCheck(OpBuilder &b, Location loc, StringRef opName,
+                           Value count, Value knownValue, int64_t known) {
+  Value remainder = arith::RemUIOp::create(b, loc, count, knownValue);
+  emitExtentCheck(
+      b, loc, remainder, b.getIndexAttr(0),
+      opName + ": the element count is not a multiple of " + Twine(known) +
+          " (the result's static extents): " + "the remainder is {0}");
+}
+
 /// Reshapes the 1-D `flat` to `resultType` (at most one dynamic dim),
 /// checking the element count at run time where it is not static.
 Value unflatten(OpBuilder &b, Location loc, StringRef opName, Value flat,
                 RankedTensorType resultType) {
   Type elementType = resultType.getElementType();
   int64_t rank = resultType.getRank();
-  int64_t known = 1;
-  for (int64_t dim : resultType.getShape())
-    if (!ShapedType::isDynamic(dim))
-      known *= dim;
+  int64_t known = getStaticElementCount(resultType.getShape());
   auto flatType = cast<RankedTensorType>(flat.getType());
   std::string countMessage =
       (opName + ": the input has {0} elements, expected {1}").str();
@@ -105,11 +123,7 @@ Value unflatten(OpBuilder &b, Location loc, StringRef opName, Value flat,
   Value total = tensor::DimOp::create(b, loc, flat, 0);
   Value knownValue = arith::ConstantIndexOp::create(b, loc, known);
   Value inferred = arith::DivUIOp::create(b, loc, total, knownValue);
-  Value remainder = arith::RemUIOp::create(b, loc, total, knownValue);
-  emitExtentCheck(b, loc, remainder, b.getIndexAttr(0),
-                  opName + ": the element count is not a multiple of " +
-                      Twine(known) + " (the result's static extents): " +
-                      "the remainder is {0}");
+  emitElementCountCheck(b, loc, opName, total, knownValue, known);
   SmallVector<OpFoldResult> sizes;
   for (int64_t dim : resultType.getShape())
     sizes.push_back(ShapedType::isDynamic(dim) ? OpFoldResult(inferred)
@@ -203,29 +217,19 @@ struct ReshapeToTensor : public OpConversionPattern<ReshapeOp> {
     int64_t sourceDim = 0;
     while (!sourceType.isDynamicDim(sourceDim))
       ++sourceDim;
-    int64_t resultKnown = 1, sourceKnown = 1;
-    for (int64_t dim : resultType.getShape())
-      if (!ShapedType::isDynamic(dim))
-        resultKnown *= dim;
-    for (int64_t dim : sourceType.getShape())
-      if (!ShapedType::isDynamic(dim))
-        sourceKnown *= dim;
+    int64_t resultKnown = getStaticElementCount(resultType.getShape());
+    int64_t sourceKnown = getStaticElementCount(sourceType.getShape());
     // The dynamic result extent: the dynamic source extent over the static
     // extents of its group (the other groups' products are equal).
     Value extent = tensor::DimOp::create(b, loc, input, sourceDim);
     Value split;
     if (resultKnown != sourceKnown) {
       split = arith::ConstantIndexOp::create(b, loc, resultKnown / sourceKnown);
-      Value total = arith::MulIOp::create(
+      Value count = arith::MulIOp::create(
           b, loc, extent, arith::ConstantIndexOp::create(b, loc, sourceKnown));
-      Value remainder = arith::RemUIOp::create(
-          b, loc, total, arith::ConstantIndexOp::create(b, loc, resultKnown));
-      emitExtentCheck(b, loc, remainder, b.getIndexAttr(0),
-                      op->getName().getStringRef() +
-                          ": the element count is not a multiple of " +
-                          Twine(resultKnown) +
-                          " (the result's static extents): the remainder is "
-                          "{0}");
+      emitElementCountCheck(b, loc, op->getName().getStringRef(), count,
+                            arith::ConstantIndexOp::create(b, loc, resultKnown),
+                            resultKnown);
     }
     Value inferred =
         resultKnown == sourceKnown
