@@ -190,7 +190,8 @@ def ConvolutionToMatmulPass
     dimensions stay on the expanded result.
 
     With `direct-min-width=W` (the CPU pipeline's choice), an f32
-    convolution whose output rows have at least W positions is rewritten
+    convolution whose output rows have at least W positions (and whose
+    input has more than one channel) is rewritten
     without the window copy: for each output row, kh*kw matmuls of a slice
     of the input (the row's positions, shifted by the window offset: a
     strided view, C contiguous floats per position) by the filter's

@@ -61,7 +61,13 @@ bool isConvolutionAsMatmul(linalg::Conv2DNhwcHwcfOp conv) {
 /// `minWidth` positions (0: never).
 bool isDirectCandidate(linalg::Conv2DNhwcHwcfOp conv, int64_t minWidth) {
   auto output = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  auto filter = cast<RankedTensorType>(conv.getInputs()[1].getType());
+  // One input channel: each window offset's matmul would have K = 1 (the
+  // window copy's one matmul has K = kh*kw), and its strided row slice,
+  // rank-reduced past a unit channel, crashes MLIR 22's
+  // --expand-strided-metadata (test/Pipelines/conv-one-channel.mlir).
   return minWidth > 0 && output.getDimSize(2) >= minWidth &&
+         filter.getDimSize(2) > 1 &&
          llvm::all_of(conv->getOperandTypes(), [](Type type) {
            return getElementTypeOrSelf(type).isF32();
          });
@@ -447,11 +453,13 @@ void rewriteFilterGradient(RewriterBase &rewriter, PatchBuilder &patches,
 
 /// The matmul's accumulator: a fill of a fresh matrix when the
 /// convolution's is a fill of an empty tensor (the matmul schedules fuse a
-/// fill they see, not one behind a reshape), else its collapse.
+/// fill they see, not one behind a reshape), else its collapse. `shape`
+/// holds the convolution's output extents (the tensor the fill writes).
 Value getMatrixInit(RewriterBase &rewriter, Location loc, Value init,
+                    Value shape,
                     ArrayRef<ReassociationIndices> rowsAndColumns) {
   auto fill = init.getDefiningOp<linalg::FillOp>();
-  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+  if (!fill || !shape.getDefiningOp<tensor::EmptyOp>())
     return tensor::CollapseShapeOp::create(rewriter, loc, init, rowsAndColumns);
   auto type = cast<RankedTensorType>(init.getType());
   RankedTensorType matrixType =
@@ -459,7 +467,7 @@ Value getMatrixInit(RewriterBase &rewriter, Location loc, Value init,
   SmallVector<Value> dynamicRows;
   if (matrixType.isDynamicDim(0)) {
     // N * OH * OW, with N the only dynamic extent.
-    Value batch = tensor::DimOp::create(rewriter, loc, fill.getOutputs()[0], 0);
+    Value batch = tensor::DimOp::create(rewriter, loc, shape, 0);
     Value positions = arith::ConstantIndexOp::create(
         rewriter, loc, type.getDimSize(1) * type.getDimSize(2));
     dynamicRows.push_back(
@@ -517,14 +525,14 @@ void ConvolutionToMatmulPass::runOnOperation() {
         rewriter, loc, filter,
         SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
     SmallVector<ReassociationIndices> rowsAndColumns = {{0, 1, 2}, {3}};
-    Value acc = getMatrixInit(rewriter, loc, init, rowsAndColumns);
-    auto matmul = linalg::MatmulOp::create(
-        rewriter, loc, acc.getType(), ValueRange{lhs, rhs}, acc);
-    // The batch's extent from the empty tensor a fill writes, so that the
-    // fill of the convolution's shape goes away.
+    // The extents from the tensor a fill writes, so that the fill of the
+    // convolution's shape goes away.
     Value shape = init;
     if (auto fill = init.getDefiningOp<linalg::FillOp>())
       shape = fill.getOutputs()[0];
+    Value acc = getMatrixInit(rewriter, loc, init, shape, rowsAndColumns);
+    auto matmul = linalg::MatmulOp::create(rewriter, loc, acc.getType(),
+                                           ValueRange{lhs, rhs}, acc);
     SmallVector<OpFoldResult> outputSizes = {
         tensor::getMixedSize(rewriter, loc, shape, /*dim=*/0)};
     for (int64_t extent : o.drop_front())
