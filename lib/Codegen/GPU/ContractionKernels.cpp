@@ -142,6 +142,8 @@ struct OutputTile {
   SmallVector<Value> loops;
   SmallVector<Value> rows, columns, clampedRows, clampedColumns;
   Value sizeM, sizeN;
+  /// Every element lies in range: stores need no guard.
+  bool whole = false;
 };
 
 } // namespace
@@ -181,16 +183,21 @@ void storeTile(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
   OpOperand *out = op.getDpsInitOperand(0);
   int64_t tileN = tile.columns.size();
   for (auto [i, row] : llvm::enumerate(tile.rows)) {
-    Value rowInRange = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::slt, row, tile.sizeM);
+    Value rowInRange =
+        tile.whole
+            ? Value()
+            : arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                    row, tile.sizeM);
     for (auto [j, column] : llvm::enumerate(tile.columns)) {
-      Value columnInRange = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::slt, column, tile.sizeN);
-      Value inRange =
-          arith::AndIOp::create(rewriter, loc, rowInRange, columnInRange);
-      auto guard = scf::IfOp::create(rewriter, loc, inRange);
       OpBuilder::InsertionGuard insertion(rewriter);
-      rewriter.setInsertionPointToStart(guard.thenBlock());
+      if (!tile.whole) {
+        Value columnInRange = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::slt, column, tile.sizeN);
+        Value inRange =
+            arith::AndIOp::create(rewriter, loc, rowInRange, columnInRange);
+        auto guard = scf::IfOp::create(rewriter, loc, inRange);
+        rewriter.setInsertionPointToStart(guard.thenBlock());
+      }
       tile.loops[dims.m.front()] = row;
       tile.loops[dims.n.front()] = column;
       SmallVector<Value> element = getIndices(op, *out, tile.loops);
@@ -1141,11 +1148,21 @@ private:
 
   /// The row and column of A's (or, with `rhs`, B's) slice buffer where
   /// this thread's copy `copy` goes: consecutive threads take consecutive
-  /// vectors along the rows.
+  /// vectors along the rows. Rows of 4 vectors (A's of f16) go by 8 per
+  /// 32 vectors, each 8 consecutive threads (a quarter warp, which stores
+  /// its 16-byte vectors in one pass when their banks differ) taking rows r
+  /// and r + 4: 4 padded rows apart is 64 bytes modulo the banks' 128.
   std::pair<Value, Value> getSlot(int64_t copy, bool rhs) const {
     Value index = b.addConstant(thread, copy * threads);
     int64_t perRow = (rhs ? kMmaBlockTile : kMmaSliceDepth) / vectorSize;
-    return {b.div(index, perRow), b.mul(b.rem(index, perRow), vectorSize)};
+    if (perRow != 4)
+      return {b.div(index, perRow), b.mul(b.rem(index, perRow), vectorSize)};
+    static_assert((kMmaSliceDepth + 8) * 2 * 4 % 128 == 64,
+                  "A's f16 rows r and r + 4 must not share banks");
+    Value within = b.rem(index, 32), quarterLane = b.rem(within, 8);
+    Value row = b.add(b.add(b.mul(b.div(index, 32), 8), b.div(within, 8)),
+                      b.mul(b.div(quarterLane, 4), 4));
+    return {row, b.mul(b.rem(quarterLane, 4), vectorSize)};
   }
 
   /// The indices of A's (or B's) element that lands at (`row`, `column`)
@@ -1250,6 +1267,7 @@ void completeWholeTile(OutputTile &tile, linalg::LinalgOp op,
   tile.sizeN = frame.grid.sizeN;
   tile.clampedRows = tile.rows;
   tile.clampedColumns = tile.columns;
+  tile.whole = true;
   tile.loops.assign(op.getNumLoops(), frame.zero);
   if (!dims.batch.empty())
     tile.loops[dims.batch.front()] = frame.origin.batch;
