@@ -149,4 +149,4 @@ if a.bench:
         print("bench", name, obj, flush=True)
 
 json.dump(manifest, open(os.path.join(a.out, "manifest.json"), "w"), indent=0)
-print("cases:", sum(1 for m in manifest if "npz" in m), "objects:", len(os.listdir(os.path.join(a.out, "objs"))))
+print("cases:", sum(1 for m in manifest if "src" in m or "npz" in m), "objects:", len(os.listdir(os.path.join(a.out, "objs"))))

@@ -1,13 +1,26 @@
 #!/bin/bash
 # Runs on the GPU machine (repository root, bundle in .gpubundle): benches
-# against torch, every bundled case, then compute-sanitizer on a subset.
+# against torch, every bundled case, then compute-sanitizer on a subset and,
+# with NCU=REGEX, Nsight Compute on the benches whose id matches.
 # Each step has its own time limit so that one slow step cannot eat the rest.
+# The misaligned run leaves out the TF32 file: its fallback kernel computes
+# in f32, not against the references' TF32-rounded inputs.
 B=${BUNDLE:-.gpubundle}
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 timeout ${BENCH_S:-90} python3 bench/gpu/device_run.py $B --no-cases --calls 20 2>&1 | tee $OUT/bench.txt
 timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench ${ONLY:+--only "$ONLY"} 2>&1 | tail -40 | tee $OUT/cases.txt
-timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench --misalign --only "${MISALIGN:-matmul}" 2>&1 | tail -12 | tee $OUT/misaligned.txt
+timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench --misalign --only "${MISALIGN:-matmul-(tensor|tiles|blocks|vector|transposed)|matmul-o|split-k}" 2>&1 | tail -12 | tee $OUT/misaligned.txt
 SAN=${SANITIZE:-control-flow|scatter|short-rows|transpose-tiles|convolution|reductions-o3|normalization}
 for tool in racecheck memcheck; do
   timeout ${SAN_S:-60} compute-sanitizer --tool $tool --print-limit 5 python3 bench/gpu/device_run.py $B --no-bench --only "$SAN" 2>&1 | tail -8 | tee $OUT/$tool.txt
 done
+# NCU="ID-REGEX:LAUNCHES ...": Nsight Compute on the first LAUNCHES kernels
+# of our own (not torch's) in the benches whose id matches, one process each.
+if [ -n "$NCU" ] && command -v ncu >/dev/null; then
+  for spec in $NCU; do
+    timeout ${NCU_S:-60} ncu --kernel-name regex:'^[a-z0-9]+_kernel' --launch-count ${spec##*:} \
+      --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+      --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
+      python3 bench/gpu/device_run.py $B --no-cases --calls 1 --only "${spec%:*}" > "$OUT/ncu-$(echo ${spec%:*} | tr -c a-z0-9 _).txt" 2>&1
+  done
+fi
