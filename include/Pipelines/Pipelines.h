@@ -8,6 +8,7 @@
 #ifndef GOOGLE_PIPELINES_PIPELINES_H
 #define GOOGLE_PIPELINES_PIPELINES_H
 
+#include "Codegen/GPU/Passes.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/Error.h"
@@ -98,6 +99,9 @@ bool hasMmaSync(StringRef chip);
 /// Whether AMD chip `chip` has CDNA's f16 matrix-core instructions
 /// (v_mfma_f32_16x16x16f16): gfx908, gfx90a, gfx94x and gfx950.
 bool hasMfma(StringRef chip);
+
+/// The kernels google-map-to-gpu picks for `options`' target and chip.
+MapToGpuPassOptions getMapToGpuOptions(const ExtremePipelineOptions &options);
 
 /// Checks option values and combinations; the error says why not.
 llvm::Error verifyOptions(const ExtremePipelineOptions &options);

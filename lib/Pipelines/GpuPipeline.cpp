@@ -46,15 +46,22 @@ bool google::hasMfma(StringRef chip) {
       {"gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950"}, chip);
 }
 
-void google::addGpuKernelPasses(OpPassManager &pm,
-                                const ExtremePipelineOptions &options) {
+MapToGpuPassOptions
+google::getMapToGpuOptions(const ExtremePipelineOptions &options) {
   MapToGpuPassOptions mapping;
-  mapping.mmaSync = options.target == Target::NVVM &&
-                    hasMmaSync(options.getChip());
+  bool nvidia = options.target == Target::NVVM;
+  mapping.mmaSync = nvidia && hasMmaSync(options.getChip());
   mapping.mfma = options.mfma;
   mapping.tf32 = options.tf32;
   mapping.asyncCopy = options.asyncCopy;
-  pm.addNestedPass<func::FuncOp>(createMapToGpuPass(mapping));
+  mapping.warpShuffles = nvidia;
+  return mapping;
+}
+
+void google::addGpuKernelPasses(OpPassManager &pm,
+                                const ExtremePipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(
+      createMapToGpuPass(getMapToGpuOptions(options)));
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createMergeKernelModulesPass());

@@ -3,8 +3,11 @@
 // 3-D tensors (rows a block's threads do not divide), layer normalization
 // (per-row steps between the reductions), three reductions in a chain, a
 // transposed input, f16 and f64, and a column sum next to a row chain.
+// On NVIDIA, rows of 256 to 4096 elements stay in registers (a scaled
+// softmax as in attention, i32 sums, a per-row result returned); longer
+// ones (4097) take the strided loops.
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 8 cases match numpy
+// CHECK: e2e: 12 cases match numpy
 
 // E2E: @softmax(x: 64x4096xf32[-30:30]) -> softmax(x, axis=-1)
 func.func @softmax(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
@@ -67,4 +70,36 @@ func.func @column_sums(%x: tensor<9x300xf32>) -> tensor<9x300xf32> {
   %d = google.sub %x, %m : tensor<9x300xf32>, tensor<9x1xf32> -> tensor<9x300xf32>
   %r = google.div %d, %c : tensor<9x300xf32>, tensor<1x300xf32> -> tensor<9x300xf32>
   return %r : tensor<9x300xf32>
+}
+
+// E2E: @scaled(x: 32x1024xf32[-30:30]) -> softmax(x * 0.125, axis=-1)
+func.func @scaled(%x: tensor<32x1024xf32>) -> tensor<32x1024xf32> {
+  %c = google.constant dense<0.125> : tensor<f32>
+  %s = google.mul %x, %c : tensor<32x1024xf32>, tensor<f32> -> tensor<32x1024xf32>
+  %0 = google.softmax %s {axis = 1 : i64} : tensor<32x1024xf32>
+  return %0 : tensor<32x1024xf32>
+}
+
+// E2E: @integers(x: 5x1000xi32[-50:50]) -> (x - x.max(axis=1, keepdims=True)) * (x - x.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True)
+func.func @integers(%x: tensor<5x1000xi32>) -> tensor<5x1000xi32> {
+  %m = google.reduce_max %x {axes = array<i64: 1>, keep_dims = true} : tensor<5x1000xi32> -> tensor<5x1xi32>
+  %d = google.sub %x, %m : tensor<5x1000xi32>, tensor<5x1xi32> -> tensor<5x1000xi32>
+  %s = google.reduce_sum %d {axes = array<i64: 1>, keep_dims = true} : tensor<5x1000xi32> -> tensor<5x1xi32>
+  %r = google.mul %d, %s : tensor<5x1000xi32>, tensor<5x1xi32> -> tensor<5x1000xi32>
+  return %r : tensor<5x1000xi32>
+}
+
+// E2E: @long(x: 3x4097xf32[-30:30]) -> softmax(x, axis=-1)
+func.func @long(%x: tensor<3x4097xf32>) -> tensor<3x4097xf32> {
+  %0 = google.softmax %x {axis = 1 : i64} : tensor<3x4097xf32>
+  return %0 : tensor<3x4097xf32>
+}
+
+// E2E: @with_norms(x: 6x700xf32[-3:3]) -> (x / np.sqrt((x * x).sum(axis=1, keepdims=True)), np.sqrt((x * x).sum(axis=1, keepdims=True)))
+func.func @with_norms(%x: tensor<6x700xf32>) -> (tensor<6x700xf32>, tensor<6x1xf32>) {
+  %sq = google.mul %x, %x : tensor<6x700xf32>, tensor<6x700xf32> -> tensor<6x700xf32>
+  %s = google.reduce_sum %sq {axes = array<i64: 1>, keep_dims = true} : tensor<6x700xf32> -> tensor<6x1xf32>
+  %n = google.sqrt %s : tensor<6x1xf32>
+  %r = google.div %x, %n : tensor<6x700xf32>, tensor<6x1xf32> -> tensor<6x700xf32>
+  return %r, %n : tensor<6x700xf32>, tensor<6x1xf32>
 }

@@ -1102,10 +1102,14 @@ class Generator:
             # Long rows: softmax and normalizations over them run row by
             # row on the CPU (fused chains of row ops).
             if rank >= 2 and self.rng.random() < 0.1:
-                shape[-1] = self.choice([128, 150, 300])
+                # 512 and 1000: GPU row chains in registers (256 threads,
+                # 2 and 4 elements each, the last slot partly out).
+                shape[-1] = self.choice([128, 150, 300, 300, 512, 1000])
+                if shape[-1] > 300 and dims is None:
+                    dims = list(shape)  # static: GPU chains need it
                 # Sometimes many of them: elementwise ops of 2^16
                 # elements or more run in chunks on threads.
-                if self.rng.random() < 0.5:
+                if shape[-1] <= 300 and self.rng.random() < 0.5:
                     shape[-2] = 512
                     if dims is None:
                         dims = list(shape)

@@ -18,7 +18,8 @@
 //     CPU lowering: a module google-run runs with --target=cpu. Its kernels
 //     are NVVM's (tensor cores included, TF32 with tf32=true, cp.async
 //     staging with async-copy=true, their nvgpu ops emulated: see
-//     emulateMmaSync and emulateAsyncCopies), or with mfma=true ROCDL's
+//     emulateMmaSync and emulateAsyncCopies; warp shuffles: see
+//     emulateShuffles), or with mfma=true ROCDL's
 //     (see emulateMfma).
 //
 //===----------------------------------------------------------------------===//
@@ -825,6 +826,54 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
   return success();
 }
 
+/// Stands in for gpu.shuffle xor across a warp of 32 lanes (NVIDIA's
+/// shfl.sync.bfly): every lane writes its value to a slot, and after a
+/// warp's barrier reads lane `lane ^ offset`'s (a kernel that shuffles
+/// across lanes that hold different things reads them here too).
+LogicalResult emulateShuffles(RewriterBase &rewriter, gpu::LaunchOp launch) {
+  SmallVector<gpu::ShuffleOp> shuffles;
+  launch.walk([&](gpu::ShuffleOp op) { shuffles.push_back(op); });
+  if (shuffles.empty())
+    return success();
+  std::optional<int64_t> threads = getBlockOfWhole(launch, 32);
+  if (!threads)
+    return launch.emitError("google-test-run-launches-on-host: gpu.shuffle "
+                            "needs a static 1-D block of whole warps");
+  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  DenseMap<Type, Value> slots;
+  Location loc = launch.getLoc();
+  for (gpu::ShuffleOp op : shuffles) {
+    if (op.getMode() != gpu::ShuffleMode::XOR ||
+        getConstantIntValue(op.getWidth()) != 32 ||
+        !getConstantIntValue(op.getOffset()) ||
+        *getConstantIntValue(op.getOffset()) >= 32)
+      return op.emitError("google-test-run-launches-on-host: only gpu.shuffle "
+                          "xor of a constant offset across 32 lanes runs on "
+                          "the host");
+    Type type = op.getValue().getType();
+    Value &slot = slots[type];
+    if (!slot)
+      slot = launch.addWorkgroupAttribution(
+          MemRefType::get({*threads}, type, MemRefLayoutAttrInterface(),
+                          workgroup),
+          loc);
+    rewriter.setInsertionPoint(op);
+    Value thread = launch.getThreadIds().x;
+    memref::StoreOp::create(rewriter, loc, op.getValue(), slot, thread);
+    createWarpBarrier(rewriter, loc);
+    Value partner = arith::XOrIOp::create(
+        rewriter, loc, thread,
+        arith::ConstantIndexOp::create(rewriter, loc,
+                                       *getConstantIntValue(op.getOffset())));
+    Value value = memref::LoadOp::create(rewriter, loc, slot, partner);
+    createWarpBarrier(rewriter, loc);
+    Value valid = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+    rewriter.replaceOp(op, ValueRange{value, valid});
+  }
+  return success();
+}
+
 /// Stands in for NVIDIA's cp.async (nvgpu.device_async_copy of whole
 /// vectors): the copy happens when it is issued, its group and the wait
 /// for it go. A kernel that reads a stage before a barrier after the wait
@@ -1005,7 +1054,8 @@ struct TestRunLaunchesOnHostPass
         if (isa<amdgpu::MFMAOp>(op))
           checkedWarpSize = 64;
         else if (!checkedWarpSize &&
-                 isa<nvgpu::NVGPUDialect>(op->getDialect()))
+                 (isa<nvgpu::NVGPUDialect>(op->getDialect()) ||
+                  isa<gpu::ShuffleOp>(op)))
           checkedWarpSize = 32;
       });
       // The kernel's own buffers, not the emulations' exchange slots.
@@ -1013,6 +1063,7 @@ struct TestRunLaunchesOnHostPass
       if (failed(emulateAsyncCopies(rewriter, launch)) ||
           failed(emulateMfma(rewriter, launch)) ||
           failed(emulateMmaSync(rewriter, launch)) ||
+          failed(emulateShuffles(rewriter, launch)) ||
           failed(runOnHost(rewriter, launch, checkedWarpSize, kernelBuffers)))
         return signalPassFailure();
     }
@@ -1069,13 +1120,8 @@ void registerGoogleTestPasses() {
         addLinalgLoweringPasses(pm, gpu);
         addBufferizationPasses(pm, gpu);
         // The kernels the GPU pipeline picks (matrix cores included).
-        MapToGpuPassOptions mapping;
-        mapping.mmaSync =
-            gpu.target == Target::NVVM && hasMmaSync(gpu.getChip());
-        mapping.mfma = options.mfma;
-        mapping.tf32 = options.tf32;
-        mapping.asyncCopy = options.asyncCopy;
-        pm.addNestedPass<func::FuncOp>(createMapToGpuPass(mapping));
+        pm.addNestedPass<func::FuncOp>(
+            createMapToGpuPass(getMapToGpuOptions(gpu)));
         pm.addPass(createConvertBufferizationToMemRefPass());
         pm.addPass(std::make_unique<TestRunLaunchesOnHostPass>());
         addHostLoweringPasses(pm, cpu);

@@ -110,7 +110,13 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     share one such kernel: per-row ops run on thread 0 between barriers,
     elementwise ops strided along the row, each reduction followed by a
     barrier; a chain ends before an op that would read another thread's
-    element of a buffer it writes. Reductions of every dimension
+    element of a buffer it writes. With `warp-shuffles` (NVIDIA), chains
+    over rows of 256 to 4096 elements with 32-bit reductions keep the row
+    in registers instead (at most 16 elements per thread, each loaded
+    once; every thread computes the per-row ops), reduce across each warp
+    by `gpu.shuffle` and across the warps with one barrier, and store each
+    element the chain writes once, at the end (nothing of a fresh buffer
+    only the chain uses). Reductions of every dimension
     over many elements run in two kernels (chunks into partials, then one
     thread). Float adds are reassociated (SPEC).
     Afterwards no memory access is left outside a `gpu.launch`; the pass
@@ -131,6 +137,9 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "f32 matmuls on tensor cores in TF32 through nvgpu.mma.sync "
            "m16n8k8 (NVIDIA sm_80 and later; inputs rounded to 10-bit "
            "mantissas)">,
+    Option<"warpShuffles", "warp-shuffles", "bool", /*default=*/"false",
+           "Row chains (softmax, layer norm) keep rows in registers and "
+           "reduce across warps by gpu.shuffle (NVIDIA's 32 lanes)">,
     Option<"asyncCopy", "async-copy", "bool", /*default=*/"false",
            "With mma-sync: f16 tensor-core kernels copy their slices to "
            "shared memory by cp.async, in two stages, instead of through "

@@ -331,7 +331,7 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
 /// One gpu.launch for `chain`, at its last op, with a block of
 /// kRowReductionThreads threads per row; erases the chain's ops.
 gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
-                                    const RowChain &chain);
+                                    const RowChain &chain, bool warpShuffles);
 
 } // namespace mlir::google::kernels
 

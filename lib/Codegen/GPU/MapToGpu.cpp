@@ -303,7 +303,7 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         continue;
       if (auto chain = chainOf.find(op); chain != chainOf.end()) {
         if (chain->second->steps.back().op == op) {
-          lowerRowChainToBlocks(rewriter, *chain->second);
+          lowerRowChainToBlocks(rewriter, *chain->second, warpShuffles);
           ++numKernels;
         }
         continue;

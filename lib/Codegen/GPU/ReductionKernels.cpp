@@ -289,11 +289,11 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
 
 namespace {
 
-/// Computes `op`'s payload at loop indices `loops` and stores the results
-/// (operands that are not shaped, like a fill's value, are used as they
-/// are; inputs may be read at constant indices).
-void emitPayload(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
-                 ArrayRef<Value> loops) {
+/// `op`'s payload's results, its shaped operands read by `read` (operands
+/// that are not shaped, like a fill's value, are used as they are; an
+/// output whose value the payload does not use is not read).
+SmallVector<Value> computePayload(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  function_ref<Value(OpOperand &)> read) {
   IRMapping mapping;
   for (OpOperand &operand : op->getOpOperands()) {
     BlockArgument argument = op.getMatchingBlockArgument(&operand);
@@ -303,24 +303,299 @@ void emitPayload(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
     }
     if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
       continue;
-    SmallVector<Value> indices;
-    for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults())
-      indices.push_back(isa<AffineDimExpr>(result)
-                            ? loops[cast<AffineDimExpr>(result).getPosition()]
-                            : arith::ConstantIndexOp::create(
-                                  rewriter, loc,
-                                  cast<AffineConstantExpr>(result).getValue()));
-    mapping.map(argument,
-                memref::LoadOp::create(rewriter, loc, operand.get(), indices));
+    mapping.map(argument, read(operand));
   }
   Block *body = op.getBlock();
   for (Operation &payload : body->without_terminator())
     rewriter.clone(payload, mapping);
-  for (auto [value, init] :
-       llvm::zip(body->getTerminator()->getOperands(), op.getDpsInitsMutable()))
-    memref::StoreOp::create(rewriter, loc, mapping.lookupOrDefault(value),
-                            init.get(), getIndices(op, init, loops));
+  return llvm::map_to_vector(
+      body->getTerminator()->getOperands(),
+      [&](Value value) { return mapping.lookupOrDefault(value); });
 }
+
+/// The indices of `operand` of `op` at loop indices `loops` (its map may
+/// give constants).
+SmallVector<Value> getOperandIndices(RewriterBase &rewriter, Location loc,
+                                     linalg::LinalgOp op, OpOperand &operand,
+                                     ArrayRef<Value> loops) {
+  SmallVector<Value> indices;
+  for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults())
+    indices.push_back(
+        isa<AffineDimExpr>(result)
+            ? loops[cast<AffineDimExpr>(result).getPosition()]
+            : arith::ConstantIndexOp::create(
+                  rewriter, loc, cast<AffineConstantExpr>(result).getValue()));
+  return indices;
+}
+
+/// Computes `op`'s payload at loop indices `loops` and stores the results.
+void emitPayload(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+                 ArrayRef<Value> loops) {
+  SmallVector<Value> results =
+      computePayload(rewriter, op, [&](OpOperand &operand) -> Value {
+        return memref::LoadOp::create(
+            rewriter, loc, operand.get(),
+            getOperandIndices(rewriter, loc, op, operand, loops));
+      });
+  for (auto [value, init] : llvm::zip(results, op.getDpsInitsMutable()))
+    memref::StoreOp::create(rewriter, loc, value, init.get(),
+                            getIndices(op, init, loops));
+}
+
+/// The most elements of a row each thread holds in registers (see
+/// RowInRegisters).
+constexpr int64_t kMaxRowSlots = 16;
+constexpr int64_t kWarpSize = 32;
+
+/// A row chain run with every row's values in registers: thread t holds
+/// elements t + 256 s (slot s) of each buffer the chain accesses at the
+/// element and every per-row value (each thread computes Row steps
+/// itself); reductions combine in the thread, across the warp by
+/// shuffles, then across the block's 8 warps through shared memory, with
+/// one barrier. Reads of what the chain wrote come from registers and
+/// every element the chain writes is stored once, at the end (none of a
+/// fresh buffer that only the chain uses); row values by thread 0, after
+/// a barrier when threads read such a buffer's old row value.
+class RowInRegisters {
+public:
+  RowInRegisters(RewriterBase &rewriter, Location loc, const RowChain &chain,
+                 Value thread, ArrayRef<Value> row)
+      : rewriter(rewriter), loc(loc), chain(chain), thread(thread), row(row) {
+    int64_t threads = kRowReductionThreads;
+    int64_t slots = llvm::divideCeil(chain.length, threads);
+    Value last = constant(chain.length - 1);
+    for (int64_t slot = 0; slot < slots; ++slot) {
+      Value element =
+          slot == 0 ? thread : add(thread, constant(slot * threads));
+      elements.push_back(element);
+      bool whole = (slot + 1) * threads <= chain.length;
+      valid.push_back(whole ? Value()
+                            : arith::CmpIOp::create(
+                                  rewriter, loc, arith::CmpIPredicate::slt,
+                                  element, constant(chain.length)));
+      clamped.push_back(
+          whole ? element
+                : arith::MinSIOp::create(rewriter, loc, element, last));
+    }
+  }
+
+  /// Whether `chain` can run so: at least one element and at most
+  /// kMaxRowSlots per thread, and reductions into 32-bit values (what a
+  /// shuffle moves).
+  static bool fits(const RowChain &chain) {
+    if (chain.length < kRowReductionThreads ||
+        chain.length > kMaxRowSlots * kRowReductionThreads)
+      return false;
+    return llvm::all_of(chain.steps, [](RowStep step) {
+      if (step.kind != RowStep::Kind::Reduction)
+        return true;
+      Type accumulator =
+          getElementTypeOrSelf(step.op.getDpsInitOperand(0)->get());
+      return accumulator.isF32() || accumulator.isInteger(32);
+    });
+  }
+
+  /// The shared memory of a reduction: a value per warp.
+  static MemRefType getPartialsType(linalg::LinalgOp op) {
+    return MemRefType::get(
+        {kRowReductionThreads / kWarpSize},
+        getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()),
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(op->getContext(),
+                                   gpu::AddressSpace::Workgroup));
+  }
+
+  /// A Row or Elements step.
+  void emitStep(const RowStep &step) {
+    linalg::LinalgOp op = step.op;
+    if (step.kind == RowStep::Kind::Row) {
+      emitAt(op, kRowSlot);
+      return;
+    }
+    for (int64_t slot = 0; slot < getNumSlots(); ++slot)
+      emitAt(op, slot);
+  }
+
+  /// A Reduction step, through shared memory `partials`.
+  void emitReduction(const RowStep &step, Value partials) {
+    linalg::LinalgOp op = step.op;
+    ReductionCombine combine = getReductionCombine(op);
+    OpOperand *input = op.getDpsInputOperand(0);
+    OpOperand *init = op.getDpsInitOperand(0);
+    Value partial;
+    for (int64_t slot = 0; slot < getNumSlots(); ++slot) {
+      Value element = combine.toAccumulator(rewriter, read(op, *input, slot));
+      if (!partial) {
+        partial = element;
+        continue;
+      }
+      Value combined = combine.apply(rewriter, element, partial);
+      partial = valid[slot] ? arith::SelectOp::create(
+                                  rewriter, loc, valid[slot], combined, partial)
+                                  .getResult()
+                            : combined;
+    }
+    for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
+      Value other = gpu::ShuffleOp::create(rewriter, loc, partial, offset,
+                                           kWarpSize, gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      partial = combine.apply(rewriter, other, partial);
+    }
+    Value lane =
+        arith::RemUIOp::create(rewriter, loc, thread, constant(kWarpSize));
+    Value warp =
+        arith::DivUIOp::create(rewriter, loc, thread, constant(kWarpSize));
+    auto first = scf::IfOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
+                              constant(0)));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(first.thenBlock());
+      memref::StoreOp::create(rewriter, loc, partial, partials, warp);
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    Value total = memref::LoadOp::create(rewriter, loc, partials, constant(0));
+    for (int64_t other = 1; other < kRowReductionThreads / kWarpSize; ++other)
+      total = combine.apply(
+          rewriter,
+          memref::LoadOp::create(rewriter, loc, partials, constant(other)),
+          total);
+    write(*init, kRowSlot,
+          combine.apply(rewriter, total, read(op, *init, kRowSlot)));
+  }
+
+  /// Stores what the chain wrote: each thread its elements, thread 0 the
+  /// row values.
+  void emitStores() {
+    if (readsRowsWritten)
+      gpu::BarrierOp::create(rewriter, loc);
+    Value isFirst = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, thread, constant(0));
+    for (int64_t slot = kRowSlot; slot < getNumSlots(); ++slot) {
+      SmallVector<std::pair<Value, Value>> stores;
+      for (auto [key, value] : written)
+        if (key.second == slot && !isPrivate(key.first))
+          stores.push_back({key.first, value});
+      if (stores.empty())
+        continue;
+      Value condition = slot == kRowSlot ? isFirst : valid[slot];
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (condition) {
+        auto branch = scf::IfOp::create(rewriter, loc, condition);
+        rewriter.setInsertionPointToStart(branch.thenBlock());
+      }
+      SmallVector<Value> at(row);
+      if (slot != kRowSlot)
+        at.push_back(elements[slot]);
+      for (auto [buffer, value] : stores)
+        memref::StoreOp::create(rewriter, loc, value, buffer, at);
+    }
+  }
+
+private:
+  static constexpr int64_t kRowSlot = -1;
+  using Key = std::pair<Value, int64_t>;
+
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  }
+  Value add(Value a, Value b) {
+    return arith::AddIOp::create(rewriter, loc, a, b);
+  }
+  int64_t getNumSlots() const { return elements.size(); }
+
+  /// The loop indices of `op` at `slot` (element loops at a clamped
+  /// element: always in range).
+  SmallVector<Value> getLoops(linalg::LinalgOp op, int64_t slot) {
+    SmallVector<Value> loops(row);
+    if (op.getNumLoops() > row.size())
+      loops.push_back(slot == kRowSlot ? constant(0) : clamped[slot]);
+    return loops;
+  }
+
+  /// The buffer a row value is known by: a view adding unit dimensions to
+  /// a per-row buffer is its source (see isRaceFree).
+  static Value getRowBuffer(linalg::LinalgOp op, OpOperand &operand) {
+    if (auto view = operand.get().getDefiningOp<memref::ExpandShapeOp>();
+        view && !op.isDpsInit(&operand))
+      return view.getSrc();
+    return operand.get();
+  }
+
+  /// `operand` of `op` at `slot`: a value the chain wrote or read before,
+  /// else loaded (and kept).
+  Value read(linalg::LinalgOp op, OpOperand &operand, int64_t slot) {
+    bool atElement = slot != kRowSlot &&
+                     op.getMatchingIndexingMap(&operand).isIdentity() &&
+                     op.getNumLoops() == row.size() + 1;
+    Key key = atElement ? Key{operand.get(), slot}
+                        : Key{getRowBuffer(op, operand), kRowSlot};
+    if (Value known = values.lookup(key))
+      return known;
+    Value loaded = memref::LoadOp::create(
+        rewriter, loc, operand.get(),
+        getOperandIndices(rewriter, loc, op, operand, getLoops(op, slot)));
+    // Per-row reads of buffers shaped otherwise (x[row, 0]) are not kept.
+    if (atElement || isRowShaped(key.first))
+      values[key] = loaded;
+    // Thread 0 stores its row values at the end: every thread must have
+    // read the old ones by then.
+    if (!atElement && llvm::any_of(chain.steps, [&](RowStep step) {
+          return llvm::is_contained(step.op.getDpsInits(), key.first);
+        }))
+      readsRowsWritten = true;
+    return loaded;
+  }
+
+  bool isRowShaped(Value buffer) const {
+    return cast<MemRefType>(buffer.getType()).getShape() ==
+           ArrayRef(chain.rows);
+  }
+
+  void write(OpOperand &init, int64_t slot, Value value) {
+    Key key{init.get(), slot};
+    values[key] = value;
+    written[key] = value;
+  }
+
+  void emitAt(linalg::LinalgOp op, int64_t slot) {
+    SmallVector<Value> results =
+        computePayload(rewriter, op, [&](OpOperand &operand) {
+          return read(op, operand, slot);
+        });
+    for (auto [value, init] : llvm::zip(results, op.getDpsInitsMutable()))
+      write(init, slot, value);
+  }
+
+  /// Whether `buffer` is fresh and only the chain's ops use it (besides
+  /// its deallocation): nothing reads what the chain leaves in it.
+  bool isPrivate(Value buffer) const {
+    if (!buffer.getDefiningOp<gpu::AllocOp>() &&
+        !buffer.getDefiningOp<memref::AllocOp>())
+      return false;
+    return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+      return isa<gpu::DeallocOp, memref::DeallocOp>(user) ||
+             llvm::any_of(chain.steps, [&](RowStep step) {
+               return step.op.getOperation() == user;
+             });
+    });
+  }
+
+  RewriterBase &rewriter;
+  Location loc;
+  const RowChain &chain;
+  Value thread;
+  SmallVector<Value> row;
+  /// Per slot: the element, whether it is in the row (null: always), and
+  /// the element clamped into the row.
+  SmallVector<Value> elements, valid, clamped;
+  DenseMap<Key, Value> values;
+  /// The last value the chain wrote at each buffer and slot.
+  llvm::MapVector<Key, Value> written;
+  /// Whether threads loaded a row value of a buffer the chain writes.
+  bool readsRowsWritten = false;
+};
 
 } // namespace
 
@@ -331,17 +606,20 @@ void emitPayload(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
 /// barrier); reductions are block reductions (see lowerRowReductionToBlocks)
 /// followed by a barrier, after which every thread reads the row's value.
 gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
-                                    const RowChain &chain) {
+                                    const RowChain &chain, bool warpShuffles) {
   linalg::LinalgOp last = chain.steps.back().op;
   Location loc = last.getLoc();
   rewriter.setInsertionPoint(last);
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
+  bool inRegisters = warpShuffles && RowInRegisters::fits(chain);
   SmallVector<Type> sharedTypes;
   for (const RowStep &step : chain.steps)
     if (step.kind == RowStep::Kind::Reduction)
-      sharedTypes.push_back(getPartialsType(step.op));
+      sharedTypes.push_back(inRegisters
+                                ? RowInRegisters::getPartialsType(step.op)
+                                : getPartialsType(step.op));
   Value one = constant(1);
   auto launch = createLaunch(rewriter, loc, constant(chain.getNumRows()),
                              constant(kRowReductionThreads), one, sharedTypes);
@@ -356,6 +634,22 @@ gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
   SmallVector<Value> row = *affine::delinearizeIndex(
       rewriter, loc, launch.getBlockIds().x, rowExtents);
   unsigned rank = chain.rows.size();
+
+  if (inRegisters) {
+    RowInRegisters values(rewriter, loc, chain, thread, row);
+    unsigned reduction = 0;
+    for (const RowStep &step : chain.steps) {
+      if (step.kind == RowStep::Kind::Reduction)
+        values.emitReduction(step,
+                             launch.getWorkgroupAttributions()[reduction++]);
+      else
+        values.emitStep(step);
+    }
+    values.emitStores();
+    for (const RowStep &step : chain.steps)
+      rewriter.eraseOp(step.op);
+    return launch;
+  }
 
   // Whether every thread's writes are visible to the block.
   bool synced = true;

@@ -1,0 +1,130 @@
+// RUN: google-opt %s -split-input-file --google-map-to-gpu=warp-shuffles=1 | FileCheck %s
+
+// With warp-shuffles (NVIDIA), softmax's rows of 1024 stay in registers:
+// each of the 256 threads loads its 4 elements of x once; the exp values
+// are not read back from y; each reduction combines the thread's values,
+// then the warp's by 5 shuffles, then the 8 warps' through shared memory
+// after one barrier; y is stored once, at the end, and the row buffer
+// (fresh, used only by the chain) not at all.
+// CHECK-LABEL: func.func @row_chain
+// CHECK-SAME: (%[[X:.*]]: memref<64x1024xf32>, %[[Y:.*]]: memref<64x1024xf32>)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, {{.*}} workgroup(%[[MAX:.*]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-4: memref.load %[[X]][%[[BX]], %{{.*}}]
+// CHECK-NOT: memref.load %[[X]]
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: memref.store %{{.*}}, %[[MAX]]
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-COUNT-8: memref.load %[[MAX]]
+// CHECK-COUNT-4: math.exp
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: memref.store %{{.*}}, %[[SUM]]
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-COUNT-4: arith.divf
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: memref.load
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[Y]][%[[BX]], %{{.*}}]
+// CHECK-NEXT: gpu.terminator
+func.func @row_chain(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %low = arith.constant 0xFF800000 : f32
+  %row = gpu.alloc () : memref<64xf32>
+  linalg.fill ins(%low : f32) outs(%row : memref<64xf32>)
+  linalg.reduce { arith.maxnumf } ins(%x : memref<64x1024xf32>) outs(%row : memref<64xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %row : memref<64x1024xf32>, memref<64xf32>) outs(%y : memref<64x1024xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%row : memref<64xf32>)
+  linalg.reduce { arith.addf } ins(%y : memref<64x1024xf32>) outs(%row : memref<64xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y, %row : memref<64x1024xf32>, memref<64xf32>) outs(%y : memref<64x1024xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %q = arith.divf %in, %s : f32
+    linalg.yield %q : f32
+  }
+  gpu.dealloc %row : memref<64xf32>
+  return
+}
+
+// -----
+
+// Rows of 300: the second slot holds elements 256-299 only; its loads are
+// clamped into the row, its values left out of the sum, its store guarded.
+// The row's sum starts from the buffer's old value, which every thread
+// reads: thread 0 stores the new one after a barrier (the buffer is an
+// argument: others read it).
+// CHECK-LABEL: func.func @partial_slot
+// CHECK-SAME: (%[[X:.*]]: memref<4x300xf32>, %[[Y:.*]]: memref<4x300xf32>, %[[S:.*]]: memref<4xf32>)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in
+// CHECK: %[[SECOND:.*]] = arith.addi %[[TX]], %c256
+// CHECK: %[[IN:.*]] = arith.cmpi slt, %[[SECOND]], %c300
+// CHECK: %[[CLAMPED:.*]] = arith.minsi %[[SECOND]], %c299
+// CHECK: memref.load %[[X]][%[[BX]], %[[TX]]]
+// CHECK: memref.load %[[X]][%[[BX]], %[[CLAMPED]]]
+// CHECK: arith.select %[[IN]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[S]][%[[BX]]]
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi eq, %[[TX]], %c0
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %{{.*}}, %[[S]][%[[BX]]]
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[BX]], %[[TX]]]
+// CHECK: scf.if %[[IN]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[Y]][%[[BX]], %[[SECOND]]]
+func.func @partial_slot(%x: memref<4x300xf32>, %y: memref<4x300xf32>, %s: memref<4xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<4x300xf32>) outs(%s : memref<4xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<4x300xf32>, memref<4xf32>) outs(%y : memref<4x300xf32>) {
+  ^bb0(%in: f32, %t: f32, %out: f32):
+    %q = arith.divf %in, %t : f32
+    linalg.yield %q : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y : memref<4x300xf32>) outs(%y : memref<4x300xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// Rows of more than 4096 elements (16 per thread), and f64 reductions
+// (a shuffle moves 32 bits), keep the strided loops and the shared-memory
+// tree.
+// CHECK-LABEL: func.func @too_long
+// CHECK-NOT: gpu.shuffle
+// CHECK: workgroup(%{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK-LABEL: func.func @f64_rows
+// CHECK-NOT: gpu.shuffle
+// CHECK: workgroup(%{{.*}} : memref<256xf64, #gpu.address_space<workgroup>>)
+func.func @too_long(%x: memref<2x4097xf32>, %y: memref<2x4097xf32>, %s: memref<2xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<2x4097xf32>) outs(%s : memref<2xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<2x4097xf32>, memref<2xf32>) outs(%y : memref<2x4097xf32>) {
+  ^bb0(%in: f32, %t: f32, %out: f32):
+    %q = arith.divf %in, %t : f32
+    linalg.yield %q : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y : memref<2x4097xf32>) outs(%y : memref<2x4097xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+func.func @f64_rows(%x: memref<2x512xf64>, %y: memref<2x512xf64>, %s: memref<2xf64>) {
+  linalg.reduce { arith.addf } ins(%x : memref<2x512xf64>) outs(%s : memref<2xf64>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<2x512xf64>, memref<2xf64>) outs(%y : memref<2x512xf64>) {
+  ^bb0(%in: f64, %t: f64, %out: f64):
+    %q = arith.divf %in, %t : f64
+    linalg.yield %q : f64
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y : memref<2x512xf64>) outs(%y : memref<2x512xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %m = arith.mulf %in, %in : f64
+    linalg.yield %m : f64
+  }
+  return
+}
