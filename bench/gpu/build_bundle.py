@@ -9,7 +9,7 @@ compute-sanitizer). Every e2e file (test/e2e and examples) by default.
   bench/gpu/build_bundle.py BUILD MAIN OUT [--opt-levels "0 3"]
                             [--files a.mlir,...] [--bench]
 
-The benches: relu(A @ B + bias) (4096^3 f32 and f16, 1024^3 f32; the f32
+The benches: relu(A @ B + bias) (4096^3 f32, f16 and bf16, 1024^3 f32; the f32
 ones also with tf32=true, against torch with TF32 allowed; the f16 one
 also with async-copy=true), softmax
 4096x4096, relu(x + y) over 64 Mi elements, attention 16x1024x64 and the
@@ -126,7 +126,7 @@ if a.bench:
     benches.append(("attention16x1024x64", src, "attn", 0, [(16, 1024, 64, "f32")] * 3))
     src = os.path.join(B, "mlp.mlir"); open(src, "w").write(mlp)
     benches.append(("mlp32", src, "mlp", 0, [(32, 784, "f32"), (784, 256, "f32"), (256, "f32"), (256, 10, "f32"), (10, "f32")]))
-    for n, t in ((4096, "f32"), (4096, "f16"), (1024, "f32")):
+    for n, t in ((4096, "f32"), (4096, "f16"), (4096, "bf16"), (1024, "f32")):
         src = os.path.join(B, f"mbr{n}{t}.mlir"); open(src, "w").write(mbr.format(n=n, t=t))
         benches.append((f"mbr{n}{t}", src, "mbr", 2 * n ** 3, [(n, n, t), (n, n, t), (n, t)]))
     src = os.path.join(B, "sm.mlir"); open(src, "w").write(sm.format(r=4096, c=4096))

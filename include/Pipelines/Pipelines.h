@@ -75,9 +75,10 @@ struct ExtremePipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<bool> asyncCopy{
       *this, "async-copy",
-      llvm::cl::desc("target=nvvm on sm_80 and later: the f16 tensor-core "
-                     "kernels copy their slices to shared memory by cp.async, "
-                     "in two stages (off by default: not yet run on a GPU)"),
+      llvm::cl::desc("target=nvvm on sm_80 and later: the 16-bit "
+                     "tensor-core kernels copy their slices to shared memory "
+                     "by cp.async, in two stages (off by default: no faster "
+                     "on an H200)"),
       llvm::cl::init(false)};
 
   /// `chip`, or the target's default when it is empty.

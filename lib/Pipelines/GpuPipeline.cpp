@@ -103,6 +103,7 @@ void google::addGpuKernelPasses(OpPassManager &pm,
       approximate.functions = {"exp", "log", "tanh", "erf"};
       kernels.addPass(createApproximateMathPass(approximate));
     }
+    kernels.addPass(createLowerBf16MmaSyncPass());
     kernels.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions lowering;
     lowering.indexBitwidth = 64;

@@ -1647,9 +1647,9 @@ class Generator:
         return self.extent()
 
     def matmul_operands(self, dtype, rank):
-        # f16 in whole 128x128 tiles of C, K a multiple of 32, static: the
-        # GPU's tensor- and matrix-core kernels.
-        if dtype == "f16" and rank == 2 and self.rng.random() < 0.2:
+        # f16 and bf16 in whole 128x128 tiles of C, K a multiple of 32,
+        # static: the GPU's tensor- and matrix-core kernels.
+        if dtype in ("f16", "bf16") and rank == 2 and self.rng.random() < 0.2:
             m, k, n = (128 * self.choice([1, 2]), 32 * self.choice([1, 2, 3]),
                        128 * self.choice([1, 2]))
             return (self.new_arg(dtype, [m, k], [m, k]),

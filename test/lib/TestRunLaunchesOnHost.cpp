@@ -605,9 +605,9 @@ LogicalResult emulateMfma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   return success();
 }
 
-/// Stands in for NVIDIA's warp-wide nvgpu.ldmatrix (x4, f16 or f32) and
-/// nvgpu.mma.sync (m16n8k16 of f16, m16n8k8 in TF32; f32 accumulators) as
-/// emulateMfma does for amdgpu.mfma, with PTX's fragment layouts (g = lane /
+/// Stands in for NVIDIA's warp-wide nvgpu.ldmatrix (x4, f16, bf16 or f32) and
+/// nvgpu.mma.sync (m16n8k16 of f16 or bf16, m16n8k8 in TF32; f32 accumulators)
+/// as emulateMfma does for amdgpu.mfma, with PTX's fragment layouts (g = lane /
 /// 4, t = lane % 4): ldmatrix's lane l gives the address of row l % 8 of
 /// matrix l / 8 (8 rows of 16 bytes) and receives its 32 bits at (g, t):
 /// halves (g, 2 t + e) (transposed: (2 t + e, g)) or a float (g, t).
@@ -630,11 +630,17 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
   if (!threads)
     return launch.emitError("google-test-run-launches-on-host: nvgpu ops "
                             "need a static 1-D block of whole warps");
+  // The 16-bit type of the launch's fragments: f16, or bf16 throughout.
+  Type half = f16;
+  for (Operation *op : ops)
+    if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op))
+      if (getElementTypeOrSelf(mma.getMatrixA().getType()).isBF16())
+        half = BFloat16Type::get(context);
   auto isHalfMma = [&](nvgpu::MmaSyncOp mma) {
     return mma.getMmaShapeAsArray() == std::array<int64_t, 3>{16, 8, 16} &&
            !mma.getTf32Enabled() &&
-           mma.getMatrixA().getType() == VectorType::get({4, 2}, f16) &&
-           mma.getMatrixB().getType() == VectorType::get({2, 2}, f16) &&
+           mma.getMatrixA().getType() == VectorType::get({4, 2}, half) &&
+           mma.getMatrixB().getType() == VectorType::get({2, 2}, half) &&
            mma.getMatrixC().getType() == VectorType::get({2, 2}, f32);
   };
   auto isTf32Mma = [&](nvgpu::MmaSyncOp mma) {
@@ -650,14 +656,15 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
     bool supported =
         load ? load.getNumTiles() == 4 && load.getIndices().size() >= 2 &&
                    load.getIndices().size() <= 3 &&
-                   (load.getRes().getType() == VectorType::get({4, 2}, f16) ||
+                   (load.getRes().getType() == VectorType::get({4, 2}, half) ||
                     (load.getRes().getType() == VectorType::get({4, 1}, f32) &&
                      !load.getTranspose()))
              : isHalfMma(mma) || isTf32Mma(mma);
     if (!supported)
       return op->emitError("google-test-run-launches-on-host: only "
-                           "ldmatrix x4 of f16 or f32, mma.sync m16n8k16 of "
-                           "f16 and m16n8k8 of tf32 into f32 run on the host");
+                           "ldmatrix x4 of f16, bf16 or f32, mma.sync "
+                           "m16n8k16 of f16 or bf16 (one of them per launch) "
+                           "and m16n8k8 of tf32 into f32 run on the host");
   }
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
@@ -667,8 +674,8 @@ LogicalResult emulateMmaSync(RewriterBase &rewriter, gpu::LaunchOp launch) {
                         workgroup),
         launch.getLoc());
   };
-  Value addresses = slots(3, index), lhsSlots = slots(8, f16),
-        rhsSlots = slots(4, f16), lhsTf32Slots = slots(4, f32),
+  Value addresses = slots(3, index), lhsSlots = slots(8, half),
+        rhsSlots = slots(4, half), lhsTf32Slots = slots(4, f32),
         rhsTf32Slots = slots(2, f32);
   for (Operation *op : ops) {
     Location loc = op->getLoc();

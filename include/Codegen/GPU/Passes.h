@@ -23,10 +23,17 @@ class FuncOp;
 } // namespace func
 namespace gpu {
 class GPUDialect;
+class GPUModuleOp;
 } // namespace gpu
 namespace linalg {
 class LinalgDialect;
 } // namespace linalg
+namespace LLVM {
+class LLVMDialect;
+} // namespace LLVM
+namespace NVVM {
+class NVVMDialect;
+} // namespace NVVM
 namespace nvgpu {
 class NVGPUDialect;
 } // namespace nvgpu

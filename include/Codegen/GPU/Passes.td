@@ -81,18 +81,19 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     (128x128 when there are at least 512) get vector tiles instead: slices
     staged through registers as vectors of 4 while the previous slice is
     computed from shared memory. With `mma-sync` (the pipeline sets it for
-    NVIDIA sm_80 and later), f16 matmuls accumulating in f32 in whole
-    128x128 tiles (K a multiple of 32) run on tensor cores through
-    `nvgpu.mma.sync` m16n8k16; with `mfma` (the pipeline's `mfma` option,
-    off by default: not yet run on an AMD GPU), the same matmuls run on
+    NVIDIA sm_80 and later), f16 and bf16 matmuls accumulating in f32 in
+    whole 128x128 tiles (K a multiple of 32) run on tensor cores through
+    `nvgpu.mma.sync` m16n8k16 (bf16 lowered by
+    `--google-lower-bf16-mma-sync`); with `mfma` (the pipeline's `mfma`
+    option, off by default: not yet run on an AMD GPU), the f16 ones run on
     CDNA matrix cores through `amdgpu.mfma` 16x16x16 (4 waves of 64 lanes
     per 128x128 tile). With `tf32` (the pipeline's `tf32` option, an
     opt-in: results change), f32 matmuls of the same shapes run on tensor
     cores too, through `nvgpu.mma.sync` m16n8k8 in TF32: their inputs are
     rounded to 10-bit mantissas (to nearest, ties away from zero) as they
     are staged. With `async-copy` (and `mma-sync`; the pipeline's
-    `async-copy` option, off by default: not yet run on a GPU), the f16
-    tensor-core kernels copy each next slice to shared memory by cp.async
+    `async-copy` option, off by default: correct on an H200 but no faster
+    than staging through registers), the 16-bit tensor-core kernels copy each next slice to shared memory by cp.async
     (`nvgpu.device_async_copy`) into a second stage while the current one is
     computed, with one barrier per slice. Products are accumulated with `contract`,
     so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
@@ -128,7 +129,7 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     Option<"tileSize", "tile-size", "int64_t", /*default=*/"4",
            "Rows and columns of C per thread in contractions">,
     Option<"mmaSync", "mma-sync", "bool", /*default=*/"false",
-           "f16 matmuls on tensor cores through nvgpu.mma.sync (NVIDIA "
+           "f16 and bf16 matmuls on tensor cores through nvgpu.mma.sync (NVIDIA "
            "sm_80 and later)">,
     Option<"mfma", "mfma", "bool", /*default=*/"false",
            "f16 matmuls on matrix cores through amdgpu.mfma (AMD CDNA: "
@@ -141,7 +142,7 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "Row chains (softmax, layer norm) keep rows in registers and "
            "reduce across warps by gpu.shuffle (NVIDIA's 32 lanes)">,
     Option<"asyncCopy", "async-copy", "bool", /*default=*/"false",
-           "With mma-sync: f16 tensor-core kernels copy their slices to "
+           "With mma-sync: 16-bit tensor-core kernels copy their slices to "
            "shared memory by cp.async, in two stages, instead of through "
            "registers">,
   ];
@@ -182,6 +183,32 @@ def MergeKernelModulesPass
     16-byte alignment (`llvm.align`), so that kernels may read them as
     vectors.
   }];
+}
+
+def LowerBf16MmaSyncPass
+    : Pass<"google-lower-bf16-mma-sync", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower nvgpu.mma.sync of bf16 to nvvm.mma.sync";
+  let description = [{
+    MLIR 22's `--convert-nvgpu-to-nvvm` cannot lower `nvgpu.mma.sync` of
+    bf16 operands ("failed to deduce operand PTX types"). This lowers the
+    m16n8k16 form the tensor-core kernels emit, with f32 accumulators, to
+    `nvvm.mma.sync` (PTX `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`):
+    each pair of bf16 of A's and B's fragments as one i32 register, as PTX
+    passes them; C and D as four f32.
+
+    ```mlir
+    %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]}
+        : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+    => nvvm.mma.sync A[4 x i32] B[2 x i32] C[4 x f32]
+           {multiplicandAPtxType = #nvvm.mma_type<bf16>, shape = m16n8k16, ...}
+    ```
+
+    Run before `--convert-nvgpu-to-nvvm`; other `nvgpu.mma.sync` ops are
+    left to it.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def SerializeKernelsPass

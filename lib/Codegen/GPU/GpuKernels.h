@@ -181,8 +181,8 @@ constexpr int64_t kMmaBlockTile = 128;
 constexpr int64_t kMmaSliceDepth = 32;
 
 /// Whether contraction `op` can run on tensor cores through
-/// nvgpu.mma.sync m16n8k16 (sm_80 and later): f16 A (M x K) and B (K x N)
-/// whose products accumulate into f32 C, [batch,] row-major without
+/// nvgpu.mma.sync m16n8k16 (sm_80 and later): f16 or bf16 A (M x K) and B
+/// (K x N) whose products accumulate into f32 C, [batch,] row-major without
 /// offsets, static, M and N multiples of kMmaBlockTile and K of
 /// kMmaSliceDepth.
 bool prefersMmaSync(linalg::LinalgOp op,

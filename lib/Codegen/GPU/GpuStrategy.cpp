@@ -144,8 +144,8 @@ int64_t getVectorTileSize(linalg::LinalgOp op,
 namespace {
 
 /// Whether `op`'s body adds the product of its inputs, each widened from
-/// f16 to f32, to its f32 accumulator.
-bool isWideningF16Product(linalg::LinalgOp op) {
+/// `half` (f16 or bf16) to f32, to its f32 accumulator.
+bool isWideningHalfProduct(linalg::LinalgOp op, Type half) {
   Block *body = op.getBlock();
   Value accumulator = body->getArgument(2);
   auto add =
@@ -162,7 +162,7 @@ bool isWideningF16Product(linalg::LinalgOp op) {
   auto widens = [&](Value value, unsigned input) {
     auto extend = value.getDefiningOp<arith::ExtFOp>();
     return extend && extend.getIn() == body->getArgument(input) &&
-           extend.getIn().getType().isF16() && extend.getType().isF32();
+           extend.getIn().getType() == half && extend.getType().isF32();
   };
   return ((widens(multiply.getLhs(), 0) && widens(multiply.getRhs(), 1)) ||
           (widens(multiply.getLhs(), 1) && widens(multiply.getRhs(), 0))) &&
@@ -194,8 +194,9 @@ bool fitsMatrixCoreTiles(linalg::LinalgOp op,
 
 bool prefersMmaSync(linalg::LinalgOp op,
                     const linalg::ContractionDimensions &dims) {
-  return fitsMatrixCoreTiles(op, dims, Float16Type::get(op->getContext())) &&
-         isWideningF16Product(op);
+  Type half = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+  return (half.isF16() || half.isBF16()) &&
+         fitsMatrixCoreTiles(op, dims, half) && isWideningHalfProduct(op, half);
 }
 
 namespace {

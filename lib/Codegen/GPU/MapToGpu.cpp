@@ -340,7 +340,10 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
           lowerContractionToSharedTiles(rewriter, clone, dims, tileSize, fill,
                                         epilogue);
         };
-        if ((mmaSync || mfma) && prefersMmaSync(op, dims)) {
+        // AMD's matrix-core kernel takes f16 only.
+        bool f16 =
+            getElementTypeOrSelf(op.getDpsInputOperand(0)->get()).isF16();
+        if ((mmaSync || (mfma && f16)) && prefersMmaSync(op, dims)) {
           lowerIfAligned(
               rewriter, op, contraction->second.fill,
               contraction->second.epilogue,
