@@ -10,11 +10,12 @@ compute-sanitizer). Every e2e file (test/e2e and examples) by default.
                             [--files a.mlir,...] [--bench]
 
 The benches: relu(A @ B + bias) (4096^3 f32, f16 and bf16, 1024^3 f32; the f32
-ones also with tf32=true, against torch with TF32 allowed; the f16 one
-also with async-copy=true), softmax
+ones also with tf32=true, against torch with TF32 allowed; the 16-bit
+ones also with async-copy=false: slices staged through registers), softmax
 4096x4096, relu(x + y) over 64 Mi elements, attention 16x1024x64 and the
 MLP 32x784 -> 256 -> 10 with softmax. The cases add the TF32 kernels' file
-(test/Codegen/GPU/Inputs/matmul-tf32.mlir, compiled with tf32=true).
+(test/Codegen/GPU/Inputs/matmul-tf32.mlir, compiled with tf32=true) and
+the tensor-core file with async-copy=false.
 """
 import argparse, hashlib, json, os, re, shutil, subprocess, sys, glob
 import numpy as np
@@ -53,7 +54,7 @@ if a.files:
 runs = [(f, "") for f in files]
 if not a.files:
     runs.append((os.path.join(a.main, "test/Codegen/GPU/Inputs/matmul-tf32.mlir"), "tf32=true"))
-    runs.append((os.path.join(a.main, "test/e2e/matmul-tensor-cores.mlir"), "async-copy=true"))
+    runs.append((os.path.join(a.main, "test/e2e/matmul-tensor-cores.mlir"), "async-copy=false"))
 for f, extra in runs:
     path = os.path.normpath(f)
     _, cases, sigs = e2e.parse(path)
@@ -137,12 +138,13 @@ if a.bench:
     for n in (4096, 1024):
         src = os.path.join(B, f"mbr{n}f32.mlir")
         benches.append((f"mbr{n}f32-tf32", src, "mbr", 2 * n ** 3, [(n, n, "f32"), (n, n, "f32"), (n, "f32")]))
-    # f16 tensor cores with cp.async staging (async-copy=true, off by default).
-    benches.append(("mbr4096f16-async", os.path.join(B, "mbr4096f16.mlir"), "mbr", 2 * 4096 ** 3,
-                    [(4096, 4096, "f16"), (4096, 4096, "f16"), (4096, "f16")]))
+    # 16-bit tensor cores staging through registers (async-copy=false).
+    for t in ("f16", "bf16"):
+        benches.append((f"mbr4096{t}-sync", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
+                        [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
     for name, src, fn, flops, shapes in benches:
         tf32 = name.endswith("-tf32")
-        extra = " tf32=true" if tf32 else " async-copy=true" if name.endswith("-async") else ""
+        extra = " tf32=true" if tf32 else " async-copy=false" if name.endswith("-sync") else ""
         obj = compile_obj(src, "opt-level=3" + extra, "bench-" + name)
         manifest.append({"id": "bench-" + name, "bench": True, "obj": obj, "func": fn,
                          "flops": flops, "shapes": [list(s) for s in shapes], "tf32": tf32})

@@ -77,9 +77,9 @@ struct ExtremePipelineOptions
       *this, "async-copy",
       llvm::cl::desc("target=nvvm on sm_80 and later: the 16-bit "
                      "tensor-core kernels copy their slices to shared memory "
-                     "by cp.async, in two stages (off by default: no faster "
-                     "on an H200)"),
-      llvm::cl::init(false)};
+                     "by cp.async, in three stages (the default there; "
+                     "async-copy=false stages them through registers)"),
+      llvm::cl::init(true)};
 
   /// `chip`, or the target's default when it is empty.
   std::string getChip() const;

@@ -112,8 +112,11 @@ llvm::Error google::verifyOptions(const ExtremePipelineOptions &options) {
         "mfma=true needs target=rocdl and an AMD CDNA chip (gfx908, gfx90a, "
         "gfx940, gfx941, gfx942 or gfx950), got target=" +
         target + " chip=" + options.getChip());
-  for (auto [name, set] : {std::pair<StringRef, bool>{"tf32", options.tf32},
-                           {"async-copy", options.asyncCopy}})
+  // async-copy is on by default and applies where it can; set to true, it
+  // must apply.
+  for (auto [name, set] :
+       {std::pair<StringRef, bool>{"tf32", options.tf32},
+        {"async-copy", options.asyncCopy.hasValue() && options.asyncCopy}})
     if (set &&
         (options.target != Target::NVVM || !hasMmaSync(options.getChip())))
       return llvm::createStringError(

@@ -53,7 +53,7 @@ google::getMapToGpuOptions(const ExtremePipelineOptions &options) {
   mapping.mmaSync = nvidia && hasMmaSync(options.getChip());
   mapping.mfma = options.mfma;
   mapping.tf32 = options.tf32;
-  mapping.asyncCopy = options.asyncCopy;
+  mapping.asyncCopy = options.asyncCopy && mapping.mmaSync;
   mapping.warpShuffles = nvidia;
   return mapping;
 }

@@ -91,11 +91,12 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     opt-in: results change), f32 matmuls of the same shapes run on tensor
     cores too, through `nvgpu.mma.sync` m16n8k8 in TF32: their inputs are
     rounded to 10-bit mantissas (to nearest, ties away from zero) as they
-    are staged. With `async-copy` (and `mma-sync`; the pipeline's
-    `async-copy` option, off by default: correct on an H200 but no faster
-    than staging through registers), the 16-bit tensor-core kernels copy each next slice to shared memory by cp.async
-    (`nvgpu.device_async_copy`) into a second stage while the current one is
-    computed, with one barrier per slice. Products are accumulated with `contract`,
+    are staged. With `async-copy` (and `mma-sync`; the pipeline sets it
+    with `mma-sync` unless its `async-copy=false`), the 16-bit tensor-core
+    kernels copy their slices to shared memory by cp.async
+    (`nvgpu.device_async_copy`) into three stages whose rows' 16-byte
+    chunks are swizzled instead of padded: the slice two ahead is copied
+    while the current one is computed, with one barrier per slice. Products are accumulated with `contract`,
     so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
     over a long static K (at least 128) split K instead: blocks of 32
     output elements x up to 8 chunks of K, whose partial sums meet in
@@ -143,8 +144,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "reduce across warps by gpu.shuffle (NVIDIA's 32 lanes)">,
     Option<"asyncCopy", "async-copy", "bool", /*default=*/"false",
            "With mma-sync: 16-bit tensor-core kernels copy their slices to "
-           "shared memory by cp.async, in two stages, instead of through "
-           "registers">,
+           "shared memory by cp.async, in three swizzled stages, instead of "
+           "through registers">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::amdgpu::AMDGPUDialect",

@@ -974,39 +974,62 @@ unpackAccumulators(const IndexBuilder &b, ValueRange accumulators,
 }
 
 /// The K slices of a matrix-core kernel's A (kMmaBlockTile x kMmaSliceDepth)
-/// and B (kMmaSliceDepth x kMmaBlockTile) tiles of f16 or f32, staged in
-/// workgroup buffers through registers: each of the block's `threads`
+/// and B (kMmaSliceDepth x kMmaBlockTile) tiles of f16, bf16 or f32, staged
+/// in workgroup buffers through registers: each of the block's `threads`
 /// threads loads vectors of 16 bytes of each (load), which later go to the
 /// buffers (store), whose rows are padded against bank conflicts: A's by 16
 /// bytes (ldmatrix reads 8 rows at once), B's by 8 elements (f32: lane
 /// (g, t) reads row t, column g: 32 different banks). With `roundToTf32`,
 /// f32 elements are rounded to TF32 (10-bit mantissas, to nearest, ties
 /// away from zero: PTX's cvt.rna.tf32.f32) before they are stored.
+/// Swizzled buffers (16-bit elements, copied by cp.async) are not padded:
+/// the 16-byte chunks of a row are permuted instead (see swizzle), so that
+/// three stages fit in 48 KiB.
 class SliceStaging {
 public:
   static constexpr int64_t kRhsPad = 8;
+  static constexpr int64_t kAsyncStages = 3;
 
   static int64_t getVectorSize(Type element) {
     return 128 / element.getIntOrFloatBitWidth();
   }
   /// The buffers of one slice, or of `stages` slices (stage first) when
   /// copies are asynchronous.
-  static MemRefType getLhsType(Type element, int64_t stages = 1) {
+  static MemRefType getLhsType(Type element, int64_t stages = 1,
+                               bool swizzled = false) {
     return getType(element, kMmaBlockTile, kMmaSliceDepth,
-                   getVectorSize(element), stages);
+                   swizzled ? 0 : getVectorSize(element), stages);
   }
-  static MemRefType getRhsType(Type element, int64_t stages = 1) {
-    return getType(element, kMmaSliceDepth, kMmaBlockTile, kRhsPad, stages);
+  static MemRefType getRhsType(Type element, int64_t stages = 1,
+                               bool swizzled = false) {
+    return getType(element, kMmaSliceDepth, kMmaBlockTile,
+                   swizzled ? 0 : kRhsPad, stages);
+  }
+
+  /// Where the 16-byte chunk holding (`row`, `column`) of A's (or B's)
+  /// swizzled buffer lies in its row (`column` a multiple of 8 halves):
+  /// chunk c of A's row r (4 chunks) at c ^ (r / 2 % 4), of B's row r (16
+  /// chunks) at c ^ (r % 8). ldmatrix's 8 rows of one chunk, and a quarter
+  /// warp's 8 chunks (two of A's rows, or 8 consecutive chunks of one of
+  /// B's), then lie in 8 different groups of 4 banks.
+  Value swizzle(bool rhs, Value row, Value column) const {
+    Value key = rhs ? b.rem(row, 8) : b.rem(b.div(row, 2), 4);
+    int64_t vector = getVectorSize(element);
+    Value chunk =
+        arith::XOrIOp::create(b.rewriter, b.loc, b.div(column, vector), key);
+    return b.mul(chunk, vector);
   }
 
   SliceStaging(const IndexBuilder &b, linalg::LinalgOp op,
                const linalg::ContractionDimensions &dims, ArrayRef<Value> loops,
                const TileOrigin &origin, Value thread, int64_t threads,
-               Value sharedLhs, Value sharedRhs, bool roundToTf32 = false)
+               Value sharedLhs, Value sharedRhs, bool roundToTf32 = false,
+               bool swizzled = false)
       : b(b), op(op), dims(dims), loops(loops), origin(origin), thread(thread),
         threads(threads), sharedLhs(sharedLhs), sharedRhs(sharedRhs),
         element(cast<MemRefType>(sharedLhs.getType()).getElementType()),
-        vectorSize(getVectorSize(element)), roundToTf32(roundToTf32) {}
+        vectorSize(getVectorSize(element)), roundToTf32(roundToTf32),
+        swizzled(swizzled) {}
 
   /// The vectors of the slice starting at K = `firstDepth`.
   SmallVector<Value> load(Value firstDepth) {
@@ -1069,24 +1092,32 @@ public:
     return loop.getResults();
   }
 
-  /// With two stages of buffers (stage first), walks K as walkSlices does
-  /// but copies each next slice into the other stage with cp.async
-  /// (nvgpu.device_async_copy, 16 bytes per thread and copy, bypassing L1)
-  /// while the current one is computed; the thread waits for its copies and
-  /// a barrier for everyone's. `compute` gets the current stage. Returns
-  /// the accumulators.
+  /// With kAsyncStages stages of buffers (stage first), walks K as
+  /// walkSlices does but copies the slice two ahead into the stage freed
+  /// last with cp.async (nvgpu.device_async_copy, 16 bytes per thread and
+  /// copy, bypassing L1) before computing the current one; then the thread
+  /// waits for its copies of the next slice (all but its newest group) and
+  /// a barrier for everyone's, which also frees the current stage.
+  /// `compute` gets the current stage. Returns the accumulators.
   ValueRange walkSlicesAsync(
       Value zero, Value sizeK, Value lastSlice, ValueRange initial,
       int64_t stepDepth,
       function_ref<void(int64_t step, Value stage, SmallVector<Value> &partial)>
           compute) {
     constexpr int64_t depth = kMmaSliceDepth;
+    static_assert(kAsyncStages == 3, "one slice computed, two in flight");
     RewriterBase &rewriter = b.rewriter;
     Location loc = b.loc;
-    Value first = copyAsync(zero, zero);
-    nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, first,
-                                     rewriter.getI32IntegerAttr(0));
-    gpu::BarrierOp::create(rewriter, loc);
+    auto clamp = [&](Value firstDepth) -> Value {
+      return arith::MinSIOp::create(rewriter, loc, firstDepth, lastSlice);
+    };
+    auto waitForAllBut = [&](Value group, int64_t newest) {
+      nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, group,
+                                       rewriter.getI32IntegerAttr(newest));
+      gpu::BarrierOp::create(rewriter, loc);
+    };
+    copyAsync(zero, zero);
+    waitForAllBut(copyAsync(clamp(b.constant(depth)), b.constant(1)), 1);
     SmallVector<Value> carried(initial);
     carried.push_back(zero);
     auto loop = scf::ForOp::create(
@@ -1096,18 +1127,14 @@ public:
           OpBuilder::InsertionGuard guard(rewriter);
           rewriter.setInsertionPointToStart(builder.getInsertionBlock());
           Value stage = values.back();
-          Value other =
-              arith::SubIOp::create(rewriter, loc, b.constant(1), stage);
-          Value nextDepth = arith::MinSIOp::create(
-              rewriter, loc, b.addConstant(firstDepth, depth), lastSlice);
-          Value copies = copyAsync(nextDepth, other);
+          Value ahead = b.rem(b.addConstant(stage, 2), kAsyncStages);
+          Value copies =
+              copyAsync(clamp(b.addConstant(firstDepth, 2 * depth)), ahead);
           SmallVector<Value> partial(values.drop_back());
           for (int64_t step = 0; step < depth; step += stepDepth)
             compute(step, stage, partial);
-          nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, copies,
-                                           rewriter.getI32IntegerAttr(0));
-          gpu::BarrierOp::create(rewriter, loc);
-          partial.push_back(other);
+          waitForAllBut(copies, 1);
+          partial.push_back(b.rem(b.addConstant(stage, 1), kAsyncStages));
           scf::YieldOp::create(rewriter, nested, partial);
         });
     return loop.getResults().drop_back();
@@ -1134,10 +1161,10 @@ private:
     for (bool rhs : {false, true})
       for (int64_t copy = 0; copy < getCopies(); ++copy) {
         auto [row, column] = getSlot(copy, rhs);
+        Value at = swizzled ? swizzle(rhs, row, column) : column;
         tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
             rewriter, b.loc, tokenType, rhs ? sharedRhs : sharedLhs,
-            ValueRange{stage, row, column},
-            op.getDpsInputOperand(rhs)->get(),
+            ValueRange{stage, row, at}, op.getDpsInputOperand(rhs)->get(),
             getSource(rhs, firstDepth, row, column),
             rewriter.getIndexAttr(vectorSize), /*srcElements=*/Value(),
             rewriter.getUnitAttr()));
@@ -1155,7 +1182,7 @@ private:
   std::pair<Value, Value> getSlot(int64_t copy, bool rhs) const {
     Value index = b.addConstant(thread, copy * threads);
     int64_t perRow = (rhs ? kMmaBlockTile : kMmaSliceDepth) / vectorSize;
-    if (perRow != 4)
+    if (perRow != 4 || swizzled)
       return {b.div(index, perRow), b.mul(b.rem(index, perRow), vectorSize)};
     static_assert((kMmaSliceDepth + 8) * 2 * 4 % 128 == 64,
                   "A's f16 rows r and r + 4 must not share banks");
@@ -1223,6 +1250,7 @@ private:
   Type element;
   int64_t vectorSize;
   bool roundToTf32;
+  bool swizzled;
 };
 
 /// The frame of a matrix-core kernel: blocks of `threads` threads own
@@ -1238,7 +1266,8 @@ struct MatrixCoreLaunch {
 MatrixCoreLaunch
 createMatrixCoreLaunch(const IndexBuilder &b, linalg::LinalgOp op,
                        const linalg::ContractionDimensions &dims,
-                       int64_t threads, int64_t stages = 1) {
+                       int64_t threads, int64_t stages = 1,
+                       bool swizzled = false) {
   Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   MatrixCoreLaunch frame;
   frame.grid =
@@ -1246,8 +1275,8 @@ createMatrixCoreLaunch(const IndexBuilder &b, linalg::LinalgOp op,
   Value one = b.constant(1);
   frame.launch = createLaunch(
       b.rewriter, b.loc, frame.grid.count, b.constant(threads), one,
-      TypeRange{SliceStaging::getLhsType(element, stages),
-                SliceStaging::getRhsType(element, stages)});
+      TypeRange{SliceStaging::getLhsType(element, stages, swizzled),
+                SliceStaging::getRhsType(element, stages, swizzled)});
   frame.sharedLhs = frame.launch.getWorkgroupAttributions()[0];
   frame.sharedRhs = frame.launch.getWorkgroupAttributions()[1];
   frame.zero = b.constant(0);
@@ -1282,10 +1311,10 @@ void completeWholeTile(OutputTile &tile, linalg::LinalgOp op,
 /// walking K in slices of 32 staged in shared memory through registers
 /// (vectors of 16 bytes, the next slice loaded while the current one is
 /// computed; rows padded so that the fragments' reads avoid bank
-/// conflicts; f32 rounded to TF32 on the way). With `asyncCopy`, f16
-/// slices go to shared memory by cp.async instead, in two stages: the next
-/// slice is copied into one while the current one is computed from the
-/// other, one barrier per slice.
+/// conflicts; f32 rounded to TF32 on the way). With `asyncCopy`, 16-bit
+/// slices go to shared memory by cp.async instead, in three swizzled
+/// stages: the slice two ahead is copied while the current one is
+/// computed, one barrier per slice.
 /// Lane l of a warp holds rows l / 4 (+ 8) and columns 2 (l % 4) (+ 1) of
 /// each 16x8 tile, as PTX's mma fragments place them.
 gpu::LaunchOp
@@ -1302,10 +1331,11 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   constexpr int64_t tilesM = warpRows / 16, tilesN = warpColumns / 8;
   Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   bool tf32 = element.isF32();
-  // TF32 rounds in registers; its two stages would not fit in 48 KiB.
+  // TF32 rounds in registers; its stages would not fit in 48 KiB.
   bool async = asyncCopy && !tf32;
-  MatrixCoreLaunch frame = createMatrixCoreLaunch(b, op, dims, warps * warpSize,
-                                                  /*stages=*/async ? 2 : 1);
+  MatrixCoreLaunch frame = createMatrixCoreLaunch(
+      b, op, dims, warps * warpSize,
+      /*stages=*/async ? SliceStaging::kAsyncStages : 1, /*swizzled=*/async);
   Value warp = b.div(frame.thread, warpSize);
   Value lane = b.rem(frame.thread, warpSize);
   Value group = b.div(lane, 4);
@@ -1333,7 +1363,7 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   // A's slice (128 x 32) and as many of B's (32 x 128).
   SliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
                        warps * warpSize, frame.sharedLhs, frame.sharedRhs,
-                       /*roundToTf32=*/tf32);
+                       /*roundToTf32=*/tf32, /*swizzled=*/async);
   if (!async) {
     staging.store(staging.load(frame.zero));
     gpu::BarrierOp::create(rewriter, loc);
@@ -1361,8 +1391,11 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   Value quad = tf32 ? b.rem(lane, 4) : Value();
   auto computeStep =
       [&](int64_t step, Value stage, SmallVector<Value> &partial) {
-        // A shared buffer's indices: the stage first when there are two.
-        auto at = [&](Value row, Value column) -> SmallVector<Value> {
+        // A's (or B's) shared buffer's indices: the stage first when there
+        // are several, the column swizzled when the buffer is.
+        auto at = [&](bool rhs, Value row, Value column) -> SmallVector<Value> {
+          if (async)
+            column = staging.swizzle(rhs, row, column);
           if (stage)
             return {stage, row, column};
           return {row, column};
@@ -1379,7 +1412,8 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
           for (int64_t i = 0; i < tilesM; ++i)
             lhsFragments.push_back(nvgpu::LdMatrixOp::create(
                 rewriter, loc, lhsFragmentType, frame.sharedLhs,
-                at(b.add(b.addConstant(warpRow, 16 * i), matrixRow),
+                at(/*rhs=*/false,
+                   b.add(b.addConstant(warpRow, 16 * i), matrixRow),
                    b.addConstant(matrixColumn, step)),
                 /*transpose=*/false, /*numTiles=*/4));
           for (int64_t j = 0; j < tilesN; ++j) {
@@ -1388,7 +1422,7 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
             for (int64_t row = 0; row < 8; row += 4)
               elements.push_back(memref::LoadOp::create(
                   rewriter, loc, frame.sharedRhs,
-                  at(b.addConstant(quad, step + row), column)));
+                  at(/*rhs=*/true, b.addConstant(quad, step + row), column)));
             rhsFragments.push_back(vector::FromElementsOp::create(
                 rewriter, loc, rhsFragmentType, elements));
           }
@@ -1413,13 +1447,14 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
         for (int64_t i = 0; i < tilesM; ++i)
           lhsFragments.push_back(nvgpu::LdMatrixOp::create(
               rewriter, loc, lhsFragmentType, frame.sharedLhs,
-              at(b.add(b.addConstant(warpRow, 16 * i), matrixRow),
+              at(/*rhs=*/false,
+                 b.add(b.addConstant(warpRow, 16 * i), matrixRow),
                  b.addConstant(matrixColumn, step)),
               /*transpose=*/false, /*numTiles=*/4));
         for (int64_t j = 0; j < tilesN; j += 2) {
           Value both = nvgpu::LdMatrixOp::create(
               rewriter, loc, lhsFragmentType, frame.sharedRhs,
-              at(b.addConstant(matrixRow, step),
+              at(/*rhs=*/true, b.addConstant(matrixRow, step),
                  b.add(b.addConstant(warpColumn, 8 * j), matrixColumn)),
               /*transpose=*/true, /*numTiles=*/4);
           for (int64_t tileOf = 0; tileOf < 2; ++tileOf) {

@@ -32,30 +32,39 @@
 // CHECK: memref.store
 // CUDA-CORES-LABEL: func.func @f16_matmul
 // CUDA-CORES-NOT: nvgpu.mma.sync
-// With async-copy, slices go to two stages of shared memory by cp.async
-// (2 + 2 copies of 8 halves per thread and slice): the first slice before
-// the loop, then each next one into the other stage while the current one
-// is computed; a wait for the thread's copies and one barrier per slice.
+// With async-copy, slices go to three stages of shared memory by cp.async
+// (2 + 2 copies of 8 halves per thread and slice), unpadded: the 16-byte
+// chunks of a row are swizzled (A's chunk c of row r at c ^ (r / 2 % 4),
+// B's at c ^ (r % 8)), so that the stages take 48 KiB. The first two
+// slices go before the loop; then each iteration copies the slice two
+// ahead into the stage freed last, computes the current one, waits for
+// all but its newest group of copies, and has one barrier.
 // ASYNC-LABEL: func.func @f16_matmul
-// ASYNC: gpu.launch {{.*}} workgroup(%[[SA:.*]] : memref<2x128x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x32x136xf16, #gpu.address_space<workgroup>>)
+// ASYNC: gpu.launch {{.*}} workgroup(%[[SA:.*]] : memref<3x128x32xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<3x32x128xf16, #gpu.address_space<workgroup>>)
 // ASYNC-NOT: vector.store
-// ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SA]][%c0{{.*}}, %{{.*}}, %{{.*}}], 8 {bypassL1} : memref<256x64xf16> to memref<2x128x40xf16, #gpu.address_space<workgroup>>
+// ASYNC: arith.xori
+// ASYNC: nvgpu.device_async_copy %{{.*}}, %[[SA]][%c0{{.*}}, %{{.*}}, %{{.*}}], 8 {bypassL1} : memref<256x64xf16> to memref<3x128x32xf16, #gpu.address_space<workgroup>>
+// ASYNC: nvgpu.device_async_copy %{{.*}}, %[[SA]][%c0
 // ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SB]][%c0{{.*}}, %{{.*}}, %{{.*}}], 8 {bypassL1}
-// ASYNC: %[[FIRST:.*]] = nvgpu.device_async_create_group
-// ASYNC: nvgpu.device_async_wait %[[FIRST]] {numGroups = 0 : i32}
+// ASYNC: nvgpu.device_async_create_group
+// ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SA]][%c1
+// ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SB]][%c1
+// ASYNC: %[[SECOND:.*]] = nvgpu.device_async_create_group
+// ASYNC-NEXT: nvgpu.device_async_wait %[[SECOND]] {numGroups = 1 : i32}
 // ASYNC-NEXT: gpu.barrier
 // ASYNC: scf.for {{.*}} iter_args({{.*}}, %[[STAGE:.*]] = %c0{{.*}}) -> (vector<2x2xf32>, {{.*}}, index)
-// ASYNC: %[[OTHER:.*]] = arith.subi %c1{{.*}}, %[[STAGE]] : index
-// ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SA]][%[[OTHER]], %{{.*}}, %{{.*}}], 8 {bypassL1}
-// ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SB]][%[[OTHER]], %{{.*}}, %{{.*}}], 8 {bypassL1}
+// ASYNC: %[[AHEAD:.*]] = arith.remui %{{.*}}, %c3 : index
+// ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SA]][%[[AHEAD]], %{{.*}}, %{{.*}}], 8 {bypassL1}
+// ASYNC-COUNT-2: nvgpu.device_async_copy %{{.*}}, %[[SB]][%[[AHEAD]], %{{.*}}, %{{.*}}], 8 {bypassL1}
 // ASYNC: %[[NEXT:.*]] = nvgpu.device_async_create_group
-// ASYNC: nvgpu.ldmatrix %[[SA]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x128x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// ASYNC: arith.xori
+// ASYNC: nvgpu.ldmatrix %[[SA]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = false} : memref<3x128x32xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // ASYNC: nvgpu.ldmatrix %[[SB]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = true}
 // ASYNC-COUNT-16: nvgpu.mma.sync
 // ASYNC-NOT: gpu.barrier
-// ASYNC: nvgpu.device_async_wait %[[NEXT]] {numGroups = 0 : i32}
+// ASYNC: nvgpu.device_async_wait %[[NEXT]] {numGroups = 1 : i32}
 // ASYNC-NEXT: gpu.barrier
-// ASYNC-NEXT: scf.yield {{.*}}, %[[OTHER]] : vector<2x2xf32>,
+// ASYNC: scf.yield {{.*}} : vector<2x2xf32>,
 func.func @f16_matmul(%a: memref<256x64xf16>, %b: memref<64x128xf16>, %c: memref<256x128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
