@@ -4,10 +4,11 @@
 // (per-row steps between the reductions), three reductions in a chain, a
 // transposed input, f16 and f64, and a column sum next to a row chain.
 // On NVIDIA, rows of 256 to 4096 elements stay in registers (a scaled
-// softmax as in attention, i32 sums, a per-row result returned); longer
-// ones (4097) take the strided loops.
+// softmax as in attention, i32 sums, a per-row result returned, a vector
+// along the rows whose length is the rows' count); longer ones (4097)
+// take the strided loops.
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 12 cases match numpy
+// CHECK: e2e: 14 cases match numpy
 
 // E2E: @softmax(x: 64x4096xf32[-30:30]) -> softmax(x, axis=-1)
 func.func @softmax(%x: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
@@ -102,4 +103,21 @@ func.func @with_norms(%x: tensor<6x700xf32>) -> (tensor<6x700xf32>, tensor<6x1xf
   %n = google.sqrt %s : tensor<6x1xf32>
   %r = google.div %x, %n : tensor<6x700xf32>, tensor<6x1xf32> -> tensor<6x700xf32>
   return %r, %n : tensor<6x700xf32>, tensor<6x1xf32>
+}
+
+// A vector along the row as long as the rows are many: each thread reads
+// its own elements of it, not one per row.
+// E2E: @square(x: 256x256xf32[-3:3], g: 256xf32) -> softmax(x, axis=-1) * g
+func.func @square(%x: tensor<256x256xf32>, %g: tensor<256xf32>) -> tensor<256x256xf32> {
+  %s = google.softmax %x {axis = 1 : i64} : tensor<256x256xf32>
+  %r = google.mul %s, %g : tensor<256x256xf32>, tensor<256xf32> -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
+
+// E2E: @square_norm(x: 512x512xf32[0.5:2], g: 512xf32) -> x / x.sum(axis=1, keepdims=True) * g
+func.func @square_norm(%x: tensor<512x512xf32>, %g: tensor<512xf32>) -> tensor<512x512xf32> {
+  %s = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = true} : tensor<512x512xf32> -> tensor<512x1xf32>
+  %d = google.div %x, %s : tensor<512x512xf32>, tensor<512x1xf32> -> tensor<512x512xf32>
+  %r = google.mul %d, %g : tensor<512x512xf32>, tensor<512xf32> -> tensor<512x512xf32>
+  return %r : tensor<512x512xf32>
 }

@@ -1107,6 +1107,11 @@ class Generator:
                 shape[-1] = self.choice([128, 150, 300, 300, 512, 1000])
                 if shape[-1] > 300 and dims is None:
                     dims = list(shape)  # static: GPU chains need it
+                    # As many rows as elements: a vector along the rows
+                    # then has the rows' shape.
+                    if rank == 2 and shape[-1] == 512 and \
+                            self.rng.random() < 0.3:
+                        shape[0] = dims[0] = 512
                 # Sometimes many of them: elementwise ops of 2^16
                 # elements or more run in chunks on threads.
                 if shape[-1] <= 300 and self.rng.random() < 0.5:

@@ -523,26 +523,49 @@ private:
     return operand.get();
   }
 
+  /// Whether `operand` of `op` is read at the row: its map gives the row's
+  /// loops in order, and 0 for unit dimensions.
+  bool isAtRow(linalg::LinalgOp op, OpOperand &operand) const {
+    unsigned next = 0;
+    for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults()) {
+      if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
+        if (constant.getValue() != 0)
+          return false;
+        continue;
+      }
+      if (cast<AffineDimExpr>(result).getPosition() != next++)
+        return false;
+    }
+    return next == row.size();
+  }
+
   /// `operand` of `op` at `slot`: a value the chain wrote or read before,
-  /// else loaded (and kept).
+  /// else loaded (and kept when read at the element or at the row of a
+  /// buffer of the rows' shape).
   Value read(linalg::LinalgOp op, OpOperand &operand, int64_t slot) {
     bool atElement = slot != kRowSlot &&
                      op.getMatchingIndexingMap(&operand).isIdentity() &&
                      op.getNumLoops() == row.size() + 1;
-    Key key = atElement ? Key{operand.get(), slot}
-                        : Key{getRowBuffer(op, operand), kRowSlot};
-    if (Value known = values.lookup(key))
-      return known;
+    bool atRow = !atElement && isAtRow(op, operand);
+    std::optional<Key> key;
+    if (atElement)
+      key = Key{operand.get(), slot};
+    else if (atRow && isRowShaped(getRowBuffer(op, operand)))
+      key = Key{getRowBuffer(op, operand), kRowSlot};
+    if (key)
+      if (Value known = values.lookup(*key))
+        return known;
     Value loaded = memref::LoadOp::create(
         rewriter, loc, operand.get(),
         getOperandIndices(rewriter, loc, op, operand, getLoops(op, slot)));
-    // Per-row reads of buffers shaped otherwise (x[row, 0]) are not kept.
-    if (atElement || isRowShaped(key.first))
-      values[key] = loaded;
+    // Others (x[row, 0], a bias along the row) are read where they are.
+    if (key)
+      values[*key] = loaded;
     // Thread 0 stores its row values at the end: every thread must have
     // read the old ones by then.
-    if (!atElement && llvm::any_of(chain.steps, [&](RowStep step) {
-          return llvm::is_contained(step.op.getDpsInits(), key.first);
+    if (atRow && llvm::any_of(chain.steps, [&](RowStep step) {
+          return llvm::is_contained(step.op.getDpsInits(),
+                                    getRowBuffer(op, operand));
         }))
       readsRowsWritten = true;
     return loaded;
