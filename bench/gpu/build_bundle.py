@@ -4,10 +4,13 @@ that has no MLIR: objects compiled here with google-run --target=cuda
 --emit-object, inputs and expected results as .npz, a manifest, and the
 runtime library. bench/gpu/device_run.py runs it there through ctypes,
 bench/gpu/device_check.sh runs the whole check (benches, cases,
-compute-sanitizer). Every e2e file (test/e2e and examples) by default.
+compute-sanitizer). Every e2e file (test/e2e and examples) by default,
+and the examples' models traced with @gm.jit (PYTHONPATH=BUILD/python):
+the LeNet on the digits' test images and the GPT block at f32 and with
+bf16 weights, against the examples' NumPy references (--no-models: not).
 
   bench/gpu/build_bundle.py BUILD MAIN OUT [--opt-levels "0 3"]
-                            [--files a.mlir,...] [--bench]
+                            [--files a.mlir,...] [--bench] [--no-models]
 
 The benches: relu(A @ B + bias) (4096^3 f32, f16 and bf16, 1024^3 f32; the f32
 ones also with tf32=true, against torch with TF32 allowed; the 16-bit
@@ -25,6 +28,8 @@ p.add_argument("build"); p.add_argument("main"); p.add_argument("out")
 p.add_argument("--opt-levels", default="0 3")
 p.add_argument("--files", default="")
 p.add_argument("--bench", action="store_true")
+p.add_argument("--no-models", action="store_true",
+               help="leave out the example models (CNN, GPT block)")
 a = p.parse_args()
 sys.path.insert(0, os.path.join(a.main, "test", "e2e"))
 import e2e  # noqa: E402
@@ -85,6 +90,64 @@ for f, extra in runs:
             rec["case"] = c.index
             manifest.append(rec)
     print("bundled", base, len(cases), "cases", flush=True)
+
+def bundle_model(name, fn, args, expected, scale_tolerance, options=""):
+    """`fn` (a @gm.jit function) traced at `args`, compiled for the target
+    at opt-level 0 and 3, with its inputs and NumPy's `expected` results:
+    each result must lie within `scale_tolerance` times its largest
+    magnitude of NumPy's (the examples' own criterion)."""
+    import google_mlir as gm
+    M = os.path.join(a.out, "models"); os.makedirs(M, exist_ok=True)
+    src = os.path.join(M, name + ".mlir")
+    text = fn.lower(*args, stage="google")
+    open(src, "w").write(text)
+    function = re.search(r"func\.func @([\w.$-]+)", text).group(1)
+    host = [gm.from_bfloat16(v) if v.dtype == gm.bfloat16 else np.asarray(v)
+            for v in args]
+    data = {f"in{i}": v for i, v in enumerate(host)}
+    data.update({f"exp{j}": np.asarray(e) for j, e in enumerate(expected)})
+    np.savez(os.path.join(M, name + ".npz"), **data)
+    scale = max(float(np.max(np.abs(e))) for e in expected)
+    for L in a.opt_levels.split():
+        obj = compile_obj(src, f"opt-level={L} {options}".strip(), f"{name}-o{L}")
+        rec = {"id": f"model-{name}-o{L}", "npz": f"models/{name}.npz",
+               "n_in": len(args), "n_out": len(expected), "error": None,
+               "atol": scale_tolerance * scale, "rtol": 0.0}
+        if not obj:
+            rec["compile_error"] = True
+        else:
+            rec.update(obj=obj, func=function)
+        manifest.append(rec)
+    print("bundled model", name, flush=True)
+
+
+if not a.no_models:
+    # The examples' CNN and GPT block, traced with @gm.jit here (the GPU
+    # machine has no compiler), checked there against NumPy.
+    sys.path.insert(0, os.path.join(a.main, "examples"))
+    import google_mlir as gm
+    import cnn_digits, gpt_block  # noqa: E401
+    images = cnn_digits.load_digits()[1][0]
+    weights = cnn_digits.init_weights()
+    lenet_args = [images] + [weights[n] for n in cnn_digits.SHAPES]
+    probabilities, classes, features = cnn_digits.lenet_numpy(*lenet_args)
+    # Probabilities and features only: an argmax may flip on a near tie.
+    def lenet(x, c1, b1, c2, b2, w3, b3, w4, b4):
+        probabilities, _, h = cnn_digits.lenet(x, c1, b1, c2, b2, w3, b3, w4, b4)
+        return probabilities, h
+    bundle_model("lenet", gm.jit(lenet, dynamic_dims={"x": [0]}), lenet_args,
+                 [probabilities.astype(np.float32), features.astype(np.float32)],
+                 1e-5)
+    tokens = np.random.default_rng(1).integers(0, gpt_block.VOCAB, (2, 16))
+    for tag, dtype, tolerance in (("f32", np.float32, 2e-5),
+                                  ("bf16", gm.bfloat16, 5e-2)):
+        parameters = gpt_block.init_parameters(dtype=dtype)
+        args = [tokens] + [parameters[n] for n in gpt_block.PARAMETERS]
+        want = gpt_block.gpt_block_numpy(*[
+            gm.from_bfloat16(v) if v.dtype == gm.bfloat16 else v
+            for v in args])
+        bundle_model(f"gpt_block_{tag}", gpt_block.compile_block(), args,
+                     [want.astype(np.float32)], tolerance)
 
 if a.bench:
     B = os.path.join(a.out, "bench_src"); os.makedirs(B, exist_ok=True)
