@@ -1893,7 +1893,14 @@ class Generator:
         rank = len(a.dims)
         if self.rng.random() < 0.6:
             axis = self.rng.randrange(-rank, rank)
-            self.add(Node("softmax", dtype, a.dims, [a], {"axis": axis}))
+            s = self.add(Node("softmax", dtype, a.dims, [a], {"axis": axis}))
+            # Sometimes scaled along the last axis, as a layer norm's gain
+            # (one row chain on the GPU).
+            value = self.env[a]
+            if s is not None and rank >= 2 and self.rng.random() < 0.3:
+                n = value.shape[-1]
+                gain = self.new_arg(dtype, [a.dims[-1]], [n])
+                self.add(Node("mul", dtype, a.dims, [s, gain]))
             return
         value = self.env[a]
         axes = sorted(self.rng.sample(range(rank),
