@@ -322,6 +322,12 @@ struct RowChain {
   }
 };
 
+/// Whether `operand` of `op` is read at the row `op`'s loops are at: its
+/// map gives the leading `rows.size()` loops in order, and 0 for the unit
+/// dimensions of a view that adds them.
+bool isReadAtRow(linalg::LinalgOp op, OpOperand &operand,
+                 ArrayRef<int64_t> rows);
+
 /// The row chains among `ops` (linalg ops on buffers, in program order),
 /// leaving out the ops in `taken` (fused into contraction kernels).
 SmallVector<RowChain>

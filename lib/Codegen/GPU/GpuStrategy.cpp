@@ -336,29 +336,6 @@ Value getBaseBuffer(Value value) {
   return memref::skipViewLikeOps(cast<MemrefValue>(value));
 }
 
-/// Whether `operand` of `op` is read at the row `op`'s loops are at: its
-/// map gives the leading `rows.size()` loops in order, and 0 for the unit
-/// dimensions of a view that adds them.
-bool isReadAtRow(linalg::LinalgOp op, OpOperand &operand,
-                 ArrayRef<int64_t> rows) {
-  auto type = cast<MemRefType>(operand.get().getType());
-  unsigned next = 0;
-  for (auto [extent, result] : llvm::zip(
-           type.getShape(), op.getMatchingIndexingMap(&operand).getResults())) {
-    if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
-      if (constant.getValue() != 0 || extent != 1)
-        return false;
-      continue;
-    }
-    auto dim = dyn_cast<AffineDimExpr>(result);
-    if (!dim || dim.getPosition() != next || next >= rows.size() ||
-        extent != rows[next])
-      return false;
-    ++next;
-  }
-  return next == rows.size();
-}
-
 /// Whether every buffer `chain` writes is accessed in it only at the
 /// element (or the row) each step is at, and through no other view than
 /// one adding unit dimensions to a per-row buffer.
@@ -414,6 +391,26 @@ linalg::LinalgOp getNeighbour(Operation *op, bool forward) {
 }
 
 } // namespace
+
+bool isReadAtRow(linalg::LinalgOp op, OpOperand &operand,
+                 ArrayRef<int64_t> rows) {
+  auto type = cast<MemRefType>(operand.get().getType());
+  unsigned next = 0;
+  for (auto [extent, result] : llvm::zip(
+           type.getShape(), op.getMatchingIndexingMap(&operand).getResults())) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
+      if (constant.getValue() != 0 || extent != 1)
+        return false;
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim || dim.getPosition() != next || next >= rows.size() ||
+        extent != rows[next])
+      return false;
+    ++next;
+  }
+  return next == rows.size();
+}
 
 SmallVector<RowChain>
 findRowChains(ArrayRef<linalg::LinalgOp> ops,

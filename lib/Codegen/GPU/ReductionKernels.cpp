@@ -227,11 +227,12 @@ void emitBlockReduction(RewriterBase &rewriter, Location loc,
   });
 }
 
-/// The shared memory of a block reduction into `op`'s output type.
-MemRefType getPartialsType(linalg::LinalgOp op) {
+/// The shared memory of a block reduction into `op`'s output type: a value
+/// per thread, or `count` of them.
+MemRefType getPartialsType(linalg::LinalgOp op,
+                           int64_t count = kRowReductionThreads) {
   return MemRefType::get(
-      {kRowReductionThreads},
-      getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()),
+      {count}, getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()),
       MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(op->getContext(),
                                  gpu::AddressSpace::Workgroup));
@@ -361,6 +362,9 @@ public:
   RowInRegisters(RewriterBase &rewriter, Location loc, const RowChain &chain,
                  Value thread, ArrayRef<Value> row)
       : rewriter(rewriter), loc(loc), chain(chain), thread(thread), row(row) {
+    for (RowStep step : chain.steps)
+      for (Value init : step.op.getDpsInits())
+        inits.insert(init);
     int64_t threads = kRowReductionThreads;
     int64_t slots = llvm::divideCeil(chain.length, threads);
     Value last = constant(chain.length - 1);
@@ -393,16 +397,6 @@ public:
           getElementTypeOrSelf(step.op.getDpsInitOperand(0)->get());
       return accumulator.isF32() || accumulator.isInteger(32);
     });
-  }
-
-  /// The shared memory of a reduction: a value per warp.
-  static MemRefType getPartialsType(linalg::LinalgOp op) {
-    return MemRefType::get(
-        {kRowReductionThreads / kWarpSize},
-        getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()),
-        MemRefLayoutAttrInterface(),
-        gpu::AddressSpaceAttr::get(op->getContext(),
-                                   gpu::AddressSpace::Workgroup));
   }
 
   /// A Row or Elements step.
@@ -523,34 +517,17 @@ private:
     return operand.get();
   }
 
-  /// Whether `operand` of `op` is read at the row: its map gives the row's
-  /// loops in order, and 0 for unit dimensions.
-  bool isAtRow(linalg::LinalgOp op, OpOperand &operand) const {
-    unsigned next = 0;
-    for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults()) {
-      if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
-        if (constant.getValue() != 0)
-          return false;
-        continue;
-      }
-      if (cast<AffineDimExpr>(result).getPosition() != next++)
-        return false;
-    }
-    return next == row.size();
-  }
-
   /// `operand` of `op` at `slot`: a value the chain wrote or read before,
-  /// else loaded (and kept when read at the element or at the row of a
-  /// buffer of the rows' shape).
+  /// else loaded (and kept when read at the element or at the row).
   Value read(linalg::LinalgOp op, OpOperand &operand, int64_t slot) {
     bool atElement = slot != kRowSlot &&
                      op.getMatchingIndexingMap(&operand).isIdentity() &&
                      op.getNumLoops() == row.size() + 1;
-    bool atRow = !atElement && isAtRow(op, operand);
+    bool atRow = !atElement && isReadAtRow(op, operand, chain.rows);
     std::optional<Key> key;
     if (atElement)
       key = Key{operand.get(), slot};
-    else if (atRow && isRowShaped(getRowBuffer(op, operand)))
+    else if (atRow)
       key = Key{getRowBuffer(op, operand), kRowSlot};
     if (key)
       if (Value known = values.lookup(*key))
@@ -563,17 +540,9 @@ private:
       values[*key] = loaded;
     // Thread 0 stores its row values at the end: every thread must have
     // read the old ones by then.
-    if (atRow && llvm::any_of(chain.steps, [&](RowStep step) {
-          return llvm::is_contained(step.op.getDpsInits(),
-                                    getRowBuffer(op, operand));
-        }))
+    if (atRow && inits.contains(key->first))
       readsRowsWritten = true;
     return loaded;
-  }
-
-  bool isRowShaped(Value buffer) const {
-    return cast<MemRefType>(buffer.getType()).getShape() ==
-           ArrayRef(chain.rows);
   }
 
   void write(OpOperand &init, int64_t slot, Value value) {
@@ -616,6 +585,8 @@ private:
   DenseMap<Key, Value> values;
   /// The last value the chain wrote at each buffer and slot.
   llvm::MapVector<Key, Value> written;
+  /// The buffers the chain writes.
+  llvm::SmallDenseSet<Value> inits;
   /// Whether threads loaded a row value of a buffer the chain writes.
   bool readsRowsWritten = false;
 };
@@ -640,9 +611,10 @@ gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
   SmallVector<Type> sharedTypes;
   for (const RowStep &step : chain.steps)
     if (step.kind == RowStep::Kind::Reduction)
-      sharedTypes.push_back(inRegisters
-                                ? RowInRegisters::getPartialsType(step.op)
-                                : getPartialsType(step.op));
+      sharedTypes.push_back(
+          inRegisters
+              ? getPartialsType(step.op, kRowReductionThreads / kWarpSize)
+              : getPartialsType(step.op));
   Value one = constant(1);
   auto launch = createLaunch(rewriter, loc, constant(chain.getNumRows()),
                              constant(kRowReductionThreads), one, sharedTypes);
