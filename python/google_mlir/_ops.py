@@ -225,9 +225,47 @@ def iota(shape, dimension=0, dtype=np.int64):
     return counts.astype(dtype)
 
 
+def _is_dtype(value):
+    return isinstance(value, (type, np.dtype, str)) and \
+        not isinstance(value, (bool, np.bool_))
+
+
+# Integers up to these magnitudes are exact in each float type.
+_EXACT_INTEGERS = {np.dtype(np.float16): 2 ** 11, np.dtype(_bfloat16): 2 ** 8,
+                   np.dtype(np.float32): 2 ** 24, np.dtype(np.float64): 2 ** 53}
+
+
+def _exact_iota(start, step, values, dtype):
+    """Whether iota * step + start gives `values` exactly, however it is
+    rounded or fused: integers, exact in `dtype`."""
+    dtype = np.dtype(dtype)
+    if dtype in (np.dtype(np.int32), np.dtype(np.int64)):
+        return True
+    limit = _EXACT_INTEGERS.get(dtype)
+    return limit is not None and float(start).is_integer() and \
+        float(step).is_integer() and \
+        max(abs(float(start)), abs(float(values[-1])),
+            abs(float(values[-1]) - float(start))) <= limit
+
+
 def arange(start, stop=None, step=1, dtype=None):
-    """numpy.arange (iota): the integers from `start` (0) to `stop`, as a
-    constant inside traced code, whose shapes are static."""
+    """numpy.arange: the values from `start` (0) up to `stop` by `step`;
+    `gm.arange(n, dtype)` too. Inside traced code (static length) a
+    google.iota, scaled and shifted when `start` or `step` is given."""
+    if stop is not None and dtype is None and _is_dtype(stop):
+        stop, dtype = None, stop
     if stop is None:
         start, stop = 0, start
-    return np.arange(start, stop, step, dtype=dtype)
+    bf16 = dtype is not None and np.dtype(dtype) == _bfloat16
+    values = np.arange(start, stop, step, dtype=np.float32 if bf16 else dtype)
+    graph = Graph.current()
+    if graph is None or values.size == 0 or not _exact_iota(
+            start, step, values, _bfloat16 if bf16 else values.dtype):
+        return to_bfloat16(values) if bf16 else values
+    indices = graph.iota(values.shape, 0, _bfloat16 if bf16 else values.dtype)
+    scalar = float if bf16 else values.dtype.type
+    if step != 1:
+        indices = indices * scalar(step)
+    if start != 0:
+        indices = indices + scalar(start)
+    return indices

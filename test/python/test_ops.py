@@ -200,7 +200,27 @@ def test_filled_arrays_outside_traces():
     assert gm.zeros((2, 3)).dtype == np.float64
     assert gm.full((2,), 7).dtype == np.full((2,), 7).dtype
     np.testing.assert_array_equal(gm.arange(2, 9, 3), np.arange(2, 9, 3))
+    assert gm.arange(5, np.float32).dtype == np.float32
     assert gm.ones_like(np.ones(3, np.int32)).dtype == np.int32
+
+
+@pytest.mark.parametrize("dtype", FLOATS + INTS)
+def test_arange_in_traces(rng, dtype):
+    x = data(rng, (3, 6), dtype)
+    f = gm.jit(lambda a: (a + gm.arange(6, dtype), a * gm.arange(6, dtype=dtype),
+                          a - gm.arange(-4, 8, 2, dtype)))
+    text = f.lower(x)
+    # Integer sequences are google.iota, not constants the size of the
+    # sequence.
+    assert text.count("google.iota") == 3 and "dense<[" not in text
+    expected = (x + np.arange(6).astype(dtype), x * np.arange(6).astype(dtype),
+                x - np.arange(-4, 8, 2).astype(dtype))
+    for ours, theirs in zip(f(x), expected):
+        check(ours, theirs)
+    # Fractional steps stay NumPy's exact constants.
+    y = gm.jit(lambda a: a[0] + gm.arange(0.5, 3.5, 0.5, np.float32))(
+        x.astype(np.float32))
+    check(y, x[0].astype(np.float32) + np.arange(0.5, 3.5, 0.5, np.float32))
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
