@@ -15,10 +15,12 @@ bf16 weights, against the examples' NumPy references (--no-models: not).
 The benches: relu(A @ B + bias) (4096^3 f32, f16 and bf16, 1024^3 f32; the f32
 ones also with tf32=true, against torch with TF32 allowed; the 16-bit
 ones also with async-copy=false: slices staged through registers), softmax
-4096x4096, relu(x + y) over 64 Mi elements, attention 16x1024x64 and the
-MLP 32x784 -> 256 -> 10 with softmax. The cases add the TF32 kernels' file
-(test/Codegen/GPU/Inputs/matmul-tf32.mlir, compiled with tf32=true) and
-the tensor-core file with async-copy=false.
+4096x4096, relu(x + y) over 64 Mi elements, attention 16x1024x64 (also
+with fused-attention=true: one kernel) and the MLP 32x784 -> 256 -> 10
+with softmax. The cases add the TF32 kernels' file
+(test/Codegen/GPU/Inputs/matmul-tf32.mlir, compiled with tf32=true), the
+tensor-core file with async-copy=false and the attention-tiles file with
+fused-attention=true.
 """
 import argparse, hashlib, json, os, re, shutil, subprocess, sys, glob
 import numpy as np
@@ -60,6 +62,8 @@ runs = [(f, "") for f in files]
 if not a.files:
     runs.append((os.path.join(a.main, "test/Codegen/GPU/Inputs/matmul-tf32.mlir"), "tf32=true"))
     runs.append((os.path.join(a.main, "test/e2e/matmul-tensor-cores.mlir"), "async-copy=false"))
+    # The fused attention kernel (an opt-in until it has run on a GPU).
+    runs.append((os.path.join(a.main, "test/e2e/attention-tiles.mlir"), "fused-attention=true"))
 for f, extra in runs:
     path = os.path.normpath(f)
     _, cases, sigs = e2e.parse(path)
@@ -188,6 +192,7 @@ if a.bench:
     benches = []
     src = os.path.join(B, "attn.mlir"); open(src, "w").write(attn.format(b=16, s=1024, d=64))
     benches.append(("attention16x1024x64", src, "attn", 0, [(16, 1024, 64, "f32")] * 3))
+    benches.append(("attention16x1024x64-fused", src, "attn", 0, [(16, 1024, 64, "f32")] * 3))
     src = os.path.join(B, "mlp.mlir"); open(src, "w").write(mlp)
     benches.append(("mlp32", src, "mlp", 0, [(32, 784, "f32"), (784, 256, "f32"), (256, "f32"), (256, 10, "f32"), (10, "f32")]))
     for n, t in ((4096, "f32"), (4096, "f16"), (4096, "bf16"), (1024, "f32")):
@@ -207,7 +212,8 @@ if a.bench:
                         [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
     for name, src, fn, flops, shapes in benches:
         tf32 = name.endswith("-tf32")
-        extra = " tf32=true" if tf32 else " async-copy=false" if name.endswith("-sync") else ""
+        extra = (" tf32=true" if tf32 else " async-copy=false" if name.endswith("-sync")
+                 else " fused-attention=true" if name.endswith("-fused") else "")
         obj = compile_obj(src, "opt-level=3" + extra, "bench-" + name)
         manifest.append({"id": "bench-" + name, "bench": True, "obj": obj, "func": fn,
                          "flops": flops, "shapes": [list(s) for s in shapes], "tf32": tf32})

@@ -452,6 +452,36 @@ def LowerChecksToRuntimePass
                            "::mlir::cf::ControlFlowDialect"];
 }
 
+def DuplicateSharedFillsPass
+    : Pass<"google-duplicate-shared-fills", "::mlir::func::FuncOp"> {
+  let summary = "Give each destination of a shared linalg.fill a fill of its "
+                "own";
+  let description = [{
+    CSE makes one `linalg.fill` of an empty tensor the destination of every
+    op that starts from the same constant (both matmuls of an attention
+    whose scores and output have one shape start from zeros). One-Shot
+    Bufferize then fills one buffer and copies it for the other ops. Here
+    each destination gets a fill of its own (of its own `tensor.empty`),
+    just before its op:
+
+    ```mlir
+    %z = linalg.fill ins(%zero) outs(%e)
+    %s = linalg.batch_matmul ins(%q, %kt) outs(%z)
+    %o = linalg.batch_matmul ins(%p, %v) outs(%z)
+    =>
+    %z1 = linalg.fill ins(%zero) outs(%e1)  // %e1 = tensor.empty
+    %s = linalg.batch_matmul ins(%q, %kt) outs(%z1)
+    %z2 = linalg.fill ins(%zero) outs(%e2)  // %e2 = tensor.empty
+    %o = linalg.batch_matmul ins(%p, %v) outs(%z2)
+    ```
+
+    The GPU pipeline runs it before bufferization: a fill right before its
+    contraction becomes the accumulators' starting value in the kernel,
+    where a device copy was a kernel of its own.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def ApproximateMathPass : Pass<"google-approximate-math"> {
   let summary = "Math functions as polynomial approximations in arith ops";
   let description = [{

@@ -73,6 +73,12 @@ struct ExtremePipelineOptions
                      "cores in TF32 (inputs rounded to 10-bit mantissas; "
                      "off by default, an opt-in that changes results)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> fusedAttention{
+      *this, "fused-attention",
+      llvm::cl::desc("target=nvvm: attention (softmax(Q K^T) V, f32, static, "
+                     "64-row tiles) in one kernel with an online softmax "
+                     "(off by default: not yet run on a GPU)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> asyncCopy{
       *this, "async-copy",
       llvm::cl::desc("target=nvvm on sm_80 and later: the 16-bit "

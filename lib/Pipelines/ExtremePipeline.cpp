@@ -124,6 +124,9 @@ llvm::Error google::verifyOptions(const ExtremePipelineOptions &options) {
           "=true needs target=nvvm and an NVIDIA chip from sm_80 on, got "
           "target=" +
           target + " chip=" + options.getChip());
+  if (options.fusedAttention && options.target != Target::NVVM)
+    return llvm::createStringError(
+        "fused-attention=true needs target=nvvm, got target=" + target);
   if (options.target != Target::CPU)
     return verifyGpuChip(options.target, options.getChip());
   return verifyCpuChip(options.getChip());
@@ -390,6 +393,8 @@ google::buildExtremePipeline(OpPassManager &pm,
          /*filterGradients=*/cpu}));
   if (options.target == Target::CPU)
     addCpuTilingPasses(pm, options);
+  else
+    pm.addNestedPass<func::FuncOp>(createDuplicateSharedFillsPass());
   addBufferizationPasses(pm, options);
   if (options.target != Target::CPU)
     addGpuKernelPasses(pm, options);

@@ -55,6 +55,7 @@ google::getMapToGpuOptions(const ExtremePipelineOptions &options) {
   mapping.tf32 = options.tf32;
   mapping.asyncCopy = options.asyncCopy && mapping.mmaSync;
   mapping.warpShuffles = nvidia;
+  mapping.fusedAttention = nvidia && options.fusedAttention;
   return mapping;
 }
 

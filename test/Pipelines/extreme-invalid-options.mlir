@@ -10,6 +10,8 @@
 // RUN: not google-opt %s --google-extreme-pipeline="target=nvvm chip=sm_75 tf32=true" 2>&1 | FileCheck %s --check-prefix=TF32-SM75
 // RUN: not google-opt %s --google-extreme-pipeline="target=rocdl tf32=true" 2>&1 | FileCheck %s --check-prefix=TF32-ROCDL
 // RUN: not google-opt %s --google-extreme-pipeline="target=nvvm chip=sm_75 async-copy=true" 2>&1 | FileCheck %s --check-prefix=ASYNC-SM75
+// RUN: not google-opt %s --google-extreme-pipeline="fused-attention=true" 2>&1 | FileCheck %s --check-prefix=FUSED-CPU
+// RUN: not google-opt %s --google-extreme-pipeline="target=rocdl fused-attention=true" 2>&1 | FileCheck %s --check-prefix=FUSED-ROCDL
 // RUN: not google-opt %s --google-extreme-pipeline="target=tpu" 2>&1 | FileCheck %s --check-prefix=TARGET --implicit-check-not=Parser --implicit-check-not=google-opt:
 // RUN: not google-opt %s --google-extreme-pipeline="fusion=true" 2>&1 | FileCheck %s --check-prefix=UNKNOWN --implicit-check-not=Parser --implicit-check-not=google-opt:
 // RUN: not google-opt %s --google-extreme-pipeline="chip=notacpu" 2>&1 | FileCheck %s --check-prefix=CHIP --implicit-check-not=warning --implicit-check-not=recognized
@@ -27,9 +29,11 @@
 // TF32-SM75: error: google-extreme-pipeline: tf32=true needs target=nvvm and an NVIDIA chip from sm_80 on, got target=nvvm chip=sm_75
 // TF32-ROCDL: error: google-extreme-pipeline: tf32=true needs target=nvvm and an NVIDIA chip from sm_80 on, got target=rocdl chip=gfx942
 // ASYNC-SM75: error: google-extreme-pipeline: async-copy=true needs target=nvvm and an NVIDIA chip from sm_80 on, got target=nvvm chip=sm_75
+// FUSED-CPU: error: google-extreme-pipeline: fused-attention=true needs target=nvvm, got target=cpu
+// FUSED-ROCDL: error: google-extreme-pipeline: fused-attention=true needs target=nvvm, got target=rocdl
 // One line each (the option parser's own lines came first).
 // TARGET: error: google-extreme-pipeline: invalid pipeline options 'target=tpu': target=tpu: expected cpu, nvvm or rocdl
-// UNKNOWN: error: google-extreme-pipeline: invalid pipeline options 'fusion=true': no option 'fusion'; expected async-copy, chip, cse, dce, fold, fuse, mfma, opt-level, target, tf32, toolkit
+// UNKNOWN: error: google-extreme-pipeline: invalid pipeline options 'fusion=true': no option 'fusion'; expected async-copy, chip, cse, dce, fold, fuse, fused-attention, mfma, opt-level, target, tf32, toolkit
 // CHIP: error: google-extreme-pipeline: unknown chip 'notacpu' for x86_64: expected host or a 64-bit CPU name that `llc -mtriple={{.*}} -mcpu=help` lists
 // ARM: error: google-extreme-pipeline: unknown chip 'cortex-a53' for x86_64
 // I386: error: google-extreme-pipeline: chip 'i386' cannot run x86_64 code (it has no 64-bit mode): expected host or a 64-bit CPU, like x86-64-v3 or znver4

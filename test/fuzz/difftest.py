@@ -1189,9 +1189,9 @@ class Generator:
         kinds = ["binary", "unary", "matmul", "fused", "pattern", "transpose",
                  "reshape", "reduce", "cast", "normalize", "slice", "concat",
                  "pad", "gather", "scatter_add", "iota", "argreduce", "conv",
-                 "pool", "branch", "loop"]
+                 "pool", "branch", "loop", "attention"]
         weights = [8, 5, 2, 1, 1.5, 1.5, 1.5, 3, 1.5, 3, 1.5, 1.2, 1, 1.2,
-                   0.8, 0.5, 1, 1, 1, 1, 1]
+                   0.8, 0.5, 1, 1, 1, 1, 1, 0.3]
         if is_float(dtype):
             kinds.append("softmax")
             weights.append(1.5)
@@ -1841,6 +1841,64 @@ class Generator:
         self.add(Node(kind, dtype, self.result_dims(dims, shape), [a],
                       {"axes": axes, "keep_dims": keep}))
 
+    def gen_attention(self, dtype, helper):
+        """softmax(steps(q k^T)) v as models write it, mostly in whole
+        tiles of 64 query rows and keys, depths of 16 to 64 and values of
+        64 (what the GPU's fused-attention kernel takes): K transposed by
+        its own op or given transposed, the scores scaled, masked (a
+        causal or anti-causal iota comparison, a large negative fill) or
+        biased, and sometimes a bias on the output."""
+        if not is_float(dtype):
+            return
+        batch = [] if self.rng.random() < 0.3 else [self.choice([1, 2, 3])]
+        if self.rng.random() < 0.75:
+            m = 64 * self.choice([1, 2], [3, 1])
+            n = 64 * self.choice([1, 2, 3], [2, 2, 1])
+            d = self.choice([16, 32, 48, 64])
+            dv = 64
+        else:
+            m, n, d, dv = (self.extent() or 1 for _ in range(4))
+        q = self.new_arg(dtype, batch + [m, d], batch + [m, d])
+        if self.rng.random() < 0.6:
+            k = self.new_arg(dtype, batch + [n, d], batch + [n, d])
+            perm = list(range(len(batch))) + [len(batch) + 1, len(batch)]
+            kt = self.add(Node("transpose", dtype, batch + [d, n], [k],
+                               {"perm": perm}))
+        else:
+            kt = self.new_arg(dtype, batch + [d, n], batch + [d, n])
+        scores = kt and self.add(Node("matmul", dtype, batch + [m, n],
+                                      [q, kt]))
+        if scores is None:
+            return
+        if self.rng.random() < 0.6:
+            scale = self.add(Node("constant", dtype, [], attrs={
+                "value": to_dtype(np.asarray(1 / np.sqrt(d)), dtype)}))
+            scores = self.add(Node(self.choice(["mul", "div"]), dtype,
+                                   scores.dims, [scores, scale])) or scores
+        if self.rng.random() < 0.4:
+            rows = self.add(Node("iota", "i64", [m, n], [], {"dimension": 0}))
+            columns = self.add(Node("iota", "i64", [m, n], [],
+                                    {"dimension": 1}))
+            sees = rows and columns and self.add(Node(
+                self.choice(["le", "ge"]), "i1", [m, n], [columns, rows]))
+            fill = self.add(Node("constant", dtype, [], attrs={
+                "value": to_dtype(np.asarray(-1000.0), dtype)}))
+            if sees is not None and fill is not None:
+                scores = self.add(Node("select", dtype, scores.dims,
+                                       [sees, scores, fill])) or scores
+        if self.rng.random() < 0.3:
+            shape = [m, n] if self.rng.random() < 0.5 else [n]
+            bias = self.new_arg(dtype, shape, shape)
+            scores = self.add(Node("add", dtype, scores.dims,
+                                   [scores, bias])) or scores
+        p = self.add(Node("softmax", dtype, scores.dims, [scores],
+                          {"axis": -1}))
+        v = self.new_arg(dtype, batch + [n, dv], batch + [n, dv])
+        out = p and self.add(Node("matmul", dtype, batch + [m, dv], [p, v]))
+        if out is not None and self.rng.random() < 0.3:
+            bias = self.new_arg(dtype, [dv], [dv])
+            self.add(Node("add", dtype, out.dims, [out, bias]))
+
     def gen_normalize(self, dtype, helper):
         """x op reduce(x, keep_dims=True): centering, scaling by a sum or a
         maximum, broadcast back over the reduced axes."""
@@ -2129,6 +2187,8 @@ class Runner:
 VARIANTS = ["interpreter"] + CONFIGS
 # google-run options of every compiled variant (--target).
 COMPILED_ARGS = []
+# --pipeline-options: added to every compiled variant's.
+EXTRA_OPTIONS = []
 # --grad: f64 programs of differentiable ops; their VJPs are checked.
 GRAD_MODE = False
 GRAD_EXCLUDED = {"call", "cast", "argreduce", "iota"}
@@ -2158,7 +2218,8 @@ def variants():
         if tag == "interpreter":
             yield tag, ["--interpret"]
         else:
-            yield tag, [f"--pipeline-options={tag}"] + COMPILED_ARGS
+            options = " ".join([tag] + EXTRA_OPTIONS)
+            yield tag, [f"--pipeline-options={options}"] + COMPILED_ARGS
 
 
 def check_program(program, inputs, runner, configs=None):
@@ -2523,7 +2584,8 @@ def run_seed_unguarded(args):
                   f"repro: {' '.join(shlex.quote(c) for c in command)}\n"
                   f"regenerate: {sys.executable} {os.path.abspath(__file__)}"
                   f" --seed {seed} --google-run {google_run}"
-                  f"{' ' + ' '.join(COMPILED_ARGS) if COMPILED_ARGS else ''}\n")
+                  f"{' ' + ' '.join(COMPILED_ARGS) if COMPILED_ARGS else ''}"
+                  f"{' --pipeline-options=' + shlex.quote(' '.join(EXTRA_OPTIONS)) if EXTRA_OPTIONS else ''}\n")
         return seed, report
     finally:
         shutil.rmtree(directory, ignore_errors=True)
@@ -2553,6 +2615,9 @@ def main():
     parser.add_argument("--only", help="comma-separated op generators to "
                         "focus on (e.g. conv,pool); elementwise ops still "
                         "appear, rarely")
+    parser.add_argument("--pipeline-options", metavar="OPTIONS",
+                        help="extra pipeline options for every compiled "
+                        "variant (e.g. fused-attention=true)")
     parser.add_argument("--print", action="store_true",
                         help="print the program of --seed and exit")
     args = parser.parse_args()
@@ -2562,6 +2627,8 @@ def main():
                  "--google-run=PATH)")
     if args.target != "cpu":
         COMPILED_ARGS.append(f"--target={args.target}")
+    if args.pipeline_options:
+        EXTRA_OPTIONS.extend(args.pipeline_options.split())
     if args.grad:
         GRAD_MODE = True
     if args.only:

@@ -64,16 +64,21 @@ void createWarpBarrier(RewriterBase &rewriter, Location loc) {
 /// order the whole block on the host, so a kernel missing a barrier of its
 /// own may still compute the right values here. For each element of a
 /// workgroup buffer: the thread that last wrote it and the block's barrier
-/// counts then. A thread that reads or writes an element another thread
-/// wrote since the block's last barrier fails the launch (a run-time
-/// check), unless both are lanes of one warp that a warp's exchange has
-/// ordered since. Other kernels run without it (it doubles the host run's
-/// compile time): their phases alone show a missing barrier.
+/// counts then, and the threads that read it since. A thread that reads
+/// or writes an element another thread wrote since the block's last
+/// barrier, or writes an element another thread read since then, fails
+/// the launch (a run-time check), unless both are lanes of one warp that a
+/// warp's exchange has ordered since. Other kernels run without it (it
+/// doubles the host run's compile time): their phases alone show a missing
+/// barrier.
 struct RaceCheck {
-  /// Per host shared buffer: writers (thread or -1), block barriers and
-  /// warp barriers seen at the write; flat, row-major.
+  /// Per host shared buffer, flat, row-major: writers (thread or -1),
+  /// block barriers and warp barriers seen at the write; the last reader,
+  /// whether others read it too in the same block phase, the readers'
+  /// warp (-1: several), and the barrier counts at the last read.
   struct Shadow {
     Value writer, blockEpoch, warpEpoch;
+    Value reader, severalReaders, readerWarp, readBlockEpoch, readWarpEpoch;
     SmallVector<int64_t> strides;
   };
   /// Empty when the launch is not checked.
@@ -231,8 +236,78 @@ private:
                   : "google-test-run-launches-on-host: shared-memory race: "
                     "thread {1} reads an element thread {0} wrote since the "
                     "last barrier");
-      if (!isStore)
+      Value readNow = compare(
+          arith::CmpIPredicate::eq,
+          memref::LoadOp::create(rewriter, loc, shadow.readBlockEpoch, at),
+          blockEpoch);
+      Value reader = memref::LoadOp::create(rewriter, loc, shadow.reader, at);
+      Value several =
+          memref::LoadOp::create(rewriter, loc, shadow.severalReaders, at);
+      Value readerWarp =
+          memref::LoadOp::create(rewriter, loc, shadow.readerWarp, at);
+      Value warp = arith::DivSIOp::create(rewriter, loc, thread, group);
+      if (!isStore) {
+        // Another thread's read in this phase makes several readers, and
+        // of one warp only while they share it.
+        Value other = arith::AndIOp::create(
+            rewriter, loc, readNow,
+            arith::OrIOp::create(
+                rewriter, loc,
+                compare(arith::CmpIPredicate::ne, several, constant(0)),
+                compare(arith::CmpIPredicate::ne, reader, thread)));
+        Value sharedWarp = arith::OrIOp::create(
+            rewriter, loc,
+            arith::XOrIOp::create(
+                rewriter, loc, readNow,
+                arith::ConstantIntOp::create(rewriter, loc, 1, 1)),
+            compare(arith::CmpIPredicate::eq, readerWarp, warp));
+        memref::StoreOp::create(rewriter, loc, thread, shadow.reader, at);
+        memref::StoreOp::create(rewriter, loc,
+                                arith::SelectOp::create(rewriter, loc, other,
+                                                        constant(1),
+                                                        constant(0)),
+                                shadow.severalReaders, at);
+        memref::StoreOp::create(rewriter, loc,
+                                arith::SelectOp::create(rewriter, loc,
+                                                        sharedWarp, warp,
+                                                        constant(-1)),
+                                shadow.readerWarp, at);
+        memref::StoreOp::create(rewriter, loc, blockEpoch,
+                                shadow.readBlockEpoch, at);
+        memref::StoreOp::create(rewriter, loc, warpEpoch, shadow.readWarpEpoch,
+                                at);
         continue;
+      }
+      // A write after another thread's read in this phase (unless a warp's
+      // exchange ordered them, all in one warp).
+      Value readOrdered = arith::AndIOp::create(
+          rewriter, loc, compare(arith::CmpIPredicate::eq, readerWarp, warp),
+          compare(
+              arith::CmpIPredicate::slt,
+              memref::LoadOp::create(rewriter, loc, shadow.readWarpEpoch, at),
+              warpEpoch));
+      Value readRace = arith::AndIOp::create(
+          rewriter, loc,
+          arith::AndIOp::create(
+              rewriter, loc, readNow,
+              arith::OrIOp::create(
+                  rewriter, loc,
+                  compare(arith::CmpIPredicate::ne, several, constant(0)),
+                  compare(arith::CmpIPredicate::ne, reader, thread))),
+          arith::XOrIOp::create(
+              rewriter, loc, readOrdered,
+              arith::ConstantIntOp::create(rewriter, loc, 1, 1)));
+      // A reader that is this thread stands for the others.
+      Value otherReader = arith::SelectOp::create(
+          rewriter, loc, compare(arith::CmpIPredicate::eq, reader, thread),
+          constant(-2), reader);
+      Value shownReader =
+          arith::SelectOp::create(rewriter, loc, readRace, otherReader, thread);
+      cf::AssertOp::create(
+          rewriter, loc, compare(arith::CmpIPredicate::eq, shownReader, thread),
+          "google-test-run-launches-on-host: shared-memory race: thread {1} "
+          "overwrites an element thread {0} read since the last barrier (-2: "
+          "threads before it)");
       memref::StoreOp::create(rewriter, loc, thread, shadow.writer, at);
       memref::StoreOp::create(rewriter, loc, blockEpoch, shadow.blockEpoch, at);
       memref::StoreOp::create(rewriter, loc, warpEpoch, shadow.warpEpoch, at);
@@ -986,7 +1061,9 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
     RaceCheck::Shadow shadow;
     shadow.strides = computeStrides(type.getShape());
     for (Value *field :
-         {&shadow.writer, &shadow.blockEpoch, &shadow.warpEpoch}) {
+         {&shadow.writer, &shadow.blockEpoch, &shadow.warpEpoch, &shadow.reader,
+          &shadow.severalReaders, &shadow.readerWarp, &shadow.readBlockEpoch,
+          &shadow.readWarpEpoch}) {
       *field = memref::AllocOp::create(
           rewriter, loc, MemRefType::get({type.getNumElements()}, index));
       buffers.push_back(*field);
@@ -1020,6 +1097,8 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(clear.getBody()->getTerminator());
     memref::StoreOp::create(rewriter, loc, none, shadow.writer,
+                            clear.getInductionVar());
+    memref::StoreOp::create(rewriter, loc, none, shadow.readBlockEpoch,
                             clear.getInductionVar());
   }
   BlockOnHost threads(rewriter, launch, allocPoint, mapping, races);

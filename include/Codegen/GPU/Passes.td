@@ -118,7 +118,14 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     once; every thread computes the per-row ops), reduce across each warp
     by `gpu.shuffle` and across the warps with one barrier, and store each
     element the chain writes once, at the end (nothing of a fresh buffer
-    only the chain uses). Reductions of every dimension
+    only the chain uses). With `fused-attention` (and `warp-shuffles`; the
+    pipeline's `fused-attention` option, off by default: not yet run on a
+    GPU), attention -- a matmul, elementwise ops on its scores, softmax's
+    ops and a second matmul, f32 and static, in 64-row tiles of queries
+    and keys -- runs in one kernel: a block per 64 rows walks the keys in
+    tiles of 64, keeps its scores in registers and each row's maximum and
+    sum online (flash attention), so that the scores never reach memory.
+    Reductions of every dimension
     over many elements run in two kernels (chunks into partials, then one
     thread). Float adds are reassociated (SPEC).
     Afterwards no memory access is left outside a `gpu.launch`; the pass
@@ -142,6 +149,9 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     Option<"warpShuffles", "warp-shuffles", "bool", /*default=*/"false",
            "Row chains (softmax, layer norm) keep rows in registers and "
            "reduce across warps by gpu.shuffle (NVIDIA's 32 lanes)">,
+    Option<"fusedAttention", "fused-attention", "bool", /*default=*/"false",
+           "With warp-shuffles: softmax(Q K^T) V (f32, static, 64-row tiles) "
+           "in one kernel with an online softmax instead of four or more">,
     Option<"asyncCopy", "async-copy", "bool", /*default=*/"false",
            "With mma-sync: 16-bit tensor-core kernels copy their slices to "
            "shared memory by cp.async, in three swizzled stages, instead of "

@@ -339,6 +339,62 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
 gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
                                     const RowChain &chain, bool warpShuffles);
 
+/// Query rows and keys per tile of a fused attention kernel, and its
+/// threads per block.
+constexpr int64_t kAttentionTile = 64;
+constexpr int64_t kAttentionThreads = 256;
+
+/// softmax(steps(Q K^T)) V on buffers, as google.softmax between two
+/// matmuls lowers (the ops in program order, nothing between them but
+/// allocations and ops without memory effects):
+///   [Kt = transpose(K)]; S = 0; S += Q Kt; S' = steps(S, ...);
+///   M = c; M = max(M, S' rows); E = exp(S' - M); L = 0; L += E rows;
+///   P = E / L; O = 0; O += P V; [epilogue(O)]
+/// The buffers in between (S, M, E, L, P, Kt, the steps' outputs) are the
+/// function's own and read by nothing else.
+struct Attention {
+  linalg::LinalgOp scores;
+  linalg::ContractionDimensions scoreDims;
+  linalg::FillOp scoresFill;
+  /// Kt's transpose, when K is read instead.
+  linalg::TransposeOp keysTranspose;
+  /// Elementwise ops on the scores (scale, mask), each with the buffer of
+  /// scores it reads.
+  SmallVector<linalg::GenericOp> steps;
+  SmallVector<Value> stepScores;
+  linalg::FillOp maxFill;
+  linalg::LinalgOp max;
+  linalg::GenericOp exp;
+  linalg::FillOp sumFill;
+  linalg::LinalgOp sum;
+  linalg::GenericOp normalize;
+  linalg::FillOp outputFill;
+  linalg::LinalgOp output;
+  linalg::ContractionDimensions outputDims;
+  linalg::GenericOp outputEpilogue;
+  int64_t batch = 1, rows = 0, keys = 0, depth = 0, valueDepth = 0;
+
+  /// Every op above, in program order.
+  SmallVector<Operation *> getOps() const;
+};
+
+/// The attention that starts at contraction `scores`, when one kernel of
+/// lowerAttentionToBlocks can run it: f32, static, rows and keys multiples
+/// of kAttentionTile, Q's and K's depth a multiple of 16 up to
+/// kAttentionTile and V's kAttentionTile.
+std::optional<Attention> matchAttention(linalg::LinalgOp scores);
+
+/// One gpu.launch for `attention`, at its last op, with a block of
+/// kAttentionThreads threads per kAttentionTile rows of queries: per tile
+/// of keys it stages K^T and V in shared memory (Q^T once), computes the
+/// tile's scores in registers (4 x 4 per thread), applies the steps, and
+/// keeps each row's maximum and sum online (shuffles across the row's 16
+/// threads), rescaling the output accumulators when the maximum grows;
+/// the probabilities go through shared memory into O += P V. Erases the
+/// attention's ops.
+gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
+                                     const Attention &attention);
+
 } // namespace mlir::google::kernels
 
 #endif // GOOGLE_LIB_CODEGEN_GPU_GPUKERNELS_H

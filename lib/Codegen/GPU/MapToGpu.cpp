@@ -231,6 +231,11 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     func::FuncOp func = getOperation();
     if (func->getParentOfType<gpu::GPUModuleOp>())
       return;
+    if (fusedAttention && !warpShuffles) {
+      func.emitError() << "google-map-to-gpu: fused-attention needs "
+                          "warp-shuffles";
+      return signalPassFailure();
+    }
     if (asyncCopy && !mmaSync) {
       func.emitError() << "google-map-to-gpu: async-copy needs mma-sync";
       return signalPassFailure();
@@ -262,6 +267,20 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       if (!isInKernel(op))
         ops.push_back(op);
     });
+    // Attention runs in one kernel, at its last op.
+    llvm::SmallPtrSet<Operation *, 16> inAttention;
+    DenseMap<Operation *, Attention> attentionAt;
+    if (fusedAttention)
+      for (linalg::LinalgOp op : ops) {
+        if (inAttention.contains(op))
+          continue;
+        std::optional<Attention> attention = matchAttention(op);
+        if (!attention)
+          continue;
+        SmallVector<Operation *> attentionOps = attention->getOps();
+        inAttention.insert(attentionOps.begin(), attentionOps.end());
+        attentionAt[attentionOps.back()] = std::move(*attention);
+      }
     // Contractions take in the fill before them and the elementwise
     // epilogue after them, which then get no kernel of their own.
     struct Fused {
@@ -272,13 +291,17 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     DenseMap<Operation *, Fused> contractions;
     llvm::SmallPtrSet<Operation *, 8> absorbed;
     for (linalg::LinalgOp op : ops) {
-      if (absorbed.contains(op))
+      if (absorbed.contains(op) || inAttention.contains(op))
         continue;
       std::optional<linalg::ContractionDimensions> dims =
           getTileableContraction(op);
       if (!dims)
         continue;
       Fused fused{*dims, getFusableFill(op), getFusableEpilogue(op)};
+      if (fused.fill && inAttention.contains(fused.fill))
+        fused.fill = nullptr;
+      if (fused.epilogue && inAttention.contains(fused.epilogue))
+        fused.epilogue = nullptr;
       if (fused.fill && absorbed.contains(fused.fill))
         fused.fill = nullptr;
       if (fused.fill)
@@ -290,6 +313,7 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     // Ops over the same rows with reductions between them (softmax) run in
     // one kernel, lowered at the chain's last op.
     llvm::SmallPtrSet<Operation *, 8> taken(absorbed.begin(), absorbed.end());
+    taken.insert(inAttention.begin(), inAttention.end());
     for (auto &entry : contractions)
       taken.insert(entry.first);
     SmallVector<RowChain> chains = findRowChains(ops, taken);
@@ -301,6 +325,14 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     for (linalg::LinalgOp op : ops) {
       if (absorbed.contains(op))
         continue;
+      if (inAttention.contains(op)) {
+        if (auto attention = attentionAt.find(op);
+            attention != attentionAt.end()) {
+          lowerAttentionToBlocks(rewriter, attention->second);
+          ++numKernels;
+        }
+        continue;
+      }
       if (auto chain = chainOf.find(op); chain != chainOf.end()) {
         if (chain->second->steps.back().op == op) {
           lowerRowChainToBlocks(rewriter, *chain->second, warpShuffles);

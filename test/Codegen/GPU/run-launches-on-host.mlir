@@ -183,19 +183,26 @@ func.func @negative_barrier_in_branch(%flag: i1) {
 // block on the host, so it would hide a missing barrier of the kernel's)
 // checks its shared buffers for races: each thread's access compares the
 // element's last writer, and the barriers since, with itself (a run-time
-// check); a store records the writer. The emulation's own exchange slots
-// are not checked, nor are launches without warp-wide ops.
+// check); a store records the writer, a load the reader (a store after
+// another thread's load since the last barrier is a race too). The
+// emulation's own exchange slots are not checked, nor are launches
+// without warp-wide ops.
 // CHECK-LABEL: func.func @race_checked
 // CHECK: %[[EPOCHS:.*]] = memref.alloc() : memref<2xindex>
 // CHECK: %[[SHARED:.*]] = memref.alloc() : memref<32x8xf16>
 // CHECK: %[[WRITERS:.*]] = memref.alloc() : memref<256xindex>
-// CHECK: memref.alloc() : memref<256xindex>
+// CHECK-COUNT-2: memref.alloc() : memref<256xindex>
+// CHECK: %[[READERS:.*]] = memref.alloc() : memref<256xindex>
+// CHECK-COUNT-2: memref.alloc() : memref<256xindex>
+// CHECK: %[[READ_EPOCHS:.*]] = memref.alloc() : memref<256xindex>
 // CHECK: memref.alloc() : memref<256xindex>
 // CHECK-NOT: memref<256xindex>
 // CHECK: scf.for %[[BX:.*]] = %{{.*}} to
 // CHECK: memref.store %c0{{.*}}, %[[EPOCHS]]
 // CHECK: memref.store %c-1{{.*}}, %[[WRITERS]]
+// CHECK: memref.store %c-1{{.*}}, %[[READ_EPOCHS]]
 // CHECK-COUNT-8: cf.assert %{{.*}}, "google-test-run-launches-on-host: shared-memory race: thread {1} overwrites an element thread {0} wrote since the last barrier"
+// CHECK: cf.assert %{{.*}}, "google-test-run-launches-on-host: shared-memory race: thread {1} overwrites an element thread {0} read since the last barrier (-2: threads before it)"
 // CHECK: vector.store %{{.*}}, %[[SHARED]]
 // CHECK: cf.assert %{{.*}}, "google-test-run-launches-on-host: shared-memory race: thread {1} reads an element thread {0} wrote since the last barrier"
 // CHECK: memref.load %[[SHARED]]
