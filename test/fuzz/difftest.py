@@ -32,7 +32,9 @@ one-line command that reproduces it.
 
 --target runs the compiled variants on a GPU (the interpreter stays on the
 host). test/Codegen/GPU/Inputs/run_gpu_mapping_on_host.py as --google-run checks the
-GPU pipeline's kernel mapping on the host.
+GPU pipeline's kernel mapping on the host. --pipeline-options adds options
+to every compiled variant's (e.g. fused-attention=true, with --only
+attention for programs of attention blocks).
 """
 
 import argparse
