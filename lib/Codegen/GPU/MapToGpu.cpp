@@ -306,8 +306,20 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         fused.fill = nullptr;
       if (fused.fill)
         absorbed.insert(fused.fill);
-      if (fused.epilogue)
+      if (fused.epilogue) {
         absorbed.insert(fused.epilogue);
+        // What the epilogue reads may be a view made after the
+        // contraction: the kernel is built where the contraction is, so
+        // the ops between them, which have no memory effects (or are
+        // checks), go before it.
+        for (Operation *between = op->getNextNode();
+             between != fused.epilogue.getOperation();) {
+          Operation *next = between->getNextNode();
+          if (isMemoryEffectFree(between))
+            between->moveBefore(op);
+          between = next;
+        }
+      }
       contractions[op] = fused;
     }
     // Ops over the same rows with reductions between them (softmax) run in

@@ -580,3 +580,33 @@ func.func @matmul_vector_tiles(%a: memref<256x64xf32>, %b: memref<64x512xf32>, %
   linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x512xf32>) outs(%c : memref<256x512xf32>)
   return
 }
+
+// -----
+
+// The epilogue reads a view made between the matmul and it (a residual
+// collapsed to the product's shape, as bufferization places it): the view
+// goes before the matmul, where the kernel (shared tiles, dynamic M) is
+// built, so that it dominates its use in the kernel.
+// CHECK-LABEL: func.func @epilogue_reads_later_view
+// CHECK-SAME: (%[[A:.*]]: memref<?x64xf32>, %{{.*}}: memref<64x64xf32>, %[[X:.*]]: memref<?x2x64xf32>, %[[C:.*]]: memref<?x64xf32>)
+// CHECK: %[[R:.*]] = memref.collapse_shape %[[X]]
+// CHECK: gpu.launch
+// CHECK: memref.load %[[R]]
+// CHECK: memref.store %{{.*}}, %[[C]]
+// CHECK-NOT: gpu.launch
+func.func @epilogue_reads_later_view(%a: memref<?x64xf32>, %b: memref<64x64xf32>, %x: memref<?x2x64xf32>, %c: memref<?x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = memref.dim %a, %c0 : memref<?x64xf32>
+  %p = memref.alloc(%m) : memref<?x64xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<?x64xf32>)
+  linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x64xf32>) outs(%p : memref<?x64xf32>)
+  %r = memref.collapse_shape %x [[0, 1], [2]] : memref<?x2x64xf32> into memref<?x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r, %p : memref<?x64xf32>, memref<?x64xf32>) outs(%c : memref<?x64xf32>) {
+  ^bb0(%in: f32, %prod: f32, %out: f32):
+    %s = arith.addf %in, %prod : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %p : memref<?x64xf32>
+  return
+}
