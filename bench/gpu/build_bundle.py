@@ -7,7 +7,9 @@ bench/gpu/device_check.sh runs the whole check (benches, cases,
 compute-sanitizer). Every e2e file (test/e2e and examples) by default,
 and the examples' models traced with @gm.jit (PYTHONPATH=BUILD/python):
 the LeNet on the digits' test images and the GPT block at f32 and with
-bf16 weights, against the examples' NumPy references (--no-models: not).
+bf16 weights, and at width 256 (sequence 128; also with
+fused-attention=true), against the examples' NumPy references
+(--no-models: not).
 
   bench/gpu/build_bundle.py BUILD MAIN OUT [--opt-levels "0 3"]
                             [--files a.mlir,...] [--bench] [--no-models]
@@ -152,6 +154,16 @@ if not a.no_models:
             for v in args])
         bundle_model(f"gpt_block_{tag}", gpt_block.compile_block(), args,
                      [want.astype(np.float32)], tolerance)
+    # The block at issue 25's benchmark size (width 256, 4 heads of 64,
+    # sequence 128): its attention also through the fused kernel.
+    parameters = gpt_block.init_parameters(vocab=1000, width=256, hidden=1024)
+    tokens = np.random.default_rng(2).integers(0, 1000, (2, 128))
+    args = [tokens] + [parameters[n] for n in gpt_block.PARAMETERS]
+    want = gpt_block.gpt_block_numpy(*args).astype(np.float32)
+    cuda = os.environ.get("BUNDLE_TARGET", "cuda") == "cuda"
+    for tag, options in (("", ""), ("_fused", "fused-attention=true"))[:2 if cuda else 1]:
+        bundle_model(f"gpt_block_w256{tag}", gm.jit(gpt_block.gpt_block), args,
+                     [want], 2e-5, options=options)
 
 if a.bench:
     B = os.path.join(a.out, "bench_src"); os.makedirs(B, exist_ok=True)
