@@ -3,7 +3,7 @@
 // fused-attention=true", checked through the GPU mapping on the host by
 // test/Codegen/GPU/mapping-on-host.test); on the CPU, the usual kernels.
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 8 cases match numpy
+// CHECK: e2e: 10 cases match numpy
 
 // Scaled, K transposed by its own op (the kernel reads K instead).
 // E2E: @scaled(q: 2x128x64xf32, k: 2x128x64xf32, v: 2x128x64xf32) -> softmax(q @ np.transpose(k, (0, 2, 1)) * 0.125) @ v
@@ -97,4 +97,33 @@ func.func @heads(%q: tensor<4x64x64xf32>, %k: tensor<4x128x64xf32>, %v: tensor<4
   %p = google.softmax %sc {axis = -1 : i64} : tensor<4x64x128xf32>
   %o = google.matmul %p, %v : tensor<4x64x128xf32>, tensor<4x128x64xf32> -> tensor<4x64x64xf32>
   return %o : tensor<4x64x64xf32>
+}
+
+// Narrower values: heads of 16 and of 32 (the threads past V's columns
+// compute no output), a causal mask by iota.
+// E2E: @narrow(q: 3x128x16xf32, k: 3x128x16xf32, v: 3x128x16xf32) -> softmax(np.where(np.arange(128)[None, :] <= np.arange(128)[:, None], q @ np.transpose(k, (0, 2, 1)) * 0.25, -1e9)) @ v
+func.func @narrow(%q: tensor<3x128x16xf32>, %k: tensor<3x128x16xf32>, %v: tensor<3x128x16xf32>) -> tensor<3x128x16xf32> {
+  %kt = google.transpose %k {perm = array<i64: 0, 2, 1>} : tensor<3x128x16xf32> -> tensor<3x16x128xf32>
+  %s = google.matmul %q, %kt : tensor<3x128x16xf32>, tensor<3x16x128xf32> -> tensor<3x128x128xf32>
+  %c = google.constant dense<0.25> : tensor<f32>
+  %sc = google.mul %s, %c : tensor<3x128x128xf32>, tensor<f32> -> tensor<3x128x128xf32>
+  %rows = google.iota {dimension = 0 : i64} : tensor<128x128xi64>
+  %cols = google.iota {dimension = 1 : i64} : tensor<128x128xi64>
+  %sees = google.le %cols, %rows : tensor<128x128xi64>, tensor<128x128xi64> -> tensor<128x128xi1>
+  %low = google.constant dense<-1.0e9> : tensor<f32>
+  %m = google.select %sees, %sc, %low : tensor<128x128xi1>, tensor<3x128x128xf32>, tensor<f32> -> tensor<3x128x128xf32>
+  %p = google.softmax %m {axis = -1 : i64} : tensor<3x128x128xf32>
+  %o = google.matmul %p, %v : tensor<3x128x128xf32>, tensor<3x128x16xf32> -> tensor<3x128x16xf32>
+  return %o : tensor<3x128x16xf32>
+}
+
+// E2E: @narrow32(q: 64x32xf32, k: 64x32xf32, v: 64x32xf32, b: 32xf32) -> np.maximum(softmax(q @ k.T) @ v + b, 0)
+func.func @narrow32(%q: tensor<64x32xf32>, %k: tensor<64x32xf32>, %v: tensor<64x32xf32>, %b: tensor<32xf32>) -> tensor<64x32xf32> {
+  %kt = google.transpose %k {perm = array<i64: 1, 0>} : tensor<64x32xf32> -> tensor<32x64xf32>
+  %s = google.matmul %q, %kt : tensor<64x32xf32>, tensor<32x64xf32> -> tensor<64x64xf32>
+  %p = google.softmax %s {axis = 1 : i64} : tensor<64x64xf32>
+  %o = google.matmul %p, %v : tensor<64x64xf32>, tensor<64x32xf32> -> tensor<64x32xf32>
+  %ob = google.add %o, %b : tensor<64x32xf32>, tensor<32xf32> -> tensor<64x32xf32>
+  %r = google.relu %ob : tensor<64x32xf32>
+  return %r : tensor<64x32xf32>
 }

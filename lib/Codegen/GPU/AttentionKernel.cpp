@@ -347,7 +347,7 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores) {
     a.outputEpilogue = epilogue;
 
   // Shapes the kernel takes: 64-row tiles of queries and keys, depths of
-  // 16 to 64 for Q and K and 64 for V.
+  // 16 to 64.
   SmallVector<int64_t> scoreRanges = scores.getStaticLoopRanges();
   SmallVector<int64_t> outputRanges = a.output.getStaticLoopRanges();
   a.batch = scoreDims->batch.empty() ? 1 : scoreRanges[scoreDims->batch[0]];
@@ -356,8 +356,8 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores) {
   a.depth = scoreRanges[k];
   a.valueDepth = outputRanges[on];
   if (a.rows % kAttentionTile != 0 || a.keys % kAttentionTile != 0 ||
-      a.depth % 16 != 0 || a.depth > kAttentionTile ||
-      a.valueDepth != kAttentionTile || outputRanges[om] != a.rows ||
+      a.depth % 16 != 0 || a.depth > kAttentionTile || a.valueDepth % 16 != 0 ||
+      a.valueDepth > kAttentionTile || outputRanges[om] != a.rows ||
       outputRanges[ok] != a.keys ||
       (!outputDims->batch.empty() &&
        outputRanges[outputDims->batch[0]] != a.batch))
@@ -537,6 +537,11 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
   // of the output.
   Value thread = launch.getThreadIds().x;
   Value x = ix.rem(thread, 16), y = ix.div(thread, 16);
+  // With V narrower than the tile, threads x < depth / 4 own its columns.
+  Value hasColumns;
+  if (a.valueDepth < tile)
+    hasColumns = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                       x, ix.constant(a.valueDepth / vector));
   Value block = launch.getBlockIds().x;
   Value batch = ix.div(block, rowTiles);
   Value firstRow = ix.mul(ix.rem(block, rowTiles), tile);
@@ -754,7 +759,15 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
         }
         gpu::BarrierOp::create(rewriter, loc);
 
-        // O += P V.
+        // O += P V, by the threads that own columns of V.
+        scf::IfOp ownsColumns;
+        if (hasColumns) {
+          ownsColumns = scf::IfOp::create(rewriter, loc, TypeRange(output),
+                                          hasColumns, /*withElseRegion=*/true);
+          rewriter.setInsertionPointToStart(ownsColumns.elseBlock());
+          scf::YieldOp::create(rewriter, loc, output);
+          rewriter.setInsertionPointToStart(ownsColumns.thenBlock());
+        }
         auto keyLoop = scf::ForOp::create(
             rewriter, loc, zeroIndex, ix.constant(tile), ix.constant(16),
             output,
@@ -777,9 +790,15 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
               }
               scf::YieldOp::create(rewriter, loc, partial);
             });
+        SmallVector<Value> next(keyLoop.getResults());
+        if (ownsColumns) {
+          scf::YieldOp::create(rewriter, loc, next);
+          rewriter.setInsertionPointAfter(ownsColumns);
+          next.assign(ownsColumns.getResults().begin(),
+                      ownsColumns.getResults().end());
+        }
         // The next tile's K and V replace these once every thread is done.
         gpu::BarrierOp::create(rewriter, loc);
-        SmallVector<Value> next(keyLoop.getResults());
         next.append(maxima);
         next.append(sums);
         scf::YieldOp::create(rewriter, loc, next);
@@ -787,6 +806,10 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
 
   // O / sum, through the epilogue.
   OpOperand &out = *a.output.getDpsInitOperand(0);
+  if (hasColumns) {
+    auto stores = scf::IfOp::create(rewriter, loc, hasColumns);
+    rewriter.setInsertionPointToStart(stores.thenBlock());
+  }
   for (int64_t i = 0; i < vector; ++i) {
     Value sum = keyTiles.getResult(vector * vector + vector + i);
     Value row = ix.add(firstRow, ix.add(ix.mul(y, vector), i));

@@ -380,8 +380,8 @@ struct Attention {
 
 /// The attention that starts at contraction `scores`, when one kernel of
 /// lowerAttentionToBlocks can run it: f32, static, rows and keys multiples
-/// of kAttentionTile, Q's and K's depth a multiple of 16 up to
-/// kAttentionTile and V's kAttentionTile.
+/// of kAttentionTile, Q's, K's and V's depths multiples of 16 up to
+/// kAttentionTile.
 std::optional<Attention> matchAttention(linalg::LinalgOp scores);
 
 /// One gpu.launch for `attention`, at its last op, with a block of
