@@ -1845,8 +1845,8 @@ class Generator:
 
     def gen_attention(self, dtype, helper):
         """softmax(steps(q k^T)) v as models write it, mostly in whole
-        tiles of 64 query rows and keys, depths of 16 to 64 and values of
-        64 (what the GPU's fused-attention kernel takes): K transposed by
+        tiles of 64 query rows and keys, depths of 16 to 64 (what the
+        GPU's fused-attention kernel takes): K transposed by
         its own op or given transposed, the scores scaled, masked (a
         causal or anti-causal iota comparison, a large negative fill) or
         biased, and sometimes a bias on the output."""
@@ -1858,7 +1858,7 @@ class Generator:
             m = 64 * self.choice([1, 2], [3, 1])
             n = 64 * self.choice([1, 2, 3], [2, 2, 1])
             d = self.choice([16, 32, 48, 64])
-            dv = 64
+            dv = self.choice([16, 32, 48, 64], [1, 1, 1, 3])
         else:
             m, n, d, dv = (self.extent() or 1 for _ in range(4))
         q = self.new_arg(dtype, batch + [m, d], batch + [m, d])
