@@ -852,8 +852,26 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
 
   rewriter.setInsertionPointAfter(launch);
   SmallVector<Operation *> ops = a.getOps();
+  llvm::SetVector<Value> buffers;
+  for (Operation *op : ops)
+    for (Value init : cast<DestinationStyleOpInterface>(op).getDpsInits())
+      buffers.insert(init);
   for (Operation *op : llvm::reverse(ops))
     rewriter.eraseOp(op);
+  // The scores' and the rows' buffers are no longer used: no allocation
+  // (the scores of 16x1024x64 took 64 MiB).
+  for (Value buffer : buffers) {
+    Operation *alloc = buffer.getDefiningOp();
+    if (!isa_and_nonnull<gpu::AllocOp, memref::AllocOp>(alloc) ||
+        !llvm::all_of(buffer.getUsers(), [](Operation *user) {
+          return isa<gpu::DeallocOp, memref::DeallocOp>(user);
+        }))
+      continue;
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+      rewriter.eraseOp(user);
+    if (alloc->use_empty())
+      rewriter.eraseOp(alloc);
+  }
   return launch;
 }
 

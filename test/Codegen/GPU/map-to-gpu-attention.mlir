@@ -12,10 +12,11 @@
 // sum across its 16 threads by 4 shuffles each, the rescale (exp of the
 // old maximum minus the new), P^T stored over K^T between barriers, and
 // O += P V from 16 x 4 vector loads of each. The scores, maxima, sums
-// and probabilities never reach memory; O is divided by the sums and
-// stored.
+// and probabilities never reach memory (their buffers and K^T's go); O is
+// divided by the sums and stored.
 // CHECK-LABEL: func.func @attention
 // CHECK-SAME: (%[[Q:.*]]: memref<2x128x64xf32>, %[[K:.*]]: memref<2x128x64xf32>, %[[V:.*]]: memref<2x128x64xf32>, %[[O:.*]]: memref<2x128x64xf32>)
+// CHECK-NOT: gpu.alloc
 // CHECK-NOT: linalg.
 // CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c4, {{.*}} threads({{.*}}) in (%{{.*}} = %c256, {{.*}} workgroup(%[[QS:.*]] : memref<64x64xf32, #gpu.address_space<workgroup>>, %[[KS:.*]] : memref<64x64xf32, #gpu.address_space<workgroup>>, %[[VS:.*]] : memref<64x64xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-16: memref.load %[[Q]]
@@ -40,6 +41,7 @@
 // CHECK-NEXT: gpu.terminator
 // CHECK-NOT: gpu.launch
 // CHECK-NOT: linalg.
+// CHECK-NOT: dealloc
 // CHECK: return
 // UNFUSED-LABEL: func.func @attention
 // UNFUSED-COUNT-10: gpu.launch
