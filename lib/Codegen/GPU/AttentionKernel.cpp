@@ -517,7 +517,7 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   // Q^T and K^T of a tile (depth x 64, swizzled), reused for P^T of a
-  // tile (64 keys x 64 rows, swizzled), and V of a tile (64 x 64).
+  // tile (64 keys x 64 rows, swizzled), and V of a tile (64 x its depth).
   auto queriesType = MemRefType::get({a.depth, tile}, f32,
                                      MemRefLayoutAttrInterface(), workgroup);
   auto keysType = MemRefType::get({tile, tile}, f32,
