@@ -173,6 +173,23 @@ bool isRowReductionOf(linalg::LinalgOp op, Value input, Value output,
          isReadAt(op, *op.getDpsInitOperand(0), /*row=*/true);
 }
 
+/// Whether `next` is a fill of a buffer with the float constant `start`
+/// (any constant when none) followed by a row reduction of `input` into
+/// it (see isRowReductionOf); sets `fill` and `reduction` when so.
+template <typename... Kinds>
+bool matchFilledRowReduction(Operation *next, Value input, int64_t rank,
+                             std::optional<APFloat> start, linalg::FillOp &fill,
+                             linalg::LinalgOp &reduction) {
+  auto candidate = dyn_cast_or_null<linalg::FillOp>(next);
+  if (!candidate)
+    return false;
+  Value rows = candidate.getDpsInitOperand(0)->get();
+  fill = asFill(candidate, rows, start);
+  reduction = dyn_cast_or_null<linalg::LinalgOp>(getNextStep(candidate));
+  return fill && reduction &&
+         isRowReductionOf<Kinds...>(reduction, input, rows, rank);
+}
+
 /// Whether generic `op` reads `elements` at the element and `rows` at the
 /// row and writes one buffer at the element, all loops parallel.
 bool isRowwise(linalg::GenericOp op, Value elements, Value rows, int64_t rank) {
@@ -185,24 +202,6 @@ bool isRowwise(linalg::GenericOp op, Value elements, Value rows, int64_t rank) {
          isF32Buffer(op.getDpsInitOperand(0)->get()) &&
          isReadAt(op, *op.getDpsInitOperand(0), /*row=*/false) &&
          !op.payloadUsesValueFromOperand(op.getDpsInitOperand(0));
-}
-
-/// Whether contraction `op` (dimensions `dims`) reads `operand` at (batch,
-/// first, second) in that order.
-bool readsAt(linalg::LinalgOp op, OpOperand &operand,
-             const linalg::ContractionDimensions &dims, unsigned first,
-             unsigned second) {
-  SmallVector<unsigned> expected(dims.batch.begin(), dims.batch.end());
-  expected.push_back(first);
-  expected.push_back(second);
-  AffineMap map = op.getMatchingIndexingMap(&operand);
-  if (map.getNumResults() != expected.size())
-    return false;
-  for (auto [result, dim] : llvm::zip(map.getResults(), expected))
-    if (!isa<AffineDimExpr>(result) ||
-        cast<AffineDimExpr>(result).getPosition() != dim)
-      return false;
-  return true;
 }
 
 /// Whether `op`'s body multiplies its inputs and adds the product to the
@@ -261,7 +260,7 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores) {
   unsigned m = scoreDims->m.front(), n = scoreDims->n.front(),
            k = scoreDims->k.front();
   OpOperand *scoresOut = scores.getDpsInitOperand(0);
-  if (!readsAt(scores, *scoresOut, *scoreDims, m, n))
+  if (!readsInOrder(scores, *scoresOut, *scoreDims, m, n))
     return std::nullopt;
   Value current = scoresOut->get();
   int64_t rank = cast<MemRefType>(current.getType()).getRank();
@@ -281,32 +280,19 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores) {
     current = step.getDpsInitOperand(0)->get();
     next = getNextStep(step);
   }
-  auto maxFill = dyn_cast_or_null<linalg::FillOp>(next);
-  if (!maxFill)
-    return std::nullopt;
-  a.maxFill =
-      asFill(maxFill, maxFill.getDpsInitOperand(0)->get(), std::nullopt);
-  a.max = dyn_cast_or_null<linalg::LinalgOp>(getNextStep(maxFill));
-  if (!a.maxFill || !a.max)
+  if (!matchFilledRowReduction<arith::MaxNumFOp, arith::MaximumFOp>(
+          next, current, rank, std::nullopt, a.maxFill, a.max))
     return std::nullopt;
   Value rowValues = a.maxFill.getDpsInitOperand(0)->get();
-  if (!isRowReductionOf<arith::MaxNumFOp, arith::MaximumFOp>(a.max, current,
-                                                             rowValues, rank))
-    return std::nullopt;
   a.exp = dyn_cast_or_null<linalg::GenericOp>(getNextStep(a.max));
   if (!a.exp || !isRowwise(a.exp, current, rowValues, rank) ||
       !isShiftedExp(a.exp))
     return std::nullopt;
   Value exps = a.exp.getDpsInitOperand(0)->get();
-  auto sumFill = dyn_cast_or_null<linalg::FillOp>(getNextStep(a.exp));
-  if (!sumFill)
+  if (!matchFilledRowReduction<arith::AddFOp>(getNextStep(a.exp), exps, rank,
+                                              zero, a.sumFill, a.sum))
     return std::nullopt;
-  Value sums = sumFill.getDpsInitOperand(0)->get();
-  a.sumFill = asFill(sumFill, sums, zero);
-  a.sum = dyn_cast_or_null<linalg::LinalgOp>(getNextStep(sumFill));
-  if (!a.sumFill || !a.sum ||
-      !isRowReductionOf<arith::AddFOp>(a.sum, exps, sums, rank))
-    return std::nullopt;
+  Value sums = a.sumFill.getDpsInitOperand(0)->get();
   a.normalize = dyn_cast_or_null<linalg::GenericOp>(getNextStep(a.sum));
   if (!a.normalize || !isRowwise(a.normalize, exps, sums, rank) ||
       !isQuotient(a.normalize))
@@ -333,9 +319,10 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores) {
   unsigned om = outputDims->m.front(), on = outputDims->n.front(),
            ok = outputDims->k.front();
   if (a.output.getDpsInputOperand(0)->get() != probabilities ||
-      !readsAt(a.output, *a.output.getDpsInputOperand(0), *outputDims, om,
-               ok) ||
-      !readsAt(a.output, *a.output.getDpsInitOperand(0), *outputDims, om, on))
+      !readsInOrder(a.output, *a.output.getDpsInputOperand(0), *outputDims, om,
+                    ok) ||
+      !readsInOrder(a.output, *a.output.getDpsInitOperand(0), *outputDims, om,
+                    on))
     return std::nullopt;
   // An elementwise op on O right after it: the kernel stores its values
   // instead of O's (O is then a buffer only these ops use).
@@ -425,39 +412,13 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores) {
 
 namespace {
 
-/// Index arithmetic inside the kernel.
-struct Indices {
-  RewriterBase &rewriter;
-  Location loc;
-
-  Value constant(int64_t value) const {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  }
-  Value add(Value a, Value b) const {
-    return arith::AddIOp::create(rewriter, loc, a, b);
-  }
-  Value add(Value a, int64_t b) const {
-    return b == 0 ? a : add(a, constant(b));
-  }
-  Value mul(Value a, int64_t b) const {
-    return arith::MulIOp::create(rewriter, loc, a, constant(b));
-  }
-  Value div(Value a, int64_t b) const {
-    return arith::DivUIOp::create(rewriter, loc, a, constant(b));
-  }
-  Value rem(Value a, int64_t b) const {
-    return arith::RemUIOp::create(rewriter, loc, a, constant(b));
-  }
-  Value xorConstant(Value a, int64_t b) const {
-    return b == 0 ? a : arith::XOrIOp::create(rewriter, loc, a, constant(b));
-  }
-  /// Column `column` of row `row` of a 64-wide shared tile whose 4-element
-  /// groups are XOR-swizzled by the row: a warp's stores along rows and
-  /// its vector loads along columns then spread over the banks.
-  Value swizzle(Value row, Value column) const {
-    return arith::XOrIOp::create(rewriter, loc, column, mul(rem(row, 16), 4));
-  }
-};
+/// Column `column` of row `row` of a 64-wide shared tile whose 4-element
+/// groups are XOR-swizzled by the row: a warp's stores along rows and its
+/// vector loads along columns then spread over the banks.
+Value swizzle(const IndexBuilder &ix, Value row, Value column) {
+  return arith::XOrIOp::create(ix.rewriter, ix.loc, column,
+                               ix.mul(ix.rem(row, 16), 4));
+}
 
 /// The scalar `op`'s body computes at loop indices `loops`, with the
 /// operand `scores` standing for `score` and the other inputs loaded.
@@ -509,7 +470,7 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
   Location loc = a.output.getLoc();
   MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(last);
-  Indices ix{rewriter, loc};
+  IndexBuilder ix{rewriter, loc};
   const int64_t tile = kAttentionTile;
   const int64_t threads = kAttentionThreads;
   const int64_t vector = 4;
@@ -594,11 +555,11 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
   auto stageTransposed = [&](Value shared,
                              function_ref<Value(Value, Value)> read) {
     for (int64_t step = 0; step < tile * a.depth / threads; ++step) {
-      Value element = ix.add(thread, step * threads);
+      Value element = ix.addConstant(thread, step * threads);
       Value row = ix.div(element, a.depth);
       Value depth = ix.rem(element, a.depth);
       memref::StoreOp::create(rewriter, loc, read(row, depth), shared,
-                              ValueRange{depth, ix.swizzle(depth, row)});
+                              ValueRange{depth, swizzle(ix, depth, row)});
     }
   };
   stageTransposed(sharedQueries, [&](Value row, Value depth) {
@@ -657,7 +618,7 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
           return loadKey(ix.add(firstKey, key), depth);
         });
         for (int64_t step = 0; step < tile * a.valueDepth / threads; ++step) {
-          Value element = ix.add(thread, step * threads);
+          Value element = ix.addConstant(thread, step * threads);
           Value key = ix.div(element, a.valueDepth);
           Value column = ix.rem(element, a.valueDepth);
           Value value =
@@ -679,7 +640,7 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
               rewriter.setInsertionPointToStart(inner.getInsertionBlock());
               SmallVector<Value> partial(accumulators);
               for (int64_t step = 0; step < 16; ++step) {
-                Value depth = ix.add(firstDepth, step);
+                Value depth = ix.addConstant(firstDepth, step);
                 // (depth % 16 == step: the swizzle is a constant.)
                 SmallVector<Value> queryColumn =
                     loadVector(sharedQueries, depth,
@@ -701,7 +662,8 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
         Value keyBase = ix.add(firstKey, ix.mul(x, vector));
         for (int64_t i = 0; i < vector; ++i)
           for (int64_t j = 0; j < vector; ++j) {
-            SmallVector<Value> loops = {ix.add(rowBase, i), ix.add(keyBase, j)};
+            SmallVector<Value> loops = {ix.addConstant(rowBase, i),
+                                        ix.addConstant(keyBase, j)};
             if (!sd.batch.empty())
               loops.insert(loops.begin(), batch);
             for (auto [step, stepScores] : llvm::zip(a.steps, a.stepScores))
@@ -749,12 +711,12 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
           SmallVector<Value> column;
           for (int64_t i = 0; i < vector; ++i)
             column.push_back(probabilities[i * vector + j]);
-          Value key = ix.add(ix.mul(x, vector), j);
+          Value key = ix.addConstant(ix.mul(x, vector), j);
           Value packed =
               vector::FromElementsOp::create(rewriter, loc, vectorType, column);
           vector::StoreOp::create(
               rewriter, loc, packed, sharedKeys,
-              ValueRange{key, ix.swizzle(key, ix.mul(y, vector))},
+              ValueRange{key, swizzle(ix, key, ix.mul(y, vector))},
               /*nontemporal=*/false, llvm::MaybeAlign(vector * 4));
         }
         gpu::BarrierOp::create(rewriter, loc);
@@ -777,7 +739,7 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
               rewriter.setInsertionPointToStart(inner.getInsertionBlock());
               SmallVector<Value> partial(accumulators);
               for (int64_t step = 0; step < 16; ++step) {
-                Value key = ix.add(firstKeyOfGroup, step);
+                Value key = ix.addConstant(firstKeyOfGroup, step);
                 SmallVector<Value> pColumn = loadVector(
                     sharedKeys, key, ix.mul(ix.xorConstant(y, step), vector));
                 SmallVector<Value> valueRow =
@@ -812,9 +774,9 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
   }
   for (int64_t i = 0; i < vector; ++i) {
     Value sum = keyTiles.getResult(vector * vector + vector + i);
-    Value row = ix.add(firstRow, ix.add(ix.mul(y, vector), i));
+    Value row = ix.add(firstRow, ix.addConstant(ix.mul(y, vector), i));
     for (int64_t c = 0; c < vector; ++c) {
-      Value column = ix.add(ix.mul(x, vector), c);
+      Value column = ix.addConstant(ix.mul(x, vector), c);
       Value value = arith::DivFOp::create(
           rewriter, loc, keyTiles.getResult(i * vector + c), sum);
       SmallVector<Value> element =

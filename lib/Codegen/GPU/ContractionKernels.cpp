@@ -913,31 +913,6 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
 
 namespace {
 
-/// Index arithmetic for kernel builders: every call creates its ops.
-struct IndexBuilder {
-  RewriterBase &rewriter;
-  Location loc;
-
-  Value constant(int64_t value) const {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  }
-  Value add(Value a, Value b) const {
-    return arith::AddIOp::create(rewriter, loc, a, b);
-  }
-  Value addConstant(Value a, int64_t b) const {
-    return b == 0 ? a : add(a, constant(b));
-  }
-  Value mul(Value a, int64_t b) const {
-    return arith::MulIOp::create(rewriter, loc, a, constant(b));
-  }
-  Value div(Value a, int64_t b) const {
-    return arith::DivUIOp::create(rewriter, loc, a, constant(b));
-  }
-  Value rem(Value a, int64_t b) const {
-    return arith::RemUIOp::create(rewriter, loc, a, constant(b));
-  }
-};
-
 /// Accumulators of a matrix-core kernel, one vector of `type` per tile of
 /// C it computes: element e (row-major) of tile t holds element
 /// `gridIndex(t, e)` of the thread's OutputTile grid.

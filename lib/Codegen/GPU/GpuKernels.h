@@ -39,6 +39,40 @@
 
 namespace mlir::google::kernels {
 
+/// Index arithmetic for kernel builders: every call creates its ops.
+struct IndexBuilder {
+  RewriterBase &rewriter;
+  Location loc;
+
+  Value constant(int64_t value) const {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  }
+  Value add(Value a, Value b) const {
+    return arith::AddIOp::create(rewriter, loc, a, b);
+  }
+  Value addConstant(Value a, int64_t b) const {
+    return b == 0 ? a : add(a, constant(b));
+  }
+  Value mul(Value a, int64_t b) const {
+    return arith::MulIOp::create(rewriter, loc, a, constant(b));
+  }
+  Value div(Value a, int64_t b) const {
+    return arith::DivUIOp::create(rewriter, loc, a, constant(b));
+  }
+  Value rem(Value a, int64_t b) const {
+    return arith::RemUIOp::create(rewriter, loc, a, constant(b));
+  }
+  Value xorConstant(Value a, int64_t b) const {
+    return b == 0 ? a : arith::XOrIOp::create(rewriter, loc, a, constant(b));
+  }
+};
+
+/// Whether contraction `op` (dimensions `dims`) reads `operand` at loop
+/// dimensions (batch, `first`, `second`), in that order.
+bool readsInOrder(linalg::LinalgOp op, OpOperand &operand,
+                  const linalg::ContractionDimensions &dims, unsigned first,
+                  unsigned second);
+
 /// The loop dimensions of a contraction that one thread tiles: C[b, m, n]
 /// += A[b, m, k] * B[b, k, n] with any operand layout and at most one batch
 /// dimension; std::nullopt for other ops.

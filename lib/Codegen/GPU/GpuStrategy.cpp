@@ -99,12 +99,19 @@ bool isDenseOperand(linalg::LinalgOp op, OpOperand &operand,
                     const linalg::ContractionDimensions &dims, unsigned row,
                     unsigned column, Type element) {
   auto type = dyn_cast<MemRefType>(operand.get().getType());
-  if (!type || !type.getLayout().isIdentity() || !type.hasStaticShape() ||
-      type.getElementType() != element)
-    return false;
+  return type && type.getLayout().isIdentity() && type.hasStaticShape() &&
+         type.getElementType() == element &&
+         readsInOrder(op, operand, dims, row, column);
+}
+
+} // namespace
+
+bool readsInOrder(linalg::LinalgOp op, OpOperand &operand,
+                  const linalg::ContractionDimensions &dims, unsigned first,
+                  unsigned second) {
   SmallVector<unsigned> expected(dims.batch.begin(), dims.batch.end());
-  expected.push_back(row);
-  expected.push_back(column);
+  expected.push_back(first);
+  expected.push_back(second);
   AffineMap map = op.getMatchingIndexingMap(&operand);
   if (map.getNumResults() != expected.size())
     return false;
@@ -114,8 +121,6 @@ bool isDenseOperand(linalg::LinalgOp op, OpOperand &operand,
       return false;
   return true;
 }
-
-} // namespace
 
 int64_t getVectorTileSize(linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims) {
