@@ -76,7 +76,7 @@ struct ExtremePipelineOptions
   PassOptions::Option<bool> fusedAttention{
       *this, "fused-attention",
       llvm::cl::desc("target=nvvm: attention (softmax(Q K^T) V, f32, static, "
-                     "64-row tiles) in one kernel with an online softmax "
+                     "depths 16 to 64) in one kernel with an online softmax "
                      "(off by default: not yet run on a GPU)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> asyncCopy{

@@ -1,9 +1,10 @@
-// Attention in whole 64-row tiles of queries and keys: what the GPU's
-// fused kernel takes (--google-extreme-pipeline="target=nvvm
+// Attention in tiles of 64 query rows and keys, whole and partial: what
+// the GPU's fused kernel takes (--google-extreme-pipeline="target=nvvm
 // fused-attention=true", checked through the GPU mapping on the host by
-// test/Codegen/GPU/mapping-on-host.test); on the CPU, the usual kernels.
+// test/Codegen/GPU/mapping-on-host-attention.test); on the CPU, the usual
+// kernels.
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 10 cases match numpy
+// CHECK: e2e: 13 cases match numpy
 
 // Scaled, K transposed by its own op (the kernel reads K instead).
 // E2E: @scaled(q: 2x128x64xf32, k: 2x128x64xf32, v: 2x128x64xf32) -> softmax(q @ np.transpose(k, (0, 2, 1)) * 0.125) @ v
@@ -126,4 +127,61 @@ func.func @narrow32(%q: tensor<64x32xf32>, %k: tensor<64x32xf32>, %v: tensor<64x
   %ob = google.add %o, %b : tensor<64x32xf32>, tensor<32xf32> -> tensor<64x32xf32>
   %r = google.relu %ob : tensor<64x32xf32>
   return %r : tensor<64x32xf32>
+}
+
+// Partial tiles: 100 query rows and 72 keys (last tiles of 36 rows and 8
+// keys), an additive mask from the caller (read at every row and key in
+// range), a causal mask with -inf, a bias on the output.
+// E2E: @ragged(q: 2x100x32xf32, k: 2x72x32xf32, v: 2x72x48xf32, mask: 100x72xf32[-3:0], b: 48xf32) -> softmax(np.where(np.arange(72)[None, :] <= np.arange(100)[:, None], q @ np.transpose(k, (0, 2, 1)) * 0.25 + mask, -np.inf)) @ v + b
+func.func @ragged(%q: tensor<2x100x32xf32>, %k: tensor<2x72x32xf32>, %v: tensor<2x72x48xf32>, %mask: tensor<100x72xf32>, %b: tensor<48xf32>) -> tensor<2x100x48xf32> {
+  %kt = google.transpose %k {perm = array<i64: 0, 2, 1>} : tensor<2x72x32xf32> -> tensor<2x32x72xf32>
+  %s = google.matmul %q, %kt : tensor<2x100x32xf32>, tensor<2x32x72xf32> -> tensor<2x100x72xf32>
+  %c = google.constant dense<0.25> : tensor<f32>
+  %sc = google.mul %s, %c : tensor<2x100x72xf32>, tensor<f32> -> tensor<2x100x72xf32>
+  %sm = google.add %sc, %mask : tensor<2x100x72xf32>, tensor<100x72xf32> -> tensor<2x100x72xf32>
+  %rows = google.iota {dimension = 0 : i64} : tensor<100x72xi64>
+  %cols = google.iota {dimension = 1 : i64} : tensor<100x72xi64>
+  %sees = google.le %cols, %rows : tensor<100x72xi64>, tensor<100x72xi64> -> tensor<100x72xi1>
+  %ninf = google.constant dense<0xFF800000> : tensor<f32>
+  %m = google.select %sees, %sm, %ninf : tensor<100x72xi1>, tensor<2x100x72xf32>, tensor<f32> -> tensor<2x100x72xf32>
+  %p = google.softmax %m {axis = -1 : i64} : tensor<2x100x72xf32>
+  %o = google.matmul %p, %v : tensor<2x100x72xf32>, tensor<2x72x48xf32> -> tensor<2x100x48xf32>
+  %ob = google.add %o, %b : tensor<2x100x48xf32>, tensor<48xf32> -> tensor<2x100x48xf32>
+  return %ob : tensor<2x100x48xf32>
+}
+
+// A few rows and keys: one partial tile of each, K given transposed.
+// E2E: @tiny(q: 5x16xf32, kt: 16x3xf32, v: 3x16xf32) -> softmax(q @ kt) @ v
+func.func @tiny(%q: tensor<5x16xf32>, %kt: tensor<16x3xf32>, %v: tensor<3x16xf32>) -> tensor<5x16xf32> {
+  %s = google.matmul %q, %kt : tensor<5x16xf32>, tensor<16x3xf32> -> tensor<5x3xf32>
+  %p = google.softmax %s {axis = 1 : i64} : tensor<5x3xf32>
+  %o = google.matmul %p, %v : tensor<5x3xf32>, tensor<3x16xf32> -> tensor<5x16xf32>
+  return %o : tensor<5x16xf32>
+}
+
+// V's last key has an infinite first column and a causal mask gives it
+// probability 0 in every row but the last: column 0 is NaN there (0 *
+// inf) and inf in the last row, as unfused. The keys past the end of the
+// partial tile must add 0, not 0 * inf.
+// E2E: @infinite_value(q: 70x16xf32, k: 70x16xf32, v: 70x16xf32) -> (np.where(np.arange(70)[None, :] <= np.arange(70)[:, None], np.exp(q @ k.T - (q @ k.T).max(1, keepdims=True)), 0.0)[:, :, None] * np.where((np.arange(70)[:, None] == 69) & (np.arange(16)[None, :] == 0), np.inf, v)[None, :, :]).sum(1) / np.where(np.arange(70)[None, :] <= np.arange(70)[:, None], np.exp(q @ k.T - (q @ k.T).max(1, keepdims=True)), 0.0).sum(1, keepdims=True)
+func.func @infinite_value(%q: tensor<70x16xf32>, %k: tensor<70x16xf32>, %v: tensor<70x16xf32>) -> tensor<70x16xf32> {
+  %vr = google.iota {dimension = 0 : i64} : tensor<70x16xi64>
+  %vc = google.iota {dimension = 1 : i64} : tensor<70x16xi64>
+  %c69 = google.constant dense<69> : tensor<i64>
+  %c0 = google.constant dense<0> : tensor<i64>
+  %last = google.eq %vr, %c69 : tensor<70x16xi64>, tensor<i64> -> tensor<70x16xi1>
+  %first = google.eq %vc, %c0 : tensor<70x16xi64>, tensor<i64> -> tensor<70x16xi1>
+  %corner = google.and %last, %first : tensor<70x16xi1>, tensor<70x16xi1> -> tensor<70x16xi1>
+  %inf = google.constant dense<0x7F800000> : tensor<f32>
+  %vi = google.select %corner, %inf, %v : tensor<70x16xi1>, tensor<f32>, tensor<70x16xf32> -> tensor<70x16xf32>
+  %kt = google.transpose %k {perm = array<i64: 1, 0>} : tensor<70x16xf32> -> tensor<16x70xf32>
+  %s = google.matmul %q, %kt : tensor<70x16xf32>, tensor<16x70xf32> -> tensor<70x70xf32>
+  %rows = google.iota {dimension = 0 : i64} : tensor<70x70xi64>
+  %cols = google.iota {dimension = 1 : i64} : tensor<70x70xi64>
+  %sees = google.le %cols, %rows : tensor<70x70xi64>, tensor<70x70xi64> -> tensor<70x70xi1>
+  %ninf = google.constant dense<0xFF800000> : tensor<f32>
+  %m = google.select %sees, %s, %ninf : tensor<70x70xi1>, tensor<70x70xf32>, tensor<f32> -> tensor<70x70xf32>
+  %p = google.softmax %m {axis = -1 : i64} : tensor<70x70xf32>
+  %o = google.matmul %p, %vi : tensor<70x70xf32>, tensor<70x16xf32> -> tensor<70x16xf32>
+  return %o : tensor<70x16xf32>
 }

@@ -1844,9 +1844,10 @@ class Generator:
                       {"axes": axes, "keep_dims": keep}))
 
     def gen_attention(self, dtype, helper):
-        """softmax(steps(q k^T)) v as models write it, mostly in whole
-        tiles of 64 query rows and keys, depths of 16 to 64 (what the
-        GPU's fused-attention kernel takes): K transposed by
+        """softmax(steps(q k^T)) v as models write it, mostly with depths
+        of 16 to 64 (what the GPU's fused-attention kernel takes), query
+        rows and keys in whole tiles of 64 or with a partial last tile:
+        K transposed by
         its own op or given transposed, the scores scaled, masked (a
         causal or anti-causal iota comparison, a large negative fill) or
         biased, and sometimes a bias on the output."""
@@ -1855,8 +1856,8 @@ class Generator:
         batch = [] if self.rng.random() < 0.3 else [self.choice([1, 2, 3])]
         # (Gradients: small shapes, whose central differences stay cheap.)
         if not GRAD_MODE and self.rng.random() < 0.75:
-            m = 64 * self.choice([1, 2], [3, 1])
-            n = 64 * self.choice([1, 2, 3], [2, 2, 1])
+            m = self.choice([64, 128, 5, 37, 100], [3, 1, 1, 1, 1])
+            n = self.choice([64, 128, 192, 3, 72, 130], [2, 2, 1, 1, 1, 1])
             d = self.choice([16, 32, 48, 64])
             dv = self.choice([16, 32, 48, 64], [1, 1, 1, 3])
         else:

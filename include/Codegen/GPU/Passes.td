@@ -121,12 +121,11 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     only the chain uses). With `fused-attention` (and `warp-shuffles`; the
     pipeline's `fused-attention` option, off by default: not yet run on a
     GPU), attention -- a matmul, elementwise ops on its scores, softmax's
-    ops and a second matmul, f32 and static, in 64-row tiles of queries
-    and keys, depths of 16 to 64 -- runs in one kernel: a block per 64 rows
-    walks the keys in
-    tiles of 64, keeps its scores in registers and each row's maximum and
-    sum online (flash attention), so that the scores never reach memory.
-    Reductions of every dimension
+    ops and a second matmul, f32 and static, depths of 16 to 64 -- runs in
+    one kernel: a block per 64 rows walks the keys in tiles of 64 (the
+    last tiles of rows and keys may be partial), keeps its scores in
+    registers and each row's maximum and sum online (flash attention), so
+    that the scores never reach memory. Reductions of every dimension
     over many elements run in two kernels (chunks into partials, then one
     thread). Float adds are reassociated (SPEC).
     Afterwards no memory access is left outside a `gpu.launch`; the pass

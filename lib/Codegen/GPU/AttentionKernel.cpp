@@ -333,8 +333,8 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores) {
       isF32Buffer(epilogue.getDpsInitOperand(0)->get()))
     a.outputEpilogue = epilogue;
 
-  // Shapes the kernel takes: 64-row tiles of queries and keys, depths of
-  // 16 to 64.
+  // Shapes the kernel takes: any number of queries and keys (the last
+  // tiles partial), depths of 16 to 64.
   SmallVector<int64_t> scoreRanges = scores.getStaticLoopRanges();
   SmallVector<int64_t> outputRanges = a.output.getStaticLoopRanges();
   a.batch = scoreDims->batch.empty() ? 1 : scoreRanges[scoreDims->batch[0]];
@@ -342,8 +342,8 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores) {
   a.keys = scoreRanges[n];
   a.depth = scoreRanges[k];
   a.valueDepth = outputRanges[on];
-  if (a.rows % kAttentionTile != 0 || a.keys % kAttentionTile != 0 ||
-      a.depth % 16 != 0 || a.depth > kAttentionTile || a.valueDepth % 16 != 0 ||
+  if (a.rows < 1 || a.keys < 1 || a.depth % 16 != 0 ||
+      a.depth > kAttentionTile || a.valueDepth % 16 != 0 ||
       a.valueDepth > kAttentionTile || outputRanges[om] != a.rows ||
       outputRanges[ok] != a.keys ||
       (!outputDims->batch.empty() &&
@@ -485,7 +485,7 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
                                   MemRefLayoutAttrInterface(), workgroup);
   auto valuesType = MemRefType::get({tile, a.valueDepth}, f32,
                                     MemRefLayoutAttrInterface(), workgroup);
-  int64_t rowTiles = a.rows / tile;
+  int64_t rowTiles = llvm::divideCeil(a.rows, tile);
   gpu::LaunchOp launch = createLaunch(
       rewriter, loc, ix.constant(a.batch * rowTiles), ix.constant(threads),
       ix.constant(1), TypeRange{queriesType, keysType, valuesType});
@@ -507,6 +507,18 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
   Value batch = ix.div(block, rowTiles);
   Value firstRow = ix.mul(ix.rem(block, rowTiles), tile);
   Value zeroIndex = ix.constant(0);
+  // In a partial last tile, rows and keys past the end read the last one
+  // (their values are not stored, their scores are -inf and V's rows 0).
+  bool partialRows = a.rows % tile != 0, partialKeys = a.keys % tile != 0;
+  auto clamp = [&](Value index, int64_t size, bool partial) -> Value {
+    if (!partial)
+      return index;
+    return arith::MinUIOp::create(rewriter, loc, index, ix.constant(size - 1));
+  };
+  auto isBefore = [&](Value index, int64_t size) -> Value {
+    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                 index, ix.constant(size));
+  };
 
   const linalg::ContractionDimensions &sd = a.scoreDims;
   const linalg::ContractionDimensions &od = a.outputDims;
@@ -564,7 +576,8 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
   };
   stageTransposed(sharedQueries, [&](Value row, Value depth) {
     return load(a.scores, queries,
-                scoreLoops(ix.add(firstRow, row), zeroIndex, depth));
+                scoreLoops(clamp(ix.add(firstRow, row), a.rows, partialRows),
+                           zeroIndex, depth));
   });
 
   auto floatConstant = [&](const APFloat &value) -> Value {
@@ -615,15 +628,21 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
         SmallVector<Value> sums(carried.take_back(vector));
 
         stageTransposed(sharedKeys, [&](Value key, Value depth) {
-          return loadKey(ix.add(firstKey, key), depth);
+          return loadKey(clamp(ix.add(firstKey, key), a.keys, partialKeys),
+                         depth);
         });
         for (int64_t step = 0; step < tile * a.valueDepth / threads; ++step) {
           Value element = ix.addConstant(thread, step * threads);
           Value key = ix.div(element, a.valueDepth);
           Value column = ix.rem(element, a.valueDepth);
-          Value value =
-              load(a.output, values,
-                   outputLoops(zeroIndex, column, ix.add(firstKey, key)));
+          Value valueKey = ix.add(firstKey, key);
+          Value value = load(a.output, values,
+                             outputLoops(zeroIndex, column,
+                                         clamp(valueKey, a.keys, partialKeys)));
+          // (0, not the last row again: 0 * inf would be NaN.)
+          if (partialKeys)
+            value = arith::SelectOp::create(
+                rewriter, loc, isBefore(valueKey, a.keys), value, zero);
           memref::StoreOp::create(rewriter, loc, value, sharedValues,
                                   ValueRange{key, column});
         }
@@ -662,14 +681,18 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
         Value keyBase = ix.add(firstKey, ix.mul(x, vector));
         for (int64_t i = 0; i < vector; ++i)
           for (int64_t j = 0; j < vector; ++j) {
-            SmallVector<Value> loops = {ix.addConstant(rowBase, i),
-                                        ix.addConstant(keyBase, j)};
+            Value key = ix.addConstant(keyBase, j);
+            SmallVector<Value> loops = {
+                clamp(ix.addConstant(rowBase, i), a.rows, partialRows),
+                clamp(key, a.keys, partialKeys)};
             if (!sd.batch.empty())
               loops.insert(loops.begin(), batch);
+            Value &score = scores[i * vector + j];
             for (auto [step, stepScores] : llvm::zip(a.steps, a.stepScores))
-              scores[i * vector + j] =
-                  applyStep(rewriter, loc, step, stepScores,
-                            scores[i * vector + j], loops);
+              score = applyStep(rewriter, loc, step, stepScores, score, loops);
+            if (partialKeys)
+              score = arith::SelectOp::create(
+                  rewriter, loc, isBefore(key, a.keys), score, minusInfinity);
           }
         SmallVector<Value> probabilities(vector * vector);
         for (int64_t i = 0; i < vector; ++i) {
@@ -775,6 +798,11 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
   for (int64_t i = 0; i < vector; ++i) {
     Value sum = keyTiles.getResult(vector * vector + vector + i);
     Value row = ix.add(firstRow, ix.addConstant(ix.mul(y, vector), i));
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (partialRows) {
+      auto inRange = scf::IfOp::create(rewriter, loc, isBefore(row, a.rows));
+      rewriter.setInsertionPointToStart(inRange.thenBlock());
+    }
     for (int64_t c = 0; c < vector; ++c) {
       Value column = ix.addConstant(ix.mul(x, vector), c);
       Value value = arith::DivFOp::create(

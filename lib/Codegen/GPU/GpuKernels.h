@@ -413,9 +413,8 @@ struct Attention {
 };
 
 /// The attention that starts at contraction `scores`, when one kernel of
-/// lowerAttentionToBlocks can run it: f32, static, rows and keys multiples
-/// of kAttentionTile, Q's, K's and V's depths multiples of 16 up to
-/// kAttentionTile.
+/// lowerAttentionToBlocks can run it: f32, static (any number of rows and
+/// keys), Q's, K's and V's depths multiples of 16 up to kAttentionTile.
 std::optional<Attention> matchAttention(linalg::LinalgOp scores);
 
 /// One gpu.launch for `attention`, at its last op, with a block of
@@ -424,8 +423,10 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores);
 /// tile's scores in registers (4 x 4 per thread), applies the steps, and
 /// keeps each row's maximum and sum online (shuffles across the row's 16
 /// threads), rescaling the output accumulators when the maximum grows;
-/// the probabilities go through shared memory into O += P V. Erases the
-/// attention's ops.
+/// the probabilities go through shared memory into O += P V. In a partial
+/// last tile the rows past the end are not stored, and the keys past the
+/// end score -inf against rows of V that are 0. Erases the attention's
+/// ops.
 gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
                                      const Attention &attention);
 

@@ -207,7 +207,7 @@ func.func @negative_barrier_in_branch(%flag: i1) {
 // CHECK: cf.assert %{{.*}}, "google-test-run-launches-on-host: shared-memory race: thread {1} reads an element thread {0} wrote since the last barrier"
 // CHECK: memref.load %[[SHARED]]
 // CHECK-LABEL: func.func @not_race_checked
-// CHECK-NOT: cf.assert
+// CHECK-NOT: shared-memory race
 func.func @race_checked(%in: memref<32x8xf16>, %out: memref<32x8xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -232,6 +232,37 @@ func.func @not_race_checked(%out: memref<32xf32>) {
     gpu.barrier
     %v = memref.load %shared[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
     memref.store %v, %out[%tx] : memref<32xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Every access of a kernel is bounds-checked: memref ops by their runtime
+// verification, vector loads and stores over all their elements (here
+// the columns x..x+3 of 8: x + 4 <= 8), nvgpu.ldmatrix over its lane's
+// row of 16 bytes.
+// CHECK-LABEL: func.func @bounds_checked
+// CHECK: %[[END:.*]] = arith.addi %[[X:.*]], %c4
+// CHECK: %[[LOW:.*]] = arith.cmpi sge, %[[X]], %c0
+// CHECK: %[[HIGH:.*]] = arith.cmpi sle, %[[END]], %c8
+// CHECK: %[[IN:.*]] = arith.andi %[[LOW]], %[[HIGH]]
+// CHECK: cf.assert %[[IN]], "kernel's vector.load at {{.*}}: out-of-bounds access"
+// CHECK: vector.load
+// CHECK: arith.addi %{{.*}}, %c8
+// CHECK: cf.assert %{{.*}}, "kernel's nvgpu.ldmatrix at {{.*}}: out-of-bounds access"
+// CHECK: cf.assert %{{.*}}, "kernel's memref.store at {{.*}}: out-of-bounds access"
+// CHECK: memref.store
+func.func @bounds_checked(%in: memref<8xf32>, %out: memref<32xf16>, %x: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) workgroup(%shared : memref<32x8xf16, #gpu.address_space<workgroup>>) {
+    %v = vector.load %in[%x] : memref<8xf32>, vector<4xf32>
+    %m = nvgpu.ldmatrix %shared[%tx, %c0] {numTiles = 4 : i32, transpose = false} : memref<32x8xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    %e = vector.extract %m[0, 0] : f16 from vector<4x2xf16>
+    memref.store %e, %out[%tx] : memref<32xf16>
     gpu.terminator
   }
   return
