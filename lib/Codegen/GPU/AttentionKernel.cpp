@@ -507,9 +507,16 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
   Value batch = ix.div(block, rowTiles);
   Value firstRow = ix.mul(ix.rem(block, rowTiles), tile);
   Value zeroIndex = ix.constant(0);
-  // In a partial last tile, rows and keys past the end read the last one
-  // (their values are not stored, their scores are -inf and V's rows 0).
-  bool partialRows = a.rows % tile != 0, partialKeys = a.keys % tile != 0;
+  // A partial last tile of rows starts at rows - 64 instead, overlapping
+  // the tile before it (both blocks store the same values there): no row
+  // needs a clamp or a guard, which cost 64 registers. With fewer than 64
+  // rows, and in a partial last tile of keys, rows and keys past the end
+  // read the last one (their values are not stored, their scores are -inf
+  // and V's rows 0).
+  if (a.rows > tile && a.rows % tile != 0)
+    firstRow = arith::MinUIOp::create(rewriter, loc, firstRow,
+                                      ix.constant(a.rows - tile));
+  bool partialRows = a.rows < tile, partialKeys = a.keys % tile != 0;
   auto clamp = [&](Value index, int64_t size, bool partial) -> Value {
     if (!partial)
       return index;

@@ -423,10 +423,11 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores);
 /// tile's scores in registers (4 x 4 per thread), applies the steps, and
 /// keeps each row's maximum and sum online (shuffles across the row's 16
 /// threads), rescaling the output accumulators when the maximum grows;
-/// the probabilities go through shared memory into O += P V. In a partial
-/// last tile the rows past the end are not stored, and the keys past the
-/// end score -inf against rows of V that are 0. Erases the attention's
-/// ops.
+/// the probabilities go through shared memory into O += P V. A partial
+/// last tile of rows overlaps the one before (fewer than 64 rows: the
+/// rows past the end are not stored); in a partial last tile of keys, the
+/// keys past the end score -inf against rows of V that are 0. Erases the
+/// attention's ops.
 gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
                                      const Attention &attention);
 

@@ -160,3 +160,66 @@ func.func @not_exp(%q: memref<64x64xf32>, %kt: memref<64x64xf32>, %v: memref<64x
   memref.dealloc %rows : memref<64xf32>
   return
 }
+
+// -----
+
+// 100 query rows and 72 keys: the last tile of rows starts at row 36
+// (min(64 * tile, 100 - 64): it overlaps the first, no row guards); keys
+// past 72 in the last key tile read key 71 (clamped), V's rows there are
+// 0 and their scores -inf.
+// CHECK-LABEL: func.func @partial
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2,
+// CHECK: arith.minui %{{.*}}, %c36
+// CHECK: scf.for
+// CHECK: arith.minui %{{.*}}, %c71
+// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<1x72x64xf32>
+// CHECK: arith.cmpi ult, %{{.*}}, %c72
+// CHECK: arith.select %{{.*}}, %{{.*}}, %cst
+// CHECK: arith.cmpi ult, %{{.*}}, %c72
+// CHECK-NEXT: arith.select %{{.*}}, %{{.*}}, %cst_{{.*}} : f32
+// CHECK-NOT: scf.if
+// CHECK: gpu.terminator
+// UNFUSED-LABEL: func.func @partial
+// UNFUSED-COUNT-9: gpu.launch
+// UNFUSED-NOT: gpu.launch
+func.func @partial(%q: memref<1x100x64xf32>, %k: memref<1x72x64xf32>, %v: memref<1x72x64xf32>, %o: memref<1x100x64xf32>) {
+  %scale = arith.constant 1.250000e-01 : f32
+  %floor = arith.constant -8.700000e+01 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.000000e+00 : f32
+  %kt = gpu.alloc () : memref<1x64x72xf32>
+  linalg.transpose ins(%k : memref<1x72x64xf32>) outs(%kt : memref<1x64x72xf32>) permutation = [0, 2, 1]
+  %s = gpu.alloc () : memref<1x100x72xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<1x100x72xf32>)
+  linalg.batch_matmul ins(%q, %kt : memref<1x100x64xf32>, memref<1x64x72xf32>) outs(%s : memref<1x100x72xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : memref<1x100x72xf32>) outs(%s : memref<1x100x72xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %scale : f32
+    linalg.yield %0 : f32
+  }
+  %rows = gpu.alloc () : memref<1x100xf32>
+  linalg.fill ins(%ninf : f32) outs(%rows : memref<1x100xf32>)
+  linalg.reduce { arith.maxnumf } ins(%s : memref<1x100x72xf32>) outs(%rows : memref<1x100xf32>) dimensions = [2]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %rows : memref<1x100x72xf32>, memref<1x100xf32>) outs(%s : memref<1x100x72xf32>) {
+  ^bb0(%in: f32, %max: f32, %out: f32):
+    %0 = arith.subf %in, %max : f32
+    %1 = arith.cmpf olt, %0, %floor : f32
+    %2 = arith.maximumf %0, %floor : f32
+    %3 = math.exp %2 : f32
+    %4 = arith.select %1, %zero, %3 : f32
+    linalg.yield %4 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%rows : memref<1x100xf32>)
+  linalg.reduce { arith.addf } ins(%s : memref<1x100x72xf32>) outs(%rows : memref<1x100xf32>) dimensions = [2]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %rows : memref<1x100x72xf32>, memref<1x100xf32>) outs(%s : memref<1x100x72xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %0 = arith.divf %in, %sum : f32
+    linalg.yield %0 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%o : memref<1x100x64xf32>)
+  linalg.batch_matmul ins(%s, %v : memref<1x100x72xf32>, memref<1x72x64xf32>) outs(%o : memref<1x100x64xf32>)
+  memref.dealloc %kt : memref<1x64x72xf32>
+  memref.dealloc %s : memref<1x100x72xf32>
+  memref.dealloc %rows : memref<1x100xf32>
+  return
+}
