@@ -82,6 +82,27 @@ inline constexpr int64_t kMinParallelSteps = 4096;
 /// as one step (a vector of f32 with AVX-512).
 inline constexpr int64_t kLanesPerStep = 16;
 
+/// Whether `indices` of `buffer` and the `extents` elements after them
+/// along its trailing dimensions (a vector's shape) lie inside it: an i1,
+/// or null when nothing is accessed.
+Value isInBounds(OpBuilder &builder, Location loc, Value buffer,
+                 ValueRange indices, ArrayRef<int64_t> extents);
+
+/// "<op> at <location>: out-of-bounds access".
+std::string describeOutOfBounds(Operation *op);
+
+/// Marks a cf.assert whose failure aborts the process instead of ending
+/// the call with an error (--google-lower-checks-to-runtime): a check
+/// inside a parallel region cannot end the call cleanly.
+inline constexpr llvm::StringLiteral kAbortOnFailureAttrName =
+    "google.abort_on_failure";
+
+/// A cf.assert before every memory access under `root` that it stays
+/// inside its buffer (see CheckBoundsPass), marked with
+/// kAbortOnFailureAttrName when `abortOnFailure`.
+void insertBoundsChecks(OpBuilder &builder, Operation *root,
+                        bool abortOnFailure);
+
 #define GEN_PASS_REGISTRATION
 #include "Codegen/Passes.h.inc"
 

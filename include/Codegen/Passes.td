@@ -452,6 +452,40 @@ def LowerChecksToRuntimePass
                            "::mlir::cf::ControlFlowDialect"];
 }
 
+def CheckBoundsPass : Pass<"google-check-bounds", "::mlir::func::FuncOp"> {
+  let summary = "Check at run time that every memory access stays inside its "
+                "buffer (a debugging aid: slow)";
+  let description = [{
+    Puts a `cf.assert` in front of every access: memref loads, stores,
+    copies and atomics through upstream's runtime verification, subviews
+    (every element inside the source; upstream's check of them crashes in
+    MLIR 22), and vector loads and stores and vector transfers that must
+    stay in bounds (no mask, every dimension `in_bounds`) over all the
+    elements they touch. Transfers allowed past the end (masked, or
+    `in_bounds = false`) are left alone, and so are reshapes and casts
+    (their shapes were checked where they were made; upstream's check of
+    an expand_shape divides by a group's extent, which may be 0):
+
+    ```mlir
+    %v = vector.load %m[%i] : memref<?xf32>, vector<16xf32>
+    => %end = arith.addi %i, %c16
+       %ok = (%i >= 0) and (%end <= dim(%m, 0))
+       cf.assert %ok, "vector.load at loc(...): out-of-bounds access"
+       %v = vector.load %m[%i] : memref<?xf32>, vector<16xf32>
+    ```
+
+    The pipeline's `check-bounds=true` runs it on the host code after
+    `--google-lower-checks-to-runtime`, so that a failed check prints its
+    message and aborts the process (a check inside an OpenMP region
+    cannot end the call cleanly), and the differential tester runs that
+    as one of its variants. The GPU emulation on the host
+    (`--google-test-gpu-mapping-on-host`) checks every kernel with it.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def DuplicateSharedFillsPass
     : Pass<"google-duplicate-shared-fills", "::mlir::func::FuncOp"> {
   let summary = "Give each destination of a shared linalg.fill a fill of its "

@@ -86,6 +86,13 @@ struct ExtremePipelineOptions
                      "by cp.async, in three stages (the default there; "
                      "async-copy=false stages them through registers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> checkBounds{
+      *this, "check-bounds",
+      llvm::cl::desc("check every memory access of the host code (all of "
+                     "it for target=cpu) at run time, aborting with the "
+                     "access's location when one leaves its buffer (a "
+                     "debugging aid: slow; off by default)"),
+      llvm::cl::init(false)};
 
   /// `chip`, or the target's default when it is empty.
   std::string getChip() const;

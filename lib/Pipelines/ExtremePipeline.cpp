@@ -317,8 +317,12 @@ void google::addHostLoweringPasses(OpPassManager &pm,
   // Row reductions become one horizontal reduction per row.
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass(
       vector::VectorMultiReductionLowering::InnerReduction));
+  if (options.checkBounds)
+    pm.addNestedPass<func::FuncOp>(createCheckBoundsPass());
   pm.addPass(createSCFToControlFlowPass());
-  // Failed run-time checks become errors of the runtime call.
+  // Failed run-time checks become errors of the runtime call (a failed
+  // bounds check aborts: inside an OpenMP region the call cannot end
+  // cleanly).
   pm.addPass(createLowerChecksToRuntimePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

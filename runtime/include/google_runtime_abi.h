@@ -37,6 +37,10 @@
 /* void google_rt_check_failed(const char *message, int64_t actual,
  *                             int64_t expected): a run-time check failed. */
 #define GOOGLE_RT_CHECK_FAILED_HOOK "google_rt_check_failed"
+/* void google_rt_abort(const char *message): a check that cannot end the
+ * call cleanly (it may fail inside a parallel region) failed: prints the
+ * message and aborts the process. */
+#define GOOGLE_RT_ABORT_HOOK "google_rt_abort"
 /* int32_t google_rt_num_threads(void): threads for parallel loops. */
 #define GOOGLE_RT_NUM_THREADS_HOOK "google_rt_num_threads"
 /* MLIR's allocation functions (useGenericFunctions), served by the

@@ -53,6 +53,11 @@ void google_rt_check_failed(const char *message, int64_t actual,
   fail_call(GOOGLE_RT_INVALID_ARGUMENT, "run-time check failed: ");
 }
 
+void google_rt_abort(const char *message) {
+  fprintf(stderr, "google-mlir: run-time check failed: %s\n", message);
+  abort();
+}
+
 void google_rt_fail_call(google_rt_code code, const char *format,
                          ...) {
   va_list args;

@@ -76,6 +76,9 @@ GOOGLE_RT_ABI void _mlir_memref_to_llvm_free(void *pointer);
  * message says "{0}" and "{1}" where `actual` and `expected` belong. */
 GOOGLE_RT_ABI void google_rt_check_failed(const char *message, int64_t actual,
                                           int64_t expected);
+/* A check that may fail inside a parallel region failed: prints `message`
+ * and aborts the process (a bounds check of check-bounds=true). */
+GOOGLE_RT_ABI _Noreturn void google_rt_abort(const char *message);
 /* Threads for the compiled code's parallel loops (read once). */
 GOOGLE_RT_ABI int32_t google_rt_num_threads(void);
 GOOGLE_RT_ABI void memrefCopy(int64_t element_size,

@@ -62,8 +62,11 @@ TINY = {"f32": 2.0 ** -149, "f16": 2.0 ** -24, "bf16": 2.0 ** -133,
 LIMIT = {"f32": 1e6, "f16": 2e3, "bf16": 1e6, "f64": 1e6, "i32": 1e6,
          "i64": 1e6, "i1": 1}
 PRECISION = {"f32": 24, "f16": 11, "bf16": 8, "f64": 53}
+# check-bounds=true: every memory access of the default opt-level's code
+# checked at run time (an access out of its buffer aborts).
 CONFIGS = ["opt-level=0", "opt-level=1", "opt-level=2", "opt-level=3",
-           "fold=false", "cse=false", "dce=false", "fuse=false"]
+           "fold=false", "cse=false", "dce=false", "fuse=false",
+           "check-bounds=true"]
 
 
 class ShapeMismatch(Exception):
@@ -2176,7 +2179,11 @@ class Runner:
             outputs.append(file)
             command.append(f"--output=@{file}")
         command += options
-        done = subprocess.run(command, capture_output=True, text=True)
+        try:
+            done = subprocess.run(command, capture_output=True, text=True,
+                                  timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return None, f"hung (no result after {RUN_TIMEOUT} s)", command
         if done.returncode < 0 or done.returncode > 1:
             return None, f"crashed (exit {done.returncode}): " + \
                 done.stderr.strip()[-500:], command
@@ -2193,6 +2200,9 @@ VARIANTS = ["interpreter"] + CONFIGS
 COMPILED_ARGS = []
 # --pipeline-options: added to every compiled variant's.
 EXTRA_OPTIONS = []
+# A google-run that gives no result in this time has hung (a crash whose
+# signal handler deadlocked on the heap's lock did): a failure.
+RUN_TIMEOUT = 600
 # --grad: f64 programs of differentiable ops; their VJPs are checked.
 GRAD_MODE = False
 GRAD_EXCLUDED = {"call", "cast", "argreduce", "iota"}
@@ -2371,7 +2381,11 @@ def run_grad(google_run, directory, text, values, count, options, tag):
     outputs = [os.path.join(directory, f"{tag}-grad{i}.npy")
                for i in range(count)]
     command += [f"--output=@{o}" for o in outputs] + options
-    done = subprocess.run(command, capture_output=True, text=True)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True,
+                              timeout=RUN_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None, f"hung (no result after {RUN_TIMEOUT} s)", command
     if done.returncode != 0:
         return None, (f"exit {done.returncode}: " +
                       done.stderr.strip()[-800:]), command

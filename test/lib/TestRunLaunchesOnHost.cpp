@@ -25,8 +25,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Conversion/Passes.h"
 #include "Codegen/GPU/Passes.h"
+#include "Codegen/Passes.h"
+#include "Conversion/Passes.h"
 #include "Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -42,7 +43,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/RuntimeVerifiableOpInterface.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -1001,82 +1001,20 @@ LogicalResult emulateAsyncCopies(RewriterBase &rewriter, gpu::LaunchOp launch) {
 /// Bounds checks on `launch`'s memory accesses (cf.assert: the call fails
 /// at run time, naming the access): a guard missing at a partial tile
 /// reads or writes past its buffer, which the values alone need not show.
-/// memref ops check themselves (RuntimeVerifiableOpInterface); vector
-/// loads and stores check every element's indices, nvgpu.ldmatrix its
-/// lane's row of 16 bytes.
+/// Those of --google-check-bounds, and nvgpu.ldmatrix over its lane's row
+/// of 16 bytes.
 void checkBounds(RewriterBase &rewriter, gpu::LaunchOp launch) {
-  SmallVector<Operation *> accesses;
-  launch.getBody().walk([&](Operation *op) {
-    if (isa<RuntimeVerifiableOpInterface, vector::LoadOp, vector::StoreOp,
-            nvgpu::LdMatrixOp>(op))
-      accesses.push_back(op);
-  });
-  auto message = [](Operation *op, StringRef what) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "kernel's " << op->getName() << " at " << op->getLoc() << ": "
-       << what;
-    return text;
-  };
-  for (Operation *op : accesses) {
-    rewriter.setInsertionPoint(op);
-    Location loc = op->getLoc();
-    if (auto verifiable = dyn_cast<RuntimeVerifiableOpInterface>(op)) {
-      verifiable.generateRuntimeVerification(rewriter, loc, message);
-      continue;
-    }
-    Value base;
-    ValueRange indices;
-    // Elements accessed along the trailing dimensions.
-    SmallVector<int64_t> extents;
-    if (auto load = dyn_cast<vector::LoadOp>(op)) {
-      base = load.getBase();
-      indices = load.getIndices();
-      extents = llvm::to_vector(load.getVectorType().getShape());
-    } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
-      base = store.getBase();
-      indices = store.getIndices();
-      extents = llvm::to_vector(store.getVectorType().getShape());
-    } else {
-      auto load = cast<nvgpu::LdMatrixOp>(op);
-      base = load.getSrcMemref();
-      indices = load.getIndices();
-      unsigned bits = cast<MemRefType>(base.getType()).getElementTypeBitWidth();
-      extents = {128 / bits};
-    }
-    int64_t rank = indices.size();
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value inBounds;
-    for (auto [dim, index] : llvm::enumerate(indices)) {
-      int64_t trailing = dim + extents.size() - rank;
-      int64_t extent =
-          trailing >= 0 && trailing < static_cast<int64_t>(extents.size())
-              ? extents[trailing]
-              : 1;
-      // (A constant where static: the race check allows only loads and
-      // stores on shared memory.)
-      int64_t staticSize = cast<MemRefType>(base.getType()).getDimSize(dim);
-      Value size =
-          ShapedType::isDynamic(staticSize)
-              ? memref::DimOp::create(rewriter, loc, base, dim).getResult()
-              : arith::ConstantIndexOp::create(rewriter, loc, staticSize)
-                    .getResult();
-      Value end = arith::AddIOp::create(
-          rewriter, loc, index,
-          arith::ConstantIndexOp::create(rewriter, loc, extent));
-      Value dimInBounds = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, index,
-                                zero),
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, end,
-                                size));
-      inBounds =
-          inBounds ? arith::AndIOp::create(rewriter, loc, inBounds, dimInBounds)
-                   : dimInBounds;
-    }
-    if (inBounds)
-      cf::AssertOp::create(rewriter, loc, inBounds,
-                           message(op, "out-of-bounds access"));
+  insertBoundsChecks(rewriter, launch, /*abortOnFailure=*/false);
+  SmallVector<nvgpu::LdMatrixOp> loads;
+  launch.walk([&](nvgpu::LdMatrixOp op) { loads.push_back(op); });
+  for (nvgpu::LdMatrixOp load : loads) {
+    rewriter.setInsertionPoint(load);
+    Value buffer = load.getSrcMemref();
+    unsigned bits = cast<MemRefType>(buffer.getType()).getElementTypeBitWidth();
+    Value inBounds = isInBounds(rewriter, load.getLoc(), buffer,
+                                load.getIndices(), {128 / bits});
+    cf::AssertOp::create(rewriter, load.getLoc(), inBounds,
+                         describeOutOfBounds(load));
   }
 }
 

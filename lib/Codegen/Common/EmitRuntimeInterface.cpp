@@ -79,7 +79,7 @@ void addRuntimeFallbacks(ModuleOp module) {
   auto voidType = LLVM::LLVMVoidType::get(context);
   OpBuilder builder(context);
   // Each hook forwards to a C function of the same signature, except the
-  // failed-check hook, which prints and aborts.
+  // failed-check hooks, which print and abort.
   struct Fallback {
     StringRef hook, target;
   };
@@ -87,12 +87,14 @@ void addRuntimeFallbacks(ModuleOp module) {
        {Fallback{GOOGLE_RT_ALLOC_HOOK, "malloc"},
         Fallback{GOOGLE_RT_ALIGNED_ALLOC_HOOK, "aligned_alloc"},
         Fallback{GOOGLE_RT_FREE_HOOK, "free"},
-        Fallback{GOOGLE_RT_CHECK_FAILED_HOOK, "puts"}}) {
+        Fallback{GOOGLE_RT_CHECK_FAILED_HOOK, "puts"},
+        Fallback{GOOGLE_RT_ABORT_HOOK, "puts"}}) {
     auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(fallback.hook);
     if (!hook || !hook.isExternal())
       continue;
     LLVM::LLVMFunctionType type = hook.getFunctionType();
-    bool isCheck = fallback.hook == GOOGLE_RT_CHECK_FAILED_HOOK;
+    bool isCheck = fallback.hook == GOOGLE_RT_CHECK_FAILED_HOOK ||
+                   fallback.hook == GOOGLE_RT_ABORT_HOOK;
     LLVM::LLVMFuncOp target = getOrDeclare(
         module, builder, fallback.target,
         isCheck ? LLVM::LLVMFunctionType::get(IntegerType::get(context, 32),

@@ -19,6 +19,7 @@ using namespace mlir;
 namespace {
 
 constexpr StringLiteral kFailureHook = GOOGLE_RT_CHECK_FAILED_HOOK;
+constexpr StringLiteral kAbortHook = GOOGLE_RT_ABORT_HOOK;
 
 /// The two integers an `arith.cmpi eq` condition compares, or none.
 std::optional<std::pair<Value, Value>> comparedValues(Value condition) {
@@ -52,13 +53,25 @@ struct LowerChecksToRuntimePass
     MLIRContext *context = &getContext();
     auto ptrType = LLVM::LLVMPointerType::get(context);
     OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-    auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(kFailureHook);
-    if (!hook)
-      hook = LLVM::LLVMFuncOp::create(
-          builder, module.getLoc(), kFailureHook,
-          LLVM::LLVMFunctionType::get(
-              LLVM::LLVMVoidType::get(context),
-              {ptrType, builder.getI64Type(), builder.getI64Type()}));
+    // The hooks the checks call, declared first.
+    auto declare = [&](StringRef name, ArrayRef<Type> parameters) {
+      auto hook = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+      if (!hook)
+        hook = LLVM::LLVMFuncOp::create(
+            builder, module.getLoc(), name,
+            LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                        parameters));
+      return hook;
+    };
+    auto aborts = [](cf::AssertOp op) {
+      return op->hasAttr(google::kAbortOnFailureAttrName);
+    };
+    Type i64 = builder.getI64Type();
+    LLVM::LLVMFuncOp failureHook, abortHook;
+    if (!llvm::all_of(asserts, aborts))
+      failureHook = declare(kFailureHook, {ptrType, i64, i64});
+    if (llvm::any_of(asserts, aborts))
+      abortHook = declare(kAbortHook, {ptrType});
     // One global per distinct message.
     llvm::StringMap<LLVM::GlobalOp> messages;
     SymbolTable symbols(module);
@@ -92,16 +105,20 @@ struct LowerChecksToRuntimePass
       region->getBlocks().insert(after->getIterator(), failed);
       OpBuilder b = OpBuilder::atBlockEnd(failed);
       Value message = LLVM::AddressOfOp::create(b, op.getLoc(), global);
-      Value actual, expected;
-      if (compared) {
-        actual = toI64(b, op.getLoc(), compared->first);
-        expected = toI64(b, op.getLoc(), compared->second);
+      if (aborts(op)) {
+        LLVM::CallOp::create(b, op.getLoc(), abortHook, ValueRange{message});
       } else {
-        actual = expected = LLVM::ConstantOp::create(
-            b, op.getLoc(), b.getI64Type(), b.getI64IntegerAttr(0));
+        Value actual, expected;
+        if (compared) {
+          actual = toI64(b, op.getLoc(), compared->first);
+          expected = toI64(b, op.getLoc(), compared->second);
+        } else {
+          actual = expected = LLVM::ConstantOp::create(
+              b, op.getLoc(), b.getI64Type(), b.getI64IntegerAttr(0));
+        }
+        LLVM::CallOp::create(b, op.getLoc(), failureHook,
+                             ValueRange{message, actual, expected});
       }
-      LLVM::CallOp::create(b, op.getLoc(), hook,
-                           ValueRange{message, actual, expected});
       LLVM::UnreachableOp::create(b, op.getLoc());
       b.setInsertionPoint(op);
       cf::CondBranchOp::create(b, op.getLoc(), op.getArg(), after,

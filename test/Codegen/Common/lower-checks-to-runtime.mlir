@@ -34,3 +34,22 @@ func.func @check_flag(%ok: i1) {
   cf.assert %ok, "sizes differ: {0} vs {1}"
   return
 }
+
+// -----
+
+// A check marked to abort (a bounds check of --google-check-bounds, which
+// may fail inside a parallel region) calls google_rt_abort instead: it
+// prints the message and aborts the process.
+// CHECK: llvm.func @google_rt_abort(!llvm.ptr)
+// CHECK-NOT: llvm.func @google_rt_check_failed
+// CHECK: llvm.mlir.global private constant @[[MSG:.*]]("vector.load at here: out-of-bounds access\00")
+// CHECK-LABEL: func @check_bounds
+// CHECK: cf.cond_br %{{.*}}, ^[[CONT:.*]], ^[[FAIL:.*]]
+// CHECK: ^[[FAIL]]:
+// CHECK: %[[P:.*]] = llvm.mlir.addressof @[[MSG]] : !llvm.ptr
+// CHECK-NEXT: llvm.call @google_rt_abort(%[[P]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT: llvm.unreachable
+func.func @check_bounds(%ok: i1) {
+  cf.assert %ok, "vector.load at here: out-of-bounds access" {google.abort_on_failure}
+  return
+}

@@ -248,11 +248,11 @@ func.func @not_race_checked(%out: memref<32xf32>) {
 // CHECK: %[[LOW:.*]] = arith.cmpi sge, %[[X]], %c0
 // CHECK: %[[HIGH:.*]] = arith.cmpi sle, %[[END]], %c8
 // CHECK: %[[IN:.*]] = arith.andi %[[LOW]], %[[HIGH]]
-// CHECK: cf.assert %[[IN]], "kernel's vector.load at {{.*}}: out-of-bounds access"
+// CHECK: cf.assert %[[IN]], "vector.load at {{.*}}: out-of-bounds access"
 // CHECK: vector.load
 // CHECK: arith.addi %{{.*}}, %c8
-// CHECK: cf.assert %{{.*}}, "kernel's nvgpu.ldmatrix at {{.*}}: out-of-bounds access"
-// CHECK: cf.assert %{{.*}}, "kernel's memref.store at {{.*}}: out-of-bounds access"
+// CHECK: cf.assert %{{.*}}, "nvgpu.ldmatrix at {{.*}}: out-of-bounds access"
+// CHECK: cf.assert %{{.*}}, "memref.store at {{.*}}: out-of-bounds access"
 // CHECK: memref.store
 func.func @bounds_checked(%in: memref<8xf32>, %out: memref<32xf16>, %x: index) {
   %c0 = arith.constant 0 : index

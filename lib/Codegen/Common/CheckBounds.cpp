@@ -1,0 +1,209 @@
+//===- CheckBounds.cpp - --google-check-bounds ----------------------------===//
+
+#include "Codegen/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/RuntimeVerifiableOpInterface.h"
+
+namespace mlir::google {
+#define GEN_PASS_DEF_CHECKBOUNDSPASS
+#include "Codegen/Passes.h.inc"
+} // namespace mlir::google
+
+using namespace mlir;
+using namespace mlir::google;
+
+/// "<op> at <location>: <what>".
+static std::string describe(Operation *op, StringRef what) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << op->getName() << " at " << op->getLoc() << ": " << what;
+  return text;
+}
+
+std::string google::describeOutOfBounds(Operation *op) {
+  return describe(op, "out-of-bounds access");
+}
+
+Value google::isInBounds(OpBuilder &builder, Location loc, Value buffer,
+                         ValueRange indices, ArrayRef<int64_t> extents) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t rank = indices.size();
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value inBounds;
+  for (auto [dim, index] : llvm::enumerate(indices)) {
+    int64_t trailing = dim + extents.size() - rank;
+    int64_t extent = trailing >= 0 ? extents[trailing] : 1;
+    if (extent == 0)
+      continue;
+    // A constant where static: the GPU emulation's race check allows no
+    // other op on shared memory than loads and stores.
+    Value size =
+        type.isDynamicDim(dim)
+            ? memref::DimOp::create(builder, loc, buffer, dim).getResult()
+            : arith::ConstantIndexOp::create(builder, loc, type.getDimSize(dim))
+                  .getResult();
+    Value end = arith::AddIOp::create(
+        builder, loc, index,
+        arith::ConstantIndexOp::create(builder, loc, extent));
+    Value dimInBounds = arith::AndIOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, index,
+                              zero),
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle, end,
+                              size));
+    inBounds = inBounds
+                   ? arith::AndIOp::create(builder, loc, inBounds, dimInBounds)
+                   : dimInBounds;
+  }
+  return inBounds;
+}
+
+namespace {
+
+/// The elements a transfer reads or writes along each of `op`'s buffer
+/// dimensions from its indices, when they must all be in bounds: a minor
+/// identity map, no mask, every vector dimension in bounds.
+std::optional<SmallVector<int64_t>>
+getInBoundsExtents(VectorTransferOpInterface op) {
+  if (op.getMask() || !op.getPermutationMap().isMinorIdentity() ||
+      !llvm::all_of(op.getInBoundsValues(), [](bool b) { return b; }))
+    return std::nullopt;
+  return llvm::to_vector(op.getVectorType().getShape());
+}
+
+/// Whether every element of view `op` lies inside its source: per
+/// dimension an empty range, or offset >= 0 and offset + (size - 1) *
+/// stride < the source's extent. (Upstream's check of memref.subview
+/// crashes in MLIR 22.)
+Value isViewInBounds(OpBuilder &builder, memref::SubViewOp op) {
+  Location loc = op.getLoc();
+  auto index = [&](OpFoldResult value) {
+    return getValueOrCreateConstantIndexOp(builder, loc, value);
+  };
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value inBounds;
+  for (auto [dim, offset, size, stride] : llvm::enumerate(
+           op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides())) {
+    Value first = index(offset), count = index(size);
+    Value last = arith::AddIOp::create(
+        builder, loc, first,
+        arith::MulIOp::create(builder, loc,
+                              arith::SubIOp::create(builder, loc, count, one),
+                              index(stride)));
+    Value extent =
+        index(memref::getMixedSize(builder, loc, op.getSource(), dim));
+    Value inside = arith::AndIOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, first,
+                              zero),
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, last,
+                              extent));
+    Value dimInBounds = arith::OrIOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, count,
+                              zero),
+        arith::AndIOp::create(builder, loc, inside,
+                              arith::CmpIOp::create(builder, loc,
+                                                    arith::CmpIPredicate::sgt,
+                                                    count, zero)));
+    inBounds = inBounds
+                   ? arith::AndIOp::create(builder, loc, inBounds, dimInBounds)
+                   : dimInBounds;
+  }
+  return inBounds;
+}
+
+} // namespace
+
+void google::insertBoundsChecks(OpBuilder &builder, Operation *root,
+                                bool abortOnFailure) {
+  SmallVector<Operation *> accesses;
+  // Of the memref ops that check themselves, those that access memory
+  // or make a view of part of it (the checks of reshapes and casts
+  // restate what the shape checks made sure of, and upstream's of
+  // expand_shape divides by zero for a group with an extent of 0).
+  root->walk([&](Operation *op) {
+    if (isa<memref::LoadOp, memref::StoreOp, memref::SubViewOp, memref::CopyOp,
+            memref::AtomicRMWOp, memref::GenericAtomicRMWOp, vector::LoadOp,
+            vector::StoreOp, vector::TransferReadOp, vector::TransferWriteOp>(
+            op))
+      accesses.push_back(op);
+  });
+  OpBuilder::InsertionGuard guard(builder);
+  for (Operation *op : accesses) {
+    builder.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    auto check = [&](Value inBounds, std::string message) {
+      auto assertOp = cf::AssertOp::create(builder, loc, inBounds, message);
+      if (abortOnFailure)
+        assertOp->setAttr(kAbortOnFailureAttrName, builder.getUnitAttr());
+    };
+    if (auto view = dyn_cast<memref::SubViewOp>(op)) {
+      if (Value inBounds = isViewInBounds(builder, view))
+        check(inBounds, describe(op, "view out of bounds"));
+      continue;
+    }
+    if (isa<memref::MemRefDialect>(op->getDialect())) {
+      auto verifiable = dyn_cast<RuntimeVerifiableOpInterface>(op);
+      if (!verifiable)
+        continue;
+      Operation *before = op->getPrevNode();
+      verifiable.generateRuntimeVerification(builder, loc, describe);
+      // Its checks (some in scf.if) lie between `before` and `op`.
+      if (abortOnFailure)
+        for (Operation &check :
+             llvm::make_range(before ? std::next(before->getIterator())
+                                     : op->getBlock()->begin(),
+                              op->getIterator()))
+          check.walk([&](cf::AssertOp assertOp) {
+            assertOp->setAttr(kAbortOnFailureAttrName, builder.getUnitAttr());
+          });
+      continue;
+    }
+    Value buffer;
+    ValueRange indices;
+    SmallVector<int64_t> extents;
+    if (auto load = dyn_cast<vector::LoadOp>(op)) {
+      buffer = load.getBase();
+      indices = load.getIndices();
+      extents = llvm::to_vector(load.getVectorType().getShape());
+    } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
+      buffer = store.getBase();
+      indices = store.getIndices();
+      extents = llvm::to_vector(store.getVectorType().getShape());
+    } else {
+      // Transfers of tensors, and those allowed past the end, stay as
+      // they are.
+      auto transfer = cast<VectorTransferOpInterface>(op);
+      std::optional<SmallVector<int64_t>> transferExtents =
+          getInBoundsExtents(transfer);
+      if (!transferExtents || !isa<MemRefType>(transfer.getBase().getType()))
+        continue;
+      buffer = transfer.getBase();
+      indices = transfer.getIndices();
+      extents = std::move(*transferExtents);
+    }
+    if (Value inBounds = isInBounds(builder, loc, buffer, indices, extents))
+      check(inBounds, describeOutOfBounds(op));
+  }
+}
+
+namespace {
+
+struct CheckBoundsPass
+    : public google::impl::CheckBoundsPassBase<CheckBoundsPass> {
+  void runOnOperation() override {
+    OpBuilder builder(&getContext());
+    insertBoundsChecks(builder, getOperation(), /*abortOnFailure=*/true);
+  }
+};
+
+} // namespace
