@@ -17,9 +17,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <random>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 
 using namespace mlir;
 using namespace mlir::google;
@@ -46,6 +47,42 @@ struct ModuleDeleter {
   }
 };
 using ModulePtr = std::unique_ptr<google_rt_module, ModuleDeleter>;
+
+/// While compiled code runs, a crash is the code's (a compiler bug), not
+/// the tool's: its signals take their default action instead of LLVM's
+/// handler, whose stack trace allocates and so hung when the code had
+/// corrupted the heap (a deadlock on malloc's lock).
+class CompiledCodeSignals {
+public:
+  CompiledCodeSignals() {
+    struct sigaction defaults;
+    std::memset(&defaults, 0, sizeof(defaults));
+    defaults.sa_handler = SIG_DFL;
+    sigemptyset(&defaults.sa_mask);
+    for (auto [signal, saved] : llvm::zip(kSignals, savedActions))
+      sigaction(signal, &defaults, &saved);
+  }
+  ~CompiledCodeSignals() {
+    for (auto [signal, saved] : llvm::zip(kSignals, savedActions))
+      sigaction(signal, &saved, nullptr);
+  }
+  CompiledCodeSignals(const CompiledCodeSignals &) = delete;
+  CompiledCodeSignals &operator=(const CompiledCodeSignals &) = delete;
+
+private:
+  static constexpr int kSignals[] = {SIGSEGV, SIGBUS,  SIGFPE,
+                                     SIGILL,  SIGABRT, SIGTRAP};
+  struct sigaction savedActions[std::size(kSignals)];
+};
+
+/// Calls `function` with the compiled code's crashes left to the system.
+google_rt_status callCompiled(const google_rt_function *function,
+                              std::vector<google_rt_tensor> &args,
+                              std::vector<google_rt_tensor> &results) {
+  CompiledCodeSignals signals;
+  return google_rt_call(function, args.data(), args.size(), results.data(),
+                        results.size());
+}
 
 /// Results released on scope exit.
 struct Results {
@@ -621,8 +658,7 @@ private:
     size_t numResults = signature.results.size();
     Results results(numResults);
     if (std::optional<RunError> error =
-            check(google_rt_call(function, args.data(), args.size(),
-                                 results.tensors.data(), numResults))) {
+            check(callCompiled(function, args, results.tensors))) {
       if (referenceValues)
         error->message = "the compiled code failed where the reference "
                          "interpreter computed every result: " +
@@ -777,8 +813,7 @@ private:
     for (int64_t n = 0; n < options.benchmark; ++n) {
       auto start = std::chrono::steady_clock::now();
       google_rt_status status =
-          google_rt_call(function, callArgs.data(), callArgs.size(),
-                         results.tensors.data(), numResults);
+          callCompiled(function, callArgs, results.tensors);
       results.reset();
       prepareResults();
       double time = std::chrono::duration<double, std::micro>(
