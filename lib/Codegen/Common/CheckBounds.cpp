@@ -31,36 +31,49 @@ std::string google::describeOutOfBounds(Operation *op) {
   return describe(op, "out-of-bounds access");
 }
 
+/// Whether [first, end) lies inside [0, size).
+static Value isRangeInside(OpBuilder &builder, Location loc, Value first,
+                           Value end, Value size) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  return arith::AndIOp::create(
+      builder, loc,
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, first,
+                            zero),
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle, end,
+                            size));
+}
+
+/// `buffer`'s extent along `dim`, a constant where static (the GPU
+/// emulation's race check allows no other op than loads and stores on
+/// shared memory).
+static Value getExtent(OpBuilder &builder, Location loc, Value buffer,
+                       int64_t dim) {
+  return getValueOrCreateConstantIndexOp(
+      builder, loc, memref::getMixedSize(builder, loc, buffer, dim));
+}
+
+/// `all && condition`, or `condition` when `all` is null.
+static Value conjoin(OpBuilder &builder, Location loc, Value all,
+                     Value condition) {
+  return all ? arith::AndIOp::create(builder, loc, all, condition).getResult()
+             : condition;
+}
+
 Value google::isInBounds(OpBuilder &builder, Location loc, Value buffer,
                          ValueRange indices, ArrayRef<int64_t> extents) {
-  auto type = cast<MemRefType>(buffer.getType());
   int64_t rank = indices.size();
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value inBounds;
   for (auto [dim, index] : llvm::enumerate(indices)) {
     int64_t trailing = dim + extents.size() - rank;
     int64_t extent = trailing >= 0 ? extents[trailing] : 1;
     if (extent == 0)
       continue;
-    // A constant where static: the GPU emulation's race check allows no
-    // other op on shared memory than loads and stores.
-    Value size =
-        type.isDynamicDim(dim)
-            ? memref::DimOp::create(builder, loc, buffer, dim).getResult()
-            : arith::ConstantIndexOp::create(builder, loc, type.getDimSize(dim))
-                  .getResult();
     Value end = arith::AddIOp::create(
         builder, loc, index,
         arith::ConstantIndexOp::create(builder, loc, extent));
-    Value dimInBounds = arith::AndIOp::create(
-        builder, loc,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, index,
-                              zero),
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle, end,
-                              size));
-    inBounds = inBounds
-                   ? arith::AndIOp::create(builder, loc, inBounds, dimInBounds)
-                   : dimInBounds;
+    Value size = getExtent(builder, loc, buffer, dim);
+    inBounds = conjoin(builder, loc, inBounds,
+                       isRangeInside(builder, loc, index, end, size));
   }
   return inBounds;
 }
@@ -93,19 +106,17 @@ Value isViewInBounds(OpBuilder &builder, memref::SubViewOp op) {
   for (auto [dim, offset, size, stride] : llvm::enumerate(
            op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides())) {
     Value first = index(offset), count = index(size);
-    Value last = arith::AddIOp::create(
-        builder, loc, first,
-        arith::MulIOp::create(builder, loc,
-                              arith::SubIOp::create(builder, loc, count, one),
-                              index(stride)));
-    Value extent =
-        index(memref::getMixedSize(builder, loc, op.getSource(), dim));
-    Value inside = arith::AndIOp::create(
+    // One past the last element: first + (count - 1) * stride + 1.
+    Value end = arith::AddIOp::create(
         builder, loc,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, first,
-                              zero),
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, last,
-                              extent));
+        arith::AddIOp::create(
+            builder, loc, first,
+            arith::MulIOp::create(
+                builder, loc, arith::SubIOp::create(builder, loc, count, one),
+                index(stride))),
+        one);
+    Value extent = getExtent(builder, loc, op.getSource(), dim);
+    Value inside = isRangeInside(builder, loc, first, end, extent);
     Value dimInBounds = arith::OrIOp::create(
         builder, loc,
         arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, count,
@@ -114,9 +125,7 @@ Value isViewInBounds(OpBuilder &builder, memref::SubViewOp op) {
                               arith::CmpIOp::create(builder, loc,
                                                     arith::CmpIPredicate::sgt,
                                                     count, zero)));
-    inBounds = inBounds
-                   ? arith::AndIOp::create(builder, loc, inBounds, dimInBounds)
-                   : dimInBounds;
+    inBounds = conjoin(builder, loc, inBounds, dimInBounds);
   }
   return inBounds;
 }

@@ -5,8 +5,8 @@
 // static 8x8 buffer; memref loads through upstream's runtime verification.
 // CHECK-LABEL: func.func @vectors
 // CHECK-SAME: (%[[M:.*]]: memref<?xf32>, %[[S:.*]]: memref<8x8xf32>, %[[X:.*]]: index, %[[R:.*]]: index, %[[C:.*]]: index)
-// CHECK: %[[DIM:.*]] = memref.dim %[[M]], %c0
 // CHECK: %[[END:.*]] = arith.addi %[[X]], %c16
+// CHECK: %[[DIM:.*]] = memref.dim %[[M]], %c0
 // CHECK: arith.cmpi sge, %[[X]], %c0
 // CHECK: arith.cmpi sle, %[[END]], %[[DIM]]
 // CHECK: cf.assert %{{.*}}, "vector.load at {{.*}}: out-of-bounds access"
