@@ -148,6 +148,11 @@ void addLinalgLoweringPasses(OpPassManager &pm,
 /// opt-level 2.
 void addCpuTilingPasses(OpPassManager &pm,
                         const ExtremePipelineOptions &options);
+/// Stage 3 to 3b: convolutions as matmuls (opt-level 1 and up), then the
+/// CPU's tiling or, for GPU targets, the fills that kernels will absorb
+/// duplicated per reader.
+void addTensorCodegenPasses(OpPassManager &pm,
+                            const ExtremePipelineOptions &options);
 /// Stage 4: one-shot bufferization, static results as out-parameters, and
 /// buffer deallocation; for GPU targets, the buffers live on the device.
 void addBufferizationPasses(OpPassManager &pm,

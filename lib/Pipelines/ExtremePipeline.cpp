@@ -268,6 +268,25 @@ void google::addCpuTilingPasses(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createTileAndVectorizePass(tileOptions));
 }
 
+void google::addTensorCodegenPasses(OpPassManager &pm,
+                                    const ExtremePipelineOptions &options) {
+  // Convolutions as matmuls: the matmul schedules of both targets take
+  // them (at opt-level 0, the convolutions' own loops).
+  // On the CPU, wide convolutions go direct and long window runs are
+  // copied run by run (the runtime's strided copy), and filter gradients
+  // reuse the forward's windows (the GPU's matmul kernels take only
+  // linalg's default maps).
+  bool cpu = options.target == Target::CPU;
+  if (options.optLevel > 0)
+    pm.addNestedPass<func::FuncOp>(createConvolutionToMatmulPass(
+        {/*directMinWidth=*/cpu ? 16 : 0, /*rowCopyMinRun=*/cpu ? 256 : 0,
+         /*filterGradients=*/cpu}));
+  if (cpu)
+    addCpuTilingPasses(pm, options);
+  else
+    pm.addNestedPass<func::FuncOp>(createDuplicateSharedFillsPass());
+}
+
 void google::addBufferizationPasses(OpPassManager &pm,
                                     const ExtremePipelineOptions &options) {
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
@@ -384,21 +403,7 @@ google::buildExtremePipeline(OpPassManager &pm,
   addGoogleOptimizationPasses(pm, options);
   addExportPasses(pm);
   addLinalgLoweringPasses(pm, options);
-  // Convolutions as matmuls: the matmul schedules of both targets take
-  // them (at opt-level 0, the convolutions' own loops).
-  // On the CPU, wide convolutions go direct and long window runs are
-  // copied run by run (the runtime's strided copy), and filter gradients
-  // reuse the forward's windows (the GPU's matmul kernels take only
-  // linalg's default maps).
-  bool cpu = options.target == Target::CPU;
-  if (options.optLevel > 0)
-    pm.addNestedPass<func::FuncOp>(createConvolutionToMatmulPass(
-        {/*directMinWidth=*/cpu ? 16 : 0, /*rowCopyMinRun=*/cpu ? 256 : 0,
-         /*filterGradients=*/cpu}));
-  if (options.target == Target::CPU)
-    addCpuTilingPasses(pm, options);
-  else
-    pm.addNestedPass<func::FuncOp>(createDuplicateSharedFillsPass());
+  addTensorCodegenPasses(pm, options);
   addBufferizationPasses(pm, options);
   if (options.target != Target::CPU)
     addGpuKernelPasses(pm, options);

@@ -1228,6 +1228,7 @@ void registerGoogleTestPasses() {
         addGoogleOptimizationPasses(pm, gpu);
         addExportPasses(pm);
         addLinalgLoweringPasses(pm, gpu);
+        addTensorCodegenPasses(pm, gpu);
         addBufferizationPasses(pm, gpu);
         // The kernels the GPU pipeline picks (matrix cores included).
         pm.addNestedPass<func::FuncOp>(
