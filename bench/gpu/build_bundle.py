@@ -22,7 +22,10 @@ with fused-attention=true: one kernel) and the MLP 32x784 -> 256 -> 10
 with softmax. The cases add the TF32 kernels' file
 (test/Codegen/GPU/Inputs/matmul-tf32.mlir, compiled with tf32=true), the
 tensor-core file with async-copy=false and the attention-tiles file with
-fused-attention=true.
+fused-attention=true, and test/Codegen/GPU/Inputs/kernel-bounds.mlir with
+check-bounds=true, whose cases are marked isolated (a failed check in a
+kernel loses the CUDA context: device_run.py --isolated runs them, one
+process each from device_check.sh).
 """
 import argparse, hashlib, json, os, re, shutil, subprocess, sys, glob
 import numpy as np
@@ -66,6 +69,10 @@ if not a.files:
     runs.append((os.path.join(a.main, "test/e2e/matmul-tensor-cores.mlir"), "async-copy=false"))
     # The fused attention kernel (an opt-in until it has run on a GPU).
     runs.append((os.path.join(a.main, "test/e2e/attention-tiles.mlir"), "fused-attention=true"))
+    # Bounds checks in kernels: a failed one is the driver's device-side
+    # assert, after which the context is lost (each case its own process).
+    runs.append((os.path.join(a.main, "test/Codegen/GPU/Inputs/kernel-bounds.mlir"), "check-bounds=true"))
+ISOLATED_ERRORS = {"check-bounds=true": "CUDA_ERROR_ASSERT"}
 for f, extra in runs:
     path = os.path.normpath(f)
     _, cases, sigs = e2e.parse(path)
@@ -85,6 +92,10 @@ for f, extra in runs:
             rec = {"id": f"{base}-o{L}-{c.index}", "obj": obj, "func": c.name,
                    "n_in": len(inputs), "error": c.expr if c.expects_error else None,
                    "arg_types": [e2e.element_type(t) for t in sigs[c.name][0]]}
+            if extra in ISOLATED_ERRORS:
+                rec["isolated"] = True
+                if c.expects_error:
+                    rec["error"] = ISOLATED_ERRORS[extra]
             if not c.expects_error:
                 ref = e2e.evaluate(c, inputs)
                 res_types = sigs[c.name][1]

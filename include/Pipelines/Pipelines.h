@@ -88,9 +88,10 @@ struct ExtremePipelineOptions
       llvm::cl::init(true)};
   PassOptions::Option<bool> checkBounds{
       *this, "check-bounds",
-      llvm::cl::desc("check every memory access of the host code (all of "
-                     "it for target=cpu) at run time, aborting with the "
-                     "access's location when one leaves its buffer (a "
+      llvm::cl::desc("check every memory access of the compiled code, "
+                     "host and GPU kernels, at run time: one that leaves "
+                     "its buffer names its op and location and aborts on "
+                     "the host, or fails the call from a kernel (a "
                      "debugging aid: slow; off by default)"),
       llvm::cl::init(false)};
 

@@ -63,6 +63,8 @@ void google::addGpuKernelPasses(OpPassManager &pm,
                                 const ExtremePipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(
       createMapToGpuPass(getMapToGpuOptions(options)));
+  if (options.checkBounds)
+    pm.addNestedPass<func::FuncOp>(createCheckKernelBoundsPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createMergeKernelModulesPass());
@@ -88,6 +90,10 @@ void google::addGpuKernelPasses(OpPassManager &pm,
   kernels.addPass(createStripDebugInfoPass());
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
+  // Failed checks: NVVM's cf.assert calls CUDA's __assertfail; ROCDL's
+  // cannot be lowered upstream.
+  if (options.target == Target::ROCDL)
+    kernels.addPass(createLowerKernelAssertsPass());
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
   // bf16 arithmetic in f32, rounded after each op, as on the CPU.

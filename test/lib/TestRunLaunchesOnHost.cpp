@@ -20,8 +20,8 @@
 //     staging with async-copy=true, their nvgpu ops emulated: see
 //     emulateMmaSync and emulateAsyncCopies; warp shuffles: see
 //     emulateShuffles), or with mfma=true ROCDL's
-//     (see emulateMfma). Every access of a kernel is bounds-checked (see
-//     checkBounds).
+//     (see emulateMfma). Every access of a kernel is bounds-checked (the
+//     checks of --google-check-kernel-bounds).
 //
 //===----------------------------------------------------------------------===//
 
@@ -998,26 +998,6 @@ LogicalResult emulateAsyncCopies(RewriterBase &rewriter, gpu::LaunchOp launch) {
   return success();
 }
 
-/// Bounds checks on `launch`'s memory accesses (cf.assert: the call fails
-/// at run time, naming the access): a guard missing at a partial tile
-/// reads or writes past its buffer, which the values alone need not show.
-/// Those of --google-check-bounds, and nvgpu.ldmatrix over its lane's row
-/// of 16 bytes.
-void checkBounds(RewriterBase &rewriter, gpu::LaunchOp launch) {
-  insertBoundsChecks(rewriter, launch, /*abortOnFailure=*/false);
-  SmallVector<nvgpu::LdMatrixOp> loads;
-  launch.walk([&](nvgpu::LdMatrixOp op) { loads.push_back(op); });
-  for (nvgpu::LdMatrixOp load : loads) {
-    rewriter.setInsertionPoint(load);
-    Value buffer = load.getSrcMemref();
-    unsigned bits = cast<MemRefType>(buffer.getType()).getElementTypeBitWidth();
-    Value inBounds = isInBounds(rewriter, load.getLoc(), buffer,
-                                load.getIndices(), {128 / bits});
-    cf::AssertOp::create(rewriter, load.getLoc(), inBounds,
-                         describeOutOfBounds(load));
-  }
-}
-
 /// Runs `launch`'s body for every block, and in each block for every
 /// thread, in order (see BlockOnHost for barriers). Shared memory
 /// (workgroup attributions) is one host buffer that the blocks reuse.
@@ -1170,7 +1150,10 @@ struct TestRunLaunchesOnHostPass
       unsigned kernelBuffers = launch.getNumWorkgroupAttributions();
       if (failed(emulateAsyncCopies(rewriter, launch)))
         return signalPassFailure();
-      checkBounds(rewriter, launch);
+      // A guard missing at a partial tile reads or writes past its
+      // buffer, which the values alone need not show: every access is
+      // checked (the call fails, naming it).
+      insertKernelBoundsChecks(rewriter, launch);
       if (failed(emulateMfma(rewriter, launch)) ||
           failed(emulateMmaSync(rewriter, launch)) ||
           failed(emulateShuffles(rewriter, launch)) ||

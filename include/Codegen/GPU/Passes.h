@@ -9,6 +9,7 @@
 #include <string>
 
 namespace mlir {
+class OpBuilder;
 namespace affine {
 class AffineDialect;
 } // namespace affine
@@ -18,12 +19,16 @@ class AMDGPUDialect;
 namespace arith {
 class ArithDialect;
 } // namespace arith
+namespace cf {
+class ControlFlowDialect;
+} // namespace cf
 namespace func {
 class FuncOp;
 } // namespace func
 namespace gpu {
 class GPUDialect;
 class GPUModuleOp;
+class LaunchOp;
 } // namespace gpu
 namespace linalg {
 class LinalgDialect;
@@ -75,6 +80,10 @@ std::optional<std::string> getPtxFeatures(StringRef chip);
 
 /// Whether LLVM's AMDGPU backend knows `chip` (gfx90a, gfx942, ...).
 bool isKnownAmdgpuChip(StringRef chip);
+
+/// A cf.assert before every memory access in `launch`'s body that it stays
+/// inside its buffer (see CheckKernelBoundsPass).
+void insertKernelBoundsChecks(OpBuilder &builder, gpu::LaunchOp launch);
 
 #define GEN_PASS_REGISTRATION
 #include "Codegen/GPU/Passes.h.inc"

@@ -169,6 +169,53 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
   ];
 }
 
+def CheckKernelBoundsPass
+    : Pass<"google-check-kernel-bounds", "::mlir::func::FuncOp"> {
+  let summary = "Check at run time that every memory access of a GPU "
+                "kernel stays inside its buffer (a debugging aid: slow)";
+  let description = [{
+    Puts a `cf.assert` in front of every memory access in the body of each
+    `gpu.launch`: those `--google-check-bounds` checks on the host (memref
+    loads, stores and subviews, vector loads and stores, transfers that
+    must stay in bounds), and the GPU's own: `nvgpu.ldmatrix` over its
+    lane's row of 16 bytes, `nvgpu.device_async_copy` over the elements it
+    reads and writes.
+
+    ```mlir
+    %r = nvgpu.ldmatrix %s[%i, %j] {numTiles = 4 : i32, transpose = false}
+        : memref<128x40xf16, 3> -> vector<4x2xf16>
+    => %ok = (%i, %j) and the 8 halves from %j inside %s
+       cf.assert %ok, "nvgpu.ldmatrix at loc(...): out-of-bounds access"
+    ```
+
+    The pipeline's `check-bounds=true` runs it on GPU targets after
+    `--google-map-to-gpu`. A failed check in a kernel ends the call with
+    the GPU's error: on NVIDIA, `cf.assert` lowers to CUDA's `__assertfail`
+    (the driver prints the message; the call fails with
+    CUDA_ERROR_ASSERT); on AMD see `--google-lower-kernel-asserts`. The
+    GPU emulation on the host (`--google-test-gpu-mapping-on-host`) makes
+    the same checks.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
+def LowerKernelAssertsPass
+    : Pass<"google-lower-kernel-asserts", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower the cf.assert ops of GPU kernels to a printf and a "
+                "trap";
+  let description = [{
+    MLIR 22's `--convert-gpu-to-rocdl` cannot lower `cf.assert` (it emits
+    an address of a global it never defines). This replaces each
+    `cf.assert` of device code with a branch to a block that prints
+    `google-mlir: run-time check failed: <message>` through `gpu.printf`
+    and traps (`llvm.intr.trap`), which ends the kernel and fails the
+    call. Run before `--convert-gpu-to-rocdl`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def MergeKernelModulesPass
     : Pass<"google-merge-kernel-modules", "::mlir::ModuleOp"> {
   let summary = "Put all outlined kernels in one gpu.module, with device "

@@ -275,18 +275,20 @@ struct SerializeKernelsPass
       std::optional<SmallVector<char, 0>> ptx = serializer.run();
       if (!ptx)
         return {};
-      // The driver cannot link a call that libdevice would have defined.
+      // The driver cannot link a call that libdevice would have defined
+      // (CUDA's own __assertfail and vprintf it knows).
       StringRef text(ptx->data(), ptx->size());
-      size_t external = text.find(".extern .func");
-      if (external != StringRef::npos) {
+      for (size_t external = text.find(".extern .func");
+           external != StringRef::npos;
+           external = text.find(".extern .func", external + 1)) {
         StringRef declaration = text.substr(external).split('\n').first;
-        StringRef name = declaration.substr(declaration.find("__nv_"))
-                             .take_while([](char c) {
-                               return llvm::isAlnum(c) || c == '_';
-                             });
+        size_t libdevice = declaration.find("__nv_");
+        if (libdevice == StringRef::npos)
+          continue;
+        StringRef name = declaration.substr(libdevice).take_while(
+            [](char c) { return llvm::isAlnum(c) || c == '_'; });
         gpuModule.emitError("google-serialize-kernels: the kernels call ")
-            << (name.empty() ? declaration : name)
-            << ", which CUDA's libdevice defines and '" << cuda
+            << name << ", which CUDA's libdevice defines and '" << cuda
             << "' does not have; set the pipeline's toolkit option or "
                "CUDA_HOME to a CUDA toolkit";
         return {};
