@@ -19,6 +19,7 @@ typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream, *CUevent;
 
 enum {
   CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_ASSERT = 710,
   CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
@@ -88,11 +89,17 @@ static google_rt_status cuda_error(CUresult result, const char *what) {
     cu.cuGetErrorName(result, &name);
   if (cu.cuGetErrorString)
     cu.cuGetErrorString(result, &message);
+  /* A failed cf.assert in a kernel (check-bounds=true): __assertfail. */
+  const char *hint =
+      result == CUDA_ERROR_ASSERT
+          ? ": a run-time check in a kernel failed (the driver printed which "
+            "above); the device's context is lost for this process"
+          : "";
   return google_rt_make_status(
       result == CUDA_ERROR_OUT_OF_MEMORY ? GOOGLE_RT_OUT_OF_MEMORY
                                          : GOOGLE_RT_INTERNAL,
-      "CUDA error %s (%s) in %s", name ? name : "(unknown)",
-      message ? message : "no description", what);
+      "CUDA error %s (%s) in %s%s", name ? name : "(unknown)",
+      message ? message : "no description", what, hint);
 }
 
 #define CHECK(call, what)                                                      \

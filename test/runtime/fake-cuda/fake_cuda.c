@@ -58,6 +58,7 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
   case 100: *name = "CUDA_ERROR_NO_DEVICE"; return 0;
   case 200: *name = "CUDA_ERROR_INVALID_IMAGE"; return 0;
   case 700: *name = "CUDA_ERROR_ILLEGAL_ADDRESS"; return 0;
+  case 710: *name = "CUDA_ERROR_ASSERT"; return 0;
   case 719: *name = "CUDA_ERROR_LAUNCH_FAILED"; return 0;
   default: *name = "CUDA_ERROR_UNKNOWN"; return 0;
   }
@@ -69,6 +70,7 @@ CUresult cuGetErrorString(CUresult error, const char **message) {
   case 100: *message = "no CUDA-capable device is detected"; return 0;
   case 200: *message = "device kernel image is invalid"; return 0;
   case 700: *message = "an illegal memory access was encountered"; return 0;
+  case 710: *message = "device-side assert triggered"; return 0;
   case 719: *message = "unspecified launch failure"; return 0;
   default: *message = "unknown error"; return 0;
   }
