@@ -63,9 +63,9 @@ struct ExtremePipelineOptions
   PassOptions::Option<bool> mfma{
       *this, "mfma",
       llvm::cl::desc("target=rocdl on AMD CDNA chips (gfx908, gfx90a, "
-                     "gfx94x, gfx950): f16 matmuls on matrix cores through "
-                     "amdgpu.mfma (off by default: not yet run on an AMD "
-                     "GPU)"),
+                     "gfx94x, gfx950): f16 matmuls (and bf16 ones from "
+                     "gfx90a on) on matrix cores through amdgpu.mfma (off "
+                     "by default: not yet run on an AMD GPU)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> tf32{
       *this, "tf32",
@@ -114,6 +114,9 @@ bool hasMmaSync(StringRef chip);
 /// Whether AMD chip `chip` has CDNA's f16 matrix-core instructions
 /// (v_mfma_f32_16x16x16f16): gfx908, gfx90a, gfx94x and gfx950.
 bool hasMfma(StringRef chip);
+/// Whether `chip` has AMD matrix cores for bf16 16x16x16
+/// (v_mfma_f32_16x16x16bf16_1k): gfx90a, gfx94x and gfx950.
+bool hasMfmaBf16(StringRef chip);
 
 /// The kernels google-map-to-gpu picks for `options`' target and chip.
 MapToGpuPassOptions getMapToGpuOptions(const ExtremePipelineOptions &options);

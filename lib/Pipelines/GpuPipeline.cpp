@@ -41,6 +41,10 @@ bool google::hasMmaSync(StringRef chip) {
          version >= 80;
 }
 
+bool google::hasMfmaBf16(StringRef chip) {
+  return hasMfma(chip) && chip != "gfx908";
+}
+
 bool google::hasMfma(StringRef chip) {
   return llvm::is_contained(
       {"gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950"}, chip);
@@ -52,6 +56,7 @@ google::getMapToGpuOptions(const ExtremePipelineOptions &options) {
   bool nvidia = options.target == Target::NVVM;
   mapping.mmaSync = nvidia && hasMmaSync(options.getChip());
   mapping.mfma = options.mfma;
+  mapping.mfmaBf16 = options.mfma && hasMfmaBf16(options.getChip());
   mapping.tf32 = options.tf32;
   mapping.asyncCopy = options.asyncCopy && mapping.mmaSync;
   mapping.warpShuffles = nvidia;

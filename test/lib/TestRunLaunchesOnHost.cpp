@@ -585,7 +585,7 @@ std::optional<int64_t> getBlockOfWhole(gpu::LaunchOp launch, int64_t group) {
   return threads;
 }
 
-/// Stands in for CDNA's amdgpu.mfma 16x16x16 (f16 operands, f32
+/// Stands in for CDNA's amdgpu.mfma 16x16x16 (f16 or bf16 operands, f32
 /// accumulators) with the exchange the hardware makes between a wave's 64
 /// lanes: every thread writes its A and B operands to shared memory (a slot
 /// per thread), and after a barrier computes its 4 elements of D from its
@@ -599,8 +599,11 @@ LogicalResult emulateMfma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   if (mfmas.empty())
     return success();
   MLIRContext *context = rewriter.getContext();
-  Type f16 = Float16Type::get(context), f32 = Float32Type::get(context);
-  auto operandType = VectorType::get({4}, f16);
+  // f16 (v_mfma_f32_16x16x16f16) or bf16 (v_mfma_f32_16x16x16bf16_1k: the
+  // same lanes hold the same elements).
+  Type element = getElementTypeOrSelf(mfmas.front().getSourceA().getType());
+  Type f32 = Float32Type::get(context);
+  auto operandType = VectorType::get({4}, element);
   auto accumulatorType = VectorType::get({4}, f32);
   std::optional<int64_t> threads = getBlockOfWhole(launch, 64);
   if (!threads)
@@ -612,13 +615,14 @@ LogicalResult emulateMfma(RewriterBase &rewriter, gpu::LaunchOp launch) {
         op.getBlgp() != amdgpu::MFMAPermB::none ||
         op.getSourceA().getType() != operandType ||
         op.getSourceB().getType() != operandType ||
-        op.getDestC().getType() != accumulatorType)
+        op.getDestC().getType() != accumulatorType ||
+        !isa<Float16Type, BFloat16Type>(element))
       return op.emitError("google-test-run-launches-on-host: only "
-                          "amdgpu.mfma 16x16x16 of f16 into f32 runs on the "
-                          "host");
+                          "amdgpu.mfma 16x16x16 of f16 or bf16 (one of them "
+                          "per kernel) into f32 runs on the host");
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-  auto slotsType = MemRefType::get({*threads, 4}, f16,
+  auto slotsType = MemRefType::get({*threads, 4}, element,
                                    MemRefLayoutAttrInterface(), workgroup);
   Location loc = launch.getLoc();
   Value lhsSlots = launch.addWorkgroupAttribution(slotsType, loc);

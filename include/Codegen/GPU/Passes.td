@@ -87,7 +87,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     `--google-lower-bf16-mma-sync`); with `mfma` (the pipeline's `mfma`
     option, off by default: not yet run on an AMD GPU), the f16 ones run on
     CDNA matrix cores through `amdgpu.mfma` 16x16x16 (4 waves of 64 lanes
-    per 128x128 tile). With `tf32` (the pipeline's `tf32` option, an
+    per 128x128 tile), and with `mfma-bf16` (gfx90a and later) the bf16
+    ones too. With `tf32` (the pipeline's `tf32` option, an
     opt-in: results change), f32 matmuls of the same shapes run on tensor
     cores too, through `nvgpu.mma.sync` m16n8k8 in TF32: their inputs are
     rounded to 10-bit mantissas (to nearest, ties away from zero) as they
@@ -142,6 +143,9 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     Option<"mfma", "mfma", "bool", /*default=*/"false",
            "f16 matmuls on matrix cores through amdgpu.mfma (AMD CDNA: "
            "gfx908, gfx90a, gfx94x, gfx950)">,
+    Option<"mfmaBf16", "mfma-bf16", "bool", /*default=*/"false",
+           "With mfma: bf16 matmuls too, through amdgpu.mfma 16x16x16 of "
+           "bf16 (v_mfma_f32_16x16x16bf16_1k: gfx90a and later)">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "f32 matmuls on tensor cores in TF32 through nvgpu.mma.sync "
            "m16n8k8 (NVIDIA sm_80 and later; inputs rounded to 10-bit "

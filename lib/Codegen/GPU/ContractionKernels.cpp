@@ -1520,7 +1520,9 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
     return (fragment * (t / tiles) + e) * tiles + t % tiles;
   };
   auto accumulatorType = VectorType::get({fragment}, rewriter.getF32Type());
-  auto operandType = VectorType::get({fragment}, rewriter.getF16Type());
+  // f16, or bf16 (v_mfma_f32_16x16x16bf16_1k places them the same way).
+  auto operandType = VectorType::get(
+      {fragment}, getElementTypeOrSelf(op.getDpsInputOperand(0)->get()));
   SmallVector<Value> initial =
       packAccumulators(b, loadAccumulators(rewriter, loc, op, dims, tile, fill),
                        accumulatorType, tiles * tiles, gridIndex);

@@ -240,6 +240,10 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       func.emitError() << "google-map-to-gpu: async-copy needs mma-sync";
       return signalPassFailure();
     }
+    if (mfmaBf16 && !mfma) {
+      func.emitError() << "google-map-to-gpu: mfma-bf16 needs mfma";
+      return signalPassFailure();
+    }
     if ((mmaSync || tf32) && mfma) {
       func.emitError() << "google-map-to-gpu: "
                        << (mmaSync ? "mma-sync" : "tf32")
@@ -384,10 +388,11 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
           lowerContractionToSharedTiles(rewriter, clone, dims, tileSize, fill,
                                         epilogue);
         };
-        // AMD's matrix-core kernel takes f16 only.
-        bool f16 =
-            getElementTypeOrSelf(op.getDpsInputOperand(0)->get()).isF16();
-        if ((mmaSync || (mfma && f16)) && prefersMmaSync(op, dims)) {
+        // AMD's matrix-core kernel takes f16, and bf16 from gfx90a on.
+        Type inputType = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+        bool matrixCores =
+            mfma && (inputType.isF16() || (mfmaBf16 && inputType.isBF16()));
+        if ((mmaSync || matrixCores) && prefersMmaSync(op, dims)) {
           lowerIfAligned(
               rewriter, op, contraction->second.fill,
               contraction->second.epilogue,

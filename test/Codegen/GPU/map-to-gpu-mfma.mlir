@@ -1,6 +1,9 @@
 // RUN: google-opt %s -split-input-file --google-map-to-gpu="mfma=true" | FileCheck %s
+// RUN: google-opt %s -split-input-file --google-map-to-gpu="mfma=true mfma-bf16=true" | FileCheck %s --check-prefix=BF16
 // RUN: not google-opt %s -split-input-file --google-map-to-gpu="mfma=true mma-sync=true" 2>&1 | FileCheck %s --check-prefix=BOTH
 // BOTH: error: google-map-to-gpu: mma-sync (NVIDIA) and mfma (AMD) exclude each other
+// RUN: not google-opt %s -split-input-file --google-map-to-gpu="mfma-bf16=true" 2>&1 | FileCheck %s --check-prefix=BF16-ALONE
+// BF16-ALONE: error: google-map-to-gpu: mfma-bf16 needs mfma
 
 // With mfma (AMD CDNA matrix cores; the pipeline's mfma option), an f16
 // matmul accumulating in f32 in whole 128x128 tiles runs in blocks of 4
@@ -49,5 +52,22 @@ func.func @negative_partial_tiles(%a: memref<256x64xf16>, %b: memref<64x96xf16>,
 }
 func.func @negative_f16_accumulator(%a: memref<256x64xf16>, %b: memref<64x128xf16>, %c: memref<256x128xf16>) {
   linalg.matmul ins(%a, %b : memref<256x64xf16>, memref<64x128xf16>) outs(%c : memref<256x128xf16>)
+  return
+}
+
+// -----
+
+// bf16 matmuls take the same kernel with mfma-bf16 (gfx90a and later:
+// v_mfma_f32_16x16x16bf16_1k), not without it (gfx908 has no such
+// instruction).
+// CHECK-LABEL: func.func @bf16_matmul
+// CHECK-NOT: amdgpu.mfma
+// BF16-LABEL: func.func @bf16_matmul
+// BF16: workgroup(%{{.*}} : memref<128x40xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x136xbf16, #gpu.address_space<workgroup>>)
+// BF16-COUNT-16: amdgpu.mfma 16x16x16 %{{.*}} * %{{.*}} + %{{.*}} blgp = none : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
+func.func @bf16_matmul(%a: memref<256x64xbf16>, %b: memref<64x128xbf16>, %c: memref<256x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
+  linalg.matmul ins(%a, %b : memref<256x64xbf16>, memref<64x128xbf16>) outs(%c : memref<256x128xf32>)
   return
 }
