@@ -2105,10 +2105,18 @@ class Generator:
                        "body": nodes, "result": result}))
 
     def gen_call(self, dtype, helper):
+        # The helper truncates some of its arguments to integers, made from
+        # exact values only (gen_cast): those take exact operands here too.
+        truncated = {n.operands[0] for n in helper.nodes
+                     if n.kind == "cast" and is_float(n.operands[0].dtype)
+                     and not is_float(n.dtype)}
         operands = []
         for arg in helper.args:
-            match = self.pick(arg.dtype,
-                              lambda n, v, arg=arg: n.dims == arg.dims)
+            exact = arg in truncated
+            match = self.pick(
+                arg.dtype,
+                lambda n, v, arg=arg, exact=exact: n.dims == arg.dims and (
+                    not exact or v.err is None or not np.any(v.err)))
             if match is None:
                 shape = list(self.arg_values[arg].shape)
                 match = self.new_arg(arg.dtype, list(arg.dims), shape)
