@@ -460,9 +460,11 @@ def CheckBoundsPass : Pass<"google-check-bounds", "::mlir::func::FuncOp"> {
     copies and atomics through upstream's runtime verification, subviews
     (every element inside the source; upstream's check of them crashes in
     MLIR 22), and vector loads and stores and vector transfers that must
-    stay in bounds (no mask, every dimension `in_bounds`) over all the
-    elements they touch. Transfers allowed past the end (masked, or
-    `in_bounds = false`) are left alone, and so are reshapes and casts
+    stay in bounds (every dimension `in_bounds`) over all the elements
+    they touch; with a 1-D mask (masked loads and stores, masked
+    transfers: a transposed tile's partial edge) over the lanes the mask
+    sets. Transfers allowed past the end (`in_bounds = false`) and n-D
+    masks are left alone, and so are reshapes and casts
     (their shapes were checked where they were made; upstream's check of
     an expand_shape divides by a group's extent, which may be 0):
 
@@ -483,7 +485,8 @@ def CheckBoundsPass : Pass<"google-check-bounds", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def DuplicateSharedFillsPass

@@ -91,6 +91,64 @@ getInBoundsExtents(VectorTransferOpInterface op) {
   return llvm::to_vector(op.getVectorType().getShape());
 }
 
+/// A transfer with a 1-D mask that must stay in bounds where the mask is
+/// set (a minor identity map, every dimension in bounds): its mask, or
+/// null.
+Value getInBoundsMask(VectorTransferOpInterface op) {
+  if (!op.getMask() || op.getVectorType().getRank() != 1 ||
+      !op.getPermutationMap().isMinorIdentity() ||
+      !llvm::all_of(op.getInBoundsValues(), [](bool b) { return b; }))
+    return {};
+  return op.getMask();
+}
+
+/// Whether every lane that 1-D `mask` sets accesses an element inside
+/// `buffer` from `indices`: the innermost index plus the lane inside the
+/// innermost extent, and the other indices inside theirs when a lane is
+/// set (a lane that is not set touches nothing).
+Value isMaskedInBounds(OpBuilder &builder, Location loc, Value buffer,
+                       ValueRange indices, Value mask) {
+  int64_t lanes = cast<VectorType>(mask.getType()).getDimSize(0);
+  auto indexVector = VectorType::get({lanes}, builder.getIndexType());
+  auto broadcast = [&](Value scalar) -> Value {
+    return vector::BroadcastOp::create(builder, loc, indexVector, scalar);
+  };
+  Value offsets =
+      arith::ConstantOp::create(builder, loc,
+                                builder.getIndexVectorAttr(llvm::to_vector(
+                                    llvm::seq<int64_t>(0, lanes))));
+  Value positions =
+      arith::AddIOp::create(builder, loc, broadcast(indices.back()), offsets);
+  Value extent = getExtent(builder, loc, buffer, indices.size() - 1);
+  Value inside = arith::AndIOp::create(
+      builder, loc,
+      arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::sge, positions,
+          broadcast(arith::ConstantIndexOp::create(builder, loc, 0))),
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, positions,
+                            broadcast(extent)));
+  auto negate = [&](Value condition) -> Value {
+    auto type = condition.getType();
+    Value ones = arith::ConstantOp::create(
+        builder, loc,
+        isa<VectorType>(type)
+            ? TypedAttr(DenseElementsAttr::get(cast<ShapedType>(type), true))
+            : TypedAttr(builder.getBoolAttr(true)));
+    return arith::XOrIOp::create(builder, loc, condition, ones);
+  };
+  Value lanesInBounds = vector::ReductionOp::create(
+      builder, loc, vector::CombiningKind::AND,
+      arith::OrIOp::create(builder, loc, negate(mask), inside));
+  Value leading = isInBounds(builder, loc, buffer, indices.drop_back(), {});
+  if (!leading)
+    return lanesInBounds;
+  Value anySet = vector::ReductionOp::create(builder, loc,
+                                             vector::CombiningKind::OR, mask);
+  return arith::AndIOp::create(
+      builder, loc, lanesInBounds,
+      arith::OrIOp::create(builder, loc, leading, negate(anySet)));
+}
+
 /// Whether every element of view `op` lies inside its source: per
 /// dimension an empty range, or offset >= 0 and offset + (size - 1) *
 /// stride < the source's extent. (Upstream's check of memref.subview
@@ -142,8 +200,8 @@ void google::insertBoundsChecks(OpBuilder &builder, Operation *root,
   root->walk([&](Operation *op) {
     if (isa<memref::LoadOp, memref::StoreOp, memref::SubViewOp, memref::CopyOp,
             memref::AtomicRMWOp, memref::GenericAtomicRMWOp, vector::LoadOp,
-            vector::StoreOp, vector::TransferReadOp, vector::TransferWriteOp>(
-            op))
+            vector::StoreOp, vector::MaskedLoadOp, vector::MaskedStoreOp,
+            vector::TransferReadOp, vector::TransferWriteOp>(op))
       accesses.push_back(op);
   });
   OpBuilder::InsertionGuard guard(builder);
@@ -176,6 +234,28 @@ void google::insertBoundsChecks(OpBuilder &builder, Operation *root,
             assertOp->setAttr(kAbortOnFailureAttrName, builder.getUnitAttr());
           });
       continue;
+    }
+    // Masked accesses: where the mask is set (1-D masks; others stay as
+    // they are).
+    auto checkMasked = [&](Value buffer, ValueRange indices, Value mask) {
+      if (cast<VectorType>(mask.getType()).getRank() == 1)
+        check(isMaskedInBounds(builder, loc, buffer, indices, mask),
+              describeOutOfBounds(op));
+    };
+    if (auto load = dyn_cast<vector::MaskedLoadOp>(op)) {
+      checkMasked(load.getBase(), load.getIndices(), load.getMask());
+      continue;
+    }
+    if (auto store = dyn_cast<vector::MaskedStoreOp>(op)) {
+      checkMasked(store.getBase(), store.getIndices(), store.getMask());
+      continue;
+    }
+    if (auto transfer = dyn_cast<VectorTransferOpInterface>(op)) {
+      Value mask = getInBoundsMask(transfer);
+      if (mask && isa<MemRefType>(transfer.getBase().getType())) {
+        checkMasked(transfer.getBase(), transfer.getIndices(), mask);
+        continue;
+      }
     }
     Value buffer;
     ValueRange indices;
