@@ -39,6 +39,9 @@ class LLVMDialect;
 namespace NVVM {
 class NVVMDialect;
 } // namespace NVVM
+namespace memref {
+class MemRefDialect;
+} // namespace memref
 namespace nvgpu {
 class NVGPUDialect;
 } // namespace nvgpu

@@ -201,7 +201,9 @@ def CheckKernelBoundsPass
     the same checks.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::cf::ControlFlowDialect"];
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def LowerKernelAssertsPass

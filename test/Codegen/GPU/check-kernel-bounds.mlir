@@ -72,3 +72,26 @@ func.func @tensor_cores(%a: memref<64x64xf16>, %i: index, %n: index) {
   }
   return
 }
+
+// -----
+
+// A dynamic extent is read with memref.dim, also when nothing else in the
+// input loaded the memref dialect (the pass aborted "Building op
+// `memref.dim` but it isn't known").
+// CHECK-LABEL: func.func @dynamic_source
+// CHECK-SAME:    %[[A:[a-z0-9]+]]: memref<?x?xf16>
+// CHECK:         memref.dim %[[A]], %c0
+// CHECK:         memref.dim %[[A]], %c1
+// CHECK:         cf.assert %{{.*}}, "nvgpu.device_async_copy at loc({{.*}}): out-of-bounds access"
+// CHECK-NEXT:    nvgpu.device_async_copy
+func.func @dynamic_source(%a: memref<?x?xf16>, %i: index, %n: index) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1)
+             workgroup(%s : memref<32x40xf16, #gpu.address_space<workgroup>>) {
+    %t = nvgpu.device_async_copy %a[%i, %tx], %s[%ty, %tx], 8, %n
+        : memref<?x?xf16> to memref<32x40xf16, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
