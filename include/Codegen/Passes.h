@@ -88,6 +88,12 @@ inline constexpr int64_t kLanesPerStep = 16;
 Value isInBounds(OpBuilder &builder, Location loc, Value buffer,
                  ValueRange indices, ArrayRef<int64_t> extents);
 
+/// Whether the `count` elements from `indices` along `buffer`'s innermost
+/// dimension (none when `count` is 0) lie inside it, and the other
+/// indices inside theirs: an i1.
+Value isRunInBounds(OpBuilder &builder, Location loc, Value buffer,
+                    ValueRange indices, Value count);
+
 /// "<op> at <location>: out-of-bounds access".
 std::string describeOutOfBounds(Operation *op);
 

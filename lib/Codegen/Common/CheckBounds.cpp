@@ -78,6 +78,21 @@ Value google::isInBounds(OpBuilder &builder, Location loc, Value buffer,
   return inBounds;
 }
 
+Value google::isRunInBounds(OpBuilder &builder, Location loc, Value buffer,
+                            ValueRange indices, Value count) {
+  Value leading = isInBounds(builder, loc, buffer, indices.drop_back(), {});
+  Value last = indices.back();
+  Value size = getExtent(builder, loc, buffer, indices.size() - 1);
+  Value inside =
+      isRangeInside(builder, loc, last,
+                    arith::AddIOp::create(builder, loc, last, count), size);
+  Value none =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, count,
+                            arith::ConstantIndexOp::create(builder, loc, 0));
+  return conjoin(builder, loc, leading,
+                 arith::OrIOp::create(builder, loc, none, inside));
+}
+
 namespace {
 
 /// The elements a transfer reads or writes along each of `op`'s buffer

@@ -10,7 +10,6 @@
 #include "Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -64,29 +63,8 @@ void google::insertKernelBoundsChecks(OpBuilder &builder,
                        {elements}));
       continue;
     }
-    SmallVector<Value> indices(copy.getSrcIndices());
-    ArrayRef<Value> leading = ArrayRef<Value>(indices).drop_back();
-    Value inBounds = isInBounds(builder, loc, copy.getSrc(), leading, {});
-    Value last = indices.back();
-    Value size = getValueOrCreateConstantIndexOp(
-        builder, loc,
-        memref::getMixedSize(builder, loc, copy.getSrc(), indices.size() - 1));
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    Value inside = arith::AndIOp::create(
-        builder, loc,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, last,
-                              zero),
-        arith::CmpIOp::create(
-            builder, loc, arith::CmpIPredicate::sle,
-            arith::AddIOp::create(builder, loc, last, readCount), size));
-    // Nothing read, nothing to check.
-    Value nothing = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq, readCount, zero);
-    inside = arith::OrIOp::create(builder, loc, nothing, inside);
-    check(
-        inBounds
-            ? arith::AndIOp::create(builder, loc, inBounds, inside).getResult()
-            : inside);
+    check(isRunInBounds(builder, loc, copy.getSrc(), copy.getSrcIndices(),
+                        readCount));
   }
 }
 
