@@ -35,6 +35,11 @@ bool isRowReduction(linalg::LinalgOp op);
 /// (libm per element, which MathToLibm cannot do for a vector).
 bool isVectorArithmetic(Operation *op);
 
+/// Inputs of `generic` that tensor.expand_shape makes by adding unit
+/// dimensions, read at 0 (a keep_dims reduction's result): `generic`
+/// reads the source instead, so that fusion sees its producer.
+void foldUnitExpansions(RewriterBase &rewriter, linalg::GenericOp generic);
+
 /// linalg.matmul's maps with A read transposed: A is stored K x M.
 SmallVector<AffineMap> getTransposedLhsMaps(MLIRContext *context);
 

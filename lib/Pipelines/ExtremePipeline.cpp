@@ -283,8 +283,11 @@ void google::addTensorCodegenPasses(OpPassManager &pm,
          /*filterGradients=*/cpu}));
   if (cpu)
     addCpuTilingPasses(pm, options);
-  else
+  else {
     pm.addNestedPass<func::FuncOp>(createDuplicateSharedFillsPass());
+    pm.addNestedPass<func::FuncOp>(createGpuTileToBlocksPass(
+        {getMapToGpuOptions(options).fusedAttention}));
+  }
 }
 
 void google::addBufferizationPasses(OpPassManager &pm,

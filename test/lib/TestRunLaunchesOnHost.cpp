@@ -113,7 +113,7 @@ public:
   LogicalResult emit(iterator_range<Block::iterator> ops) {
     SmallVector<Operation *> phase;
     for (Operation &op : ops) {
-      if (op.hasTrait<OpTrait::IsTerminator>())
+      if (op.hasTrait<OpTrait::IsTerminator>() || perBlock.contains(&op))
         continue;
       if (!containsBarrier(&op)) {
         phase.push_back(&op);
@@ -139,6 +139,9 @@ public:
 
   /// Buffers to free after the launch.
   SmallVector<Value> buffers;
+
+  /// Ops of the body that ran once for the block, before its threads.
+  llvm::SmallPtrSet<Operation *, 16> perBlock;
 
 private:
   /// A per-thread buffer for values of `type`, allocated before the launch.
@@ -1108,7 +1111,27 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
                             clear.getInductionVar());
   }
   BlockOnHost threads(rewriter, launch, allocPoint, mapping, races);
-  if (failed(threads.emit(launch.getBody().front().getOperations())))
+  // What the block computes before its threads part (views of its rows,
+  // their offsets) runs once per block: views cannot be kept per thread.
+  Block &body = launch.getBody().front();
+  llvm::SmallDenseSet<Value> threadIds = {launch.getThreadIds().x,
+                                          launch.getThreadIds().y,
+                                          launch.getThreadIds().z};
+  for (Operation &op : body.without_terminator()) {
+    bool uniform =
+        op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
+        llvm::none_of(op.getOperands(), [&](Value operand) {
+          return threadIds.contains(operand) ||
+                 (operand.getParentBlock() == &body &&
+                  !isa<BlockArgument>(operand) &&
+                  !threads.perBlock.contains(operand.getDefiningOp()));
+        });
+    if (!uniform)
+      continue;
+    rewriter.clone(op, mapping);
+    threads.perBlock.insert(&op);
+  }
+  if (failed(threads.emit(body.getOperations())))
     return failure();
   rewriter.setInsertionPointAfter(outer);
   for (Value buffer : llvm::concat<Value>(buffers, threads.buffers))

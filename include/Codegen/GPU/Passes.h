@@ -48,6 +48,9 @@ class NVGPUDialect;
 namespace scf {
 class SCFDialect;
 } // namespace scf
+namespace tensor {
+class TensorDialect;
+} // namespace tensor
 namespace vector {
 class VectorDialect;
 } // namespace vector

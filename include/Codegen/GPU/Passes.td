@@ -48,6 +48,52 @@ def GpuDeviceBuffersPass
   ];
 }
 
+def GpuTileToBlocksPass
+    : Pass<"google-gpu-tile-to-blocks", "::mlir::func::FuncOp"> {
+  let summary = "Distribute GPU kernels over blocks on tensors, before "
+                "bufferization";
+  let description = [{
+    The GPU's share of the tensor-level code generation (the CPU's is
+    `--google-tile-and-vectorize`): ops that one kernel runs block by block
+    are tiled on tensors into an `scf.forall` mapped to GPU blocks, with
+    the ops that kernel also runs fused in. Bufferization then gives each
+    block views of its rows and buffers of its own for per-block values,
+    and `--google-map-to-gpu` turns the loop into the kernel's launch.
+
+    Today this takes the row chains (softmax, layer norm: static rows whose
+    reductions and elementwise ops `--google-map-to-gpu` runs in one kernel
+    with a block per row): the chain's last op is tiled by one row, the
+    chain fused in, what the rest of the function reads of it yielded.
+
+    ```mlir
+    %m = linalg.reduce ins(%x : tensor<64x4096xf32>) outs(%fill : tensor<64xf32>)
+    %e = linalg.generic ins(%x, %m) outs(%empty) { exp(x - m) }
+    ...
+    %p = linalg.generic ins(%e, %s) outs(%empty) { e / s }
+    => scf.forall (%row) in (64) shared_outs(%out = %empty) {
+         // the chain on tensor<1x4096xf32> and tensor<1xf32> slices
+       } {mapping = [#gpu.block<linear_dim_0>]}
+    ```
+
+    A chain between two contractions stays as it is with `fused-attention`
+    (the attention kernel takes it), and so do fills and epilogues that a
+    contraction's kernel absorbs. Contractions and everything else are
+    still mapped on buffers by `--google-map-to-gpu`.
+  }];
+  let options = [
+    Option<"fusedAttention", "fused-attention", "bool", /*default=*/"false",
+           "Leave the softmax of an attention to --google-map-to-gpu's "
+           "fused-attention kernel">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numTiledChains", "num-tiled-chains",
+              "Row chains tiled into blocks">,
+  ];
+}
+
 def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Turn every linalg op of a host function into a GPU launch";
   let description = [{

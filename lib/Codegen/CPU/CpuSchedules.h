@@ -260,8 +260,6 @@ private:
   // Row chains and row reductions (RowSchedule.cpp).
   static bool readsRows(AffineMap map, unsigned rowDims);
   static llvm::SetVector<Operation *> getRowChain(linalg::GenericOp end);
-  static void foldUnitExpansions(IRRewriter &rewriter,
-                                 linalg::GenericOp generic);
   LogicalResult fuseRowChains(IRRewriter &rewriter);
   LogicalResult tileRowReduction(IRRewriter &rewriter, linalg::LinalgOp op);
 

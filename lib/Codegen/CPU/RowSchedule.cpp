@@ -82,52 +82,6 @@ llvm::SetVector<Operation *> CpuScheduler::getRowChain(linalg::GenericOp end) {
   return chain;
 }
 
-/// Inputs of `generic` that tensor.expand_shape makes by adding unit
-/// dimensions, read at 0 (a keep_dims reduction's result): `generic`
-/// reads the source instead, so that fusion sees its producer.
-void CpuScheduler::foldUnitExpansions(IRRewriter &rewriter,
-                                      linalg::GenericOp generic) {
-  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  for (OpOperand *input : generic.getDpsInputOperands()) {
-    auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>();
-    if (!expand)
-      continue;
-    AffineMap map = maps[input->getOperandNumber()];
-    ArrayRef<int64_t> shape = expand.getResultType().getShape();
-    auto isUnitAtZero = [&](int64_t dim) {
-      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(dim));
-      return shape[dim] == 1 && constant && constant.getValue() == 0;
-    };
-    SmallVector<AffineExpr> kept;
-    for (ReassociationIndices group : expand.getReassociationIndices()) {
-      SmallVector<int64_t> others;
-      for (int64_t dim : group)
-        if (!isUnitAtZero(dim))
-          others.push_back(dim);
-      if (others.size() > 1)
-        break;
-      kept.push_back(
-          map.getResult(others.empty() ? group.front() : others.front()));
-    }
-    if (kept.size() != expand.getReassociationIndices().size())
-      continue;
-    SmallVector<AffineMap> folded(maps);
-    folded[input->getOperandNumber()] =
-        AffineMap::get(map.getNumDims(), 0, kept, rewriter.getContext());
-    // Every loop must still be read somewhere (a unit reduction loop
-    // that only this input indexed would lose its range).
-    if (!inversePermutation(concatAffineMaps(folded, rewriter.getContext())))
-      continue;
-    maps = folded;
-    rewriter.modifyOpInPlace(generic, [&] {
-      input->set(expand.getSrc());
-      generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-    });
-    if (expand->use_empty())
-      rewriter.eraseOp(expand);
-  }
-}
-
 /// Step 0: each chain of row-wise ops (a softmax: max, exp, sum, divide)
 /// runs row by row: its end is tiled by rows with the chain fused in,
 /// so that a row stays in cache from op to op, and the row loop goes
@@ -138,7 +92,7 @@ LogicalResult CpuScheduler::fuseRowChains(IRRewriter &rewriter) {
     auto generic = dyn_cast<linalg::GenericOp>(&op);
     if (!generic)
       continue;
-    foldUnitExpansions(rewriter, generic);
+    google::foldUnitExpansions(rewriter, generic);
     if (isRowChainEnd(generic))
       ends.push_back(generic);
   }

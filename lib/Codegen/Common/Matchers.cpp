@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 
@@ -72,4 +74,47 @@ linalg::MatmulOp google::createTransposedLhsMatmul(OpBuilder &builder,
   return linalg::MatmulOp::create(
       builder, loc, init.getType(), ValueRange{lhs, rhs}, init,
       {builder.getNamedAttr("indexing_maps", builder.getArrayAttr(maps))});
+}
+
+void google::foldUnitExpansions(RewriterBase &rewriter,
+                                linalg::GenericOp generic) {
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>();
+    if (!expand)
+      continue;
+    AffineMap map = maps[input->getOperandNumber()];
+    ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    auto isUnitAtZero = [&](int64_t dim) {
+      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(dim));
+      return shape[dim] == 1 && constant && constant.getValue() == 0;
+    };
+    SmallVector<AffineExpr> kept;
+    for (ReassociationIndices group : expand.getReassociationIndices()) {
+      SmallVector<int64_t> others;
+      for (int64_t dim : group)
+        if (!isUnitAtZero(dim))
+          others.push_back(dim);
+      if (others.size() > 1)
+        break;
+      kept.push_back(
+          map.getResult(others.empty() ? group.front() : others.front()));
+    }
+    if (kept.size() != expand.getReassociationIndices().size())
+      continue;
+    SmallVector<AffineMap> folded(maps);
+    folded[input->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, kept, rewriter.getContext());
+    // Every loop must still be read somewhere (a unit reduction loop
+    // that only this input indexed would lose its range).
+    if (!inversePermutation(concatAffineMaps(folded, rewriter.getContext())))
+      continue;
+    maps = folded;
+    rewriter.modifyOpInPlace(generic, [&] {
+      input->set(expand.getSrc());
+      generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+    if (expand->use_empty())
+      rewriter.eraseOp(expand);
+  }
 }

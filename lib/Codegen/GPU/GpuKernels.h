@@ -373,6 +373,32 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
 gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
                                     const RowChain &chain, bool warpShuffles);
 
+/// The kernel for `loop`, a row chain's rows tiled on tensors (see
+/// --google-gpu-tile-to-blocks) and bufferized, whose body (with `rows`
+/// of extent 1) is emitted as one block's work by emitRowChain; the
+/// buffers the body allocates become one buffer for all blocks, or
+/// nothing when the kernel keeps them in registers.
+gpu::LaunchOp lowerRowChainLoopToBlocks(RewriterBase &rewriter,
+                                        scf::ForallOp loop,
+                                        const RowChain &chain,
+                                        bool warpShuffles);
+
+/// Whether `loop` distributes its iterations over GPU blocks.
+bool isMappedToBlocks(scf::ForallOp loop);
+
+/// A synchronous gpu.launch in place of `loop` (normalized, static): a
+/// block of `threads` threads per iteration, with workgroup buffers of
+/// types `shared`; the loop's body moves into the launch, its induction
+/// variables the block id delinearized over the loop's extents.
+gpu::LaunchOp createLaunchFromLoop(RewriterBase &rewriter, scf::ForallOp loop,
+                                   int64_t threads, TypeRange shared);
+
+/// The kernel for `loop`, an scf.forall over blocks, when its body is one
+/// kernel's work on a block (today: a row chain's); failure leaves `loop`
+/// unchanged.
+FailureOr<gpu::LaunchOp> lowerBlockLoop(RewriterBase &rewriter,
+                                        scf::ForallOp loop, bool warpShuffles);
+
 /// Query rows and keys per tile of a fused attention kernel, and its
 /// threads per block.
 constexpr int64_t kAttentionTile = 64;

@@ -4,6 +4,7 @@
 
 #include "Codegen/Matchers.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 
@@ -308,8 +309,8 @@ AffineMap getRowMap(unsigned loops, unsigned rank, MLIRContext *context) {
 /// How `op` runs in a row chain over `rows` x `length`, if it can.
 std::optional<RowStep::Kind>
 classifyRowStep(linalg::LinalgOp op, ArrayRef<int64_t> rows, int64_t length) {
-  if (!op.hasPureBufferSemantics() || op.hasIndexSemantics() ||
-      op.getNumDpsInits() != 1)
+  if (!(op.hasPureBufferSemantics() || op.hasPureTensorSemantics()) ||
+      op.hasIndexSemantics() || op.getNumDpsInits() != 1)
     return std::nullopt;
   for (OpOperand *input : op.getDpsInputOperands())
     if (isa<ShapedType>(input->get().getType()) &&
@@ -341,24 +342,63 @@ Value getBaseBuffer(Value value) {
   return memref::skipViewLikeOps(cast<MemrefValue>(value));
 }
 
+/// Whether `op` accesses `operand`, which holds `value` (the operand or
+/// the per-row value a view of it adds unit dimensions to), at the element
+/// of the row its loops are at, or at the row.
+bool isAtStep(linalg::LinalgOp op, OpOperand &operand, Value value,
+              ArrayRef<int64_t> rows, int64_t length) {
+  SmallVector<int64_t> elementShape(rows);
+  elementShape.push_back(length);
+  ArrayRef<int64_t> shape = cast<ShapedType>(value.getType()).getShape();
+  bool atElement = value == operand.get() && shape == ArrayRef(elementShape) &&
+                   op.getNumLoops() == rows.size() + 1 &&
+                   op.getMatchingIndexingMap(&operand).isIdentity();
+  bool atRow = shape == rows && isReadAtRow(op, operand, rows);
+  return atElement || atRow;
+}
+
+/// Whether no two elements of `type` share memory: static strides, each
+/// dimension's at least the extent of the ones inside it.
+bool hasDisjointElements(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  SmallVector<std::pair<int64_t, int64_t>> dims;
+  for (auto [stride, extent] : llvm::zip(strides, type.getShape())) {
+    if (extent == 1)
+      continue;
+    if (ShapedType::isDynamic(stride) || ShapedType::isDynamic(extent))
+      return false;
+    dims.push_back({stride, extent});
+  }
+  llvm::sort(dims);
+  int64_t span = 1;
+  for (auto [stride, extent] : dims) {
+    if (stride < span)
+      return false;
+    span = stride * extent;
+  }
+  return true;
+}
+
 /// Whether every buffer `chain` writes is accessed in it only at the
 /// element (or the row) each step is at, and through no other view than
-/// one adding unit dimensions to a per-row buffer.
+/// one adding unit dimensions to a per-row buffer. A written view that is
+/// not the identity (a block's rows, after tiling on tensors) must be the
+/// only written view of its buffer.
 bool isRaceFree(const RowChain &chain) {
-  unsigned rank = chain.rows.size();
-  SmallVector<int64_t> elementShape(chain.rows);
-  elementShape.push_back(chain.length);
-  llvm::SmallDenseSet<Value> written, writtenBases;
+  llvm::SmallDenseSet<Value> written;
+  llvm::SmallDenseMap<Value, unsigned> writtenViews;
   for (RowStep step : chain.steps)
-    for (Value init : step.op.getDpsInits()) {
-      written.insert(init);
-      writtenBases.insert(getBaseBuffer(init));
-    }
+    for (Value init : step.op.getDpsInits())
+      if (written.insert(init).second)
+        ++writtenViews[getBaseBuffer(init)];
   for (RowStep step : chain.steps) {
     linalg::LinalgOp op = step.op;
     for (OpOperand &operand : op->getOpOperands()) {
       if (!isa<ShapedType>(operand.get().getType()) ||
-          !writtenBases.contains(getBaseBuffer(operand.get())))
+          !writtenViews.contains(getBaseBuffer(operand.get())))
         continue;
       Value buffer = operand.get();
       if (auto view = buffer.getDefiningOp<memref::ExpandShapeOp>();
@@ -367,17 +407,48 @@ bool isRaceFree(const RowChain &chain) {
       if (!written.contains(buffer))
         return false;
       auto type = cast<MemRefType>(buffer.getType());
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      bool atElement = buffer == operand.get() &&
-                       type.getShape() == ArrayRef(elementShape) &&
-                       op.getNumLoops() == rank + 1 && map.isIdentity();
-      bool atRow = type.getShape() == ArrayRef(chain.rows) &&
-                   isReadAtRow(op, operand, chain.rows);
-      if (!type.getLayout().isIdentity() || (!atElement && !atRow))
+      if (!type.getLayout().isIdentity() &&
+          (writtenViews.lookup(getBaseBuffer(buffer)) != 1 ||
+           !hasDisjointElements(type)))
+        return false;
+      if (!isAtStep(op, operand, buffer, chain.rows, chain.length))
         return false;
     }
   }
   return true;
+}
+
+/// The value a chain op's operand reads on tensors: a per-row tensor that
+/// tensor.expand_shape adds unit dimensions to is read as its source.
+Value getRowTensor(linalg::LinalgOp op, OpOperand &operand) {
+  if (auto expand = operand.get().getDefiningOp<tensor::ExpandShapeOp>();
+      expand && !op.isDpsInit(&operand))
+    return expand.getSrc();
+  return operand.get();
+}
+
+/// Whether `chain`, on tensors, reads what it computes only at the element
+/// (or the row) each step is at, and its last step depends on every other
+/// step: tiled by rows with the others fused in, each block's ops touch
+/// only its rows.
+bool isRowLocal(const RowChain &chain) {
+  llvm::SmallDenseSet<Value> results;
+  for (RowStep step : chain.steps)
+    results.insert(step.op->getResult(0));
+  llvm::SmallPtrSet<Operation *, 8> needed = {chain.steps.back().op};
+  for (RowStep step : llvm::reverse(chain.steps)) {
+    linalg::LinalgOp op = step.op;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value tensor = getRowTensor(op, operand);
+      if (!results.contains(tensor))
+        continue;
+      if (!isAtStep(op, operand, tensor, chain.rows, chain.length))
+        return false;
+      if (needed.contains(op))
+        needed.insert(tensor.getDefiningOp());
+    }
+  }
+  return needed.size() == chain.steps.size();
 }
 
 /// The linalg op next to `op` in its block (after it when `forward`) when
@@ -399,7 +470,7 @@ linalg::LinalgOp getNeighbour(Operation *op, bool forward) {
 
 bool isReadAtRow(linalg::LinalgOp op, OpOperand &operand,
                  ArrayRef<int64_t> rows) {
-  auto type = cast<MemRefType>(operand.get().getType());
+  auto type = cast<ShapedType>(operand.get().getType());
   unsigned next = 0;
   for (auto [extent, result] : llvm::zip(
            type.getShape(), op.getMatchingIndexingMap(&operand).getResults())) {
@@ -431,6 +502,7 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
     SmallVector<int64_t> ranges = seed.getStaticLoopRanges();
     if (ranges.size() < 2 || ShapedType::isDynamicShape(ranges))
       continue;
+    bool onTensors = seed.hasPureTensorSemantics();
     RowChain chain;
     chain.rows.assign(ranges.begin(), ranges.end() - 1);
     chain.length = ranges.back();
@@ -456,13 +528,14 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
     extend(/*forward=*/false);
     extend(/*forward=*/true);
     // A step that would race ends the chain before it.
-    while (chain.steps.size() > 1 && !isRaceFree(chain))
+    auto isSafe = onTensors ? isRowLocal : isRaceFree;
+    while (chain.steps.size() > 1 && !isSafe(chain))
       chain.steps.pop_back();
     if (llvm::count_if(chain.steps,
                        [](const RowStep &step) {
                          return step.kind != RowStep::Kind::Row;
                        }) < 2 ||
-        !isRaceFree(chain))
+        !isSafe(chain))
       continue;
     for (const RowStep &step : chain.steps)
       used.insert(step.op);

@@ -266,6 +266,25 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     for (bufferization::CloneOp clone : clones)
       lowerClone(rewriter, clone);
 
+    // Kernels tiled on tensors: their loops over blocks become launches.
+    // A body no kernel takes runs its blocks one after another on the
+    // host, each op mapped as below.
+    SmallVector<scf::ForallOp> blockLoops;
+    func.walk([&](scf::ForallOp loop) {
+      if (isMappedToBlocks(loop))
+        blockLoops.push_back(loop);
+    });
+    for (scf::ForallOp loop : blockLoops) {
+      if (succeeded(lowerBlockLoop(rewriter, loop, warpShuffles))) {
+        ++numKernels;
+        continue;
+      }
+      if (failed(scf::forallToForLoop(rewriter, loop))) {
+        loop->emitError("google-map-to-gpu: cannot lower a loop over blocks");
+        return signalPassFailure();
+      }
+    }
+
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) {
       if (!isInKernel(op))

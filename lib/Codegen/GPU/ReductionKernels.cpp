@@ -563,14 +563,26 @@ private:
   /// Whether `buffer` is fresh and only the chain's ops use it (besides
   /// its deallocation): nothing reads what the chain leaves in it.
   bool isPrivate(Value buffer) const {
+    auto isStep = [&](Operation *user) {
+      return llvm::any_of(chain.steps, [&](RowStep step) {
+        return step.op.getOperation() == user;
+      });
+    };
+    // A block's view of a buffer hoisted out of its loop (see
+    // hoistBlockAllocations).
+    Operation *view = nullptr;
+    if (auto subview = buffer.getDefiningOp<memref::SubViewOp>()) {
+      if (!llvm::all_of(subview->getUsers(), isStep))
+        return false;
+      view = subview;
+      buffer = subview.getSource();
+    }
     if (!buffer.getDefiningOp<gpu::AllocOp>() &&
         !buffer.getDefiningOp<memref::AllocOp>())
       return false;
     return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
       return isa<gpu::DeallocOp, memref::DeallocOp>(user) ||
-             llvm::any_of(chain.steps, [&](RowStep step) {
-               return step.op.getOperation() == user;
-             });
+             (view ? user == view : isStep(user));
     });
   }
 
@@ -593,21 +605,11 @@ private:
 
 } // namespace
 
-/// One gpu.launch for `chain` (see RowChain), at its last op: a block of
-/// kRowReductionThreads threads per row. Row steps run on thread 0 between
-/// barriers; element steps give thread t the row's elements t, t + 256, ...
-/// (coalesced; a later step reads what the thread wrote, so they need no
-/// barrier); reductions are block reductions (see lowerRowReductionToBlocks)
-/// followed by a barrier, after which every thread reads the row's value.
-gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
-                                    const RowChain &chain, bool warpShuffles) {
-  linalg::LinalgOp last = chain.steps.back().op;
-  Location loc = last.getLoc();
-  rewriter.setInsertionPoint(last);
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  };
-  bool inRegisters = warpShuffles && RowInRegisters::fits(chain);
+namespace {
+
+/// The workgroup buffers of `chain`'s kernel: one per reduction.
+SmallVector<Type> getRowChainSharedTypes(const RowChain &chain,
+                                         bool inRegisters) {
   SmallVector<Type> sharedTypes;
   for (const RowStep &step : chain.steps)
     if (step.kind == RowStep::Kind::Reduction)
@@ -615,37 +617,43 @@ gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
           inRegisters
               ? getPartialsType(step.op, kRowReductionThreads / kWarpSize)
               : getPartialsType(step.op));
-  Value one = constant(1);
-  auto launch = createLaunch(rewriter, loc, constant(chain.getNumRows()),
-                             constant(kRowReductionThreads), one, sharedTypes);
-  Value thread = launch.getThreadIds().x;
-  Value zero = constant(0);
-  Value length = constant(chain.length);
-  Value block = constant(kRowReductionThreads);
-  Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                        thread, zero);
-  SmallVector<Value> rowExtents = llvm::map_to_vector(
-      chain.rows, [&](int64_t extent) { return constant(extent); });
-  SmallVector<Value> row = *affine::delinearizeIndex(
-      rewriter, loc, launch.getBlockIds().x, rowExtents);
-  unsigned rank = chain.rows.size();
+  return sharedTypes;
+}
 
+/// Emits a block's work on one row of `chain` (at indices `row`, thread
+/// `thread` of kRowReductionThreads, workgroup buffers `partials`), and
+/// erases the chain's ops. Row steps run on thread 0 between barriers;
+/// element steps give thread t the row's elements t, t + 256, ...
+/// (coalesced; a later step reads what the thread wrote, so they need no
+/// barrier); reductions are block reductions (see lowerRowReductionToBlocks)
+/// followed by a barrier, after which every thread reads the row's value.
+void emitRowChain(RewriterBase &rewriter, Location loc, const RowChain &chain,
+                  bool inRegisters, Value thread, ArrayRef<Value> row,
+                  ValueRange partials) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  unsigned rank = chain.rows.size();
   if (inRegisters) {
     RowInRegisters values(rewriter, loc, chain, thread, row);
     unsigned reduction = 0;
     for (const RowStep &step : chain.steps) {
       if (step.kind == RowStep::Kind::Reduction)
-        values.emitReduction(step,
-                             launch.getWorkgroupAttributions()[reduction++]);
+        values.emitReduction(step, partials[reduction++]);
       else
         values.emitStep(step);
     }
     values.emitStores();
     for (const RowStep &step : chain.steps)
       rewriter.eraseOp(step.op);
-    return launch;
+    return;
   }
 
+  Value zero = constant(0);
+  Value length = constant(chain.length);
+  Value block = constant(kRowReductionThreads);
+  Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        thread, zero);
   // Whether every thread's writes are visible to the block.
   bool synced = true;
   unsigned reduction = 0;
@@ -668,18 +676,18 @@ gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
       auto elements = scf::ForOp::create(rewriter, loc, thread, length, block);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(elements.getBody()->getTerminator());
-      SmallVector<Value> loops = row;
+      SmallVector<Value> loops(row);
       loops.push_back(elements.getInductionVar());
       emitPayload(rewriter, loc, step.op, loops);
       synced = false;
       break;
     }
     case RowStep::Kind::Reduction: {
-      SmallVector<Value> loops = row;
+      SmallVector<Value> loops(row);
       loops.push_back(zero);
       emitBlockReduction(rewriter, loc, step.op, getReductionCombine(step.op),
                          loops, {rank}, {length}, length, thread,
-                         launch.getWorkgroupAttributions()[reduction++]);
+                         partials[reduction++]);
       gpu::BarrierOp::create(rewriter, loc);
       synced = true;
       break;
@@ -688,6 +696,48 @@ gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
   }
   for (const RowStep &step : chain.steps)
     rewriter.eraseOp(step.op);
+}
+
+} // namespace
+
+/// One gpu.launch for `chain` (see RowChain), at its last op: a block of
+/// kRowReductionThreads threads per row (see emitRowChain).
+gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
+                                    const RowChain &chain, bool warpShuffles) {
+  linalg::LinalgOp last = chain.steps.back().op;
+  Location loc = last.getLoc();
+  rewriter.setInsertionPoint(last);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  bool inRegisters = warpShuffles && RowInRegisters::fits(chain);
+  auto launch = createLaunch(rewriter, loc, constant(chain.getNumRows()),
+                             constant(kRowReductionThreads), constant(1),
+                             getRowChainSharedTypes(chain, inRegisters));
+  SmallVector<Value> rowExtents = llvm::map_to_vector(
+      chain.rows, [&](int64_t extent) { return constant(extent); });
+  SmallVector<Value> row = *affine::delinearizeIndex(
+      rewriter, loc, launch.getBlockIds().x, rowExtents);
+  emitRowChain(rewriter, loc, chain, inRegisters, launch.getThreadIds().x, row,
+               launch.getWorkgroupAttributions());
+  return launch;
+}
+
+gpu::LaunchOp lowerRowChainLoopToBlocks(RewriterBase &rewriter,
+                                        scf::ForallOp loop,
+                                        const RowChain &chain,
+                                        bool warpShuffles) {
+  bool inRegisters = warpShuffles && RowInRegisters::fits(chain);
+  gpu::LaunchOp launch =
+      createLaunchFromLoop(rewriter, loop, kRowReductionThreads,
+                           getRowChainSharedTypes(chain, inRegisters));
+  linalg::LinalgOp last = chain.steps.back().op;
+  Location loc = last.getLoc();
+  rewriter.setInsertionPoint(last);
+  SmallVector<Value> row(chain.rows.size(),
+                         arith::ConstantIndexOp::create(rewriter, loc, 0));
+  emitRowChain(rewriter, loc, chain, inRegisters, launch.getThreadIds().x, row,
+               launch.getWorkgroupAttributions());
   return launch;
 }
 

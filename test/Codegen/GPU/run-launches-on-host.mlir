@@ -248,9 +248,11 @@ func.func @not_race_checked(%out: memref<32xf32>) {
 // CHECK: %[[LOW:.*]] = arith.cmpi sge, %[[X]], %c0
 // CHECK: %[[HIGH:.*]] = arith.cmpi sle, %[[END]], %c8
 // CHECK: %[[IN:.*]] = arith.andi %[[LOW]], %[[HIGH]]
+// What the block's threads agree on runs once per block, before them.
+// CHECK: arith.addi %{{.*}}, %c8
+// CHECK: scf.for
 // CHECK: cf.assert %[[IN]], "vector.load at {{.*}}: out-of-bounds access"
 // CHECK: vector.load
-// CHECK: arith.addi %{{.*}}, %c8
 // CHECK: cf.assert %{{.*}}, "nvgpu.ldmatrix at {{.*}}: out-of-bounds access"
 // CHECK: cf.assert %{{.*}}, "memref.store at {{.*}}: out-of-bounds access"
 // CHECK: memref.store
