@@ -16,8 +16,8 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
-#include "mlir/IR/Iterators.h"
 #include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::google {
 #define GEN_PASS_DEF_GPUTILETOBLOCKSPASS
@@ -130,15 +130,7 @@ FailureOr<bool> tileChain(RewriterBase &rewriter, const RowChain &chain) {
   // Fusion copies an op once per slice read of it, and leaves slices of
   // the original ops that nothing reads: merge the copies, drop the slices.
   Operation *loop = tiled->loops.front();
-  for (bool erased = true; erased;) {
-    erased = false;
-    loop->walk<WalkOrder::PostOrder, mlir::ReverseIterator>([&](Operation *op) {
-      if (op != loop && isOpTriviallyDead(op)) {
-        rewriter.eraseOp(op);
-        erased = true;
-      }
-    });
-  }
+  (void)runRegionDCE(rewriter, loop->getRegions());
   DominanceInfo dominance(loop);
   eliminateCommonSubExpressions(rewriter, dominance, loop);
   // The chain's ops are now the loop's; what is left of them is dead.
