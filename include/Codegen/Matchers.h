@@ -40,6 +40,11 @@ bool isVectorArithmetic(Operation *op);
 /// reads the source instead, so that fusion sees its producer.
 void foldUnitExpansions(RewriterBase &rewriter, linalg::GenericOp generic);
 
+/// A constant upper bound of loop `dim` of `op` (closed), from an operand
+/// dimension that it indexes directly: a tile's extent bounded by the
+/// affine.min of its slice.
+std::optional<int64_t> getLoopRangeBound(linalg::LinalgOp op, unsigned dim);
+
 /// linalg.matmul's maps with A read transposed: A is stored K x M.
 SmallVector<AffineMap> getTransposedLhsMaps(MLIRContext *context);
 

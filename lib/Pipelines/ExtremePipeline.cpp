@@ -285,8 +285,15 @@ void google::addTensorCodegenPasses(OpPassManager &pm,
     addCpuTilingPasses(pm, options);
   else {
     pm.addNestedPass<func::FuncOp>(createDuplicateSharedFillsPass());
-    pm.addNestedPass<func::FuncOp>(createGpuTileToBlocksPass(
-        {getMapToGpuOptions(options).fusedAttention}));
+    MapToGpuPassOptions mapping = getMapToGpuOptions(options);
+    GpuTileToBlocksPassOptions tiling;
+    tiling.fusedAttention = mapping.fusedAttention;
+    tiling.tileSize = mapping.tileSize;
+    tiling.mmaSync = mapping.mmaSync;
+    tiling.mfma = mapping.mfma;
+    tiling.mfmaBf16 = mapping.mfmaBf16;
+    tiling.tf32 = mapping.tf32;
+    pm.addNestedPass<func::FuncOp>(createGpuTileToBlocksPass(tiling));
   }
 }
 

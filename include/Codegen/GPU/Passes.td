@@ -64,6 +64,11 @@ def GpuTileToBlocksPass
     reductions and elementwise ops `--google-map-to-gpu` runs in one kernel
     with a block per row): the chain's last op is tiled by one row, the
     chain fused in, what the rest of the function reads of it yielded.
+    Row reductions outside chains (long rows along the input's innermost
+    dimension, static or dynamic) are tiled by one output element, with
+    the fill of their output and the elementwise ops that go on with the
+    row's value alone (reduce_mean's divide) fused in: a block reduces one
+    row, and its thread 0 finishes the row's work.
 
     ```mlir
     %m = linalg.reduce ins(%x : tensor<64x4096xf32>) outs(%fill : tensor<64xf32>)
@@ -75,15 +80,34 @@ def GpuTileToBlocksPass
        } {mapping = [#gpu.block<linear_dim_0>]}
     ```
 
+    Contractions that get `--google-map-to-gpu`'s shared-memory kernel
+    whatever their buffers' layouts (not split-K, no tensor-core or vector
+    tile kernel possible: dynamic or unaligned shapes) are tiled by its
+    block's tile of C (16 x tile-size rows and columns, one batch), with
+    the fill of their accumulator and their elementwise epilogue fused in.
+
     A chain between two contractions stays as it is with `fused-attention`
-    (the attention kernel takes it), and so do fills and epilogues that a
-    contraction's kernel absorbs. Contractions and everything else are
-    still mapped on buffers by `--google-map-to-gpu`.
+    (the attention kernel takes it), and so do the contractions next to it
+    and the fills that a contraction's kernel absorbs. Contractions that
+    may get tensor-core, vector-tile or split-K kernels, elementwise ops and
+    full reductions are still mapped on buffers by `--google-map-to-gpu`.
   }];
   let options = [
     Option<"fusedAttention", "fused-attention", "bool", /*default=*/"false",
            "Leave the softmax of an attention to --google-map-to-gpu's "
            "fused-attention kernel">,
+    Option<"tileSize", "tile-size", "int64_t", /*default=*/"4",
+           "Rows and columns of C per thread in contractions (as "
+           "--google-map-to-gpu's)">,
+    Option<"mmaSync", "mma-sync", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's: leave the contractions its tensor-core "
+           "kernels may take">,
+    Option<"mfma", "mfma", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's">,
+    Option<"mfmaBf16", "mfma-bf16", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
@@ -91,6 +115,10 @@ def GpuTileToBlocksPass
   let statistics = [
     Statistic<"numTiledChains", "num-tiled-chains",
               "Row chains tiled into blocks">,
+    Statistic<"numTiledReductions", "num-tiled-reductions",
+              "Row reductions tiled into blocks">,
+    Statistic<"numTiledContractions", "num-tiled-contractions",
+              "Contractions tiled into blocks">,
   ];
 }
 
@@ -175,6 +203,16 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     that the scores never reach memory. Reductions of every dimension
     over many elements run in two kernels (chunks into partials, then one
     thread). Float adds are reassociated (SPEC).
+
+    Kernels tiled on tensors by `--google-gpu-tile-to-blocks` arrive as
+    `scf.forall` loops mapped to blocks: each becomes its kernel's launch,
+    a block per iteration, the body (one block's work on views of its rows
+    or tile) emitted as above: row chains, row reductions (thread 0 also
+    runs the fill before and the elementwise ops on the row's value after;
+    the row's values live in workgroup memory) and shared-memory
+    contractions (`tile-size` must be the tiling's; the product the
+    epilogue reads stays in registers). A loop whose body is no kernel's
+    runs its iterations one after another on the host.
     Afterwards no memory access is left outside a `gpu.launch`; the pass
     fails, naming the op, if one is.
   }];

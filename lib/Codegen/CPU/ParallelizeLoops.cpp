@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/Matchers.h"
 #include "Codegen/Passes.h"
 #include "google_runtime_abi.h"
 
@@ -57,26 +58,6 @@ Value tripCount(OpBuilder &b, scf::ForOp loop) {
   return arith::MaxSIOp::create(b, loc, trips, zero);
 }
 
-/// A constant upper bound of loop `dim` of `op`, from an operand dimension
-/// that it indexes directly.
-std::optional<int64_t> getLoopRangeBound(linalg::LinalgOp op, unsigned dim) {
-  for (OpOperand &operand : op->getOpOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    for (auto [position, result] : llvm::enumerate(map.getResults())) {
-      if (result != getAffineDimExpr(dim, op.getContext()))
-        continue;
-      FailureOr<int64_t> bound =
-          ValueBoundsConstraintSet::computeConstantBound(
-              presburger::BoundType::UB,
-              ValueBoundsConstraintSet::Variable(operand.get(), position),
-              /*stopCondition=*/nullptr, /*closedUB=*/true);
-      if (succeeded(bound) && *bound >= 0)
-        return *bound;
-    }
-  }
-  return std::nullopt;
-}
-
 /// Innermost iterations one run of `block` makes, computed in front of
 /// `outer`; a loop whose bounds are only known inside `outer` counts once,
 /// and so does an `scf.if` whose condition is (both branches). A linalg op
@@ -109,7 +90,7 @@ Value estimateSteps(OpBuilder &b, Block &block, scf::ForOp outer) {
       for (auto [dim, range] :
            llvm::enumerate(linalgOp.getStaticLoopRanges())) {
         if (ShapedType::isDynamic(range))
-          range = getLoopRangeBound(linalgOp, dim).value_or(1);
+          range = google::getLoopRangeBound(linalgOp, dim).value_or(1);
         elements *= range;
       }
       inner = constant(b, loc,

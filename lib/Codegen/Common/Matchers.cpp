@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 using namespace mlir;
 
@@ -117,4 +118,22 @@ void google::foldUnitExpansions(RewriterBase &rewriter,
     if (expand->use_empty())
       rewriter.eraseOp(expand);
   }
+}
+
+std::optional<int64_t> google::getLoopRangeBound(linalg::LinalgOp op,
+                                                 unsigned dim) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [position, result] : llvm::enumerate(map.getResults())) {
+      if (result != getAffineDimExpr(dim, op.getContext()))
+        continue;
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB,
+          ValueBoundsConstraintSet::Variable(operand.get(), position),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (succeeded(bound) && *bound >= 0)
+        return *bound;
+    }
+  }
+  return std::nullopt;
 }

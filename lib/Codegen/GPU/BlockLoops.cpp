@@ -9,6 +9,8 @@
 
 #include "GpuKernels.h"
 
+#include "Codegen/Matchers.h"
+
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 
 namespace mlir::google::kernels {
@@ -20,20 +22,68 @@ bool isMappedToBlocks(scf::ForallOp loop) {
 }
 
 gpu::LaunchOp createLaunchFromLoop(RewriterBase &rewriter, scf::ForallOp loop,
-                                   int64_t threads, TypeRange shared) {
+                                   int64_t threadsX, int64_t threadsY,
+                                   TypeRange shared) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
-  ArrayRef<int64_t> extents = loop.getStaticUpperBound();
-  int64_t blocks = std::accumulate(extents.begin(), extents.end(), int64_t(1),
-                                   std::multiplies<int64_t>());
-  gpu::LaunchOp launch = createLaunch(rewriter, loc, constant(blocks),
-                                      constant(threads), constant(1), shared);
-  SmallVector<Value> extentValues = llvm::map_to_vector(extents, constant);
+  // Iterations per dimension: ceil((upper - lower) / step).
+  SmallVector<OpFoldResult> lower = loop.getMixedLowerBound(),
+                            upper = loop.getMixedUpperBound(),
+                            steps = loop.getMixedStep();
+  SmallVector<OpFoldResult> counts;
+  for (auto [first, end, step] : llvm::zip(lower, upper, steps)) {
+    std::optional<int64_t> knownFirst = getConstantIntValue(first),
+                           knownEnd = getConstantIntValue(end),
+                           knownStep = getConstantIntValue(step);
+    if (knownFirst && knownEnd && knownStep) {
+      counts.push_back(rewriter.getIndexAttr(llvm::divideCeil(
+          std::max<int64_t>(*knownEnd - *knownFirst, 0), *knownStep)));
+      continue;
+    }
+    Value span = getValueOrCreateConstantIndexOp(rewriter, loc, end);
+    if (!knownFirst || *knownFirst != 0)
+      span = arith::SubIOp::create(
+          rewriter, loc, span,
+          getValueOrCreateConstantIndexOp(rewriter, loc, first));
+    counts.push_back(
+        knownStep && *knownStep == 1
+            ? span
+            : arith::CeilDivSIOp::create(
+                  rewriter, loc, span,
+                  getValueOrCreateConstantIndexOp(rewriter, loc, step))
+                  .getResult());
+  }
+  Value blocks;
+  if (std::optional<SmallVector<int64_t>> known = getConstantIntValues(counts))
+    blocks = constant(std::accumulate(known->begin(), known->end(), int64_t(1),
+                                      std::multiplies<int64_t>()));
+  else
+    for (OpFoldResult count : counts) {
+      Value extent = getValueOrCreateConstantIndexOp(rewriter, loc, count);
+      blocks = blocks ? arith::MulIOp::create(rewriter, loc, blocks, extent)
+                      : extent;
+    }
+  gpu::LaunchOp launch = createLaunch(rewriter, loc, blocks, constant(threadsX),
+                                      constant(threadsY), shared);
   SmallVector<Value> indices = *affine::delinearizeIndex(
-      rewriter, loc, launch.getBlockIds().x, extentValues);
+      rewriter, loc, launch.getBlockIds().x,
+      getValueOrCreateConstantIndexOp(rewriter, loc, counts));
+  // The loop's induction variables: lower + index * step.
+  for (auto [index, first, step] : llvm::zip(indices, lower, steps)) {
+    std::optional<int64_t> knownStep = getConstantIntValue(step);
+    if (!knownStep || *knownStep != 1)
+      index = arith::MulIOp::create(
+          rewriter, loc, index,
+          getValueOrCreateConstantIndexOp(rewriter, loc, step));
+    std::optional<int64_t> knownFirst = getConstantIntValue(first);
+    if (!knownFirst || *knownFirst != 0)
+      index = arith::AddIOp::create(
+          rewriter, loc, index,
+          getValueOrCreateConstantIndexOp(rewriter, loc, first));
+  }
   Block *body = loop.getBody();
   rewriter.eraseOp(body->getTerminator());
   rewriter.inlineBlockBefore(body, launch.getBody().front().getTerminator(),
@@ -137,35 +187,210 @@ void eraseUnusedBuffers(RewriterBase &rewriter, gpu::LaunchOp launch) {
   }
 }
 
+/// The linalg ops of `loop`'s body, in order, if there are some and the
+/// rest of the body (views, index arithmetic, buffers of its own, checks)
+/// touches no memory and holds no regions.
+std::optional<SmallVector<linalg::LinalgOp>>
+getBodyLinalgOps(scf::ForallOp loop) {
+  SmallVector<linalg::LinalgOp> ops;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      ops.push_back(linalgOp);
+      continue;
+    }
+    if (op.getNumRegions() != 0 ||
+        !(isMemoryEffectFree(&op) ||
+          isa<memref::AllocOp, gpu::AllocOp, memref::DeallocOp, gpu::DeallocOp,
+              cf::AssertOp>(op)))
+      return std::nullopt;
+  }
+  if (ops.empty())
+    return std::nullopt;
+  return ops;
+}
+
 /// The row chain that makes up `loop`'s body, if one does.
 std::optional<RowChain> getBodyRowChain(scf::ForallOp loop) {
-  SmallVector<linalg::LinalgOp> ops;
-  bool nested = false;
-  loop.getBody()->walk([&](linalg::LinalgOp op) {
-    if (op->getBlock() != loop.getBody())
-      nested = true;
-    ops.push_back(op);
-  });
-  if (nested || ops.empty())
+  std::optional<SmallVector<linalg::LinalgOp>> ops = getBodyLinalgOps(loop);
+  if (!ops)
     return std::nullopt;
   SmallVector<RowChain> chains =
-      findRowChains(ops, llvm::SmallPtrSet<Operation *, 1>());
-  if (chains.size() != 1 || chains.front().steps.size() != ops.size())
+      findRowChains(*ops, llvm::SmallPtrSet<Operation *, 1>());
+  if (chains.size() != 1 || chains.front().steps.size() != ops->size())
     return std::nullopt;
   return std::move(chains.front());
+}
+
+/// The row reduction that makes up `loop`'s body: a fill of its output if
+/// one, the reduction (each of its parallel loops of extent 1), then
+/// elementwise ops on the row's values.
+std::optional<BlockRowReduction> getBodyRowReduction(scf::ForallOp loop) {
+  std::optional<SmallVector<linalg::LinalgOp>> ops = getBodyLinalgOps(loop);
+  if (!ops)
+    return std::nullopt;
+  BlockRowReduction result;
+  MutableArrayRef<linalg::LinalgOp> rest(*ops);
+  if (auto fill = dyn_cast<linalg::FillOp>(rest.front().getOperation())) {
+    result.fill = fill;
+    rest = rest.drop_front();
+  }
+  if (rest.empty())
+    return std::nullopt;
+  result.reduction = rest.front();
+  result.consumers.assign(rest.begin() + 1, rest.end());
+  linalg::LinalgOp reduction = result.reduction;
+  if (!reduction.hasPureBufferSemantics() || !getReductionCombine(reduction) ||
+      (result.fill && result.fill.getDpsInitOperand(0)->get() !=
+                          reduction.getDpsInitOperand(0)->get()))
+    return std::nullopt;
+  for (auto [range, iterator] : llvm::zip(reduction.getStaticLoopRanges(),
+                                          reduction.getIteratorTypesArray()))
+    if (linalg::isParallelIterator(iterator) && range != 1)
+      return std::nullopt;
+  for (linalg::LinalgOp consumer : result.consumers)
+    if (!consumer.hasPureBufferSemantics() || consumer.hasIndexSemantics() ||
+        consumer.getNumReductionLoops() != 0 ||
+        llvm::any_of(consumer.getStaticLoopRanges(),
+                     [](int64_t range) { return range != 1; }))
+      return std::nullopt;
+  return result;
+}
+
+/// A contraction kernel's block of work: `op` with the fill of its
+/// accumulator and the elementwise epilogue on its result, when there are.
+struct BlockContraction {
+  linalg::LinalgOp op;
+  linalg::ContractionDimensions dims;
+  linalg::FillOp fill;
+  linalg::GenericOp epilogue;
+  /// The buffer of the product, when the block allocates it.
+  Operation *product = nullptr;
+};
+
+/// The contraction that makes up `loop`'s body, a tile of at most 16 t x
+/// 16 t elements of C (t = `tileSize`) per iteration: a fill of its
+/// accumulator if one, the contraction, then an elementwise epilogue if
+/// one. A buffer the body allocates can only be the product the epilogue
+/// reads, which the kernel keeps in registers.
+std::optional<BlockContraction> getBodyContraction(scf::ForallOp loop,
+                                                   int64_t tileSize) {
+  std::optional<SmallVector<linalg::LinalgOp>> ops = getBodyLinalgOps(loop);
+  if (!ops)
+    return std::nullopt;
+  BlockContraction result;
+  MutableArrayRef<linalg::LinalgOp> rest(*ops);
+  if (auto fill = dyn_cast<linalg::FillOp>(rest.front().getOperation())) {
+    result.fill = fill;
+    rest = rest.drop_front();
+  }
+  if (rest.empty() || rest.size() > 2)
+    return std::nullopt;
+  result.op = rest.front();
+  std::optional<linalg::ContractionDimensions> dims =
+      getTileableContraction(result.op);
+  if (!dims || !result.op.hasPureBufferSemantics())
+    return std::nullopt;
+  result.dims = *dims;
+  Value product = result.op.getDpsInitOperand(0)->get();
+  if (result.fill && (result.fill.getDpsInitOperand(0)->get() != product ||
+                      !result.fill.hasPureBufferSemantics()))
+    return std::nullopt;
+  if (rest.size() == 2) {
+    result.epilogue = dyn_cast<linalg::GenericOp>(rest.back().getOperation());
+    if (!result.epilogue || !result.epilogue.hasPureBufferSemantics() ||
+        !isElementwiseEpilogue(result.epilogue, product))
+      return std::nullopt;
+  }
+  // A block's tile: one batch, rows and columns within the kernel's tile
+  // (a partial tile's extents are bounded by the affine.min of its slice).
+  int64_t blockTile = kSharedThreads * tileSize;
+  auto within = [&](unsigned dim, int64_t limit) {
+    std::optional<int64_t> bound = getLoopRangeBound(result.op, dim);
+    return bound && *bound <= limit;
+  };
+  if ((!dims->batch.empty() && !within(dims->batch.front(), 1)) ||
+      !within(dims->m.front(), blockTile) ||
+      !within(dims->n.front(), blockTile))
+    return std::nullopt;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (!isa<memref::AllocOp, gpu::AllocOp>(op))
+      continue;
+    if (!result.epilogue || op.getResult(0) != product ||
+        !cast<MemRefType>(product.getType()).getLayout().isIdentity() ||
+        !llvm::all_of(op.getUsers(), [&](Operation *user) {
+          return user == result.op.getOperation() ||
+                 user == result.fill.getOperation() ||
+                 user == result.epilogue.getOperation() ||
+                 isa<memref::DeallocOp, gpu::DeallocOp>(user) ||
+                 (isa<memref::DimOp>(user) &&
+                  cast<memref::DimOp>(user).getConstantIndex());
+        }))
+      return std::nullopt;
+    result.product = &op;
+  }
+  return result;
+}
+
+/// Erases `allocation` (a buffer of the kernel's block that the kernel
+/// keeps in registers), its deallocation, and the reads of its extents,
+/// which become the extents it was allocated with.
+void eraseBlockBuffer(RewriterBase &rewriter, Operation *allocation) {
+  auto type = cast<MemRefType>(allocation->getResult(0).getType());
+  ValueRange sizes = isa<gpu::AllocOp>(allocation)
+                         ? cast<gpu::AllocOp>(allocation).getDynamicSizes()
+                         : cast<memref::AllocOp>(allocation).getDynamicSizes();
+  for (Operation *user : llvm::to_vector(allocation->getUsers())) {
+    auto dim = dyn_cast<memref::DimOp>(user);
+    if (!dim) {
+      rewriter.eraseOp(user);
+      continue;
+    }
+    std::optional<int64_t> index = dim.getConstantIndex();
+    assert(index && "a dimension the block reads of its buffer");
+    rewriter.setInsertionPoint(dim);
+    Value extent = type.isDynamicDim(*index)
+                       ? sizes[type.getDynamicDimIndex(*index)]
+                       : arith::ConstantIndexOp::create(rewriter, dim.getLoc(),
+                                                        type.getDimSize(*index))
+                             .getResult();
+    rewriter.replaceOp(dim, extent);
+  }
+  rewriter.eraseOp(allocation);
 }
 
 } // namespace
 
 FailureOr<gpu::LaunchOp> lowerBlockLoop(RewriterBase &rewriter,
-                                        scf::ForallOp loop, bool warpShuffles) {
-  if (!loop.isNormalized() ||
-      ShapedType::isDynamicShape(loop.getStaticUpperBound()))
+                                        scf::ForallOp loop, bool warpShuffles,
+                                        int64_t tileSize) {
+  if (std::optional<BlockContraction> contraction =
+          getBodyContraction(loop, tileSize)) {
+    gpu::LaunchOp launch = lowerContractionLoopToSharedTiles(
+        rewriter, loop, contraction->op, contraction->dims, tileSize,
+        contraction->fill, contraction->epilogue);
+    if (contraction->product)
+      eraseBlockBuffer(rewriter, contraction->product);
+    return launch;
+  }
+  if (!loop.isNormalized())
     return failure();
-  std::optional<RowChain> chain = getBodyRowChain(loop);
   FailureOr<SmallVector<Operation *>> allocations =
       getHoistableAllocations(loop);
-  if (!chain || failed(allocations))
+  if (failed(allocations))
+    return failure();
+  std::optional<BlockRowReduction> reduction = getBodyRowReduction(loop);
+  // The row's values, which thread 0 alone accesses, are few.
+  if (reduction && llvm::all_of(*allocations, [&](Operation *allocation) {
+        auto type = cast<MemRefType>(allocation->getResult(0).getType());
+        return type.getNumElements() <= kMaxRowValues &&
+               reduction->reduction.getDpsInputOperand(0)->get() !=
+                   allocation->getResult(0);
+      })) {
+    reduction->buffers = std::move(*allocations);
+    return lowerRowReductionLoopToBlocks(rewriter, loop, *reduction);
+  }
+  std::optional<RowChain> chain = getBodyRowChain(loop);
+  if (!chain || ShapedType::isDynamicShape(loop.getStaticUpperBound()))
     return failure();
   hoistBlockAllocations(rewriter, loop, *allocations);
   gpu::LaunchOp launch =

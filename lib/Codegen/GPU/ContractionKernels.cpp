@@ -422,50 +422,48 @@ lowerContractionToTiles(RewriterBase &rewriter, linalg::LinalgOp op,
 /// Thread (x, y) owns rows y + 16 i and columns x + 16 j of the block's
 /// tile, so that a warp reads shared memory without bank conflicts and
 /// stores neighbouring columns of C.
-gpu::LaunchOp
-lowerContractionToSharedTiles(RewriterBase &rewriter, linalg::LinalgOp op,
-                              const linalg::ContractionDimensions &dims,
-                              int64_t tileSize, linalg::FillOp fill,
-                              linalg::GenericOp epilogue) {
-  Location loc = op.getLoc();
-  MLIRContext *context = rewriter.getContext();
-  rewriter.setInsertionPoint(op);
+namespace {
+
+/// The workgroup buffers of a shared-tile kernel for contraction `op`:
+/// slices of A (rows x depth) and B (depth x columns), each row padded by
+/// one element so that column-wise writes avoid bank conflicts.
+SmallVector<Type> getSharedTileTypes(linalg::LinalgOp op, int64_t blockTile) {
+  auto workgroup = gpu::AddressSpaceAttr::get(op->getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  auto sharedType = [&](OpOperand *operand, int64_t rows, int64_t columns) {
+    return MemRefType::get({rows, columns + 1},
+                           getElementTypeOrSelf(operand->get().getType()),
+                           MemRefLayoutAttrInterface(), workgroup);
+  };
+  return {sharedType(op.getDpsInputOperand(0), blockTile, kSharedDepth),
+          sharedType(op.getDpsInputOperand(1), kSharedDepth, blockTile)};
+}
+
+/// Emits, in `launch` (see getSharedTileTypes), a block's work on the tile
+/// of contraction `op` (extents `sizeM`, `sizeN`, `sizeK`) at `origin`,
+/// and erases `op` with `fill` and `epilogue` (see
+/// lowerContractionToSharedTiles).
+void emitSharedTiles(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+                     const linalg::ContractionDimensions &dims,
+                     int64_t tileSize, linalg::FillOp fill,
+                     linalg::GenericOp epilogue, gpu::LaunchOp launch,
+                     Value sizeM, Value sizeN, Value sizeK,
+                     const TileOrigin &origin) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
   unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
   const int64_t threads = kSharedThreads * kSharedThreads;
   const int64_t blockTile = kSharedThreads * tileSize;
-  TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
   OutputTile tile;
-  tile.sizeM = grid.sizeM;
-  tile.sizeN = grid.sizeN;
-  Value sizeK = grid.sizeK;
-
-  // Slices of A (rows x depth) and B (depth x columns), each row padded by
-  // one element so that column-wise writes avoid bank conflicts.
+  tile.sizeM = sizeM;
+  tile.sizeN = sizeN;
   OpOperand *lhs = op.getDpsInputOperand(0);
   OpOperand *rhs = op.getDpsInputOperand(1);
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-  auto sharedType = [&](OpOperand *operand, int64_t rows, int64_t columns) {
-    return MemRefType::get({rows, columns + 1},
-                           getElementTypeOrSelf(operand->get().getType()),
-                           MemRefLayoutAttrInterface(), workgroup);
-  };
-  Value one = constant(1);
-  auto launch =
-      createLaunch(rewriter, loc, grid.count, constant(kSharedThreads),
-                   constant(kSharedThreads),
-                   TypeRange{sharedType(lhs, blockTile, kSharedDepth),
-                             sharedType(rhs, kSharedDepth, blockTile)});
   Value sharedLhs = launch.getWorkgroupAttributions()[0];
   Value sharedRhs = launch.getWorkgroupAttributions()[1];
   Value zero = constant(0);
-  one = constant(1);
-
-  TileOrigin origin = getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
-                                    blockTile, blockTile);
+  Value one = constant(1);
   Value firstRow = origin.firstRow, firstColumn = origin.firstColumn;
   Value lastRow = arith::SubIOp::create(rewriter, loc, tile.sizeM, one);
   Value lastColumn = arith::SubIOp::create(rewriter, loc, tile.sizeN, one);
@@ -584,6 +582,56 @@ lowerContractionToSharedTiles(RewriterBase &rewriter, linalg::LinalgOp op,
       });
   storeTile(rewriter, loc, op, dims, tile, slices.getResults(), epilogue);
   eraseContraction(rewriter, op, fill, epilogue);
+}
+
+} // namespace
+
+gpu::LaunchOp
+lowerContractionToSharedTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                              const linalg::ContractionDimensions &dims,
+                              int64_t tileSize, linalg::FillOp fill,
+                              linalg::GenericOp epilogue) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  const int64_t blockTile = kSharedThreads * tileSize;
+  TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
+  Value threads = arith::ConstantIndexOp::create(rewriter, loc, kSharedThreads);
+  auto launch = createLaunch(rewriter, loc, grid.count, threads, threads,
+                             getSharedTileTypes(op, blockTile));
+  TileOrigin origin = getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
+                                    blockTile, blockTile);
+  emitSharedTiles(rewriter, loc, op, dims, tileSize, fill, epilogue, launch,
+                  grid.sizeM, grid.sizeN, grid.sizeK, origin);
+  return launch;
+}
+
+gpu::LaunchOp lowerContractionLoopToSharedTiles(
+    RewriterBase &rewriter, scf::ForallOp loop, linalg::LinalgOp op,
+    const linalg::ContractionDimensions &dims, int64_t tileSize,
+    linalg::FillOp fill, linalg::GenericOp epilogue) {
+  const int64_t blockTile = kSharedThreads * tileSize;
+  gpu::LaunchOp launch =
+      createLaunchFromLoop(rewriter, loop, kSharedThreads, kSharedThreads,
+                           getSharedTileTypes(op, blockTile));
+  Location loc = op.getLoc();
+  // The kernel is built at the contraction: what the epilogue reads is
+  // defined before it.
+  for (Operation *between = op->getNextNode();
+       epilogue && between != epilogue.getOperation();) {
+    Operation *next = between->getNextNode();
+    if (isMemoryEffectFree(between))
+      between->moveBefore(op);
+    between = next;
+  }
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+  auto extent = [&](unsigned dim) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size);
+  };
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  emitSharedTiles(rewriter, loc, op, dims, tileSize, fill, epilogue, launch,
+                  extent(dims.m.front()), extent(dims.n.front()),
+                  extent(dims.k.front()), TileOrigin{zero, zero, zero});
   return launch;
 }
 

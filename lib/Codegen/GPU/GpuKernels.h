@@ -132,6 +132,21 @@ bool prefersSharedMemory(linalg::LinalgOp op,
                          const linalg::ContractionDimensions &dims,
                          int64_t tileSize);
 
+/// The options of --google-map-to-gpu that choose contraction kernels.
+struct ContractionChoices {
+  int64_t tileSize = 4;
+  bool mmaSync = false, mfma = false, mfmaBf16 = false, tf32 = false;
+};
+
+/// Whether contraction `op` on tensors gets a shared-memory kernel (see
+/// lowerContractionToSharedTiles) whatever layouts bufferization gives its
+/// operands: not split-K, no tensor-core or vector tile kernel possible
+/// (those check their buffers' alignment and offsets), and
+/// prefersSharedMemory.
+bool getsSharedTilesOnTensors(linalg::LinalgOp op,
+                              const linalg::ContractionDimensions &dims,
+                              const ContractionChoices &choices);
+
 /// A gpu.launch computing contraction `op` through shared memory: each
 /// block owns a (16 t) x (16 t) tile of C (t = tileSize) and walks K in
 /// slices of 16; per slice its threads copy the slices of A and B into
@@ -146,6 +161,16 @@ lowerContractionToSharedTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                               const linalg::ContractionDimensions &dims,
                               int64_t tileSize, linalg::FillOp fill,
                               linalg::GenericOp epilogue);
+
+/// The kernel for `loop`, a contraction tiled on tensors into tiles of C
+/// of 16 t x 16 t (t = `tileSize`; see --google-gpu-tile-to-blocks) and
+/// bufferized, whose body is `op` on the tile's views with its `fill` and
+/// `epilogue` (either may be null): a block's work as in
+/// lowerContractionToSharedTiles, at the tile's origin.
+gpu::LaunchOp lowerContractionLoopToSharedTiles(
+    RewriterBase &rewriter, scf::ForallOp loop, linalg::LinalgOp op,
+    const linalg::ContractionDimensions &dims, int64_t tileSize,
+    linalg::FillOp fill, linalg::GenericOp epilogue);
 
 /// Output elements per block of a split-K contraction kernel.
 constexpr int64_t kSplitKOutputs = 32;
@@ -321,6 +346,29 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
                                         linalg::LinalgOp op,
                                         const ReductionCombine &combine);
 
+/// A block's work on one row of a row reduction: `fill` (or null) sets
+/// the row's output, `reduction` (its parallel loops of extent 1) reduces
+/// the row into it, then `consumers` (elementwise ops, every loop of
+/// extent 1) go on with its value. `buffers` are allocated for the row's
+/// values (at most kMaxRowValues elements each).
+struct BlockRowReduction {
+  linalg::FillOp fill;
+  linalg::LinalgOp reduction;
+  SmallVector<linalg::LinalgOp> consumers;
+  SmallVector<Operation *> buffers;
+};
+
+constexpr int64_t kMaxRowValues = 16;
+
+/// The kernel for `loop`, a row reduction tiled on tensors by one output
+/// element (see --google-gpu-tile-to-blocks) and bufferized, whose body is
+/// `work`: a block reduces its row as in lowerRowReductionToBlocks; thread
+/// 0 fills the output before and runs the consumers after. The buffers
+/// become workgroup memory.
+gpu::LaunchOp lowerRowReductionLoopToBlocks(RewriterBase &rewriter,
+                                            scf::ForallOp loop,
+                                            const BlockRowReduction &work);
+
 /// One op of a row chain and how the chain's kernel runs it.
 struct RowStep {
   enum class Kind {
@@ -386,16 +434,22 @@ gpu::LaunchOp lowerRowChainLoopToBlocks(RewriterBase &rewriter,
 /// Whether `loop` distributes its iterations over GPU blocks.
 bool isMappedToBlocks(scf::ForallOp loop);
 
-/// A synchronous gpu.launch in place of `loop` (normalized, static): a
-/// block of `threads` threads per iteration, with workgroup buffers of
-/// types `shared`; the loop's body moves into the launch, its induction
-/// variables the block id delinearized over the loop's extents.
+/// A synchronous gpu.launch in place of `loop`: a block of `threadsX` x
+/// `threadsY` threads per iteration, with workgroup buffers of types
+/// `shared`; the loop's body moves into the launch, its induction
+/// variables from the block id delinearized over the loop's iterations.
 gpu::LaunchOp createLaunchFromLoop(RewriterBase &rewriter, scf::ForallOp loop,
-                                   int64_t threads, TypeRange shared);
+                                   int64_t threadsX, int64_t threadsY,
+                                   TypeRange shared);
 
 /// The kernel for `loop`, an scf.forall over blocks, when its body is one
-/// kernel's work on a block (today: a row chain's); failure leaves `loop`
-/// unchanged.
+/// kernel's work on a block (a row chain's, a row reduction's or a
+/// shared-tile contraction's with tile-size `tileSize`); failure leaves
+/// `loop` unchanged.
+FailureOr<gpu::LaunchOp> lowerBlockLoop(RewriterBase &rewriter,
+                                        scf::ForallOp loop, bool warpShuffles,
+                                        int64_t tileSize);
+/// failure leaves `loop` unchanged.
 FailureOr<gpu::LaunchOp> lowerBlockLoop(RewriterBase &rewriter,
                                         scf::ForallOp loop, bool warpShuffles);
 

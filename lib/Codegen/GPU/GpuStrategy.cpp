@@ -95,13 +95,14 @@ namespace {
 
 /// Whether `operand` of `op` is a buffer without offset or strides read
 /// at loop dimensions `dims` in that order (a leading batch dimension
-/// first when there is one).
+/// first when there is one). A static tensor may become such a buffer.
 bool isDenseOperand(linalg::LinalgOp op, OpOperand &operand,
                     const linalg::ContractionDimensions &dims, unsigned row,
                     unsigned column, Type element) {
-  auto type = dyn_cast<MemRefType>(operand.get().getType());
-  return type && type.getLayout().isIdentity() && type.hasStaticShape() &&
-         type.getElementType() == element &&
+  auto type = dyn_cast<ShapedType>(operand.get().getType());
+  auto buffer = dyn_cast<MemRefType>(type);
+  return type && (!buffer || buffer.getLayout().isIdentity()) &&
+         type.hasStaticShape() && type.getElementType() == element &&
          readsInOrder(op, operand, dims, row, column);
 }
 
@@ -233,6 +234,22 @@ bool prefersTf32MmaSync(linalg::LinalgOp op,
                         const linalg::ContractionDimensions &dims) {
   return fitsMatrixCoreTiles(op, dims, Float32Type::get(op->getContext())) &&
          isF32Product(op);
+}
+
+bool getsSharedTilesOnTensors(linalg::LinalgOp op,
+                              const linalg::ContractionDimensions &dims,
+                              const ContractionChoices &choices) {
+  if (getSplitKFactor(op, dims))
+    return false;
+  Type input = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+  bool matrixCores =
+      choices.mmaSync ||
+      (choices.mfma && (input.isF16() || (choices.mfmaBf16 && input.isBF16())));
+  if ((matrixCores && prefersMmaSync(op, dims)) ||
+      (choices.tf32 && prefersTf32MmaSync(op, dims)) ||
+      getVectorTileSize(op, dims))
+    return false;
+  return prefersSharedMemory(op, dims, choices.tileSize);
 }
 
 namespace {

@@ -275,7 +275,7 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         blockLoops.push_back(loop);
     });
     for (scf::ForallOp loop : blockLoops) {
-      if (succeeded(lowerBlockLoop(rewriter, loop, warpShuffles))) {
+      if (succeeded(lowerBlockLoop(rewriter, loop, warpShuffles, tileSize))) {
         ++numKernels;
         continue;
       }

@@ -238,6 +238,20 @@ MemRefType getPartialsType(linalg::LinalgOp op,
                                  gpu::AddressSpace::Workgroup));
 }
 
+/// The extents of `op`'s loops `dims` into `extents`; returns their
+/// product.
+Value getLoopExtents(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+                     ArrayRef<unsigned> dims, SmallVector<Value> &extents) {
+  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+  Value product = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (unsigned dim : dims) {
+    extents.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size));
+    product = arith::MulIOp::create(rewriter, loc, product, extents.back());
+  }
+  return product;
+}
+
 } // namespace
 
 /// A gpu.launch with a block per output element of reduction `op`: thread
@@ -250,31 +264,18 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
                                         const ReductionCombine &combine) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  };
-  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
   SmallVector<unsigned> parallelDims, reductionDims;
   op.getParallelDims(parallelDims);
   op.getReductionDims(reductionDims);
-  Value one = constant(1);
-  auto collectExtents = [&](ArrayRef<unsigned> dims,
-                            SmallVector<Value> &extents) {
-    Value product = one;
-    for (unsigned dim : dims) {
-      extents.push_back(
-          getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size));
-      product = arith::MulIOp::create(rewriter, loc, product, extents.back());
-    }
-    return product;
-  };
   SmallVector<Value> parallelExtents, reductionExtents;
-  Value rows = collectExtents(parallelDims, parallelExtents);
-  Value count = collectExtents(reductionDims, reductionExtents);
-  auto launch =
-      createLaunch(rewriter, loc, rows, constant(kRowReductionThreads), one,
-                   TypeRange{getPartialsType(op)});
-
+  Value rows = getLoopExtents(rewriter, loc, op, parallelDims, parallelExtents);
+  Value count =
+      getLoopExtents(rewriter, loc, op, reductionDims, reductionExtents);
+  auto launch = createLaunch(
+      rewriter, loc, rows,
+      arith::ConstantIndexOp::create(rewriter, loc, kRowReductionThreads),
+      arith::ConstantIndexOp::create(rewriter, loc, 1),
+      TypeRange{getPartialsType(op)});
   SmallVector<Value> loops(op.getNumLoops());
   for (auto [dim, index] :
        llvm::zip(parallelDims, *affine::delinearizeIndex(rewriter, loc,
@@ -729,7 +730,7 @@ gpu::LaunchOp lowerRowChainLoopToBlocks(RewriterBase &rewriter,
                                         bool warpShuffles) {
   bool inRegisters = warpShuffles && RowInRegisters::fits(chain);
   gpu::LaunchOp launch =
-      createLaunchFromLoop(rewriter, loop, kRowReductionThreads,
+      createLaunchFromLoop(rewriter, loop, kRowReductionThreads, 1,
                            getRowChainSharedTypes(chain, inRegisters));
   linalg::LinalgOp last = chain.steps.back().op;
   Location loc = last.getLoc();
@@ -738,6 +739,68 @@ gpu::LaunchOp lowerRowChainLoopToBlocks(RewriterBase &rewriter,
                          arith::ConstantIndexOp::create(rewriter, loc, 0));
   emitRowChain(rewriter, loc, chain, inRegisters, launch.getThreadIds().x, row,
                launch.getWorkgroupAttributions());
+  return launch;
+}
+
+gpu::LaunchOp lowerRowReductionLoopToBlocks(RewriterBase &rewriter,
+                                            scf::ForallOp loop,
+                                            const BlockRowReduction &work) {
+  linalg::LinalgOp op = work.reduction;
+  SmallVector<Type> shared = {getPartialsType(op)};
+  for (Operation *buffer : work.buffers) {
+    auto type = cast<MemRefType>(buffer->getResult(0).getType());
+    shared.push_back(MemRefType::get(
+        type.getShape(), type.getElementType(), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(op->getContext(),
+                                   gpu::AddressSpace::Workgroup)));
+  }
+  gpu::LaunchOp launch =
+      createLaunchFromLoop(rewriter, loop, kRowReductionThreads, 1, shared);
+  for (auto [buffer, attribution] : llvm::zip(
+           work.buffers, launch.getWorkgroupAttributions().drop_front())) {
+    for (Operation *user : llvm::to_vector(buffer->getUsers()))
+      if (isa<memref::DeallocOp, gpu::DeallocOp>(user))
+        rewriter.eraseOp(user);
+    rewriter.replaceAllUsesWith(buffer->getResult(0), attribution);
+    rewriter.eraseOp(buffer);
+  }
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(work.fill ? work.fill : op);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value thread = launch.getThreadIds().x;
+  // Thread 0 alone touches the row's values: it fills the output, combines
+  // the row into it last, then goes on with it. Each step is emitted at
+  // its op, after what the op reads and writes is defined.
+  auto onFirstThread = [&](ArrayRef<linalg::LinalgOp> ops) {
+    if (ops.empty())
+      return;
+    rewriter.setInsertionPoint(ops.back());
+    Value isFirst = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, thread, zero);
+    auto first = scf::IfOp::create(rewriter, loc, isFirst);
+    rewriter.setInsertionPointToStart(first.thenBlock());
+    for (linalg::LinalgOp rowOp : ops)
+      emitPayload(rewriter, loc, rowOp,
+                  SmallVector<Value>(rowOp.getNumLoops(), zero));
+  };
+  if (work.fill)
+    onFirstThread(linalg::LinalgOp(work.fill));
+  rewriter.setInsertionPoint(op);
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
+  SmallVector<Value> reductionExtents;
+  Value count =
+      getLoopExtents(rewriter, loc, op, reductionDims, reductionExtents);
+  SmallVector<Value> loops(op.getNumLoops(), zero);
+  emitBlockReduction(rewriter, loc, op, getReductionCombine(op), loops,
+                     reductionDims, reductionExtents, count, thread,
+                     launch.getWorkgroupAttributions().front());
+  onFirstThread(work.consumers);
+  for (linalg::LinalgOp consumer : llvm::reverse(work.consumers))
+    rewriter.eraseOp(consumer);
+  rewriter.eraseOp(op);
+  if (work.fill)
+    rewriter.eraseOp(work.fill);
   return launch;
 }
 

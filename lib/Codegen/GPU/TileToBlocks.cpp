@@ -65,55 +65,41 @@ bool readsThroughReshapes(const RowChain &chain,
   });
 }
 
-/// Tiles `chain`'s last op by one row into an scf.forall mapped to blocks
-/// and fuses the chain's other ops in; what the rest of the function reads
-/// of them is yielded by the loop. False when the chain reads its per-row
-/// values through reshapes that cannot be folded, or an op before its end
-/// reads them.
-FailureOr<bool> tileChain(RewriterBase &rewriter, const RowChain &chain) {
-  linalg::LinalgOp last = chain.steps.back().op;
-  llvm::SmallPtrSet<Operation *, 8> members;
-  for (const RowStep &step : chain.steps) {
-    linalg::LinalgOp op = step.op;
-    members.insert(op);
-    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-      foldUnitExpansions(rewriter, generic);
-  }
-  if (readsThroughReshapes(chain, members))
-    return false;
-  // The loop takes the last op's place: what reads the chain's values
-  // outside it must come after.
-  llvm::SmallPtrSet<Operation *, 8> readOutside;
-  for (Operation *member : members)
-    for (Operation *user : member->getUsers()) {
-      if (members.contains(user))
-        continue;
-      Operation *ancestor = last->getBlock()->findAncestorOpInBlock(*user);
-      if (!ancestor || ancestor->isBeforeInBlock(last))
-        return false;
-      readOutside.insert(member);
-    }
-  MLIRContext *context = rewriter.getContext();
-  unsigned rank = chain.rows.size();
-  SmallVector<int64_t> sizes(rank, 1);
-  sizes.push_back(0);
-  // Row-major: the last row dimension varies fastest across blocks.
+/// The block mapping of `count` loops: row-major, the last varying
+/// fastest across blocks.
+SmallVector<Attribute> getBlockMapping(MLIRContext *context, unsigned count) {
   SmallVector<Attribute> mapping;
-  for (unsigned dim = 0; dim < rank; ++dim)
+  for (unsigned dim = 0; dim < count; ++dim)
     mapping.push_back(gpu::GPUBlockMappingAttr::get(
         context, static_cast<gpu::MappingId>(
-                     static_cast<unsigned>(gpu::MappingId::LinearDim0) + rank -
+                     static_cast<unsigned>(gpu::MappingId::LinearDim0) + count -
                      1 - dim)));
+  return mapping;
+}
+
+/// The most loops a kernel's blocks are mapped to (linear_dim_0 to _9).
+constexpr unsigned kMaxBlockLoops = 10;
+
+/// Tiles `last` by `sizes` (a block's part of each loop; 0 for a loop each
+/// block runs whole) into an scf.forall mapped to blocks and fuses in the
+/// ops of `members` it reads; those of `readOutside` are also yielded.
+/// Then erases `members`, which must be dead.
+LogicalResult
+tileIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp last,
+               ArrayRef<int64_t> sizes, ArrayRef<Operation *> members,
+               const llvm::SmallPtrSetImpl<Operation *> &readOutside) {
+  MLIRContext *context = rewriter.getContext();
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(getAsIndexOpFoldResult(context, sizes))
       .setLoopType(scf::SCFTilingOptions::LoopType::ForallOp)
-      .setMapping(mapping);
+      .setMapping(getBlockMapping(
+          context, llvm::count_if(sizes, [](int64_t size) { return size; })));
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
   options.setFusionControlFn(
       [&](tensor::ExtractSliceOp, OpResult producer,
           bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-        if (!members.contains(producer.getOwner()))
+        if (!llvm::is_contained(members, producer.getOwner()))
           return std::nullopt;
         return scf::SCFTileAndFuseOptions::ControlFnResult{
             readOutside.contains(producer.getOwner())};
@@ -123,24 +109,226 @@ FailureOr<bool> tileChain(RewriterBase &rewriter, const RowChain &chain) {
       scf::tileConsumerAndFuseProducersUsingSCF(
           rewriter, cast<TilingInterface>(last.getOperation()), options);
   if (failed(tiled))
-    return last->emitError("google-gpu-tile-to-blocks: cannot tile a row "
-                           "chain into blocks");
+    return last->emitError("google-gpu-tile-to-blocks: cannot tile a kernel "
+                           "into blocks");
   for (auto [original, replacement] : tiled->replacements)
     rewriter.replaceAllUsesWith(original, replacement);
+  // The driver does not fuse through the destinations of fused producers
+  // (a contraction's accumulator fill when its epilogue is tiled).
+  SmallVector<LoopLikeOpInterface> loops = tiled->loops;
+  SmallVector<tensor::ExtractSliceOp> unfused;
+  loops.front()->walk([&](tensor::ExtractSliceOp slice) {
+    Operation *producer = slice.getSource().getDefiningOp();
+    if (producer && llvm::is_contained(members, producer) &&
+        !loops.front()->isAncestor(producer))
+      unfused.push_back(slice);
+  });
+  for (tensor::ExtractSliceOp slice : unfused)
+    if (!scf::tileAndFuseProducerOfSlice(rewriter, slice, loops))
+      return slice->emitError("google-gpu-tile-to-blocks: cannot fuse an op "
+                              "into its kernel's blocks");
   // Fusion copies an op once per slice read of it, and leaves slices of
   // the original ops that nothing reads: merge the copies, drop the slices.
   Operation *loop = tiled->loops.front();
   (void)runRegionDCE(rewriter, loop->getRegions());
   DominanceInfo dominance(loop);
   eliminateCommonSubExpressions(rewriter, dominance, loop);
-  // The chain's ops are now the loop's; what is left of them is dead.
-  for (const RowStep &step : llvm::reverse(chain.steps)) {
-    if (!step.op->use_empty())
-      return step.op->emitError("google-gpu-tile-to-blocks: a row chain's op "
-                                "was not fused into its blocks");
-    rewriter.eraseOp(step.op);
+  // The kernel's ops are now the loop's; what is left of them is dead,
+  // but for the dynamic extents the loop reads, which their outputs have.
+  for (Operation *member : llvm::reverse(members)) {
+    auto destination = cast<DestinationStyleOpInterface>(member);
+    for (OpOperand &use : llvm::make_early_inc_range(member->getUses()))
+      if (auto dim = dyn_cast<tensor::DimOp>(use.getOwner()))
+        rewriter.modifyOpInPlace(dim, [&] {
+          use.set(destination.getTiedOpOperand(cast<OpResult>(dim.getSource()))
+                      ->get());
+        });
+    if (!member->use_empty())
+      return member->emitError("google-gpu-tile-to-blocks: an op of a "
+                               "kernel was not fused into its blocks");
+    rewriter.eraseOp(member);
   }
+  return success();
+}
+
+/// Tiles `chain`'s last op by one row into an scf.forall mapped to blocks
+/// and fuses the chain's other ops in; what the rest of the function reads
+/// of them is yielded by the loop. False when the chain reads its per-row
+/// values through reshapes that cannot be folded, or an op before its end
+/// reads them.
+FailureOr<bool> tileChain(RewriterBase &rewriter, const RowChain &chain) {
+  linalg::LinalgOp last = chain.steps.back().op;
+  SmallVector<Operation *> members;
+  for (const RowStep &step : chain.steps) {
+    linalg::LinalgOp op = step.op;
+    members.push_back(op);
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+      foldUnitExpansions(rewriter, generic);
+  }
+  llvm::SmallPtrSet<Operation *, 8> memberSet(members.begin(), members.end());
+  if (readsThroughReshapes(chain, memberSet))
+    return false;
+  // The loop takes the last op's place: what reads the chain's values
+  // outside it must come after.
+  llvm::SmallPtrSet<Operation *, 8> readOutside;
+  for (Operation *member : members)
+    for (Operation *user : member->getUsers()) {
+      if (memberSet.contains(user))
+        continue;
+      Operation *ancestor = last->getBlock()->findAncestorOpInBlock(*user);
+      if (!ancestor || ancestor->isBeforeInBlock(last))
+        return false;
+      readOutside.insert(member);
+    }
+  if (chain.rows.size() > kMaxBlockLoops)
+    return false;
+  SmallVector<int64_t> sizes(chain.rows.size(), 1);
+  sizes.push_back(0);
+  if (failed(tileIntoBlocks(rewriter, last, sizes, members, readOutside)))
+    return failure();
   return true;
+}
+
+/// The elementwise ops after row reduction `op` that only go on with its
+/// rows' values (as reduce_mean's divide), in order: each the only reader
+/// of the one before (`op` first), over one loop per output dimension of
+/// `op`, reading every tensor at its loops, and not in `taken`.
+SmallVector<linalg::LinalgOp>
+getRowConsumers(linalg::LinalgOp op,
+                const llvm::SmallPtrSetImpl<Operation *> &taken) {
+  SmallVector<linalg::LinalgOp> consumers;
+  unsigned rank = op.getNumParallelLoops();
+  Operation *last = op;
+  while (last->hasOneUse()) {
+    auto next = dyn_cast<linalg::GenericOp>(*last->getUsers().begin());
+    if (!next || taken.contains(next) || !next.hasPureTensorSemantics() ||
+        next.hasIndexSemantics() || next.getNumLoops() != rank ||
+        next.getNumParallelLoops() != rank || next->getNumResults() != 1 ||
+        !llvm::all_of(next.getIndexingMapsArray(),
+                      [&](AffineMap map) {
+                        return map.isIdentity() || map.getNumResults() == 0;
+                      }) ||
+        llvm::count_if(next.getDpsInputs(), [&](Value input) {
+          return input.getDefiningOp() == last;
+        }) != 1)
+      break;
+    consumers.push_back(next);
+    last = next;
+  }
+  return consumers;
+}
+
+/// Tiles row reduction `op` (see getRowReduction) by one output element
+/// into an scf.forall mapped to blocks, with the fill of its output (when
+/// nothing else reads it) and its row consumers (see getRowConsumers)
+/// fused in: a block reduces one row and goes on with its value. Ops in
+/// `taken` stay out. False when it has too many parallel loops to map, or
+/// no elements (it folds away).
+FailureOr<bool>
+tileRowReduction(RewriterBase &rewriter, linalg::LinalgOp op,
+                 const llvm::SmallPtrSetImpl<Operation *> &taken) {
+  if (op.getNumParallelLoops() > kMaxBlockLoops ||
+      llvm::is_contained(op.getStaticLoopRanges(), 0))
+    return false;
+  SmallVector<Operation *> members;
+  auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  if (fill && fill->hasOneUse() && !taken.contains(fill))
+    members.push_back(fill);
+  members.push_back(op);
+  SmallVector<linalg::LinalgOp> consumers = getRowConsumers(op, taken);
+  llvm::append_range(members, consumers);
+  linalg::LinalgOp last = consumers.empty() ? op : consumers.back();
+  SmallVector<int64_t> sizes = llvm::map_to_vector(
+      last.getIteratorTypesArray(), [](utils::IteratorType iterator) {
+        return linalg::isParallelIterator(iterator) ? int64_t(1) : int64_t(0);
+      });
+  if (failed(tileIntoBlocks(rewriter, last, sizes, members,
+                            llvm::SmallPtrSet<Operation *, 1>())))
+    return failure();
+  return true;
+}
+
+/// The elementwise epilogue of contraction `op` on tensors: the only
+/// reader of its result (see isElementwiseEpilogue), not in `taken`.
+linalg::GenericOp
+getTensorEpilogue(linalg::LinalgOp op,
+                  const llvm::SmallPtrSetImpl<Operation *> &taken) {
+  Value product = op->getResult(0);
+  if (!product.hasOneUse())
+    return nullptr;
+  auto epilogue = dyn_cast<linalg::GenericOp>(*product.getUsers().begin());
+  if (!epilogue || taken.contains(epilogue) ||
+      !epilogue.hasPureTensorSemantics() ||
+      !isElementwiseEpilogue(epilogue, product))
+    return nullptr;
+  return epilogue;
+}
+
+/// Tiles contraction `op` (dimensions `dims`) by the block tile of the
+/// shared-memory kernel (16 t x 16 t of C, t = `tileSize`, one batch),
+/// with the fill of its accumulator (when nothing else reads it) and its
+/// elementwise epilogue (not in `taken`) fused in. False when it has no
+/// elements.
+FailureOr<bool>
+tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                const linalg::ContractionDimensions &dims, int64_t tileSize,
+                const llvm::SmallPtrSetImpl<Operation *> &taken) {
+  if (llvm::is_contained(op.getStaticLoopRanges(), 0))
+    return false;
+  int64_t blockTile = kSharedThreads * tileSize;
+  SmallVector<int64_t> loopSizes(op.getNumLoops(), 0);
+  for (unsigned batch : dims.batch)
+    loopSizes[batch] = 1;
+  loopSizes[dims.m.front()] = blockTile;
+  loopSizes[dims.n.front()] = blockTile;
+  // (Chains leave contractions' fills out: they are not in any.)
+  SmallVector<Operation *> members;
+  auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  if (fill && fill->hasOneUse())
+    members.push_back(fill);
+  members.push_back(op);
+  linalg::LinalgOp last = op;
+  SmallVector<int64_t> sizes = loopSizes;
+  if (linalg::GenericOp epilogue = getTensorEpilogue(op, taken)) {
+    members.push_back(epilogue);
+    last = epilogue;
+    // The epilogue's loops are the product's dimensions.
+    AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    sizes = llvm::map_to_vector(output.getResults(), [&](AffineExpr result) {
+      return loopSizes[cast<AffineDimExpr>(result).getPosition()];
+    });
+  }
+  if (failed(tileIntoBlocks(rewriter, last, sizes, members,
+                            llvm::SmallPtrSet<Operation *, 1>())))
+    return failure();
+  return true;
+}
+
+/// The ops next to the chains that the attention kernel takes: the
+/// contractions before and after them, through at most one elementwise op.
+llvm::SmallPtrSet<Operation *, 8>
+getAttentionNeighbours(ArrayRef<RowChain> chains) {
+  llvm::SmallPtrSet<Operation *, 8> neighbours;
+  for (const RowChain &chain : chains)
+    for (const RowStep &step : chain.steps) {
+      auto addLinalg = [&](Operation *op) {
+        if (isa_and_nonnull<linalg::LinalgOp>(op))
+          neighbours.insert(op);
+      };
+      for (Value operand : step.op->getOperands()) {
+        Operation *producer = operand.getDefiningOp();
+        addLinalg(producer);
+        if (producer)
+          for (Value input : producer->getOperands())
+            addLinalg(input.getDefiningOp());
+      }
+      for (Operation *user : step.op->getUsers()) {
+        addLinalg(user);
+        for (Operation *next : user->getUsers())
+          addLinalg(next);
+      }
+    }
+  return neighbours;
 }
 
 struct GpuTileToBlocksPass
@@ -157,8 +345,34 @@ struct GpuTileToBlocksPass
         ops.push_back(op);
     });
     llvm::SmallPtrSet<Operation *, 8> taken = getContractionFills(ops);
+    SmallVector<RowChain> chains = findRowChains(ops, taken);
+    // Ops of chains left alone (for the attention kernel) stay whole too.
+    for (const RowChain &chain : chains)
+      for (const RowStep &step : chain.steps)
+        taken.insert(step.op);
+    SmallVector<linalg::LinalgOp> reductions;
+    for (linalg::LinalgOp op : ops)
+      if (!taken.contains(op) && getRowReduction(op))
+        reductions.push_back(op);
+    // Contractions that get shared-memory tiles whatever their layouts.
+    ContractionChoices choices{tileSize, mmaSync, mfma, mfmaBf16, tf32};
+    SmallVector<RowChain> keptChains;
+    for (const RowChain &chain : chains)
+      if (fusedAttention && feedsContraction(chain.steps.back().op))
+        keptChains.push_back(chain);
+    llvm::SmallPtrSet<Operation *, 8> nearAttention =
+        getAttentionNeighbours(keptChains);
+    SmallVector<std::pair<linalg::LinalgOp, linalg::ContractionDimensions>>
+        contractions;
+    for (linalg::LinalgOp op : ops) {
+      std::optional<linalg::ContractionDimensions> dims =
+          getTileableContraction(op);
+      if (dims && !taken.contains(op) && !nearAttention.contains(op) &&
+          getsSharedTilesOnTensors(op, *dims, choices))
+        contractions.push_back({op, *dims});
+    }
     IRRewriter rewriter(&getContext());
-    for (const RowChain &chain : findRowChains(ops, taken)) {
+    for (const RowChain &chain : chains) {
       // One row is one block already (and its views fold into casts).
       if (chain.getNumRows() <= 1 ||
           (fusedAttention && feedsContraction(chain.steps.back().op)))
@@ -167,6 +381,19 @@ struct GpuTileToBlocksPass
       if (failed(tiled))
         return signalPassFailure();
       numTiledChains += *tiled;
+    }
+    for (linalg::LinalgOp op : reductions) {
+      FailureOr<bool> tiled = tileRowReduction(rewriter, op, taken);
+      if (failed(tiled))
+        return signalPassFailure();
+      numTiledReductions += *tiled;
+    }
+    for (auto [op, dims] : contractions) {
+      FailureOr<bool> tiled =
+          tileContraction(rewriter, op, dims, tileSize, taken);
+      if (failed(tiled))
+        return signalPassFailure();
+      numTiledContractions += *tiled;
     }
   }
 };

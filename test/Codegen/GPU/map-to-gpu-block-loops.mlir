@@ -89,3 +89,167 @@ func.func @not_a_kernel(%x: memref<4x256xf32>, %y: memref<4x256xf32>) {
   } {mapping = [#gpu.block<linear_dim_0>]}
   return
 }
+
+// -----
+
+// A row reduction tiled on tensors by one output element: a block per
+// row, thread 0 fills the row's output first and combines the row into it
+// last; the partials meet in shared memory.
+// CHECK-LABEL: func.func @row_reduction
+// CHECK-SAME: (%[[X:.*]]: memref<8x1000xf32>, %[[Y:.*]]: memref<8xf32>)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c8, {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, {{.*}} workgroup(%[[PARTIALS:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[ROW:.*]] = memref.subview %[[X]][%[[BX]], 0] [1, 1000] [1, 1]
+// CHECK: %[[OUT:.*]] = memref.subview %[[Y]][%[[BX]]] [1] [1]
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TX]], %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: memref.store %{{.*}}, %[[OUT]][%c0]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c256
+// CHECK: memref.load %[[ROW]][%c0, %{{.*}}]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[PARTIALS]]
+// CHECK: %[[INIT:.*]] = memref.load %[[OUT]][%c0]
+// CHECK: %[[MAX:.*]] = arith.maxnumf %{{.*}}, %[[INIT]]
+// CHECK: memref.store %[[MAX]], %[[OUT]][%c0]
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.
+// CHECK-NOT: scf.forall
+func.func @row_reduction(%x: memref<8x1000xf32>, %y: memref<8xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  scf.forall (%i) in (8) {
+    %row = memref.subview %x[%i, 0] [1, 1000] [1, 1] : memref<8x1000xf32> to memref<1x1000xf32, strided<[1000, 1], offset: ?>>
+    %out = memref.subview %y[%i] [1] [1] : memref<8xf32> to memref<1xf32, strided<[1], offset: ?>>
+    linalg.fill ins(%ninf : f32) outs(%out : memref<1xf32, strided<[1], offset: ?>>)
+    linalg.reduce { arith.maxnumf } ins(%row : memref<1x1000xf32, strided<[1000, 1], offset: ?>>) outs(%out : memref<1xf32, strided<[1], offset: ?>>) dimensions = [1]
+  } {mapping = [#gpu.block<linear_dim_0>]}
+  return
+}
+
+// -----
+
+// Dynamic rows and lengths: as many blocks as rows, each reducing the
+// length its view has.
+// CHECK-LABEL: func.func @dynamic_row_reduction
+// CHECK-SAME: (%[[X:.*]]: memref<?x?xf32>, %[[Y:.*]]: memref<?xf32>, %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[N]],
+// CHECK: %[[ROW:.*]] = memref.subview %[[X]][%[[BX]], 0] [1, %[[M]]] [1, 1]
+// CHECK-NOT: scf.if
+// CHECK: %[[LENGTH:.*]] = arith.muli %{{.*}}, %[[M]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[LENGTH]] step %c256
+// CHECK: arith.addf
+// CHECK: gpu.terminator
+func.func @dynamic_row_reduction(%x: memref<?x?xf32>, %y: memref<?xf32>, %n: index, %m: index) {
+  scf.forall (%i) in (%n) {
+    %row = memref.subview %x[%i, 0] [1, %m] [1, 1] : memref<?x?xf32> to memref<1x?xf32, strided<[?, 1], offset: ?>>
+    %out = memref.subview %y[%i] [1] [1] : memref<?xf32> to memref<1xf32, strided<[1], offset: ?>>
+    linalg.reduce { arith.addf } ins(%row : memref<1x?xf32, strided<[?, 1], offset: ?>>) outs(%out : memref<1xf32, strided<[1], offset: ?>>) dimensions = [1]
+  } {mapping = [#gpu.block<linear_dim_0>]}
+  return
+}
+
+// -----
+
+// reduce_mean's blocks: the row's sum lives in a buffer of the block's
+// own, which becomes workgroup memory that thread 0 alone uses; after the
+// reduction thread 0 divides it into the output.
+// CHECK-LABEL: func.func @mean
+// CHECK-SAME: (%[[X:.*]]: memref<2x3000xf32>, %[[Y:.*]]: memref<2xf32>)
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch {{.*}} workgroup(%[[PARTIALS:.*]] : memref<256xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<1xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %{{.*}}, %[[SUM]][%c0]
+// CHECK: gpu.barrier
+// CHECK: %[[START:.*]] = memref.load %[[SUM]][%c0]
+// CHECK-NEXT: %[[TOTAL:.*]] = arith.addf %{{.*}}, %[[START]] : f32
+// CHECK-NEXT: memref.store %[[TOTAL]], %[[SUM]][%c0]
+// CHECK: %[[OUT:.*]] = memref.subview %[[Y]]
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: %[[ROW:.*]] = memref.load %[[SUM]][%c0]
+// CHECK-NEXT: %[[MEAN:.*]] = arith.divf %[[ROW]]
+// CHECK-NEXT: memref.store %[[MEAN]], %[[OUT]][%c0]
+// CHECK: gpu.terminator
+// CHECK-NOT: dealloc
+// CHECK: return
+func.func @mean(%x: memref<2x3000xf32>, %y: memref<2xf32>) {
+  %count = arith.constant 3.000000e+03 : f32
+  %zero = arith.constant 0.000000e+00 : f32
+  scf.forall (%i) in (2) {
+    %row = memref.subview %x[%i, 0] [1, 3000] [1, 1] : memref<2x3000xf32> to memref<1x3000xf32, strided<[3000, 1], offset: ?>>
+    %sum = gpu.alloc () : memref<1xf32>
+    linalg.fill ins(%zero : f32) outs(%sum : memref<1xf32>)
+    linalg.reduce { arith.addf } ins(%row : memref<1x3000xf32, strided<[3000, 1], offset: ?>>) outs(%sum : memref<1xf32>) dimensions = [1]
+    %out = memref.subview %y[%i] [1] [1] : memref<2xf32> to memref<1xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%sum : memref<1xf32>) outs(%out : memref<1xf32, strided<[1], offset: ?>>) {
+    ^bb0(%in: f32, %o: f32):
+      %m = arith.divf %in, %count : f32
+      linalg.yield %m : f32
+    }
+    memref.dealloc %sum : memref<1xf32>
+  } {mapping = [#gpu.block<linear_dim_0>]}
+  return
+}
+
+// -----
+
+// A contraction tiled on tensors by the shared-memory kernel's 64 x 64
+// tiles: the loop's steps become the blocks' origins, and each block runs
+// the kernel on its tile's views (partial at the edges); the product,
+// which the epilogue alone reads, stays in registers: its buffer and the
+// reads of its extents are gone.
+// CHECK-LABEL: func.func @shared_tiles
+// CHECK-SAME: (%[[A:.*]]: memref<?x300xf32>, %[[B:.*]]: memref<300x200xf32>, %[[BIAS:.*]]: memref<200xf32>, %[[C:.*]]: memref<?x200xf32>, %[[M:.*]]: index)
+// CHECK: %[[ROWTILES:.*]] = arith.ceildivsi %[[M]], %c64
+// CHECK: %[[BLOCKS:.*]] = arith.muli %[[ROWTILES]], %c4
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], {{.*}} threads({{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c16{{.*}}, {{.*}} workgroup(%{{.*}} : memref<64x17xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x65xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[TILE:.*]] = affine.apply #{{.*}}()[%[[BX]]]
+// CHECK: %[[I:.*]] = arith.muli %[[TILE]], %c64
+// CHECK: %[[ROWS:.*]] = affine.min #{{.*}}(%[[I]])[%[[M]]]
+// CHECK: memref.subview %[[A]][%[[I]], 0] [%[[ROWS]], 300] [1, 1]
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.barrier
+// CHECK: arith.maximumf
+// CHECK: memref.store
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.dealloc
+// CHECK-NOT: linalg.
+func.func @shared_tiles(%a: memref<?x300xf32>, %b: memref<300x200xf32>, %bias: memref<200xf32>, %c: memref<?x200xf32>, %m: index) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.forall (%i, %j) = (0, 0) to (%m, 200) step (64, 64) {
+    %rows = affine.min affine_map<(d0)[s0] -> (-d0 + s0, 64)>(%i)[%m]
+    %columns = affine.min affine_map<(d0) -> (-d0 + 200, 64)>(%j)
+    %as = memref.subview %a[%i, 0] [%rows, 300] [1, 1] : memref<?x300xf32> to memref<?x300xf32, strided<[300, 1], offset: ?>>
+    %bs = memref.subview %b[0, %j] [300, %columns] [1, 1] : memref<300x200xf32> to memref<300x?xf32, strided<[200, 1], offset: ?>>
+    %product = gpu.alloc (%rows, %columns) : memref<?x?xf32>
+    %n = memref.dim %product, %c1 : memref<?x?xf32>
+    linalg.fill ins(%zero : f32) outs(%product : memref<?x?xf32>)
+    linalg.matmul ins(%as, %bs : memref<?x300xf32, strided<[300, 1], offset: ?>>, memref<300x?xf32, strided<[200, 1], offset: ?>>) outs(%product : memref<?x?xf32>)
+    %biases = memref.subview %bias[%j] [%n] [1] : memref<200xf32> to memref<?xf32, strided<[1], offset: ?>>
+    %cs = memref.subview %c[%i, %j] [%rows, %columns] [1, 1] : memref<?x200xf32> to memref<?x?xf32, strided<[200, 1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%product, %biases : memref<?x?xf32>, memref<?xf32, strided<[1], offset: ?>>) outs(%cs : memref<?x?xf32, strided<[200, 1], offset: ?>>) {
+    ^bb0(%p: f32, %s: f32, %o: f32):
+      %sum = arith.addf %p, %s : f32
+      %r = arith.maximumf %sum, %zero : f32
+      linalg.yield %r : f32
+    }
+    gpu.dealloc %product : memref<?x?xf32>
+  } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+  return
+}
+
+// -----
+
+// A tile larger than the kernel's (tile-size 4: 64 x 64) is not a block's
+// work: its blocks run one after another.
+// CHECK-LABEL: func.func @tile_too_large
+// CHECK: scf.for
+// CHECK: gpu.launch
+func.func @tile_too_large(%a: memref<256x64xf32>, %b: memref<64x256xf32>, %c: memref<256x256xf32>) {
+  scf.forall (%i) = (0) to (256) step (128) {
+    %as = memref.subview %a[%i, 0] [128, 64] [1, 1] : memref<256x64xf32> to memref<128x64xf32, strided<[64, 1], offset: ?>>
+    %cs = memref.subview %c[%i, 0] [128, 256] [1, 1] : memref<256x256xf32> to memref<128x256xf32, strided<[256, 1], offset: ?>>
+    linalg.matmul ins(%as, %b : memref<128x64xf32, strided<[64, 1], offset: ?>>, memref<64x256xf32>) outs(%cs : memref<128x256xf32, strided<[256, 1], offset: ?>>)
+  } {mapping = [#gpu.block<linear_dim_0>]}
+  return
+}

@@ -82,13 +82,14 @@ func.func @yielded(%x: tensor<2x3x512xf32>) -> (tensor<2x3x512xf32>, tensor<2x3x
 // -----
 
 // Left alone: one row (a block already), dynamic rows (no row chain on
-// the GPU), and a lone reduction (not a chain).
+// the GPU; its reduction is tiled alone, see @row_reductions), short rows
+// (a thread per row reduces them) and no rows at all.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: scf.forall
 // CHECK: return
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
-func.func @left_alone(%x: tensor<1x1024xf32>, %y: tensor<?x1024xf32>) -> (tensor<1x1024xf32>, tensor<?x1024xf32>, tensor<?xf32>) {
+func.func @left_alone(%x: tensor<1x1024xf32>, %y: tensor<?x1024xf32>, %t: tensor<4x8xf32>, %e: tensor<0x1024xf32>) -> (tensor<1x1024xf32>, tensor<?x1024xf32>, tensor<4xf32>, tensor<0xf32>) {
   %zero = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
   %rows = tensor.empty() : tensor<1xf32>
@@ -103,15 +104,151 @@ func.func @left_alone(%x: tensor<1x1024xf32>, %y: tensor<?x1024xf32>) -> (tensor
   %n = tensor.dim %y, %c0 : tensor<?x1024xf32>
   %dynRows = tensor.empty(%n) : tensor<?xf32>
   %dynZeros = linalg.fill ins(%zero : f32) outs(%dynRows : tensor<?xf32>) -> tensor<?xf32>
-  %dynSum = linalg.reduce { arith.addf } ins(%y : tensor<?x1024xf32>) outs(%dynZeros : tensor<?xf32>) dimensions = [1]
   %dynEmpty = tensor.empty(%n) : tensor<?x1024xf32>
-  %q = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%y, %dynSum : tensor<?x1024xf32>, tensor<?xf32>) outs(%dynEmpty : tensor<?x1024xf32>) {
+  %q = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%y, %dynZeros : tensor<?x1024xf32>, tensor<?xf32>) outs(%dynEmpty : tensor<?x1024xf32>) {
   ^bb0(%a: f32, %s: f32, %o: f32):
-    %d = arith.divf %a, %s : f32
+    %d = arith.addf %a, %s : f32
     linalg.yield %d : f32
   } -> tensor<?x1024xf32>
-  %lone = linalg.reduce { arith.addf } ins(%y : tensor<?x1024xf32>) outs(%dynZeros : tensor<?xf32>) dimensions = [1]
-  return %p, %q, %lone : tensor<1x1024xf32>, tensor<?x1024xf32>, tensor<?xf32>
+  %four = tensor.empty() : tensor<4xf32>
+  %fourZeros = linalg.fill ins(%zero : f32) outs(%four : tensor<4xf32>) -> tensor<4xf32>
+  %short = linalg.reduce { arith.addf } ins(%t : tensor<4x8xf32>) outs(%fourZeros : tensor<4xf32>) dimensions = [1]
+  %none = tensor.empty() : tensor<0xf32>
+  %noZeros = linalg.fill ins(%zero : f32) outs(%none : tensor<0xf32>) -> tensor<0xf32>
+  %nothing = linalg.reduce { arith.addf } ins(%e : tensor<0x1024xf32>) outs(%noZeros : tensor<0xf32>) dimensions = [1]
+  return %p, %q, %short, %nothing : tensor<1x1024xf32>, tensor<?x1024xf32>, tensor<4xf32>, tensor<0xf32>
+}
+
+// -----
+
+// A row reduction outside a chain is tiled by one output element, the
+// fill of its output fused in: a block reduces one row, static or dynamic,
+// over any parallel loops (the last fastest across blocks) and any
+// reduction loops, widening f16 as it goes.
+// CHECK-LABEL: func.func @row_reductions
+// CHECK-SAME: (%[[X:.*]]: tensor<8x1000xf32>, %[[Y:.*]]: tensor<?x?xf32>, %[[H:.*]]: tensor<2x3x16x32xf16>)
+// CHECK: scf.forall (%[[I:.*]]) in (8) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<8xf32>)
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [1, 1000] [1, 1]
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[I]]] [1] [1]
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[SLICE]] : tensor<1xf32>)
+// CHECK: linalg.reduce { arith.maxnumf } ins(%[[ROW]] : tensor<1x1000xf32>) outs(%[[FILL]] : tensor<1xf32>)
+// CHECK: } {mapping = [#gpu.block<linear_dim_0>]}
+// CHECK: scf.forall (%[[J:.*]]) in (%{{.*}})
+// CHECK: tensor.extract_slice %[[Y]][%[[J]], 0] [1, %{{.*}}] [1, 1] : tensor<?x?xf32> to tensor<1x?xf32>
+// CHECK: linalg.fill
+// CHECK: linalg.reduce { arith.addf }
+// CHECK: scf.forall (%[[A:.*]], %[[B:.*]]) in (2, 3)
+// CHECK: tensor.extract_slice %[[H]][%[[A]], %[[B]], 0, 0] [1, 1, 16, 32] [1, 1, 1, 1] : tensor<2x3x16x32xf16> to tensor<1x1x16x32xf16>
+// CHECK: linalg.fill
+// CHECK: arith.extf
+// CHECK: } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @row_reductions(%x: tensor<8x1000xf32>, %y: tensor<?x?xf32>, %h: tensor<2x3x16x32xf16>) -> (tensor<8xf32>, tensor<?xf32>, tensor<2x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : index
+  %rows = tensor.empty() : tensor<8xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%rows : tensor<8xf32>) -> tensor<8xf32>
+  %max = linalg.reduce { arith.maxnumf } ins(%x : tensor<8x1000xf32>) outs(%init : tensor<8xf32>) dimensions = [1]
+  %n = tensor.dim %y, %c0 : tensor<?x?xf32>
+  %dynRows = tensor.empty(%n) : tensor<?xf32>
+  %dynZeros = linalg.fill ins(%zero : f32) outs(%dynRows : tensor<?xf32>) -> tensor<?xf32>
+  %sum = linalg.reduce { arith.addf } ins(%y : tensor<?x?xf32>) outs(%dynZeros : tensor<?xf32>) dimensions = [1]
+  %blocks = tensor.empty() : tensor<2x3xf32>
+  %blockZeros = linalg.fill ins(%zero : f32) outs(%blocks : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %wide = linalg.reduce ins(%h : tensor<2x3x16x32xf16>) outs(%blockZeros : tensor<2x3xf32>) dimensions = [2, 3]
+    (%in: f16, %acc: f32) {
+      %w = arith.extf %in : f16 to f32
+      %s = arith.addf %w, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %max, %sum, %wide : tensor<8xf32>, tensor<?xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Elementwise ops that go on with the reduced rows' values alone (as
+// reduce_mean's divide and truncation) join the reduction's blocks; the
+// last of them is tiled, the rest fused in.
+// CHECK-LABEL: func.func @mean
+// CHECK-SAME: (%[[X:.*]]: tensor<4x512xf16>, %[[SCALE:.*]]: tensor<4xf32>)
+// CHECK: scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<4xf16>)
+// CHECK: linalg.fill
+// CHECK: %[[SUM:.*]] = linalg.reduce
+// CHECK: %[[ROWSCALE:.*]] = tensor.extract_slice %[[SCALE]][%[[I]]] [1] [1]
+// CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[SUM]], %[[ROWSCALE]] : tensor<1xf32>, tensor<1xf32>)
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[I]]] [1] [1]
+// CHECK: %[[HALF:.*]] = linalg.generic {{.*}} ins(%[[MEAN]] : tensor<1xf32>) outs(%[[SLICE]] : tensor<1xf16>)
+// CHECK: tensor.parallel_insert_slice %[[HALF]] into %[[OUT]][%[[I]]] [1] [1]
+// CHECK: } {mapping = [#gpu.block<linear_dim_0>]}
+// CHECK-NOT: linalg.
+// CHECK: return
+#id1 = affine_map<(d0) -> (d0)>
+func.func @mean(%x: tensor<4x512xf16>, %scale: tensor<4xf32>) -> tensor<4xf16> {
+  %zero = arith.constant 0.0 : f32
+  %rows = tensor.empty() : tensor<4xf32>
+  %zeros = linalg.fill ins(%zero : f32) outs(%rows : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.reduce ins(%x : tensor<4x512xf16>) outs(%zeros : tensor<4xf32>) dimensions = [1]
+    (%in: f16, %acc: f32) {
+      %w = arith.extf %in : f16 to f32
+      %s = arith.addf %w, %acc : f32
+      linalg.yield %s : f32
+    }
+  %mean = linalg.generic {indexing_maps = [#id1, #id1, #id1], iterator_types = ["parallel"]} ins(%sum, %scale : tensor<4xf32>, tensor<4xf32>) outs(%rows : tensor<4xf32>) {
+  ^bb0(%s: f32, %c: f32, %o: f32):
+    %m = arith.divf %s, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %halves = tensor.empty() : tensor<4xf16>
+  %half = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%mean : tensor<4xf32>) outs(%halves : tensor<4xf16>) {
+  ^bb0(%m: f32, %o: f16):
+    %t = arith.truncf %m : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4xf16>
+  return %half : tensor<4xf16>
+}
+
+// -----
+
+// Row values that something else reads too end the consumers: the loop
+// yields the reduction, and the consumer that shares it stays outside.
+// CHECK-LABEL: func.func @shared_sum
+// CHECK: %[[SUM:.*]] = scf.forall
+// CHECK: linalg.reduce
+// CHECK: } {mapping = [#gpu.block<linear_dim_0>]}
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<4xf32>)
+// CHECK: return
+func.func @shared_sum(%x: tensor<4x512xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %rows = tensor.empty() : tensor<4xf32>
+  %zeros = linalg.fill ins(%zero : f32) outs(%rows : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.reduce { arith.addf } ins(%x : tensor<4x512xf32>) outs(%zeros : tensor<4xf32>) dimensions = [1]
+  %doubled = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%sum : tensor<4xf32>) outs(%rows : tensor<4xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %d = arith.mulf %s, %two : f32
+    linalg.yield %d : f32
+  } -> tensor<4xf32>
+  return %sum, %doubled : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A fill that another op reads too stays whole (its own kernel); the
+// reduction starts from its slice.
+// CHECK-LABEL: func.func @shared_fill
+// CHECK: %[[FILL:.*]] = linalg.fill
+// CHECK: scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OUT:.*]] = %[[FILL]])
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.reduce
+// CHECK: return
+func.func @shared_fill(%x: tensor<4x512xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %rows = tensor.empty() : tensor<4xf32>
+  %zeros = linalg.fill ins(%zero : f32) outs(%rows : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.reduce { arith.addf } ins(%x : tensor<4x512xf32>) outs(%zeros : tensor<4xf32>) dimensions = [1]
+  return %sum, %zeros : tensor<4xf32>, tensor<4xf32>
 }
 
 // -----
@@ -151,28 +288,102 @@ func.func @attention(%q: tensor<64x64xf32>, %kt: tensor<64x256xf32>, %v: tensor<
 
 // -----
 
-// The row sums are read before the chain's end (a minimum over the rows):
-// the loop, in the end's place, could not give them to it. Left alone.
+// The row sums are read before the chain's end (a tensor.extract between
+// its ops): the loop, in the end's place, could not give them to it. Left
+// alone, its reduction too (--google-map-to-gpu runs the chain).
 // CHECK-LABEL: func.func @read_before_end
 // CHECK-NOT: scf.forall
 // CHECK: return
 #id = affine_map<(d0, d1) -> (d0, d1)>
-#row0 = affine_map<(d0, d1) -> (d0, 0)>
-func.func @read_before_end(%x: tensor<4x512xf32>) -> (tensor<4x512xf32>, tensor<1xf32>) {
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @read_before_end(%x: tensor<4x512xf32>) -> (tensor<4x512xf32>, f32) {
   %zero = arith.constant 0.0 : f32
-  %inf = arith.constant 0x7F800000 : f32
+  %c0 = arith.constant 0 : index
   %rows = tensor.empty() : tensor<4xf32>
   %zeros = linalg.fill ins(%zero : f32) outs(%rows : tensor<4xf32>) -> tensor<4xf32>
   %sum = linalg.reduce { arith.addf } ins(%x : tensor<4x512xf32>) outs(%zeros : tensor<4xf32>) dimensions = [1]
-  %kept = tensor.expand_shape %sum [[0, 1]] output_shape [4, 1] : tensor<4xf32> into tensor<4x1xf32>
-  %one = tensor.empty() : tensor<1xf32>
-  %infs = linalg.fill ins(%inf : f32) outs(%one : tensor<1xf32>) -> tensor<1xf32>
-  %min = linalg.reduce { arith.minnumf } ins(%kept : tensor<4x1xf32>) outs(%infs : tensor<1xf32>) dimensions = [0]
+  %first = tensor.extract %sum[%c0] : tensor<4xf32>
   %empty = tensor.empty() : tensor<4x512xf32>
-  %p = linalg.generic {indexing_maps = [#id, #row0, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %kept : tensor<4x512xf32>, tensor<4x1xf32>) outs(%empty : tensor<4x512xf32>) {
+  %p = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %sum : tensor<4x512xf32>, tensor<4xf32>) outs(%empty : tensor<4x512xf32>) {
   ^bb0(%a: f32, %s: f32, %o: f32):
     %q = arith.divf %a, %s : f32
     linalg.yield %q : f32
   } -> tensor<4x512xf32>
-  return %p, %min : tensor<4x512xf32>, tensor<1xf32>
+  return %p, %first : tensor<4x512xf32>, f32
+}
+
+// -----
+
+// A contraction that only the shared-memory kernel can take (a dynamic M)
+// is tiled by its block's 64 x 64 tile of C (tile-size 4), its
+// accumulator's fill and its epilogue fused in; partial tiles at the
+// edges have extents of their own.
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK-SAME: (%[[A:.*]]: tensor<?x300xf32>, %[[B:.*]]: tensor<300x200xf32>, %[[BIAS:.*]]: tensor<200xf32>)
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (%{{.*}}, 200) step (64, 64) shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK: %[[ROWS:.*]] = affine.min
+// CHECK: %[[COLUMNS:.*]] = affine.min
+// CHECK: %[[ASLICE:.*]] = tensor.extract_slice %[[A]][%[[I]], 0] [%[[ROWS]], 300] [1, 1]
+// CHECK: %[[BSLICE:.*]] = tensor.extract_slice %[[B]][0, %[[J]]] [300, %[[COLUMNS]]] [1, 1]
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<?x?xf32>)
+// CHECK: %[[PRODUCT:.*]] = linalg.matmul ins(%[[ASLICE]], %[[BSLICE]] : tensor<?x300xf32>, tensor<300x?xf32>) outs(%[[FILL]] : tensor<?x?xf32>)
+// CHECK: %[[BIASSLICE:.*]] = tensor.extract_slice %[[BIAS]][%[[J]]] [%[[COLUMNS]]] [1]
+// CHECK: linalg.generic {{.*}} ins(%[[PRODUCT]], %[[BIASSLICE]] : tensor<?x?xf32>, tensor<?xf32>)
+// CHECK: } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @matmul_bias_relu(%a: tensor<?x300xf32>, %b: tensor<300x200xf32>, %bias: tensor<200xf32>) -> tensor<?x200xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x300xf32>
+  %empty = tensor.empty(%m) : tensor<?x200xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<?x200xf32>) -> tensor<?x200xf32>
+  %product = linalg.matmul ins(%a, %b : tensor<?x300xf32>, tensor<300x200xf32>) outs(%init : tensor<?x200xf32>) -> tensor<?x200xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%product, %bias : tensor<?x200xf32>, tensor<200xf32>) outs(%empty : tensor<?x200xf32>) {
+  ^bb0(%p: f32, %c: f32, %o: f32):
+    %s = arith.addf %p, %c : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<?x200xf32>
+  return %out : tensor<?x200xf32>
+}
+
+// -----
+
+// A batched contraction gets a block per batch and tile; without an
+// epilogue, the contraction itself is tiled.
+// CHECK-LABEL: func.func @batched
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (3, 100, 100) step (1, 64, 64)
+// CHECK: linalg.fill
+// CHECK: linalg.batch_matmul
+// CHECK: } {mapping = [#gpu.block<linear_dim_2>, #gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+func.func @batched(%a: tensor<3x100x50xf32>, %b: tensor<3x50x100xf32>) -> tensor<3x100x100xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<3x100x100xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<3x100x100xf32>) -> tensor<3x100x100xf32>
+  %c = linalg.batch_matmul ins(%a, %b : tensor<3x100x50xf32>, tensor<3x50x100xf32>) outs(%init : tensor<3x100x100xf32>) -> tensor<3x100x100xf32>
+  return %c : tensor<3x100x100xf32>
+}
+
+// -----
+
+// Left to --google-map-to-gpu: a static, aligned f32 matmul (its vector
+// tile kernel checks its buffers' alignment), one with a small output and
+// a long K (split-K), and one smaller than a block's tile (register
+// tiles).
+// CHECK-LABEL: func.func @left_to_buffers
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @left_to_buffers(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %x: tensor<8x1024xf32>, %w: tensor<1024x8xf32>, %s: tensor<20x20xf32>) -> (tensor<256x256xf32>, tensor<8x8xf32>, tensor<20x20xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<256x256xf32>
+  %i1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %c1 = linalg.matmul ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%i1 : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %e2 = tensor.empty() : tensor<8x8xf32>
+  %i2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %c2 = linalg.matmul ins(%x, %w : tensor<8x1024xf32>, tensor<1024x8xf32>) outs(%i2 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %e3 = tensor.empty() : tensor<20x20xf32>
+  %i3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<20x20xf32>) -> tensor<20x20xf32>
+  %c3 = linalg.matmul ins(%s, %s : tensor<20x20xf32>, tensor<20x20xf32>) outs(%i3 : tensor<20x20xf32>) -> tensor<20x20xf32>
+  return %c1, %c2, %c3 : tensor<256x256xf32>, tensor<8x8xf32>, tensor<20x20xf32>
 }
