@@ -63,7 +63,10 @@ def GpuTileToBlocksPass
     Today this takes the row chains (softmax, layer norm: static rows whose
     reductions and elementwise ops `--google-map-to-gpu` runs in one kernel
     with a block per row): the chain's last op is tiled by one row, the
-    chain fused in, what the rest of the function reads of it yielded.
+    chain fused in, what the rest of the function reads of it yielded;
+    the elementwise op whose result the chain's last op reads element by
+    element (softmax's exponentials) writes into the block's slice of the
+    output, which the last op overwrites in place.
     Row reductions outside chains (long rows along the input's innermost
     dimension, static or dynamic) are tiled by one output element, with
     the fill of their output and the elementwise ops that go on with the

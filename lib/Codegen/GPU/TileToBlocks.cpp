@@ -83,8 +83,8 @@ constexpr unsigned kMaxBlockLoops = 10;
 /// Tiles `last` by `sizes` (a block's part of each loop; 0 for a loop each
 /// block runs whole) into an scf.forall mapped to blocks and fuses in the
 /// ops of `members` it reads; those of `readOutside` are also yielded.
-/// Then erases `members`, which must be dead.
-LogicalResult
+/// Then erases `members`, which must be dead. Returns the loop.
+FailureOr<scf::ForallOp>
 tileIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp last,
                ArrayRef<int64_t> sizes, ArrayRef<Operation *> members,
                const llvm::SmallPtrSetImpl<Operation *> &readOutside) {
@@ -148,7 +148,67 @@ tileIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp last,
                                "kernel was not fused into its blocks");
     rewriter.eraseOp(member);
   }
-  return success();
+  return cast<scf::ForallOp>(loop);
+}
+
+/// Lets the elementwise op whose result the last op of `loop`'s body
+/// reads at each element (softmax's exponentials, read by the divide)
+/// write into the block's slice of the loop's output, and the last op
+/// overwrite it in place: bufferization then allocates nothing for it,
+/// as when the ops were not tiled. Only for a fresh result (its
+/// destination a slice of tensor.empty) of the output slice's type that
+/// nothing outside the loop reads.
+void writeIntoOutput(RewriterBase &rewriter, scf::ForallOp loop) {
+  scf::InParallelOp terminator = loop.getTerminator();
+  for (Operation &yielding : terminator.getYieldingOps()) {
+    auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(yielding);
+    if (!insert)
+      continue;
+    auto last = insert.getSource().getDefiningOp<linalg::GenericOp>();
+    if (!last || last->getBlock() != loop.getBody() ||
+        last.getNumDpsInits() != 1 || !last.getResult(0).hasOneUse())
+      continue;
+    OpOperand *init = last.getDpsInitOperand(0);
+    auto slice = init->get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || slice.getSource() != insert.getDest() ||
+        last.payloadUsesValueFromOperand(init))
+      continue;
+    for (OpOperand *input : last.getDpsInputOperands()) {
+      auto producer = input->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || producer->getBlock() != loop.getBody() ||
+          producer.getNumDpsInits() != 1 ||
+          producer->getResult(0).getType() != init->get().getType() ||
+          !last.getMatchingIndexingMap(input).isIdentity() ||
+          llvm::any_of(producer->getUsers(), [&](Operation *user) {
+            return user->getBlock() != loop.getBody() ||
+                   (user != last.getOperation() &&
+                    !user->isBeforeInBlock(last));
+          }))
+        continue;
+      OpOperand *fresh = producer.getDpsInitOperand(0);
+      auto freshSlice = fresh->get().getDefiningOp<tensor::ExtractSliceOp>();
+      if (!freshSlice ||
+          !freshSlice.getSource().getDefiningOp<tensor::EmptyOp>() ||
+          producer.payloadUsesValueFromOperand(fresh) ||
+          !isEqualConstantIntOrValueArray(freshSlice.getMixedOffsets(),
+                                          slice.getMixedOffsets()) ||
+          !isEqualConstantIntOrValueArray(freshSlice.getMixedSizes(),
+                                          slice.getMixedSizes()) ||
+          !isEqualConstantIntOrValueArray(freshSlice.getMixedStrides(),
+                                          slice.getMixedStrides()))
+        continue;
+      rewriter.setInsertionPoint(producer);
+      Operation *output = rewriter.clone(*slice);
+      rewriter.modifyOpInPlace(producer,
+                               [&] { fresh->set(output->getResult(0)); });
+      rewriter.modifyOpInPlace(last,
+                               [&] { init->set(producer->getResult(0)); });
+      for (tensor::ExtractSliceOp unused : {slice, freshSlice})
+        if (unused->use_empty())
+          rewriter.eraseOp(unused);
+      break;
+    }
+  }
 }
 
 /// Tiles `chain`'s last op by one row into an scf.forall mapped to blocks
@@ -184,8 +244,11 @@ FailureOr<bool> tileChain(RewriterBase &rewriter, const RowChain &chain) {
     return false;
   SmallVector<int64_t> sizes(chain.rows.size(), 1);
   sizes.push_back(0);
-  if (failed(tileIntoBlocks(rewriter, last, sizes, members, readOutside)))
+  FailureOr<scf::ForallOp> loop =
+      tileIntoBlocks(rewriter, last, sizes, members, readOutside);
+  if (failed(loop))
     return failure();
+  writeIntoOutput(rewriter, *loop);
   return true;
 }
 
