@@ -519,6 +519,31 @@ def DuplicateSharedFillsPass
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def OrderConstantGlobalsPass
+    : Pass<"google-order-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Give bufferization's constant globals an order and names "
+                "that depend only on the program";
+  let description = [{
+    One-Shot Bufferize turns each tensor constant into a private
+    `memref.global` named `__constant_<shape>x<type>` (`_0`, `_1`, ...
+    after the first of a type), in the order it bufferizes the functions,
+    which can change from run to run: the same program then compiled to
+    different text (names swapped between constants, globals reordered).
+    Here these globals are ordered by their first use in the module (then
+    by their value) and named again in that order:
+
+    ```mlir
+    memref.global "private" constant @__constant_4xf32_0 ... dense<1.0>
+    memref.global "private" constant @__constant_4xf32 ... dense<2.0>
+    func.func @f() { memref.get_global @__constant_4xf32_0 ... }
+    func.func @g() { memref.get_global @__constant_4xf32 ... }
+    =>
+    memref.global "private" constant @__constant_4xf32 ... dense<1.0>
+    memref.global "private" constant @__constant_4xf32_0 ... dense<2.0>
+    ```
+  }];
+}
+
 def ApproximateMathPass : Pass<"google-approximate-math"> {
   let summary = "Math functions as polynomial approximations in arith ops";
   let description = [{

@@ -308,6 +308,8 @@ void google::addBufferizationPasses(OpPassManager &pm,
   // deallocation pipeline frees the previous ones).
   bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // The same program compiles to the same text.
+  pm.addPass(createOrderConstantGlobalsPass());
   // Loops that carry a buffer they write in place return it directly, so
   // that a static result is computed in the caller's buffer, not copied.
   pm.addPass(createCanonicalizerPass());
