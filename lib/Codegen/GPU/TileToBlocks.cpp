@@ -402,6 +402,13 @@ struct GpuTileToBlocksPass
     func::FuncOp func = getOperation();
     if (func->getParentOfType<gpu::GPUModuleOp>())
       return;
+    // As --google-map-to-gpu's (whose kernels the tiles must fit).
+    if (tileSize < 1 || tileSize > 8) {
+      func.emitError() << "google-gpu-tile-to-blocks: expected tile-size in "
+                          "[1, 8], got tile-size="
+                       << tileSize;
+      return signalPassFailure();
+    }
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics())
