@@ -113,20 +113,6 @@ tileIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp last,
                            "into blocks");
   for (auto [original, replacement] : tiled->replacements)
     rewriter.replaceAllUsesWith(original, replacement);
-  // The driver does not fuse through the destinations of fused producers
-  // (a contraction's accumulator fill when its epilogue is tiled).
-  SmallVector<LoopLikeOpInterface> loops = tiled->loops;
-  SmallVector<tensor::ExtractSliceOp> unfused;
-  loops.front()->walk([&](tensor::ExtractSliceOp slice) {
-    Operation *producer = slice.getSource().getDefiningOp();
-    if (producer && llvm::is_contained(members, producer) &&
-        !loops.front()->isAncestor(producer))
-      unfused.push_back(slice);
-  });
-  for (tensor::ExtractSliceOp slice : unfused)
-    if (!scf::tileAndFuseProducerOfSlice(rewriter, slice, loops))
-      return slice->emitError("google-gpu-tile-to-blocks: cannot fuse an op "
-                              "into its kernel's blocks");
   // Fusion copies an op once per slice read of it, and leaves slices of
   // the original ops that nothing reads: merge the copies, drop the slices.
   Operation *loop = tiled->loops.front();
