@@ -1664,6 +1664,14 @@ class Generator:
                        128 * self.choice([1, 2]))
             return (self.new_arg(dtype, [m, k], [m, k]),
                     self.new_arg(dtype, [k, n], [k, n]))
+        # f32 in whole 64x64 tiles of C, K a multiple of 16 (short: no
+        # split-K), static: the GPU's vector-tile kernel.
+        if dtype == "f32" and self.rng.random() < 0.1:
+            batch = [self.choice([1, 2])] if rank == 3 else []
+            m, n = (64 * self.choice([1, 2, 4]) for _ in range(2))
+            k = 16 * self.choice([1, 2, 3, 6])
+            return (self.new_arg(dtype, batch + [m, k], batch + [m, k]),
+                    self.new_arg(dtype, batch + [k, n], batch + [k, n]))
         a = self.pick(dtype, lambda n, v: len(n.dims) == rank)
         # Sometimes enough work that the block loops run on threads.
         large = rank == 2 and self.rng.random() < 0.15

@@ -83,17 +83,23 @@ def GpuTileToBlocksPass
        } {mapping = [#gpu.block<linear_dim_0>]}
     ```
 
-    Contractions that get `--google-map-to-gpu`'s shared-memory kernel
-    whatever their buffers' layouts (not split-K, no tensor-core or vector
-    tile kernel possible: dynamic or unaligned shapes) are tiled by its
-    block's tile of C (16 x tile-size rows and columns, one batch), with
-    the fill of their accumulator and their elementwise epilogue fused in.
+    Contractions whose kernels' blocks own square tiles of C are tiled by
+    that tile (one batch), with the fill of their accumulator and their
+    elementwise epilogue fused in: the tensor-core kernels (`mma-sync`,
+    `tf32`, `mfma`: 128 x 128), vector tiles (f32: 16 x 4 or 16 x 8) and
+    shared tiles (16 x tile-size). The strategy (`chooseContractionKernel`,
+    shared with `--google-map-to-gpu`) is recorded on the tiled contraction
+    as `google.gpu_kernel = {kernel = "mma_sync", size = 128}`; the kernels
+    that read A and B as 16-byte vectors check after bufferization that
+    their buffers can be aligned (static, no offset) and at run time that
+    they are, with the shared-tile kernel on the same tiles otherwise.
 
-    A chain between two contractions stays as it is with `fused-attention`
-    (the attention kernel takes it), and so do the contractions next to it
-    and the fills that a contraction's kernel absorbs. Contractions that
-    may get tensor-core, vector-tile or split-K kernels, elementwise ops and
-    full reductions are still mapped on buffers by `--google-map-to-gpu`.
+    With `fused-attention`, a chain between two contractions stays whole
+    (the fused-attention kernel of `--google-map-to-gpu` takes it, on
+    buffers), as do the contractions next to it. The fills that a
+    contraction's kernel absorbs stay out of chains. Split-K and register-tile contractions, elementwise ops and
+    full reductions are mapped on buffers by `--google-map-to-gpu` (their
+    threads take consecutive elements of the collapsed iteration space).
   }];
   let options = [
     Option<"fusedAttention", "fused-attention", "bool", /*default=*/"false",
@@ -103,8 +109,8 @@ def GpuTileToBlocksPass
            "Rows and columns of C per thread in contractions (as "
            "--google-map-to-gpu's)">,
     Option<"mmaSync", "mma-sync", "bool", /*default=*/"false",
-           "As --google-map-to-gpu's: leave the contractions its tensor-core "
-           "kernels may take">,
+           "As --google-map-to-gpu's: its tensor-core kernels' contractions "
+           "are tiled for them">,
     Option<"mfma", "mfma", "bool", /*default=*/"false",
            "As --google-map-to-gpu's">,
     Option<"mfmaBf16", "mfma-bf16", "bool", /*default=*/"false",

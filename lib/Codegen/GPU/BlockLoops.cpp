@@ -23,7 +23,8 @@ bool isMappedToBlocks(scf::ForallOp loop) {
 
 gpu::LaunchOp createLaunchFromLoop(RewriterBase &rewriter, scf::ForallOp loop,
                                    int64_t threadsX, int64_t threadsY,
-                                   TypeRange shared) {
+                                   TypeRange shared,
+                                   int64_t blocksPerIteration) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   auto constant = [&](int64_t value) -> Value {
@@ -58,18 +59,27 @@ gpu::LaunchOp createLaunchFromLoop(RewriterBase &rewriter, scf::ForallOp loop,
   }
   Value blocks;
   if (std::optional<SmallVector<int64_t>> known = getConstantIntValues(counts))
-    blocks = constant(std::accumulate(known->begin(), known->end(), int64_t(1),
+    blocks = constant(std::accumulate(known->begin(), known->end(),
+                                      blocksPerIteration,
                                       std::multiplies<int64_t>()));
-  else
+  else {
     for (OpFoldResult count : counts) {
       Value extent = getValueOrCreateConstantIndexOp(rewriter, loc, count);
       blocks = blocks ? arith::MulIOp::create(rewriter, loc, blocks, extent)
                       : extent;
     }
+    if (blocksPerIteration > 1)
+      blocks = arith::MulIOp::create(rewriter, loc, blocks,
+                                     constant(blocksPerIteration));
+  }
   gpu::LaunchOp launch = createLaunch(rewriter, loc, blocks, constant(threadsX),
                                       constant(threadsY), shared);
+  Value iteration = launch.getBlockIds().x;
+  if (blocksPerIteration > 1)
+    iteration = arith::DivUIOp::create(rewriter, loc, iteration,
+                                       constant(blocksPerIteration));
   SmallVector<Value> indices = *affine::delinearizeIndex(
-      rewriter, loc, launch.getBlockIds().x,
+      rewriter, loc, iteration,
       getValueOrCreateConstantIndexOp(rewriter, loc, counts));
   // The loop's induction variables: lower + index * step.
   for (auto [index, first, step] : llvm::zip(indices, lower, steps)) {
@@ -267,13 +277,12 @@ struct BlockContraction {
   Operation *product = nullptr;
 };
 
-/// The contraction that makes up `loop`'s body, a tile of at most 16 t x
-/// 16 t elements of C (t = `tileSize`) per iteration: a fill of its
-/// accumulator if one, the contraction, then an elementwise epilogue if
-/// one. A buffer the body allocates can only be the product the epilogue
-/// reads, which the kernel keeps in registers.
-std::optional<BlockContraction> getBodyContraction(scf::ForallOp loop,
-                                                   int64_t tileSize) {
+/// The contraction that makes up `loop`'s body, a tile of C of bounded
+/// extents (one batch) per iteration: a fill of its accumulator if one,
+/// the contraction, then an elementwise epilogue if one. A buffer the body
+/// allocates can only be the product the epilogue reads, which the kernel
+/// keeps in registers.
+std::optional<BlockContraction> getBodyContraction(scf::ForallOp loop) {
   std::optional<SmallVector<linalg::LinalgOp>> ops = getBodyLinalgOps(loop);
   if (!ops)
     return std::nullopt;
@@ -301,16 +310,11 @@ std::optional<BlockContraction> getBodyContraction(scf::ForallOp loop,
         !isElementwiseEpilogue(result.epilogue, product))
       return std::nullopt;
   }
-  // A block's tile: one batch, rows and columns within the kernel's tile
-  // (a partial tile's extents are bounded by the affine.min of its slice).
-  int64_t blockTile = kSharedThreads * tileSize;
-  auto within = [&](unsigned dim, int64_t limit) {
-    std::optional<int64_t> bound = getLoopRangeBound(result.op, dim);
-    return bound && *bound <= limit;
-  };
-  if ((!dims->batch.empty() && !within(dims->batch.front(), 1)) ||
-      !within(dims->m.front(), blockTile) ||
-      !within(dims->n.front(), blockTile))
+  // An iteration's tile: one batch, bounded rows and columns (a partial
+  // tile's extents are bounded by the affine.min of its slice).
+  auto bound = [&](unsigned dim) { return getLoopRangeBound(result.op, dim); };
+  if ((!dims->batch.empty() && bound(dims->batch.front()) != 1) ||
+      !bound(dims->m.front()) || !bound(dims->n.front()))
     return std::nullopt;
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (!isa<memref::AllocOp, gpu::AllocOp>(op))
@@ -360,17 +364,96 @@ void eraseBlockBuffer(RewriterBase &rewriter, Operation *allocation) {
 
 } // namespace
 
-FailureOr<gpu::LaunchOp> lowerBlockLoop(RewriterBase &rewriter,
-                                        scf::ForallOp loop, bool warpShuffles,
-                                        int64_t tileSize) {
-  if (std::optional<BlockContraction> contraction =
-          getBodyContraction(loop, tileSize)) {
-    gpu::LaunchOp launch = lowerContractionLoopToSharedTiles(
-        rewriter, loop, contraction->op, contraction->dims, tileSize,
-        contraction->fill, contraction->epilogue);
-    if (contraction->product)
-      eraseBlockBuffer(rewriter, contraction->product);
-    return launch;
+namespace {
+
+/// The buffers above `loop` of which `contraction`'s A and B are the whole
+/// tiles of a kernel owning `blockTile` x `blockTile` tiles of C: its rows
+/// and columns have that static extent, K is static, and each input is a
+/// buffer defined above the loop or a view of one made in the body, the
+/// buffer static and without offset. After tiling with steps of the
+/// kernel's tile (see --google-gpu-tile-to-blocks), the views then start
+/// where a whole-op kernel's tiles would.
+std::optional<SmallVector<Value>>
+getWholeTileInputs(scf::ForallOp loop, const BlockContraction &contraction,
+                   int64_t blockTile) {
+  linalg::LinalgOp op = contraction.op;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges[contraction.dims.m.front()] != blockTile ||
+      ranges[contraction.dims.n.front()] != blockTile ||
+      ShapedType::isDynamic(ranges[contraction.dims.k.front()]))
+    return std::nullopt;
+  auto isAbove = [&](Value value) {
+    return !loop->isAncestor(value.getParentRegion()->getParentOp());
+  };
+  SmallVector<Value> buffers;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value buffer = input->get();
+    if (auto view = buffer.getDefiningOp<memref::SubViewOp>();
+        view && !isAbove(buffer)) {
+      if (view.getSourceType().getRank() != view.getType().getRank() ||
+          !llvm::all_of(view.getStaticStrides(),
+                        [](int64_t stride) { return stride == 1; }))
+        return std::nullopt;
+      buffer = view.getSource();
+    }
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!isAbove(buffer) || !type || !type.hasStaticShape() ||
+        !type.getLayout().isIdentity())
+      return std::nullopt;
+    buffers.push_back(buffer);
+  }
+  return buffers;
+}
+
+/// Builds the kernel `strategy` names for `loop`'s body, `contraction`.
+void lowerContractionLoop(RewriterBase &rewriter, scf::ForallOp loop,
+                          const BlockContraction &contraction,
+                          const ContractionStrategy &strategy,
+                          const BlockKernelOptions &options) {
+  lowerContractionToBlocks(rewriter, strategy, contraction.op, contraction.dims,
+                           contraction.fill, contraction.epilogue,
+                           options.asyncCopy, ContractionBlocks{loop});
+  if (contraction.product)
+    eraseBlockBuffer(rewriter, contraction.product);
+}
+
+} // namespace
+
+FailureOr<int64_t> lowerBlockLoop(RewriterBase &rewriter, scf::ForallOp loop,
+                                  const BlockKernelOptions &options) {
+  if (std::optional<BlockContraction> contraction = getBodyContraction(loop)) {
+    ContractionStrategy sharedTiles{ContractionKernel::SharedTiles,
+                                    options.tileSize};
+    std::optional<ContractionStrategy> strategy =
+        getRecordedContractionKernel(contraction->op);
+    if (!strategy || !strategy->getBlockTile())
+      strategy = sharedTiles;
+    std::optional<SmallVector<Value>> inputs;
+    if (strategy->needsAlignedInputs())
+      inputs = getWholeTileInputs(loop, *contraction, strategy->getBlockTile());
+    if (!inputs) {
+      lowerContractionLoop(
+          rewriter, loop, *contraction,
+          strategy->needsAlignedInputs() ? sharedTiles : *strategy, options);
+      return 1;
+    }
+    // The kernel reading vectors when A and B are aligned at run time, a
+    // shared-tile kernel otherwise.
+    Location loc = loop.getLoc();
+    rewriter.setInsertionPoint(loop);
+    Value aligned = createAlignmentCheck(rewriter, loc, *inputs);
+    auto branch =
+        scf::IfOp::create(rewriter, loc, aligned, /*withElseRegion=*/true);
+    rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+    auto alignedLoop = cast<scf::ForallOp>(rewriter.clone(*loop));
+    rewriter.moveOpBefore(loop, branch.elseBlock()->getTerminator());
+    std::optional<BlockContraction> alignedContraction =
+        getBodyContraction(alignedLoop);
+    assert(alignedContraction && "a copy of a contraction loop");
+    lowerContractionLoop(rewriter, alignedLoop, *alignedContraction, *strategy,
+                         options);
+    lowerContractionLoop(rewriter, loop, *contraction, sharedTiles, options);
+    return 2;
   }
   if (!loop.isNormalized())
     return failure();
@@ -387,16 +470,17 @@ FailureOr<gpu::LaunchOp> lowerBlockLoop(RewriterBase &rewriter,
                    allocation->getResult(0);
       })) {
     reduction->buffers = std::move(*allocations);
-    return lowerRowReductionLoopToBlocks(rewriter, loop, *reduction);
+    lowerRowReductionLoopToBlocks(rewriter, loop, *reduction);
+    return 1;
   }
   std::optional<RowChain> chain = getBodyRowChain(loop);
   if (!chain || ShapedType::isDynamicShape(loop.getStaticUpperBound()))
     return failure();
   hoistBlockAllocations(rewriter, loop, *allocations);
   gpu::LaunchOp launch =
-      lowerRowChainLoopToBlocks(rewriter, loop, *chain, warpShuffles);
+      lowerRowChainLoopToBlocks(rewriter, loop, *chain, options.warpShuffles);
   eraseUnusedBuffers(rewriter, launch);
-  return launch;
+  return 1;
 }
 
 } // namespace mlir::google::kernels

@@ -325,6 +325,80 @@ TileOrigin getTileOrigin(RewriterBase &rewriter, Location loc,
 
 } // namespace
 
+namespace {
+
+/// A block of a contraction kernel: its launch, the origin of its tile of
+/// C, and the extents of the contraction it works on (the whole op's, or a
+/// tile's views').
+struct BlockFrame {
+  gpu::LaunchOp launch;
+  TileOrigin origin;
+  Value sizeM, sizeN, sizeK;
+};
+
+/// Launches the blocks of a kernel for contraction `op` (with `epilogue`,
+/// or null) whose blocks own `blockTile` x `blockTile` tiles of C, with
+/// `threadsX` x `threadsY` threads and workgroup buffers of types `shared`
+/// (see ContractionBlocks); the rewriter's insertion point is left in the
+/// launch, where the block's work goes.
+BlockFrame launchBlocks(RewriterBase &rewriter, const ContractionBlocks &blocks,
+                        linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims,
+                        linalg::GenericOp epilogue, int64_t blockTile,
+                        int64_t threadsX, int64_t threadsY, TypeRange shared) {
+  Location loc = op.getLoc();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  if (!blocks.loop) {
+    rewriter.setInsertionPoint(op);
+    TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
+    gpu::LaunchOp launch =
+        createLaunch(rewriter, loc, grid.count, constant(threadsX),
+                     constant(threadsY), shared);
+    TileOrigin origin = getTileOrigin(
+        rewriter, loc, grid, launch.getBlockIds().x, blockTile, blockTile);
+    return {launch, origin, grid.sizeM, grid.sizeN, grid.sizeK};
+  }
+  // A loop's tile larger than the kernel's takes several blocks, column
+  // tiles fastest.
+  auto blocksAlong = [&](unsigned dim) {
+    std::optional<int64_t> bound = getLoopRangeBound(op, dim);
+    assert(bound && "a loop's tile of C has bounded extents");
+    return std::max<int64_t>(llvm::divideCeil(*bound, blockTile), 1);
+  };
+  int64_t blocksM = blocksAlong(dims.m.front());
+  int64_t blocksN = blocksAlong(dims.n.front());
+  gpu::LaunchOp launch = createLaunchFromLoop(
+      rewriter, blocks.loop, threadsX, threadsY, shared, blocksM * blocksN);
+  // The kernel is built at the contraction: what the epilogue reads is
+  // defined before it.
+  for (Operation *between = op->getNextNode();
+       epilogue && between != epilogue.getOperation();) {
+    Operation *next = between->getNextNode();
+    if (isMemoryEffectFree(between))
+      between->moveBefore(op);
+    between = next;
+  }
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+  auto extent = [&](unsigned dim) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size);
+  };
+  Value zero = constant(0);
+  TileOrigin origin{zero, zero, zero};
+  if (blocksM * blocksN > 1) {
+    IndexBuilder b{rewriter, loc};
+    Value block = b.rem(launch.getBlockIds().x, blocksM * blocksN);
+    origin.firstRow = b.mul(b.div(block, blocksN), blockTile);
+    origin.firstColumn = b.mul(b.rem(block, blocksN), blockTile);
+  }
+  return {launch, origin, extent(dims.m.front()), extent(dims.n.front()),
+          extent(dims.k.front())};
+}
+
+} // namespace
+
 /// A one-dimensional scf.parallel over tiles of the output of contraction
 /// `op`: each iteration (one thread) keeps a tileM x tileN tile of C in
 /// registers across the whole K loop, loading a column of A and a row of B
@@ -439,16 +513,16 @@ SmallVector<Type> getSharedTileTypes(linalg::LinalgOp op, int64_t blockTile) {
           sharedType(op.getDpsInputOperand(1), kSharedDepth, blockTile)};
 }
 
-/// Emits, in `launch` (see getSharedTileTypes), a block's work on the tile
-/// of contraction `op` (extents `sizeM`, `sizeN`, `sizeK`) at `origin`,
-/// and erases `op` with `fill` and `epilogue` (see
-/// lowerContractionToSharedTiles).
+/// Emits, in `frame`'s launch (see getSharedTileTypes), a block's work on
+/// its tile of contraction `op`, and erases `op` with `fill` and `epilogue`
+/// (see lowerContractionToSharedTiles).
 void emitSharedTiles(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
                      const linalg::ContractionDimensions &dims,
                      int64_t tileSize, linalg::FillOp fill,
-                     linalg::GenericOp epilogue, gpu::LaunchOp launch,
-                     Value sizeM, Value sizeN, Value sizeK,
-                     const TileOrigin &origin) {
+                     linalg::GenericOp epilogue, const BlockFrame &frame) {
+  gpu::LaunchOp launch = frame.launch;
+  const TileOrigin &origin = frame.origin;
+  Value sizeK = frame.sizeK;
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
@@ -456,8 +530,8 @@ void emitSharedTiles(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
   const int64_t threads = kSharedThreads * kSharedThreads;
   const int64_t blockTile = kSharedThreads * tileSize;
   OutputTile tile;
-  tile.sizeM = sizeM;
-  tile.sizeN = sizeN;
+  tile.sizeM = frame.sizeM;
+  tile.sizeN = frame.sizeN;
   OpOperand *lhs = op.getDpsInputOperand(0);
   OpOperand *rhs = op.getDpsInputOperand(1);
   Value sharedLhs = launch.getWorkgroupAttributions()[0];
@@ -590,49 +664,15 @@ gpu::LaunchOp
 lowerContractionToSharedTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                               const linalg::ContractionDimensions &dims,
                               int64_t tileSize, linalg::FillOp fill,
-                              linalg::GenericOp epilogue) {
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
+                              linalg::GenericOp epilogue,
+                              const ContractionBlocks &blocks) {
   const int64_t blockTile = kSharedThreads * tileSize;
-  TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
-  Value threads = arith::ConstantIndexOp::create(rewriter, loc, kSharedThreads);
-  auto launch = createLaunch(rewriter, loc, grid.count, threads, threads,
-                             getSharedTileTypes(op, blockTile));
-  TileOrigin origin = getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
-                                    blockTile, blockTile);
-  emitSharedTiles(rewriter, loc, op, dims, tileSize, fill, epilogue, launch,
-                  grid.sizeM, grid.sizeN, grid.sizeK, origin);
-  return launch;
-}
-
-gpu::LaunchOp lowerContractionLoopToSharedTiles(
-    RewriterBase &rewriter, scf::ForallOp loop, linalg::LinalgOp op,
-    const linalg::ContractionDimensions &dims, int64_t tileSize,
-    linalg::FillOp fill, linalg::GenericOp epilogue) {
-  const int64_t blockTile = kSharedThreads * tileSize;
-  gpu::LaunchOp launch =
-      createLaunchFromLoop(rewriter, loop, kSharedThreads, kSharedThreads,
-                           getSharedTileTypes(op, blockTile));
-  Location loc = op.getLoc();
-  // The kernel is built at the contraction: what the epilogue reads is
-  // defined before it.
-  for (Operation *between = op->getNextNode();
-       epilogue && between != epilogue.getOperation();) {
-    Operation *next = between->getNextNode();
-    if (isMemoryEffectFree(between))
-      between->moveBefore(op);
-    between = next;
-  }
-  rewriter.setInsertionPoint(op);
-  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
-  auto extent = [&](unsigned dim) {
-    return getValueOrCreateConstantIndexOp(rewriter, loc, ranges[dim].size);
-  };
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  emitSharedTiles(rewriter, loc, op, dims, tileSize, fill, epilogue, launch,
-                  extent(dims.m.front()), extent(dims.n.front()),
-                  extent(dims.k.front()), TileOrigin{zero, zero, zero});
-  return launch;
+  BlockFrame frame = launchBlocks(rewriter, blocks, op, dims, epilogue,
+                                  blockTile, kSharedThreads, kSharedThreads,
+                                  getSharedTileTypes(op, blockTile));
+  emitSharedTiles(rewriter, op.getLoc(), op, dims, tileSize, fill, epilogue,
+                  frame);
+  return frame.launch;
 }
 
 /// The op of contraction `op`'s body that adds the product to the
@@ -800,7 +840,8 @@ gpu::LaunchOp
 lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                               const linalg::ContractionDimensions &dims,
                               int64_t threadTile, linalg::FillOp fill,
-                              linalg::GenericOp epilogue) {
+                              linalg::GenericOp epilogue,
+                              const ContractionBlocks &blocks) {
   Location loc = op.getLoc();
   MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
@@ -813,7 +854,6 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   const int64_t depth = kStagedElements / blockTile;
   const int64_t groups = threadTile / vector;
   const int64_t groupStride = kSharedThreads * vector;
-  TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
   OpOperand *lhs = op.getDpsInputOperand(0);
   OpOperand *rhs = op.getDpsInputOperand(1);
   Type element = getElementTypeOrSelf(lhs->get().getType());
@@ -825,14 +865,14 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                                  MemRefLayoutAttrInterface(), workgroup);
   auto rhsType = MemRefType::get({depth, blockTile}, element,
                                  MemRefLayoutAttrInterface(), workgroup);
-  Value one = constant(1);
-  auto launch =
-      createLaunch(rewriter, loc, grid.count, constant(kSharedThreads),
-                   constant(kSharedThreads), TypeRange{lhsType, rhsType});
+  BlockFrame frame =
+      launchBlocks(rewriter, blocks, op, dims, epilogue, blockTile,
+                   kSharedThreads, kSharedThreads, TypeRange{lhsType, rhsType});
+  gpu::LaunchOp launch = frame.launch;
+  const TileOrigin &origin = frame.origin;
   Value sharedLhs = launch.getWorkgroupAttributions()[0];
   Value sharedRhs = launch.getWorkgroupAttributions()[1];
   Value zero = constant(0);
-  one = constant(1);
   auto add = [&](Value lhsValue, Value rhsValue) -> Value {
     return arith::AddIOp::create(rewriter, loc, lhsValue, rhsValue);
   };
@@ -840,14 +880,12 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
     return arith::MulIOp::create(rewriter, loc, lhsValue, constant(factor));
   };
 
-  TileOrigin origin = getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
-                                    blockTile, blockTile);
   Value threadX = launch.getThreadIds().x;
   Value threadY = launch.getThreadIds().y;
   Value thread = add(mul(threadY, kSharedThreads), threadX);
   OutputTile tile;
-  tile.sizeM = grid.sizeM;
-  tile.sizeN = grid.sizeN;
+  tile.sizeM = frame.sizeM;
+  tile.sizeN = frame.sizeN;
   SmallVector<Value> localRows, localColumns;
   for (int64_t group = 0; group < groups; ++group) {
     localRows.push_back(
@@ -915,7 +953,7 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
       loadAccumulators(rewriter, loc, op, dims, tile, fill);
   Value lastSlice = constant(op.getStaticLoopRanges()[k] - depth);
   auto slices = scf::ForOp::create(
-      rewriter, loc, zero, grid.sizeK, constant(depth), initial,
+      rewriter, loc, zero, frame.sizeK, constant(depth), initial,
       [&](OpBuilder &builder, Location nested, Value firstDepth,
           ValueRange accumulators) {
         OpBuilder::InsertionGuard guard(rewriter);
@@ -1280,32 +1318,27 @@ private:
 /// kMmaBlockTile x kMmaBlockTile tiles of C, staging A's and B's slices in
 /// shared memory (SliceStaging's buffers).
 struct MatrixCoreLaunch {
-  TileGrid grid;
+  BlockFrame block;
   gpu::LaunchOp launch;
   Value sharedLhs, sharedRhs, zero, thread;
   TileOrigin origin;
 };
 
-MatrixCoreLaunch
-createMatrixCoreLaunch(const IndexBuilder &b, linalg::LinalgOp op,
-                       const linalg::ContractionDimensions &dims,
-                       int64_t threads, int64_t stages = 1,
-                       bool swizzled = false) {
+MatrixCoreLaunch createMatrixCoreLaunch(
+    const IndexBuilder &b, const ContractionBlocks &blocks, linalg::LinalgOp op,
+    const linalg::ContractionDimensions &dims, linalg::GenericOp epilogue,
+    int64_t threads, int64_t stages = 1, bool swizzled = false) {
   Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   MatrixCoreLaunch frame;
-  frame.grid =
-      getTileGrid(b.rewriter, b.loc, op, dims, kMmaBlockTile, kMmaBlockTile);
-  Value one = b.constant(1);
-  frame.launch = createLaunch(
-      b.rewriter, b.loc, frame.grid.count, b.constant(threads), one,
+  frame.block = launchBlocks(
+      b.rewriter, blocks, op, dims, epilogue, kMmaBlockTile, threads, 1,
       TypeRange{SliceStaging::getLhsType(element, stages, swizzled),
                 SliceStaging::getRhsType(element, stages, swizzled)});
+  frame.launch = frame.block.launch;
   frame.sharedLhs = frame.launch.getWorkgroupAttributions()[0];
   frame.sharedRhs = frame.launch.getWorkgroupAttributions()[1];
   frame.zero = b.constant(0);
-  frame.origin =
-      getTileOrigin(b.rewriter, b.loc, frame.grid, frame.launch.getBlockIds().x,
-                    kMmaBlockTile, kMmaBlockTile);
+  frame.origin = frame.block.origin;
   frame.thread = frame.launch.getThreadIds().x;
   return frame;
 }
@@ -1315,8 +1348,8 @@ createMatrixCoreLaunch(const IndexBuilder &b, linalg::LinalgOp op,
 void completeWholeTile(OutputTile &tile, linalg::LinalgOp op,
                        const linalg::ContractionDimensions &dims,
                        const MatrixCoreLaunch &frame) {
-  tile.sizeM = frame.grid.sizeM;
-  tile.sizeN = frame.grid.sizeN;
+  tile.sizeM = frame.block.sizeM;
+  tile.sizeN = frame.block.sizeN;
   tile.clampedRows = tile.rows;
   tile.clampedColumns = tile.columns;
   tile.whole = true;
@@ -1344,7 +1377,7 @@ gpu::LaunchOp
 lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims,
                           linalg::FillOp fill, linalg::GenericOp epilogue,
-                          bool asyncCopy) {
+                          bool asyncCopy, const ContractionBlocks &blocks) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   IndexBuilder b{rewriter, loc};
@@ -1357,7 +1390,7 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   // TF32 rounds in registers; its stages would not fit in 48 KiB.
   bool async = asyncCopy && !tf32;
   MatrixCoreLaunch frame = createMatrixCoreLaunch(
-      b, op, dims, warps * warpSize,
+      b, blocks, op, dims, epilogue, warps * warpSize,
       /*stages=*/async ? SliceStaging::kAsyncStages : 1, /*swizzled=*/async);
   Value warp = b.div(frame.thread, warpSize);
   Value lane = b.rem(frame.thread, warpSize);
@@ -1498,9 +1531,9 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                 partial[i * tilesN + j], ArrayRef<int64_t>{16, 8, 16});
       };
   ValueRange accumulators =
-      async ? staging.walkSlicesAsync(frame.zero, frame.grid.sizeK, lastSlice,
+      async ? staging.walkSlicesAsync(frame.zero, frame.block.sizeK, lastSlice,
                                       initial, /*stepDepth=*/16, computeStep)
-            : staging.walkSlices(frame.zero, frame.grid.sizeK, lastSlice,
+            : staging.walkSlices(frame.zero, frame.block.sizeK, lastSlice,
                                  initial, tf32 ? 8 : 16, computeStep);
 
   storeTile(rewriter, loc, op, dims, tile,
@@ -1524,7 +1557,8 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
                                      linalg::LinalgOp op,
                                      const linalg::ContractionDimensions &dims,
                                      linalg::FillOp fill,
-                                     linalg::GenericOp epilogue) {
+                                     linalg::GenericOp epilogue,
+                                     const ContractionBlocks &blocks) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   IndexBuilder b{rewriter, loc};
@@ -1533,7 +1567,7 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
   constexpr int64_t waves = 4, waveSize = 64, waveTile = 64;
   constexpr int64_t tiles = waveTile / 16, fragment = 4;
   MatrixCoreLaunch frame =
-      createMatrixCoreLaunch(b, op, dims, waves * waveSize);
+      createMatrixCoreLaunch(b, blocks, op, dims, epilogue, waves * waveSize);
   Value wave = b.div(frame.thread, waveSize);
   Value lane = b.rem(frame.thread, waveSize);
   // A's fragment row and B's and C's fragment column; the first of the
@@ -1577,7 +1611,7 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
 
   Value lastSlice = b.constant(op.getStaticLoopRanges()[k] - depth);
   auto slices = staging.walkSlices(
-      frame.zero, frame.grid.sizeK, lastSlice, initial, /*stepDepth=*/16,
+      frame.zero, frame.block.sizeK, lastSlice, initial, /*stepDepth=*/16,
       [&](int64_t step, Value, SmallVector<Value> &partial) {
         Value firstK = b.addConstant(laneGroup, step);
         SmallVector<Value> lhsFragments, rhsFragments;
@@ -1611,6 +1645,53 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
             epilogue);
   eraseContraction(rewriter, op, fill, epilogue);
   return frame.launch;
+}
+
+gpu::LaunchOp lowerContractionToBlocks(
+    RewriterBase &rewriter, const ContractionStrategy &strategy,
+    linalg::LinalgOp op, const linalg::ContractionDimensions &dims,
+    linalg::FillOp fill, linalg::GenericOp epilogue, bool asyncCopy,
+    const ContractionBlocks &blocks) {
+  switch (strategy.kernel) {
+  case ContractionKernel::MmaSync:
+    return lowerContractionToMmaSync(rewriter, op, dims, fill, epilogue,
+                                     asyncCopy, blocks);
+  case ContractionKernel::Tf32MmaSync:
+    return lowerContractionToMmaSync(rewriter, op, dims, fill, epilogue,
+                                     /*asyncCopy=*/false, blocks);
+  case ContractionKernel::Mfma:
+    return lowerContractionToMfma(rewriter, op, dims, fill, epilogue, blocks);
+  case ContractionKernel::VectorTiles:
+    return lowerContractionToVectorTiles(rewriter, op, dims, strategy.size,
+                                         fill, epilogue, blocks);
+  case ContractionKernel::SharedTiles:
+    return lowerContractionToSharedTiles(rewriter, op, dims, strategy.size,
+                                         fill, epilogue, blocks);
+  case ContractionKernel::SplitK:
+  case ContractionKernel::RegisterTiles:
+    break;
+  }
+  llvm_unreachable("not a kernel whose blocks own tiles of C");
+}
+
+Value createAlignmentCheck(RewriterBase &rewriter, Location loc,
+                           ValueRange inputs) {
+  Value alignment =
+      arith::ConstantIndexOp::create(rewriter, loc, kVectorAlignment);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value allAligned;
+  for (Value input : inputs) {
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, input);
+    Value aligned = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(rewriter, loc, address, alignment), zero);
+    allAligned = allAligned
+                     ? arith::AndIOp::create(rewriter, loc, allAligned, aligned)
+                           .getResult()
+                     : aligned;
+  }
+  return allAligned;
 }
 
 } // namespace mlir::google::kernels

@@ -138,14 +138,64 @@ struct ContractionChoices {
   bool mmaSync = false, mfma = false, mfmaBf16 = false, tf32 = false;
 };
 
-/// Whether contraction `op` on tensors gets a shared-memory kernel (see
-/// lowerContractionToSharedTiles) whatever layouts bufferization gives its
-/// operands: not split-K, no tensor-core or vector tile kernel possible
-/// (those check their buffers' alignment and offsets), and
-/// prefersSharedMemory.
-bool getsSharedTilesOnTensors(linalg::LinalgOp op,
-                              const linalg::ContractionDimensions &dims,
-                              const ContractionChoices &choices);
+/// Where a contraction kernel's blocks come from: by default one per tile
+/// of C of the whole op; with `loop`, an scf.forall over blocks (see
+/// --google-gpu-tile-to-blocks, bufferized) whose body is the op on a
+/// tile's views, the loop's iterations, each tile taking as many blocks as
+/// the kernel's tiles it spans (its extents must be bounded).
+struct ContractionBlocks {
+  scf::ForallOp loop;
+};
+
+/// The kernels of a contraction, in the order the strategy prefers them.
+enum class ContractionKernel {
+  SplitK,
+  MmaSync,
+  Mfma,
+  Tf32MmaSync,
+  VectorTiles,
+  SharedTiles,
+  RegisterTiles,
+};
+
+/// A contraction's kernel and its size: the splits of K (SplitK), the rows
+/// and columns of C per thread (VectorTiles, SharedTiles, RegisterTiles);
+/// the tensor-core kernels' is their block tile.
+struct ContractionStrategy {
+  ContractionKernel kernel;
+  int64_t size;
+
+  /// The rows and columns of C per block, or 0 when blocks do not own
+  /// square tiles of C (split-K and register tiles map threads instead).
+  int64_t getBlockTile() const;
+
+  /// Whether the kernel reads A and B as 16-byte vectors: it runs only
+  /// when they are aligned at run time, else a shared-tile kernel does.
+  bool needsAlignedInputs() const;
+};
+
+/// The kernel for contraction `op` (see getTileableContraction): split-K
+/// for small outputs with long K, then the tensor-core kernels the choices
+/// allow, vector tiles, shared tiles, and register tiles for the rest. On
+/// tensors, the layouts bufferization will give the operands are not known
+/// yet: kernels needing aligned inputs are chosen assuming dense buffers,
+/// which they check when they are built (see needsAlignedInputs).
+ContractionStrategy
+chooseContractionKernel(linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims,
+                        const ContractionChoices &choices);
+
+/// The attribute on a contraction tiled into blocks on tensors (see
+/// --google-gpu-tile-to-blocks) that records its kernel for
+/// --google-map-to-gpu: {kernel = "mma_sync", size = 128}.
+constexpr llvm::StringLiteral kContractionKernelAttr = "google.gpu_kernel";
+
+void recordContractionKernel(linalg::LinalgOp op,
+                             const ContractionStrategy &strategy);
+
+/// The kernel recorded on `op`, if one is.
+std::optional<ContractionStrategy>
+getRecordedContractionKernel(linalg::LinalgOp op);
 
 /// A gpu.launch computing contraction `op` through shared memory: each
 /// block owns a (16 t) x (16 t) tile of C (t = tileSize) and walks K in
@@ -160,17 +210,8 @@ gpu::LaunchOp
 lowerContractionToSharedTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                               const linalg::ContractionDimensions &dims,
                               int64_t tileSize, linalg::FillOp fill,
-                              linalg::GenericOp epilogue);
-
-/// The kernel for `loop`, a contraction tiled on tensors into tiles of C
-/// of 16 t x 16 t (t = `tileSize`; see --google-gpu-tile-to-blocks) and
-/// bufferized, whose body is `op` on the tile's views with its `fill` and
-/// `epilogue` (either may be null): a block's work as in
-/// lowerContractionToSharedTiles, at the tile's origin.
-gpu::LaunchOp lowerContractionLoopToSharedTiles(
-    RewriterBase &rewriter, scf::ForallOp loop, linalg::LinalgOp op,
-    const linalg::ContractionDimensions &dims, int64_t tileSize,
-    linalg::FillOp fill, linalg::GenericOp epilogue);
+                              linalg::GenericOp epilogue,
+                              const ContractionBlocks &blocks = {});
 
 /// Output elements per block of a split-K contraction kernel.
 constexpr int64_t kSplitKOutputs = 32;
@@ -233,7 +274,8 @@ gpu::LaunchOp
 lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                               const linalg::ContractionDimensions &dims,
                               int64_t threadTile, linalg::FillOp fill,
-                              linalg::GenericOp epilogue);
+                              linalg::GenericOp epilogue,
+                              const ContractionBlocks &blocks = {});
 
 /// C's tile per block and K's slice depth of a tensor-core kernel.
 constexpr int64_t kMmaBlockTile = 128;
@@ -265,7 +307,7 @@ gpu::LaunchOp
 lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims,
                           linalg::FillOp fill, linalg::GenericOp epilogue,
-                          bool asyncCopy);
+                          bool asyncCopy, const ContractionBlocks &blocks = {});
 
 /// A gpu.launch computing contraction `op` (see prefersMmaSync) on AMD
 /// matrix cores (CDNA: gfx908, gfx90a, gfx94x, gfx950): blocks of 4 waves
@@ -276,7 +318,18 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
                                      linalg::LinalgOp op,
                                      const linalg::ContractionDimensions &dims,
                                      linalg::FillOp fill,
-                                     linalg::GenericOp epilogue);
+                                     linalg::GenericOp epilogue,
+                                     const ContractionBlocks &blocks = {});
+
+/// The kernel `strategy` names (one whose blocks own square tiles of C:
+/// see ContractionStrategy::getBlockTile) for contraction `op` with `fill`
+/// and `epilogue` (either may be null); `asyncCopy` as for
+/// lowerContractionToMmaSync.
+gpu::LaunchOp lowerContractionToBlocks(
+    RewriterBase &rewriter, const ContractionStrategy &strategy,
+    linalg::LinalgOp op, const linalg::ContractionDimensions &dims,
+    linalg::FillOp fill, linalg::GenericOp epilogue, bool asyncCopy,
+    const ContractionBlocks &blocks = {});
 
 /// At most this many threads share a split reduction, each reducing a
 /// chunk of at least kMinReductionChunk elements.
@@ -434,24 +487,37 @@ gpu::LaunchOp lowerRowChainLoopToBlocks(RewriterBase &rewriter,
 /// Whether `loop` distributes its iterations over GPU blocks.
 bool isMappedToBlocks(scf::ForallOp loop);
 
-/// A synchronous gpu.launch in place of `loop`: a block of `threadsX` x
-/// `threadsY` threads per iteration, with workgroup buffers of types
-/// `shared`; the loop's body moves into the launch, its induction
-/// variables from the block id delinearized over the loop's iterations.
+/// A synchronous gpu.launch in place of `loop`: `blocksPerIteration`
+/// blocks of `threadsX` x `threadsY` threads per iteration (consecutive
+/// block ids), with workgroup buffers of types `shared`; the loop's body
+/// moves into the launch, its induction variables from the block id
+/// delinearized over the loop's iterations.
 gpu::LaunchOp createLaunchFromLoop(RewriterBase &rewriter, scf::ForallOp loop,
                                    int64_t threadsX, int64_t threadsY,
-                                   TypeRange shared);
+                                   TypeRange shared,
+                                   int64_t blocksPerIteration = 1);
 
-/// The kernel for `loop`, an scf.forall over blocks, when its body is one
+/// Whether all of `inputs` (buffers on the host) start at multiples of
+/// kVectorAlignment bytes, as an i1 computed at the rewriter's insertion
+/// point.
+Value createAlignmentCheck(RewriterBase &rewriter, Location loc,
+                           ValueRange inputs);
+
+/// The options of --google-map-to-gpu that build the kernels of loops over
+/// blocks.
+struct BlockKernelOptions {
+  bool warpShuffles = false;
+  int64_t tileSize = 4;
+  bool asyncCopy = false;
+};
+
+/// The kernels for `loop`, an scf.forall over blocks, when its body is one
 /// kernel's work on a block (a row chain's, a row reduction's or a
-/// shared-tile contraction's with tile-size `tileSize`); failure leaves
-/// `loop` unchanged.
-FailureOr<gpu::LaunchOp> lowerBlockLoop(RewriterBase &rewriter,
-                                        scf::ForallOp loop, bool warpShuffles,
-                                        int64_t tileSize);
-/// failure leaves `loop` unchanged.
-FailureOr<gpu::LaunchOp> lowerBlockLoop(RewriterBase &rewriter,
-                                        scf::ForallOp loop, bool warpShuffles);
+/// contraction's): their number (a contraction whose kernel needs aligned
+/// inputs gets two, one per outcome of the check on the host); failure
+/// leaves `loop` unchanged.
+FailureOr<int64_t> lowerBlockLoop(RewriterBase &rewriter, scf::ForallOp loop,
+                                  const BlockKernelOptions &options);
 
 /// Query rows and keys per tile of a fused attention kernel, and its
 /// threads per block.

@@ -236,20 +236,106 @@ bool prefersTf32MmaSync(linalg::LinalgOp op,
          isF32Product(op);
 }
 
-bool getsSharedTilesOnTensors(linalg::LinalgOp op,
-                              const linalg::ContractionDimensions &dims,
-                              const ContractionChoices &choices) {
-  if (getSplitKFactor(op, dims))
-    return false;
+ContractionStrategy
+chooseContractionKernel(linalg::LinalgOp op,
+                        const linalg::ContractionDimensions &dims,
+                        const ContractionChoices &choices) {
+  if (int64_t splits = getSplitKFactor(op, dims))
+    return {ContractionKernel::SplitK, splits};
+  // AMD's matrix-core kernel takes f16, and bf16 from gfx90a on.
   Type input = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   bool matrixCores =
-      choices.mmaSync ||
-      (choices.mfma && (input.isF16() || (choices.mfmaBf16 && input.isBF16())));
-  if ((matrixCores && prefersMmaSync(op, dims)) ||
-      (choices.tf32 && prefersTf32MmaSync(op, dims)) ||
-      getVectorTileSize(op, dims))
-    return false;
-  return prefersSharedMemory(op, dims, choices.tileSize);
+      choices.mfma && (input.isF16() || (choices.mfmaBf16 && input.isBF16()));
+  if ((choices.mmaSync || matrixCores) && prefersMmaSync(op, dims))
+    return {choices.mmaSync ? ContractionKernel::MmaSync
+                            : ContractionKernel::Mfma,
+            kMmaBlockTile};
+  if (choices.tf32 && prefersTf32MmaSync(op, dims))
+    return {ContractionKernel::Tf32MmaSync, kMmaBlockTile};
+  if (int64_t threadTile = getVectorTileSize(op, dims))
+    return {ContractionKernel::VectorTiles, threadTile};
+  if (prefersSharedMemory(op, dims, choices.tileSize))
+    return {ContractionKernel::SharedTiles, choices.tileSize};
+  return {ContractionKernel::RegisterTiles,
+          getRegisterTileSize(op, dims, choices.tileSize)};
+}
+
+int64_t ContractionStrategy::getBlockTile() const {
+  switch (kernel) {
+  case ContractionKernel::MmaSync:
+  case ContractionKernel::Mfma:
+  case ContractionKernel::Tf32MmaSync:
+    return kMmaBlockTile;
+  case ContractionKernel::VectorTiles:
+  case ContractionKernel::SharedTiles:
+    return kSharedThreads * size;
+  case ContractionKernel::SplitK:
+  case ContractionKernel::RegisterTiles:
+    return 0;
+  }
+  llvm_unreachable("unknown contraction kernel");
+}
+
+bool ContractionStrategy::needsAlignedInputs() const {
+  return kernel == ContractionKernel::MmaSync ||
+         kernel == ContractionKernel::Mfma ||
+         kernel == ContractionKernel::Tf32MmaSync ||
+         kernel == ContractionKernel::VectorTiles;
+}
+
+namespace {
+
+StringRef getKernelName(ContractionKernel kernel) {
+  switch (kernel) {
+  case ContractionKernel::SplitK:
+    return "split_k";
+  case ContractionKernel::MmaSync:
+    return "mma_sync";
+  case ContractionKernel::Mfma:
+    return "mfma";
+  case ContractionKernel::Tf32MmaSync:
+    return "tf32_mma_sync";
+  case ContractionKernel::VectorTiles:
+    return "vector_tiles";
+  case ContractionKernel::SharedTiles:
+    return "shared_tiles";
+  case ContractionKernel::RegisterTiles:
+    return "register_tiles";
+  }
+  llvm_unreachable("unknown contraction kernel");
+}
+
+} // namespace
+
+void recordContractionKernel(linalg::LinalgOp op,
+                             const ContractionStrategy &strategy) {
+  Builder builder(op->getContext());
+  op->setAttr(
+      kContractionKernelAttr,
+      builder.getDictionaryAttr(
+          {builder.getNamedAttr(
+               "kernel", builder.getStringAttr(getKernelName(strategy.kernel))),
+           builder.getNamedAttr("size",
+                                builder.getI64IntegerAttr(strategy.size))}));
+}
+
+std::optional<ContractionStrategy>
+getRecordedContractionKernel(linalg::LinalgOp op) {
+  auto record = op->getAttrOfType<DictionaryAttr>(kContractionKernelAttr);
+  if (!record)
+    return std::nullopt;
+  auto name = record.getAs<StringAttr>("kernel");
+  auto size = record.getAs<IntegerAttr>("size");
+  if (!name || !size)
+    return std::nullopt;
+  for (ContractionKernel kernel :
+       {ContractionKernel::SplitK, ContractionKernel::MmaSync,
+        ContractionKernel::Mfma, ContractionKernel::Tf32MmaSync,
+        ContractionKernel::VectorTiles, ContractionKernel::SharedTiles,
+        ContractionKernel::RegisterTiles})
+    if (getKernelName(kernel) == name.getValue())
+      return ContractionStrategy{kernel, size.getInt()};
+  return std::nullopt;
 }
 
 namespace {

@@ -180,21 +180,7 @@ void lowerIfAligned(
   Operation *last = epilogue ? epilogue.getOperation() : op.getOperation();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(last);
-  Value alignment =
-      arith::ConstantIndexOp::create(rewriter, loc, kVectorAlignment);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value isAligned;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    Value address = memref::ExtractAlignedPointerAsIndexOp::create(
-        rewriter, loc, input->get());
-    Value inputAligned = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(rewriter, loc, address, alignment), zero);
-    isAligned = isAligned ? arith::AndIOp::create(rewriter, loc, isAligned,
-                                                  inputAligned)
-                                .getResult()
-                          : inputAligned;
-  }
+  Value isAligned = createAlignmentCheck(rewriter, loc, op.getDpsInputs());
   auto branch = scf::IfOp::create(rewriter, loc, isAligned,
                                   /*withElseRegion=*/true);
   auto lowerIn = [&](Block *block,
@@ -275,8 +261,10 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         blockLoops.push_back(loop);
     });
     for (scf::ForallOp loop : blockLoops) {
-      if (succeeded(lowerBlockLoop(rewriter, loop, warpShuffles, tileSize))) {
-        ++numKernels;
+      if (FailureOr<int64_t> kernels = lowerBlockLoop(
+              rewriter, loop, {warpShuffles, tileSize, asyncCopy});
+          succeeded(kernels)) {
+        numKernels += *kernels;
         continue;
       }
       if (failed(scf::forallToForLoop(rewriter, loop))) {
@@ -394,80 +382,42 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       FailureOr<scf::ParallelOp> loop;
       auto contraction = contractions.find(op);
       if (contraction != contractions.end()) {
-        if (int64_t splits = getSplitKFactor(op, contraction->second.dims)) {
-          lowerContractionToSplitK(rewriter, op, contraction->second.dims,
-                                   splits, contraction->second.fill,
-                                   contraction->second.epilogue);
+        const Fused &fused = contraction->second;
+        ContractionStrategy strategy = chooseContractionKernel(
+            op, fused.dims, {tileSize, mmaSync, mfma, mfmaBf16, tf32});
+        switch (strategy.kernel) {
+        case ContractionKernel::SplitK:
+          lowerContractionToSplitK(rewriter, op, fused.dims, strategy.size,
+                                   fused.fill, fused.epilogue);
           ++numKernels;
           continue;
-        }
-        const linalg::ContractionDimensions &dims = contraction->second.dims;
-        auto sharedTiles = [&](linalg::LinalgOp clone, linalg::FillOp fill,
+        case ContractionKernel::RegisterTiles:
+          loop = lowerContractionToTiles(rewriter, op, fused.dims,
+                                         strategy.size, strategy.size,
+                                         fused.fill, fused.epilogue);
+          break;
+        default: {
+          auto lower = [&](const ContractionStrategy &kernel) {
+            return [&, kernel](linalg::LinalgOp clone, linalg::FillOp fill,
                                linalg::GenericOp epilogue) {
-          lowerContractionToSharedTiles(rewriter, clone, dims, tileSize, fill,
-                                        epilogue);
-        };
-        // AMD's matrix-core kernel takes f16, and bf16 from gfx90a on.
-        Type inputType = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
-        bool matrixCores =
-            mfma && (inputType.isF16() || (mfmaBf16 && inputType.isBF16()));
-        if ((mmaSync || matrixCores) && prefersMmaSync(op, dims)) {
-          lowerIfAligned(
-              rewriter, op, contraction->second.fill,
-              contraction->second.epilogue,
-              [&](linalg::LinalgOp clone, linalg::FillOp fill,
-                  linalg::GenericOp epilogue) {
-                if (mmaSync)
-                  lowerContractionToMmaSync(rewriter, clone, dims, fill,
-                                            epilogue, asyncCopy);
-                else
-                  lowerContractionToMfma(rewriter, clone, dims, fill, epilogue);
-              },
-              sharedTiles);
+              lowerContractionToBlocks(rewriter, kernel, clone, fused.dims,
+                                       fill, epilogue, asyncCopy);
+            };
+          };
+          if (!strategy.needsAlignedInputs()) {
+            lower(strategy)(op, fused.fill, fused.epilogue);
+            ++numKernels;
+            continue;
+          }
+          // The kernel reading vectors when A and B are aligned at run
+          // time, a shared-tile kernel otherwise.
+          lowerIfAligned(rewriter, op, fused.fill, fused.epilogue,
+                         lower(strategy),
+                         lower({ContractionKernel::SharedTiles, tileSize}));
           numKernels += 2;
           continue;
         }
-        if (tf32 && prefersTf32MmaSync(op, dims)) {
-          lowerIfAligned(
-              rewriter, op, contraction->second.fill,
-              contraction->second.epilogue,
-              [&](linalg::LinalgOp clone, linalg::FillOp fill,
-                  linalg::GenericOp epilogue) {
-                lowerContractionToMmaSync(rewriter, clone, dims, fill, epilogue,
-                                          /*asyncCopy=*/false);
-              },
-              sharedTiles);
-          numKernels += 2;
-          continue;
         }
-        if (int64_t tile = getVectorTileSize(op, dims)) {
-          lowerIfAligned(
-              rewriter, op, contraction->second.fill,
-              contraction->second.epilogue,
-              [&](linalg::LinalgOp clone, linalg::FillOp fill,
-                  linalg::GenericOp epilogue) {
-                lowerContractionToVectorTiles(rewriter, clone, dims, tile, fill,
-                                              epilogue);
-              },
-              sharedTiles);
-          numKernels += 2;
-          continue;
-        }
-      }
-      if (contraction != contractions.end() &&
-          prefersSharedMemory(op, contraction->second.dims, tileSize)) {
-        lowerContractionToSharedTiles(rewriter, op, contraction->second.dims,
-                                      tileSize, contraction->second.fill,
-                                      contraction->second.epilogue);
-        ++numKernels;
-        continue;
-      }
-      if (contraction != contractions.end()) {
-        int64_t tile =
-            getRegisterTileSize(op, contraction->second.dims, tileSize);
-        loop = lowerContractionToTiles(rewriter, op, contraction->second.dims,
-                                       tile, tile, contraction->second.fill,
-                                       contraction->second.epilogue);
       } else {
         loop = lowerToParallelLoops(rewriter, op);
       }

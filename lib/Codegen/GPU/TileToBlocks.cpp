@@ -313,18 +313,20 @@ getTensorEpilogue(linalg::LinalgOp op,
   return epilogue;
 }
 
-/// Tiles contraction `op` (dimensions `dims`) by the block tile of the
-/// shared-memory kernel (16 t x 16 t of C, t = `tileSize`, one batch),
-/// with the fill of its accumulator (when nothing else reads it) and its
-/// elementwise epilogue (not in `taken`) fused in. False when it has no
-/// elements.
+/// Tiles contraction `op` (dimensions `dims`) by the block tile of its
+/// kernel, `strategy` (one batch), with the fill of its accumulator (when
+/// nothing else reads it) and its elementwise epilogue (not in `taken`)
+/// fused in, and records the kernel on the tiled contraction. False when
+/// it has no elements.
 FailureOr<bool>
 tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                const linalg::ContractionDimensions &dims, int64_t tileSize,
+                const linalg::ContractionDimensions &dims,
+                const ContractionStrategy &strategy,
                 const llvm::SmallPtrSetImpl<Operation *> &taken) {
   if (llvm::is_contained(op.getStaticLoopRanges(), 0))
     return false;
-  int64_t blockTile = kSharedThreads * tileSize;
+  int64_t blockTile = strategy.getBlockTile();
+  recordContractionKernel(op, strategy);
   SmallVector<int64_t> loopSizes(op.getNumLoops(), 0);
   for (unsigned batch : dims.batch)
     loopSizes[batch] = 1;
@@ -410,7 +412,7 @@ struct GpuTileToBlocksPass
     for (linalg::LinalgOp op : ops)
       if (!taken.contains(op) && getRowReduction(op))
         reductions.push_back(op);
-    // Contractions that get shared-memory tiles whatever their layouts.
+    // Contractions whose kernels' blocks own tiles of C.
     ContractionChoices choices{tileSize, mmaSync, mfma, mfmaBf16, tf32};
     SmallVector<RowChain> keptChains;
     for (const RowChain &chain : chains)
@@ -418,14 +420,21 @@ struct GpuTileToBlocksPass
         keptChains.push_back(chain);
     llvm::SmallPtrSet<Operation *, 8> nearAttention =
         getAttentionNeighbours(keptChains);
-    SmallVector<std::pair<linalg::LinalgOp, linalg::ContractionDimensions>>
-        contractions;
+    struct Contraction {
+      linalg::LinalgOp op;
+      linalg::ContractionDimensions dims;
+      ContractionStrategy strategy;
+    };
+    SmallVector<Contraction> contractions;
     for (linalg::LinalgOp op : ops) {
       std::optional<linalg::ContractionDimensions> dims =
           getTileableContraction(op);
-      if (dims && !taken.contains(op) && !nearAttention.contains(op) &&
-          getsSharedTilesOnTensors(op, *dims, choices))
-        contractions.push_back({op, *dims});
+      if (!dims || taken.contains(op) || nearAttention.contains(op))
+        continue;
+      ContractionStrategy strategy =
+          chooseContractionKernel(op, *dims, choices);
+      if (strategy.getBlockTile())
+        contractions.push_back({op, *dims, strategy});
     }
     IRRewriter rewriter(&getContext());
     for (const RowChain &chain : chains) {
@@ -444,9 +453,10 @@ struct GpuTileToBlocksPass
         return signalPassFailure();
       numTiledReductions += *tiled;
     }
-    for (auto [op, dims] : contractions) {
+    for (const Contraction &contraction : contractions) {
       FailureOr<bool> tiled =
-          tileContraction(rewriter, op, dims, tileSize, taken);
+          tileContraction(rewriter, contraction.op, contraction.dims,
+                          contraction.strategy, taken);
       if (failed(tiled))
         return signalPassFailure();
       numTiledContractions += *tiled;

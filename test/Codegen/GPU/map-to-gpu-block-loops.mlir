@@ -240,16 +240,77 @@ func.func @shared_tiles(%a: memref<?x300xf32>, %b: memref<300x200xf32>, %bias: m
 
 // -----
 
-// A tile larger than the kernel's (tile-size 4: 64 x 64) is not a block's
-// work: its blocks run one after another.
+// A tile larger than the kernel's (tile-size 4: 64 x 64) takes as many
+// blocks as the kernel's tiles it spans (2 x 4 per iteration, the columns
+// fastest), each at its origin in the tile.
 // CHECK-LABEL: func.func @tile_too_large
-// CHECK: scf.for
-// CHECK: gpu.launch
+// CHECK-NOT: scf.for
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c16{{(_[0-9]+)?}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}
+// CHECK: %[[ITERATION:.*]] = arith.divui %[[BX]], %c8
+// CHECK: %[[I:.*]] = arith.muli %[[ITERATION]], %c128
+// CHECK: memref.subview %{{.*}}[%[[I]], 0] [128, 64] [1, 1]
+// CHECK: %[[BLOCK:.*]] = arith.remui %[[BX]], %c8
+// CHECK: %[[ROW:.*]] = arith.divui %[[BLOCK]], %c4
+// CHECK: arith.muli %[[ROW]], %c64
+// CHECK: %[[COLUMN:.*]] = arith.remui %[[BLOCK]], %c4
+// CHECK: arith.muli %[[COLUMN]], %c64
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
 func.func @tile_too_large(%a: memref<256x64xf32>, %b: memref<64x256xf32>, %c: memref<256x256xf32>) {
   scf.forall (%i) = (0) to (256) step (128) {
     %as = memref.subview %a[%i, 0] [128, 64] [1, 1] : memref<256x64xf32> to memref<128x64xf32, strided<[64, 1], offset: ?>>
     %cs = memref.subview %c[%i, 0] [128, 256] [1, 1] : memref<256x256xf32> to memref<128x256xf32, strided<[256, 1], offset: ?>>
     linalg.matmul ins(%as, %b : memref<128x64xf32, strided<[64, 1], offset: ?>>, memref<64x256xf32>) outs(%cs : memref<128x256xf32, strided<[256, 1], offset: ?>>)
   } {mapping = [#gpu.block<linear_dim_0>]}
+  return
+}
+
+// -----
+
+// A contraction tiled for the vector-tile kernel (recorded by
+// --google-gpu-tile-to-blocks) reads A and B as vectors of 16 bytes: the
+// host checks that their buffers are aligned and launches it, or else the
+// shared-tile kernel on the same tiles.
+// CHECK-LABEL: func.func @vector_tiles
+// CHECK-SAME: (%[[A:.*]]: memref<256x128xf32>, %[[B:.*]]: memref<128x256xf32>, %[[C:.*]]: memref<256x256xf32>)
+// CHECK-DAG: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK-DAG: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %[[B]]
+// CHECK: scf.if
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c16{{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}} workgroup(%{{.*}} : memref<16x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: vector.load %{{.*}} : memref<64x128xf32, strided<[128, 1], offset: ?>>, vector<4xf32>
+// CHECK: } else {
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<64x17xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x65xf32, #gpu.address_space<workgroup>>)
+// CHECK-NOT: vector.load
+// CHECK: return
+func.func @vector_tiles(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (256, 256) step (64, 64) {
+    %as = memref.subview %a[%i, 0] [64, 128] [1, 1] : memref<256x128xf32> to memref<64x128xf32, strided<[128, 1], offset: ?>>
+    %bs = memref.subview %b[0, %j] [128, 64] [1, 1] : memref<128x256xf32> to memref<128x64xf32, strided<[256, 1], offset: ?>>
+    %cs = memref.subview %c[%i, %j] [64, 64] [1, 1] : memref<256x256xf32> to memref<64x64xf32, strided<[256, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%cs : memref<64x64xf32, strided<[256, 1], offset: ?>>)
+    linalg.matmul {google.gpu_kernel = {kernel = "vector_tiles", size = 4 : i64}} ins(%as, %bs : memref<64x128xf32, strided<[128, 1], offset: ?>>, memref<128x64xf32, strided<[256, 1], offset: ?>>) outs(%cs : memref<64x64xf32, strided<[256, 1], offset: ?>>)
+  } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+  return
+}
+
+// -----
+
+// After bufferization A may be a view with an offset: it is not known to
+// be aligned, and the shared-tile kernel alone runs.
+// CHECK-LABEL: func.func @view_with_offset
+// CHECK-NOT: scf.if
+// CHECK-NOT: vector.load
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<64x17xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x65xf32, #gpu.address_space<workgroup>>)
+// CHECK-NOT: gpu.launch
+func.func @view_with_offset(%a: memref<256x128xf32, strided<[128, 1], offset: 1>>, %b: memref<128x256xf32>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (256, 256) step (64, 64) {
+    %as = memref.subview %a[%i, 0] [64, 128] [1, 1] : memref<256x128xf32, strided<[128, 1], offset: 1>> to memref<64x128xf32, strided<[128, 1], offset: ?>>
+    %bs = memref.subview %b[0, %j] [128, 64] [1, 1] : memref<128x256xf32> to memref<128x64xf32, strided<[256, 1], offset: ?>>
+    %cs = memref.subview %c[%i, %j] [64, 64] [1, 1] : memref<256x256xf32> to memref<64x64xf32, strided<[256, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%cs : memref<64x64xf32, strided<[256, 1], offset: ?>>)
+    linalg.matmul {google.gpu_kernel = {kernel = "vector_tiles", size = 4 : i64}} ins(%as, %bs : memref<64x128xf32, strided<[128, 1], offset: ?>>, memref<128x64xf32, strided<[256, 1], offset: ?>>) outs(%cs : memref<64x64xf32, strided<[256, 1], offset: ?>>)
+  } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
   return
 }

@@ -1,5 +1,6 @@
 // RUN: google-opt %s -split-input-file --google-gpu-tile-to-blocks | FileCheck %s
 // RUN: google-opt %s -split-input-file --google-gpu-tile-to-blocks=fused-attention=1 | FileCheck %s --check-prefix=ATTENTION
+// RUN: google-opt %s -split-input-file --google-gpu-tile-to-blocks=mma-sync=1 | FileCheck %s --check-prefix=MMA
 
 // Softmax's chain is tiled by rows into a loop over blocks with every op
 // fused in: each block reduces, exponentiates and divides its own row,
@@ -320,7 +321,8 @@ func.func @read_before_end(%x: tensor<4x512xf32>) -> (tensor<4x512xf32>, f32) {
 // A contraction that only the shared-memory kernel can take (a dynamic M)
 // is tiled by its block's 64 x 64 tile of C (tile-size 4), its
 // accumulator's fill and its epilogue fused in; partial tiles at the
-// edges have extents of their own.
+// edges have extents of their own. The kernel is recorded on the tile's
+// contraction for --google-map-to-gpu.
 // CHECK-LABEL: func.func @matmul_bias_relu
 // CHECK-SAME: (%[[A:.*]]: tensor<?x300xf32>, %[[B:.*]]: tensor<300x200xf32>, %[[BIAS:.*]]: tensor<200xf32>)
 // CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (%{{.*}}, 200) step (64, 64) shared_outs(%[[OUT:.*]] = %{{.*}})
@@ -329,7 +331,7 @@ func.func @read_before_end(%x: tensor<4x512xf32>) -> (tensor<4x512xf32>, f32) {
 // CHECK: %[[ASLICE:.*]] = tensor.extract_slice %[[A]][%[[I]], 0] [%[[ROWS]], 300] [1, 1]
 // CHECK: %[[BSLICE:.*]] = tensor.extract_slice %[[B]][0, %[[J]]] [300, %[[COLUMNS]]] [1, 1]
 // CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<?x?xf32>)
-// CHECK: %[[PRODUCT:.*]] = linalg.matmul ins(%[[ASLICE]], %[[BSLICE]] : tensor<?x300xf32>, tensor<300x?xf32>) outs(%[[FILL]] : tensor<?x?xf32>)
+// CHECK: %[[PRODUCT:.*]] = linalg.matmul {google.gpu_kernel = {kernel = "shared_tiles", size = 4 : i64}} ins(%[[ASLICE]], %[[BSLICE]] : tensor<?x300xf32>, tensor<300x?xf32>) outs(%[[FILL]] : tensor<?x?xf32>)
 // CHECK: %[[BIASSLICE:.*]] = tensor.extract_slice %[[BIAS]][%[[J]]] [%[[COLUMNS]]] [1]
 // CHECK: linalg.generic {{.*}} ins(%[[PRODUCT]], %[[BIASSLICE]] : tensor<?x?xf32>, tensor<?xf32>)
 // CHECK: } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
@@ -370,23 +372,65 @@ func.func @batched(%a: tensor<3x100x50xf32>, %b: tensor<3x50x100xf32>) -> tensor
 
 // -----
 
-// Left to --google-map-to-gpu: a static, aligned f32 matmul (its vector
-// tile kernel checks its buffers' alignment), one with a small output and
-// a long K (split-K), and one smaller than a block's tile (register
-// tiles).
+// Left to --google-map-to-gpu: a matmul with a small output and a long K
+// (split-K), and one smaller than a block's tile (register tiles).
 // CHECK-LABEL: func.func @left_to_buffers
 // CHECK-NOT: scf.forall
 // CHECK: return
-func.func @left_to_buffers(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %x: tensor<8x1024xf32>, %w: tensor<1024x8xf32>, %s: tensor<20x20xf32>) -> (tensor<256x256xf32>, tensor<8x8xf32>, tensor<20x20xf32>) {
+func.func @left_to_buffers(%x: tensor<8x1024xf32>, %w: tensor<1024x8xf32>, %s: tensor<20x20xf32>) -> (tensor<8x8xf32>, tensor<20x20xf32>) {
   %zero = arith.constant 0.0 : f32
-  %e1 = tensor.empty() : tensor<256x256xf32>
-  %i1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x256xf32>) -> tensor<256x256xf32>
-  %c1 = linalg.matmul ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%i1 : tensor<256x256xf32>) -> tensor<256x256xf32>
   %e2 = tensor.empty() : tensor<8x8xf32>
   %i2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8x8xf32>) -> tensor<8x8xf32>
   %c2 = linalg.matmul ins(%x, %w : tensor<8x1024xf32>, tensor<1024x8xf32>) outs(%i2 : tensor<8x8xf32>) -> tensor<8x8xf32>
   %e3 = tensor.empty() : tensor<20x20xf32>
   %i3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<20x20xf32>) -> tensor<20x20xf32>
   %c3 = linalg.matmul ins(%s, %s : tensor<20x20xf32>, tensor<20x20xf32>) outs(%i3 : tensor<20x20xf32>) -> tensor<20x20xf32>
-  return %c1, %c2, %c3 : tensor<256x256xf32>, tensor<8x8xf32>, tensor<20x20xf32>
+  return %c2, %c3 : tensor<8x8xf32>, tensor<20x20xf32>
+}
+
+// -----
+
+// A static f32 matmul that fits the vector-tile kernel is tiled by its
+// block's tile: 16 x 4 (too few 128 x 128 tiles for 8 per thread).
+// --google-map-to-gpu checks that the buffers it reads as vectors are
+// aligned.
+// CHECK-LABEL: func.func @vector_tiles
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (512, 512) step (64, 64)
+// CHECK: linalg.fill
+// CHECK: linalg.matmul {google.gpu_kernel = {kernel = "vector_tiles", size = 4 : i64}} ins(%{{.*}}, %{{.*}} : tensor<64x256xf32>, tensor<256x64xf32>)
+func.func @vector_tiles(%a: tensor<512x256xf32>, %b: tensor<256x512xf32>) -> tensor<512x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x512xf32>
+  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<512x512xf32>) -> tensor<512x512xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<512x256xf32>, tensor<256x512xf32>) outs(%i : tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %c : tensor<512x512xf32>
+}
+
+// -----
+
+// With mma-sync, f16 products accumulated in f32 go to tensor cores:
+// blocks of 128 x 128 tiles of C, the epilogue fused in. Without it, the
+// shared-tile kernel takes them.
+// CHECK-LABEL: func.func @half_products
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (2, 256, 128) step (1, 64, 64)
+// CHECK: linalg.batch_matmul {google.gpu_kernel = {kernel = "shared_tiles", size = 4 : i64}}
+// MMA-LABEL: func.func @half_products
+// MMA: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (2, 256, 128) step (1, 128, 128)
+// MMA: linalg.fill
+// MMA: linalg.batch_matmul {google.gpu_kernel = {kernel = "mma_sync", size = 128 : i64}} ins(%{{.*}}, %{{.*}} : tensor<1x128x64xf16>, tensor<1x64x128xf16>) outs(%{{.*}} : tensor<1x128x128xf32>)
+// MMA: linalg.generic
+// MMA: arith.truncf
+// MMA: } {mapping = [#gpu.block<linear_dim_2>, #gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+func.func @half_products(%a: tensor<2x256x64xf16>, %b: tensor<2x64x128xf16>) -> tensor<2x256x128xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x256x128xf32>
+  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<2x256x128xf32>) -> tensor<2x256x128xf32>
+  %c = linalg.batch_matmul ins(%a, %b : tensor<2x256x64xf16>, tensor<2x64x128xf16>) outs(%i : tensor<2x256x128xf32>) -> tensor<2x256x128xf32>
+  %h = tensor.empty() : tensor<2x256x128xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c : tensor<2x256x128xf32>) outs(%h : tensor<2x256x128xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<2x256x128xf16>
+  return %r : tensor<2x256x128xf16>
 }
