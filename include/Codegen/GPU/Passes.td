@@ -94,17 +94,21 @@ def GpuTileToBlocksPass
     their buffers can be aligned (static, no offset) and at run time that
     they are, with the shared-tile kernel on the same tiles otherwise.
 
-    With `fused-attention`, a chain between two contractions stays whole
-    (the fused-attention kernel of `--google-map-to-gpu` takes it, on
-    buffers), as do the contractions next to it. The fills that a
-    contraction's kernel absorbs stay out of chains. Split-K and register-tile contractions, elementwise ops and
+    With `fused-attention`, an attention (matmul, steps on the scores,
+    softmax, matmul with V, an elementwise epilogue) is tiled by one batch
+    (one loop iteration without a batch), all its ops fused in: the kernel
+    splits the rows of queries into blocks itself. A chain between two
+    contractions that is not such an attention on tensors stays whole, as
+    do the contractions next to it, for `--google-map-to-gpu` to match on
+    buffers. The fills that a contraction's kernel absorbs stay out of
+    chains. Split-K and register-tile contractions, elementwise ops and
     full reductions are mapped on buffers by `--google-map-to-gpu` (their
     threads take consecutive elements of the collapsed iteration space).
   }];
   let options = [
     Option<"fusedAttention", "fused-attention", "bool", /*default=*/"false",
-           "Leave the softmax of an attention to --google-map-to-gpu's "
-           "fused-attention kernel">,
+           "Tile attentions for --google-map-to-gpu's fused-attention "
+           "kernel">,
     Option<"tileSize", "tile-size", "int64_t", /*default=*/"4",
            "Rows and columns of C per thread in contractions (as "
            "--google-map-to-gpu's)">,
@@ -128,6 +132,8 @@ def GpuTileToBlocksPass
               "Row reductions tiled into blocks">,
     Statistic<"numTiledContractions", "num-tiled-contractions",
               "Contractions tiled into blocks">,
+    Statistic<"numTiledAttentions", "num-tiled-attentions",
+              "Attentions tiled into blocks">,
   ];
 }
 
@@ -218,10 +224,15 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     a block per iteration, the body (one block's work on views of its rows
     or tile) emitted as above: row chains, row reductions (thread 0 also
     runs the fill before and the elementwise ops on the row's value after;
-    the row's values live in workgroup memory) and shared-memory
-    contractions (`tile-size` must be the tiling's; the product the
-    epilogue reads stays in registers). A loop whose body is no kernel's
-    runs its iterations one after another on the host.
+    the row's values live in workgroup memory), contractions (the kernel
+    recorded on the contraction, `google.gpu_kernel`; a tile larger than
+    the kernel's takes several blocks; kernels reading 16-byte vectors run
+    when the tiles' buffers are aligned at run time, the shared-tile
+    kernel otherwise; the product the epilogue reads stays in registers)
+    and, with `fused-attention`, a batch's attention (the blocks of its
+    tiles of rows per iteration; its buffers in between are dropped). A
+    loop whose body is no kernel's runs its iterations one after another
+    on the host.
     Afterwards no memory access is left outside a `gpu.launch`; the pass
     fails, naming the op, if one is.
   }];

@@ -463,7 +463,8 @@ Value applyBinary(RewriterBase &rewriter, linalg::GenericOp op, Value lhs,
 } // namespace
 
 gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
-                                     const Attention &attention) {
+                                     const Attention &attention,
+                                     scf::ForallOp loop) {
   Attention a = attention;
   Operation *last = a.outputEpilogue ? a.outputEpilogue.getOperation()
                                      : a.output.getOperation();
@@ -486,9 +487,15 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
   auto valuesType = MemRefType::get({tile, a.valueDepth}, f32,
                                     MemRefLayoutAttrInterface(), workgroup);
   int64_t rowTiles = llvm::divideCeil(a.rows, tile);
-  gpu::LaunchOp launch = createLaunch(
-      rewriter, loc, ix.constant(a.batch * rowTiles), ix.constant(threads),
-      ix.constant(1), TypeRange{queriesType, keysType, valuesType});
+  SmallVector<Type> shared = {queriesType, keysType, valuesType};
+  gpu::LaunchOp launch =
+      loop ? createLaunchFromLoop(rewriter, loop, threads, 1, shared,
+                                  a.batch * rowTiles)
+           : createLaunch(rewriter, loc, ix.constant(a.batch * rowTiles),
+                          ix.constant(threads), ix.constant(1), shared);
+  // The kernel is built at the attention's last op, in the loop's body.
+  if (loop)
+    rewriter.setInsertionPoint(last);
   Value sharedQueries = launch.getWorkgroupAttributions()[0];
   Value sharedKeys = launch.getWorkgroupAttributions()[1];
   Value sharedValues = launch.getWorkgroupAttributions()[2];
@@ -504,6 +511,8 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
     hasColumns = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                        x, ix.constant(a.valueDepth / vector));
   Value block = launch.getBlockIds().x;
+  if (loop)
+    block = ix.rem(block, a.batch * rowTiles);
   Value batch = ix.div(block, rowTiles);
   Value firstRow = ix.mul(ix.rem(block, rowTiles), tile);
   Value zeroIndex = ix.constant(0);

@@ -266,6 +266,24 @@ std::optional<BlockRowReduction> getBodyRowReduction(scf::ForallOp loop) {
   return result;
 }
 
+/// The attention that makes up `loop`'s body (see matchAttention, which
+/// starts at its first contraction): every linalg op of the body is one of
+/// its ops.
+std::optional<Attention> getBodyAttention(scf::ForallOp loop) {
+  std::optional<SmallVector<linalg::LinalgOp>> ops = getBodyLinalgOps(loop);
+  if (!ops)
+    return std::nullopt;
+  auto scores = llvm::find_if(*ops, [](linalg::LinalgOp op) {
+    return getTileableContraction(op).has_value();
+  });
+  if (scores == ops->end())
+    return std::nullopt;
+  std::optional<Attention> attention = matchAttention(*scores);
+  if (!attention || attention->getOps().size() != ops->size())
+    return std::nullopt;
+  return attention;
+}
+
 /// A contraction kernel's block of work: `op` with the fill of its
 /// accumulator and the elementwise epilogue on its result, when there are.
 struct BlockContraction {
@@ -421,6 +439,11 @@ void lowerContractionLoop(RewriterBase &rewriter, scf::ForallOp loop,
 
 FailureOr<int64_t> lowerBlockLoop(RewriterBase &rewriter, scf::ForallOp loop,
                                   const BlockKernelOptions &options) {
+  if (options.fusedAttention)
+    if (std::optional<Attention> attention = getBodyAttention(loop)) {
+      lowerAttentionToBlocks(rewriter, *attention, loop);
+      return 1;
+    }
   if (std::optional<BlockContraction> contraction = getBodyContraction(loop)) {
     ContractionStrategy sharedTiles{ContractionKernel::SharedTiles,
                                     options.tileSize};

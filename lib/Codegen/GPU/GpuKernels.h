@@ -509,13 +509,14 @@ struct BlockKernelOptions {
   bool warpShuffles = false;
   int64_t tileSize = 4;
   bool asyncCopy = false;
+  bool fusedAttention = false;
 };
 
 /// The kernels for `loop`, an scf.forall over blocks, when its body is one
-/// kernel's work on a block (a row chain's, a row reduction's or a
-/// contraction's): their number (a contraction whose kernel needs aligned
-/// inputs gets two, one per outcome of the check on the host); failure
-/// leaves `loop` unchanged.
+/// kernel's work on a block (a row chain's, a row reduction's, a
+/// contraction's or, with fusedAttention, an attention's): their number (a
+/// contraction whose kernel needs aligned inputs gets two, one per outcome of
+/// the check on the host); failure leaves `loop` unchanged.
 FailureOr<int64_t> lowerBlockLoop(RewriterBase &rewriter, scf::ForallOp loop,
                                   const BlockKernelOptions &options);
 
@@ -573,9 +574,13 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores);
 /// last tile of rows overlaps the one before (fewer than 64 rows: the
 /// rows past the end are not stored); in a partial last tile of keys, the
 /// keys past the end score -inf against rows of V that are 0. Erases the
-/// attention's ops.
+/// attention's ops. With `loop`, an scf.forall over blocks (see
+/// --google-gpu-tile-to-blocks, bufferized) whose body is the attention of
+/// one batch (views of Q, K, V and the output; its own buffers in between),
+/// each iteration takes the blocks of its tiles of rows.
 gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
-                                     const Attention &attention);
+                                     const Attention &attention,
+                                     scf::ForallOp loop = {});
 
 } // namespace mlir::google::kernels
 

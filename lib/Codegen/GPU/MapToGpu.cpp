@@ -262,7 +262,8 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     });
     for (scf::ForallOp loop : blockLoops) {
       if (FailureOr<int64_t> kernels = lowerBlockLoop(
-              rewriter, loop, {warpShuffles, tileSize, asyncCopy});
+              rewriter, loop,
+              {warpShuffles, tileSize, asyncCopy, fusedAttention});
           succeeded(kernels)) {
         numKernels += *kernels;
         continue;

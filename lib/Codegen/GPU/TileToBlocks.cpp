@@ -355,6 +355,116 @@ tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   return true;
 }
 
+/// The ops of the attention whose scores contraction `scores` computes, on
+/// tensors, in program order, as --google-map-to-gpu's fused-attention
+/// kernel takes them (matchAttention decides after bufferization): the
+/// ops from `scores` on to the next contraction (the probabilities times
+/// V), which are elementwise steps on the scores and softmax's two row
+/// reductions (max, sum) and their elementwise ops, that contraction, the
+/// fills of their outputs, a transpose of K that only the scores read, and
+/// an elementwise epilogue of the output not in `taken`. All f32 and
+/// static, in one block, read outside only at the last; Q's, K's and V's
+/// depths multiples of 16 up to kAttentionTile. Empty when there is no
+/// such attention.
+SmallVector<Operation *>
+getTensorAttention(linalg::LinalgOp scores,
+                   const llvm::SmallPtrSetImpl<Operation *> &taken) {
+  // On from the scores to the one contraction they lead to.
+  constexpr size_t kMaxOps = 32;
+  llvm::SetVector<Operation *> members;
+  members.insert(scores);
+  linalg::LinalgOp output;
+  for (size_t next = 0; next < members.size(); ++next)
+    for (Operation *user : members[next]->getUsers()) {
+      auto op = dyn_cast<linalg::LinalgOp>(user);
+      if (!op || op->getBlock() != scores->getBlock())
+        return {};
+      if (!getTileableContraction(op)) {
+        members.insert(op);
+        continue;
+      }
+      if (output && output != op)
+        return {};
+      output = op;
+    }
+  if (!output || members.size() > kMaxOps ||
+      llvm::count_if(members, [](Operation *op) {
+        return cast<linalg::LinalgOp>(op).getNumReductionLoops() != 0;
+      }) != 3)
+    return {};
+  std::optional<linalg::ContractionDimensions> scoreDims =
+      getTileableContraction(scores);
+  std::optional<linalg::ContractionDimensions> outputDims =
+      getTileableContraction(output);
+  SmallVector<int64_t> scoreRanges = scores.getStaticLoopRanges();
+  SmallVector<int64_t> outputRanges = output.getStaticLoopRanges();
+  auto isDepth = [](int64_t depth) {
+    return depth % 16 == 0 && depth <= kAttentionTile;
+  };
+  if (scoreDims->batch.size() != outputDims->batch.size() ||
+      !isDepth(scoreRanges[scoreDims->k.front()]) ||
+      !isDepth(outputRanges[outputDims->n.front()]))
+    return {};
+  members.insert(output);
+  SmallVector<Operation *> fills;
+  for (Operation *member : members)
+    for (Value init : cast<linalg::LinalgOp>(member).getDpsInits())
+      if (auto fill = init.getDefiningOp<linalg::FillOp>();
+          fill && fill->hasOneUse())
+        fills.push_back(fill);
+  members.insert(fills.begin(), fills.end());
+  if (auto transpose = scores.getDpsInputOperand(1)
+                           ->get()
+                           .getDefiningOp<linalg::TransposeOp>();
+      transpose && transpose->hasOneUse())
+    members.insert(transpose);
+  Operation *last = output;
+  if (linalg::GenericOp epilogue = getTensorEpilogue(output, taken)) {
+    members.insert(epilogue);
+    last = epilogue;
+  }
+  for (Operation *member : members) {
+    auto op = cast<linalg::LinalgOp>(member);
+    if (!op.hasPureTensorSemantics() ||
+        member->getBlock() != last->getBlock() ||
+        ShapedType::isDynamicShape(op.getStaticLoopRanges()) ||
+        !llvm::all_of(member->getResultTypes(), [](Type type) {
+          return getElementTypeOrSelf(type).isF32();
+        }))
+      return {};
+    if (member != last &&
+        llvm::any_of(member->getUsers(),
+                     [&](Operation *user) { return !members.contains(user); }))
+      return {};
+  }
+  SmallVector<Operation *> ordered = members.takeVector();
+  llvm::sort(ordered, [](Operation *lhs, Operation *rhs) {
+    return lhs->isBeforeInBlock(rhs);
+  });
+  return ordered;
+}
+
+/// Tiles `attention` (see getTensorAttention, its last op last) by one
+/// batch: the fused-attention kernel splits the rows into blocks itself (a
+/// partial last tile of rows overlaps the one before, which slices cannot
+/// say). False without a batch, or with one: a single iteration's loop
+/// would fold away, and the kernel takes the whole ops.
+FailureOr<bool> tileAttention(RewriterBase &rewriter,
+                              ArrayRef<Operation *> attention) {
+  auto last = cast<linalg::LinalgOp>(attention.back());
+  SmallVector<int64_t> ranges = last.getStaticLoopRanges();
+  // The last op's loops start with the output's dimensions: [batch,] rows.
+  if (cast<ShapedType>(last->getResult(0).getType()).getRank() != 3 ||
+      ranges[0] <= 1 || llvm::is_contained(ranges, 0))
+    return false;
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  sizes[0] = 1;
+  if (failed(tileIntoBlocks(rewriter, last, sizes, attention,
+                            llvm::SmallPtrSet<Operation *, 1>())))
+    return failure();
+  return true;
+}
+
 /// The ops next to the chains that the attention kernel takes: the
 /// contractions before and after them, through at most one elementwise op.
 llvm::SmallPtrSet<Operation *, 8>
@@ -408,18 +518,35 @@ struct GpuTileToBlocksPass
     for (const RowChain &chain : chains)
       for (const RowStep &step : chain.steps)
         taken.insert(step.op);
+    // Attentions go to one kernel each; chains of other attentions are
+    // kept whole for --google-map-to-gpu to find on buffers.
+    SmallVector<SmallVector<Operation *>> attentions;
+    if (fusedAttention)
+      for (linalg::LinalgOp op : ops) {
+        if (taken.contains(op) || !getTileableContraction(op))
+          continue;
+        SmallVector<Operation *> attention = getTensorAttention(op, taken);
+        if (attention.empty())
+          continue;
+        taken.insert(attention.begin(), attention.end());
+        attentions.push_back(std::move(attention));
+      }
+    llvm::SmallPtrSet<Operation *, 16> inAttention;
+    for (ArrayRef<Operation *> attention : attentions)
+      inAttention.insert(attention.begin(), attention.end());
+    SmallVector<RowChain> keptChains;
+    for (const RowChain &chain : chains)
+      if (fusedAttention && feedsContraction(chain.steps.back().op) &&
+          !inAttention.contains(chain.steps.back().op))
+        keptChains.push_back(chain);
     SmallVector<linalg::LinalgOp> reductions;
     for (linalg::LinalgOp op : ops)
       if (!taken.contains(op) && getRowReduction(op))
         reductions.push_back(op);
-    // Contractions whose kernels' blocks own tiles of C.
-    ContractionChoices choices{tileSize, mmaSync, mfma, mfmaBf16, tf32};
-    SmallVector<RowChain> keptChains;
-    for (const RowChain &chain : chains)
-      if (fusedAttention && feedsContraction(chain.steps.back().op))
-        keptChains.push_back(chain);
     llvm::SmallPtrSet<Operation *, 8> nearAttention =
         getAttentionNeighbours(keptChains);
+    // Contractions whose kernels' blocks own tiles of C.
+    ContractionChoices choices{tileSize, mmaSync, mfma, mfmaBf16, tf32};
     struct Contraction {
       linalg::LinalgOp op;
       linalg::ContractionDimensions dims;
@@ -452,6 +579,12 @@ struct GpuTileToBlocksPass
       if (failed(tiled))
         return signalPassFailure();
       numTiledReductions += *tiled;
+    }
+    for (ArrayRef<Operation *> attention : attentions) {
+      FailureOr<bool> tiled = tileAttention(rewriter, attention);
+      if (failed(tiled))
+        return signalPassFailure();
+      numTiledAttentions += *tiled;
     }
     for (const Contraction &contraction : contractions) {
       FailureOr<bool> tiled =

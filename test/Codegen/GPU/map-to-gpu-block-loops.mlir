@@ -1,5 +1,6 @@
 // RUN: google-opt %s -split-input-file --google-map-to-gpu=warp-shuffles=1 | FileCheck %s
 // RUN: google-opt %s -split-input-file --google-map-to-gpu | FileCheck %s --check-prefix=SHARED
+// RUN: google-opt %s -split-input-file --google-map-to-gpu="warp-shuffles=1 fused-attention=1" | FileCheck %s --check-prefix=ATTENTION
 
 // A row chain tiled on tensors (--google-gpu-tile-to-blocks) and
 // bufferized: the loop over blocks becomes the chain's launch, a block per
@@ -312,5 +313,81 @@ func.func @view_with_offset(%a: memref<256x128xf32, strided<[128, 1], offset: 1>
     linalg.fill ins(%zero : f32) outs(%cs : memref<64x64xf32, strided<[256, 1], offset: ?>>)
     linalg.matmul {google.gpu_kernel = {kernel = "vector_tiles", size = 4 : i64}} ins(%as, %bs : memref<64x128xf32, strided<[128, 1], offset: ?>>, memref<128x64xf32, strided<[256, 1], offset: ?>>) outs(%cs : memref<64x64xf32, strided<[256, 1], offset: ?>>)
   } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+  return
+}
+
+// -----
+
+// A batch's attention tiled on tensors (--google-gpu-tile-to-blocks with
+// fused-attention): one kernel, whose blocks take each iteration's two
+// tiles of 64 rows (4 blocks); its buffers in between are gone. Without
+// fused-attention, its blocks run their ops' kernels one after another.
+// ATTENTION-LABEL: func.func @attention
+// ATTENTION-NOT: gpu.alloc
+// ATTENTION: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c4{{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}} workgroup(%{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>)
+// ATTENTION: %[[BATCH:.*]] = arith.divui %[[BX]], %c2
+// ATTENTION: memref.subview %{{.*}}[%[[BATCH]], 0, 0] [1, 128, 64] [1, 1, 1]
+// ATTENTION-NOT: gpu.alloc
+// ATTENTION-NOT: linalg.
+// ATTENTION: gpu.terminator
+// ATTENTION-NOT: gpu.launch
+// ATTENTION-NOT: memref.dealloc
+// ATTENTION: return
+// CHECK-LABEL: func.func @attention
+// CHECK: scf.for
+// CHECK: gpu.launch
+func.func @attention(%arg0: memref<2x128x64xf32>, %arg1: memref<2x128x64xf32>, %arg2: memref<2x128x64xf32>, %arg3: memref<2x128x64xf32>) {
+  %cst = arith.constant 1.250000e-01 : f32
+  %cst_0 = arith.constant -8.700000e+01 : f32
+  %cst_1 = arith.constant 0xFF800000 : f32
+  %cst_2 = arith.constant 0.000000e+00 : f32
+  scf.forall (%arg4) in (2) {
+    %subview = memref.subview %arg0[%arg4, 0, 0] [1, 128, 64] [1, 1, 1] : memref<2x128x64xf32> to memref<1x128x64xf32, strided<[8192, 64, 1], offset: ?>>
+    %subview_3 = memref.subview %arg1[%arg4, 0, 0] [1, 128, 64] [1, 1, 1] : memref<2x128x64xf32> to memref<1x128x64xf32, strided<[8192, 64, 1], offset: ?>>
+    %memref = gpu.alloc  () : memref<1x64x128xf32>
+    linalg.transpose ins(%subview_3 : memref<1x128x64xf32, strided<[8192, 64, 1], offset: ?>>) outs(%memref : memref<1x64x128xf32>) permutation = [0, 2, 1] 
+    %memref_4 = gpu.alloc  () : memref<1x128x128xf32>
+    linalg.fill ins(%cst_2 : f32) outs(%memref_4 : memref<1x128x128xf32>)
+    linalg.batch_matmul ins(%subview, %memref : memref<1x128x64xf32, strided<[8192, 64, 1], offset: ?>>, memref<1x64x128xf32>) outs(%memref_4 : memref<1x128x128xf32>)
+    %memref_5 = gpu.alloc  () : memref<1x128x128xf32>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%memref_4 : memref<1x128x128xf32>) outs(%memref_5 : memref<1x128x128xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %0 = arith.mulf %in, %cst : f32
+      linalg.yield %0 : f32
+    }
+    %memref_6 = gpu.alloc  () : memref<1x128xf32>
+    linalg.fill ins(%cst_1 : f32) outs(%memref_6 : memref<1x128xf32>)
+    linalg.reduce { arith.maxnumf } ins(%memref_5 : memref<1x128x128xf32>) outs(%memref_6 : memref<1x128xf32>) dimensions = [2] 
+    %memref_7 = gpu.alloc  () : memref<1x128x128xf32>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%memref_5, %memref_6 : memref<1x128x128xf32>, memref<1x128xf32>) outs(%memref_7 : memref<1x128x128xf32>) {
+    ^bb0(%in: f32, %in_12: f32, %out: f32):
+      %0 = arith.subf %in, %in_12 : f32
+      %1 = arith.cmpf olt, %0, %cst_0 : f32
+      %2 = arith.maximumf %0, %cst_0 : f32
+      %3 = math.exp %2 : f32
+      %4 = arith.select %1, %cst_2, %3 : f32
+      linalg.yield %4 : f32
+    }
+    %memref_8 = gpu.alloc  () : memref<1x128xf32>
+    linalg.fill ins(%cst_2 : f32) outs(%memref_8 : memref<1x128xf32>)
+    linalg.reduce { arith.addf } ins(%memref_7 : memref<1x128x128xf32>) outs(%memref_8 : memref<1x128xf32>) dimensions = [2] 
+    %memref_9 = gpu.alloc  () : memref<1x128x128xf32>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%memref_7, %memref_8 : memref<1x128x128xf32>, memref<1x128xf32>) outs(%memref_9 : memref<1x128x128xf32>) {
+    ^bb0(%in: f32, %in_12: f32, %out: f32):
+      %0 = arith.divf %in, %in_12 : f32
+      linalg.yield %0 : f32
+    }
+    %subview_10 = memref.subview %arg2[%arg4, 0, 0] [1, 128, 64] [1, 1, 1] : memref<2x128x64xf32> to memref<1x128x64xf32, strided<[8192, 64, 1], offset: ?>>
+    %subview_11 = memref.subview %arg3[%arg4, 0, 0] [1, 128, 64] [1, 1, 1] : memref<2x128x64xf32> to memref<1x128x64xf32, strided<[8192, 64, 1], offset: ?>>
+    linalg.fill ins(%cst_2 : f32) outs(%subview_11 : memref<1x128x64xf32, strided<[8192, 64, 1], offset: ?>>)
+    linalg.batch_matmul ins(%memref_9, %subview_10 : memref<1x128x128xf32>, memref<1x128x64xf32, strided<[8192, 64, 1], offset: ?>>) outs(%subview_11 : memref<1x128x64xf32, strided<[8192, 64, 1], offset: ?>>)
+    memref.dealloc %memref : memref<1x64x128xf32>
+    memref.dealloc %memref_4 : memref<1x128x128xf32>
+    memref.dealloc %memref_5 : memref<1x128x128xf32>
+    memref.dealloc %memref_6 : memref<1x128xf32>
+    memref.dealloc %memref_7 : memref<1x128x128xf32>
+    memref.dealloc %memref_8 : memref<1x128xf32>
+    memref.dealloc %memref_9 : memref<1x128x128xf32>
+  } {mapping = [#gpu.block<linear_dim_0>]}
   return
 }

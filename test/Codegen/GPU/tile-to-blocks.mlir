@@ -434,3 +434,65 @@ func.func @half_products(%a: tensor<2x256x64xf16>, %b: tensor<2x64x128xf16>) -> 
   } -> tensor<2x256x128xf16>
   return %r : tensor<2x256x128xf16>
 }
+
+// -----
+
+// With fused-attention, an attention (here: K transposed, the scores
+// scaled, softmax as google.softmax lowers it) is tiled by one batch, all
+// its ops fused in, for --google-map-to-gpu's fused-attention kernel,
+// which splits the rows itself.
+// ATTENTION-LABEL: func.func @batched_attention
+// ATTENTION: scf.forall (%[[B:.*]]) in (2)
+// ATTENTION: linalg.transpose
+// ATTENTION: linalg.fill
+// ATTENTION: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<1x128x64xf32>, tensor<1x64x128xf32>)
+// ATTENTION-NOT: google.gpu_kernel
+// ATTENTION: linalg.reduce { arith.maxnumf }
+// ATTENTION: math.exp
+// ATTENTION: linalg.reduce { arith.addf }
+// ATTENTION: arith.divf
+// ATTENTION: linalg.fill
+// ATTENTION: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<1x128x128xf32>, tensor<1x128x64xf32>)
+// ATTENTION: tensor.parallel_insert_slice
+// ATTENTION: } {mapping = [#gpu.block<linear_dim_0>]}
+// ATTENTION-NOT: linalg.
+// ATTENTION: return
+func.func @batched_attention(%arg0: tensor<2x128x64xf32>, %arg1: tensor<2x128x64xf32>, %arg2: tensor<2x128x64xf32>) -> tensor<2x128x64xf32> {
+  %cst = arith.constant 1.250000e-01 : f32
+  %cst_0 = arith.constant -8.700000e+01 : f32
+  %cst_1 = arith.constant 0xFF800000 : f32
+  %cst_2 = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<2x64x128xf32>
+  %transposed = linalg.transpose ins(%arg1 : tensor<2x128x64xf32>) outs(%0 : tensor<2x64x128xf32>) permutation = [0, 2, 1] 
+  %1 = tensor.empty() : tensor<2x128x128xf32>
+  %2 = linalg.fill ins(%cst_2 : f32) outs(%1 : tensor<2x128x128xf32>) -> tensor<2x128x128xf32>
+  %3 = linalg.batch_matmul ins(%arg0, %transposed : tensor<2x128x64xf32>, tensor<2x64x128xf32>) outs(%2 : tensor<2x128x128xf32>) -> tensor<2x128x128xf32>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%3 : tensor<2x128x128xf32>) outs(%1 : tensor<2x128x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %13 = arith.mulf %in, %cst : f32
+    linalg.yield %13 : f32
+  } -> tensor<2x128x128xf32>
+  %5 = tensor.empty() : tensor<2x128xf32>
+  %6 = linalg.fill ins(%cst_1 : f32) outs(%5 : tensor<2x128xf32>) -> tensor<2x128xf32>
+  %reduced = linalg.reduce { arith.maxnumf } ins(%4 : tensor<2x128x128xf32>) outs(%6 : tensor<2x128xf32>) dimensions = [2] 
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%4, %reduced : tensor<2x128x128xf32>, tensor<2x128xf32>) outs(%1 : tensor<2x128x128xf32>) {
+  ^bb0(%in: f32, %in_4: f32, %out: f32):
+    %13 = arith.subf %in, %in_4 : f32
+    %14 = arith.cmpf olt, %13, %cst_0 : f32
+    %15 = arith.maximumf %13, %cst_0 : f32
+    %16 = math.exp %15 : f32
+    %17 = arith.select %14, %cst_2, %16 : f32
+    linalg.yield %17 : f32
+  } -> tensor<2x128x128xf32>
+  %8 = linalg.fill ins(%cst_2 : f32) outs(%5 : tensor<2x128xf32>) -> tensor<2x128xf32>
+  %reduced_3 = linalg.reduce { arith.addf } ins(%7 : tensor<2x128x128xf32>) outs(%8 : tensor<2x128xf32>) dimensions = [2] 
+  %9 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%7, %reduced_3 : tensor<2x128x128xf32>, tensor<2x128xf32>) outs(%1 : tensor<2x128x128xf32>) {
+  ^bb0(%in: f32, %in_4: f32, %out: f32):
+    %13 = arith.divf %in, %in_4 : f32
+    linalg.yield %13 : f32
+  } -> tensor<2x128x128xf32>
+  %10 = tensor.empty() : tensor<2x128x64xf32>
+  %11 = linalg.fill ins(%cst_2 : f32) outs(%10 : tensor<2x128x64xf32>) -> tensor<2x128x64xf32>
+  %12 = linalg.batch_matmul ins(%9, %arg2 : tensor<2x128x128xf32>, tensor<2x128x64xf32>) outs(%11 : tensor<2x128x64xf32>) -> tensor<2x128x64xf32>
+  return %12 : tensor<2x128x64xf32>
+}
