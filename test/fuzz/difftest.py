@@ -403,6 +403,13 @@ def evaluate_unary(node, a):
     return Val(r, e + TINY[dtype], dtype)
 
 
+def input_rounding(dtype):
+    """The relative error of a product of two inputs of a contraction that
+    rounds them first: with tf32=true, f32 inputs to 11 significant bits
+    (to nearest: 2^-11 each), as the GPU's TF32 tensor cores read them."""
+    return 2 * 2.0 ** -11 if TF32_MODE and dtype == "f32" else 0.0
+
+
 def evaluate_matmul(node, a, b, bias=None):
     rank = len(node.dims)
     l, r_ = node.operands[0].dims, node.operands[1].dims
@@ -434,7 +441,8 @@ def evaluate_matmul(node, a, b, bias=None):
     r = np.matmul(ra, rb)
     bound = np.matmul(np.abs(ra), np.abs(rb))
     e = (np.matmul(np.abs(ra), b.err) + np.matmul(a.err, np.abs(rb)) +
-         np.matmul(a.err, b.err) + (kdim + 1) * UNIT[acc] * bound +
+         np.matmul(a.err, b.err) +
+         ((kdim + 1) * UNIT[acc] + input_rounding(dtype)) * bound +
          (kdim + 1) * TINY[acc])
     e = rounded_once(dtype, r, e)
     if bias is not None:
@@ -548,7 +556,8 @@ def evaluate_conv(node, x, w):
     check_known(r.shape, node.dims, "conv2d")
     e = (conv(np.abs(x.ref), w.err) + conv(x.err, np.abs(w.ref)) +
          conv(x.err, w.err) +
-         (count + 1) * UNIT[acc] * conv(np.abs(x.ref), np.abs(w.ref)) +
+         ((count + 1) * UNIT[acc] + input_rounding(dtype)) *
+         conv(np.abs(x.ref), np.abs(w.ref)) +
          (count + 1) * TINY[acc])
     return Val(r, rounded_once(dtype, r, e), dtype)
 
@@ -2221,6 +2230,9 @@ EXTRA_OPTIONS = []
 RUN_TIMEOUT = 600
 # --grad: f64 programs of differentiable ops; their VJPs are checked.
 GRAD_MODE = False
+# --pipeline-options has tf32=true: f32 contractions may read their inputs
+# rounded to TF32.
+TF32_MODE = False
 GRAD_EXCLUDED = {"call", "cast", "argreduce", "iota"}
 # --only: the op generators a run is restricted to (empty: all of them).
 ONLY_KINDS = set()
@@ -2626,7 +2638,7 @@ def run_seed_unguarded(args):
 
 
 def main():
-    global GRAD_MODE
+    global GRAD_MODE, TF32_MODE
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=300)
     parser.add_argument("--first", type=int, default=0)
@@ -2663,6 +2675,7 @@ def main():
         COMPILED_ARGS.append(f"--target={args.target}")
     if args.pipeline_options:
         EXTRA_OPTIONS.extend(args.pipeline_options.split())
+        TF32_MODE = "tf32=true" in EXTRA_OPTIONS
     if args.grad:
         GRAD_MODE = True
     if args.only:
