@@ -1317,11 +1317,8 @@ private:
 /// The frame of a matrix-core kernel: blocks of `threads` threads own
 /// kMmaBlockTile x kMmaBlockTile tiles of C, staging A's and B's slices in
 /// shared memory (SliceStaging's buffers).
-struct MatrixCoreLaunch {
-  BlockFrame block;
-  gpu::LaunchOp launch;
+struct MatrixCoreLaunch : BlockFrame {
   Value sharedLhs, sharedRhs, zero, thread;
-  TileOrigin origin;
 };
 
 MatrixCoreLaunch createMatrixCoreLaunch(
@@ -1330,15 +1327,13 @@ MatrixCoreLaunch createMatrixCoreLaunch(
     int64_t threads, int64_t stages = 1, bool swizzled = false) {
   Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   MatrixCoreLaunch frame;
-  frame.block = launchBlocks(
+  static_cast<BlockFrame &>(frame) = launchBlocks(
       b.rewriter, blocks, op, dims, epilogue, kMmaBlockTile, threads, 1,
       TypeRange{SliceStaging::getLhsType(element, stages, swizzled),
                 SliceStaging::getRhsType(element, stages, swizzled)});
-  frame.launch = frame.block.launch;
   frame.sharedLhs = frame.launch.getWorkgroupAttributions()[0];
   frame.sharedRhs = frame.launch.getWorkgroupAttributions()[1];
   frame.zero = b.constant(0);
-  frame.origin = frame.block.origin;
   frame.thread = frame.launch.getThreadIds().x;
   return frame;
 }
@@ -1348,8 +1343,8 @@ MatrixCoreLaunch createMatrixCoreLaunch(
 void completeWholeTile(OutputTile &tile, linalg::LinalgOp op,
                        const linalg::ContractionDimensions &dims,
                        const MatrixCoreLaunch &frame) {
-  tile.sizeM = frame.block.sizeM;
-  tile.sizeN = frame.block.sizeN;
+  tile.sizeM = frame.sizeM;
+  tile.sizeN = frame.sizeN;
   tile.clampedRows = tile.rows;
   tile.clampedColumns = tile.columns;
   tile.whole = true;
@@ -1531,10 +1526,10 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                 partial[i * tilesN + j], ArrayRef<int64_t>{16, 8, 16});
       };
   ValueRange accumulators =
-      async ? staging.walkSlicesAsync(frame.zero, frame.block.sizeK, lastSlice,
+      async ? staging.walkSlicesAsync(frame.zero, frame.sizeK, lastSlice,
                                       initial, /*stepDepth=*/16, computeStep)
-            : staging.walkSlices(frame.zero, frame.block.sizeK, lastSlice,
-                                 initial, tf32 ? 8 : 16, computeStep);
+            : staging.walkSlices(frame.zero, frame.sizeK, lastSlice, initial,
+                                 tf32 ? 8 : 16, computeStep);
 
   storeTile(rewriter, loc, op, dims, tile,
             unpackAccumulators(b, accumulators, tile.rows.size() * gridColumns,
@@ -1611,7 +1606,7 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
 
   Value lastSlice = b.constant(op.getStaticLoopRanges()[k] - depth);
   auto slices = staging.walkSlices(
-      frame.zero, frame.block.sizeK, lastSlice, initial, /*stepDepth=*/16,
+      frame.zero, frame.sizeK, lastSlice, initial, /*stepDepth=*/16,
       [&](int64_t step, Value, SmallVector<Value> &partial) {
         Value firstK = b.addConstant(laneGroup, step);
         SmallVector<Value> lhsFragments, rhsFragments;
