@@ -400,14 +400,11 @@ getWholeTileInputs(scf::ForallOp loop, const BlockContraction &contraction,
       ranges[contraction.dims.n.front()] != blockTile ||
       ShapedType::isDynamic(ranges[contraction.dims.k.front()]))
     return std::nullopt;
-  auto isAbove = [&](Value value) {
-    return !loop->isAncestor(value.getParentRegion()->getParentOp());
-  };
   SmallVector<Value> buffers;
   for (OpOperand *input : op.getDpsInputOperands()) {
     Value buffer = input->get();
     if (auto view = buffer.getDefiningOp<memref::SubViewOp>();
-        view && !isAbove(buffer)) {
+        view && !loop.isDefinedOutsideOfLoop(buffer)) {
       if (view.getSourceType().getRank() != view.getType().getRank() ||
           !llvm::all_of(view.getStaticStrides(),
                         [](int64_t stride) { return stride == 1; }))
@@ -415,8 +412,8 @@ getWholeTileInputs(scf::ForallOp loop, const BlockContraction &contraction,
       buffer = view.getSource();
     }
     auto type = dyn_cast<MemRefType>(buffer.getType());
-    if (!isAbove(buffer) || !type || !type.hasStaticShape() ||
-        !type.getLayout().isIdentity())
+    if (!loop.isDefinedOutsideOfLoop(buffer) || !type ||
+        !type.hasStaticShape() || !type.getLayout().isIdentity())
       return std::nullopt;
     buffers.push_back(buffer);
   }

@@ -325,6 +325,15 @@ TileOrigin getTileOrigin(RewriterBase &rewriter, Location loc,
 
 } // namespace
 
+void moveEffectFreeOpsBefore(Operation *op, Operation *end) {
+  for (Operation *between = op->getNextNode(); between != end;) {
+    Operation *next = between->getNextNode();
+    if (isMemoryEffectFree(between))
+      between->moveBefore(op);
+    between = next;
+  }
+}
+
 namespace {
 
 /// A block of a contraction kernel: its launch, the origin of its tile of
@@ -373,13 +382,8 @@ BlockFrame launchBlocks(RewriterBase &rewriter, const ContractionBlocks &blocks,
       rewriter, blocks.loop, threadsX, threadsY, shared, blocksM * blocksN);
   // The kernel is built at the contraction: what the epilogue reads is
   // defined before it.
-  for (Operation *between = op->getNextNode();
-       epilogue && between != epilogue.getOperation();) {
-    Operation *next = between->getNextNode();
-    if (isMemoryEffectFree(between))
-      between->moveBefore(op);
-    between = next;
-  }
+  if (epilogue)
+    moveEffectFreeOpsBefore(op, epilogue);
   rewriter.setInsertionPoint(op);
   SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
   auto extent = [&](unsigned dim) {

@@ -91,6 +91,11 @@ SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
 gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value blocks,
                            Value threadsX, Value threadsY, TypeRange shared);
 
+/// Moves the ops without memory effects between `op` and `end` (later in
+/// its block) before `op`: a kernel built at a contraction can then read
+/// what its epilogue reads (views made after the contraction).
+void moveEffectFreeOpsBefore(Operation *op, Operation *end);
+
 /// The linalg.fill that sets the whole of `op`'s accumulator just before
 /// it, whose value can then start the accumulation instead.
 linalg::FillOp getFusableFill(linalg::LinalgOp op);

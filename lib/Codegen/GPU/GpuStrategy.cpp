@@ -285,23 +285,21 @@ bool ContractionStrategy::needsAlignedInputs() const {
 
 namespace {
 
+/// The names of the kernels in kContractionKernelAttr.
+constexpr std::pair<ContractionKernel, llvm::StringLiteral> kKernelNames[] = {
+    {ContractionKernel::SplitK, "split_k"},
+    {ContractionKernel::MmaSync, "mma_sync"},
+    {ContractionKernel::Mfma, "mfma"},
+    {ContractionKernel::Tf32MmaSync, "tf32_mma_sync"},
+    {ContractionKernel::VectorTiles, "vector_tiles"},
+    {ContractionKernel::SharedTiles, "shared_tiles"},
+    {ContractionKernel::RegisterTiles, "register_tiles"},
+};
+
 StringRef getKernelName(ContractionKernel kernel) {
-  switch (kernel) {
-  case ContractionKernel::SplitK:
-    return "split_k";
-  case ContractionKernel::MmaSync:
-    return "mma_sync";
-  case ContractionKernel::Mfma:
-    return "mfma";
-  case ContractionKernel::Tf32MmaSync:
-    return "tf32_mma_sync";
-  case ContractionKernel::VectorTiles:
-    return "vector_tiles";
-  case ContractionKernel::SharedTiles:
-    return "shared_tiles";
-  case ContractionKernel::RegisterTiles:
-    return "register_tiles";
-  }
+  for (auto [known, name] : kKernelNames)
+    if (known == kernel)
+      return name;
   llvm_unreachable("unknown contraction kernel");
 }
 
@@ -328,12 +326,8 @@ getRecordedContractionKernel(linalg::LinalgOp op) {
   auto size = record.getAs<IntegerAttr>("size");
   if (!name || !size)
     return std::nullopt;
-  for (ContractionKernel kernel :
-       {ContractionKernel::SplitK, ContractionKernel::MmaSync,
-        ContractionKernel::Mfma, ContractionKernel::Tf32MmaSync,
-        ContractionKernel::VectorTiles, ContractionKernel::SharedTiles,
-        ContractionKernel::RegisterTiles})
-    if (getKernelName(kernel) == name.getValue())
+  for (auto [kernel, known] : kKernelNames)
+    if (known == name.getValue())
       return ContractionStrategy{kernel, size.getInt()};
   return std::nullopt;
 }

@@ -324,13 +324,7 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         // contraction: the kernel is built where the contraction is, so
         // the ops between them, which have no memory effects (or are
         // checks), go before it.
-        for (Operation *between = op->getNextNode();
-             between != fused.epilogue.getOperation();) {
-          Operation *next = between->getNextNode();
-          if (isMemoryEffectFree(between))
-            between->moveBefore(op);
-          between = next;
-        }
+        moveEffectFreeOpsBefore(op, fused.epilogue);
       }
       contractions[op] = fused;
     }
