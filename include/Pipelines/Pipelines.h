@@ -73,6 +73,13 @@ struct ExtremePipelineOptions
                      "cores in TF32 (inputs rounded to 10-bit mantissas; "
                      "off by default, an opt-in that changes results)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> wgmma{
+      *this, "wgmma",
+      llvm::cl::desc("target=nvvm chip=sm_90a: f16 and bf16 matmuls "
+                     "without a batch (K a multiple of 64) on the "
+                     "warpgroup tensor cores (wgmma, A and B loaded by "
+                     "TMA; off by default: not yet run on a GPU)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> fusedAttention{
       *this, "fused-attention",
       llvm::cl::desc("target=nvvm: attention (softmax(Q K^T) V, f32, static, "

@@ -124,6 +124,12 @@ llvm::Error google::verifyOptions(const ExtremePipelineOptions &options) {
           "=true needs target=nvvm and an NVIDIA chip from sm_80 on, got "
           "target=" +
           target + " chip=" + options.getChip());
+  if (options.wgmma &&
+      (options.target != Target::NVVM || options.getChip() != "sm_90a"))
+    return llvm::createStringError(
+        "wgmma=true needs target=nvvm chip=sm_90a (wgmma and TMA are "
+        "sm_90a's), got target=" +
+        target + " chip=" + options.getChip());
   if (options.fusedAttention && options.target != Target::NVVM)
     return llvm::createStringError(
         "fused-attention=true needs target=nvvm, got target=" + target);
@@ -293,6 +299,7 @@ void google::addTensorCodegenPasses(OpPassManager &pm,
     tiling.mfma = mapping.mfma;
     tiling.mfmaBf16 = mapping.mfmaBf16;
     tiling.tf32 = mapping.tf32;
+    tiling.wgmma = mapping.wgmma;
     pm.addNestedPass<func::FuncOp>(createGpuTileToBlocksPass(tiling));
   }
 }
@@ -377,6 +384,10 @@ void google::addHostLoweringPasses(OpPassManager &pm,
   // (Scalar math only: MathToLibm unrolls a vector op into vector.extract
   // and vector.insert, which nothing would lower after this point.)
   pm.addPass(createConvertMathToLibmPass());
+  // TMA tensor maps (wgmma) are made by the runtime's
+  // mgpuTensorMapEncodeTiledMemref.
+  if (options.wgmma)
+    pm.addPass(createConvertNVGPUToNVVMPass());
   // Allocations go through the runtime's pooled allocator.
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
   memrefOptions.useGenericFunctions = true;

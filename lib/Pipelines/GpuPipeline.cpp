@@ -59,6 +59,7 @@ google::getMapToGpuOptions(const ExtremePipelineOptions &options) {
   mapping.mfmaBf16 = options.mfma && hasMfmaBf16(options.getChip());
   mapping.tf32 = options.tf32;
   mapping.asyncCopy = options.asyncCopy && mapping.mmaSync;
+  mapping.wgmma = options.wgmma && mapping.mmaSync;
   mapping.warpShuffles = nvidia;
   mapping.fusedAttention = nvidia && options.fusedAttention;
   return mapping;
@@ -73,6 +74,8 @@ void google::addGpuKernelPasses(OpPassManager &pm,
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createMergeKernelModulesPass());
+  if (options.wgmma)
+    pm.addPass(createPassTensorMapsAsPointersPass());
 
   std::string chip = options.getChip();
   unsigned optLevel = options.optLevel;
@@ -94,6 +97,12 @@ void google::addGpuKernelPasses(OpPassManager &pm,
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createStripDebugInfoPass());
   kernels.addPass(createLowerAffinePass());
+  // wgmma's accumulators are loop-carried: NVGPU's lowering converts them in
+  // scf.for, not in the blocks of control flow.
+  if (options.wgmma) {
+    kernels.addPass(createLowerBf16MmaSyncPass());
+    kernels.addPass(createConvertNVGPUToNVVMPass());
+  }
   kernels.addPass(createSCFToControlFlowPass());
   // Failed checks: NVVM's cf.assert calls CUDA's __assertfail; ROCDL's
   // cannot be lowered upstream.
@@ -120,6 +129,9 @@ void google::addGpuKernelPasses(OpPassManager &pm,
     ConvertGpuOpsToNVVMOpsOptions lowering;
     lowering.indexBitwidth = 64;
     kernels.addPass(createConvertGpuOpsToNVVMOps(lowering));
+    // wgmma's, TMA's and mbarriers' NVVM ops are PTX (inline assembly).
+    if (options.wgmma)
+      kernels.addPass(createConvertNVVMToLLVMPass());
     // What libdevice does not cover (math.ctlz) has an LLVM intrinsic.
     kernels.addPass(createConvertMathToLLVMPass());
   } else {

@@ -121,6 +121,8 @@ def GpuTileToBlocksPass
            "As --google-map-to-gpu's">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "As --google-map-to-gpu's">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's: its contractions stay whole">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
@@ -186,7 +188,16 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     kernels copy their slices to shared memory by cp.async
     (`nvgpu.device_async_copy`) into three stages whose rows' 16-byte
     chunks are swizzled instead of padded: the slice two ahead is copied
-    while the current one is computed, with one barrier per slice. Products are accumulated with `contract`,
+    while the current one is computed, with one barrier per slice. With
+    `wgmma` (and `mma-sync`; the pipeline's `wgmma` option, off by
+    default: not yet run on a GPU, needs `chip=sm_90a`), those of them
+    without a batch whose K is a multiple of 64 run on the warpgroup
+    tensor cores instead: blocks of one warpgroup own 128x128 tiles,
+    `nvgpu.warpgroup.mma` (wgmma m64n128k16) reads A's and B's slices of
+    64 from three stages of dynamic shared memory, where thread 0 loads
+    them by TMA (`nvgpu.tma.async.load`, 128-byte swizzle, one mbarrier
+    per stage) from tensor maps the host makes before the launch
+    (`nvgpu.tma.create.descriptor`). Products are accumulated with `contract`,
     so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
     over a long static K (at least 128) split K instead: blocks of 32
     output elements x up to 8 chunks of K, whose partial sums meet in
@@ -264,6 +275,10 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "With mma-sync: 16-bit tensor-core kernels copy their slices to "
            "shared memory by cp.async, in three swizzled stages, instead of "
            "through registers">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "With mma-sync: f16 and bf16 matmuls without a batch, K a "
+           "multiple of 64, on sm_90a's warpgroup tensor cores "
+           "(nvgpu.warpgroup.mma, A and B loaded by TMA)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::amdgpu::AMDGPUDialect",
@@ -324,6 +339,23 @@ def LowerKernelAssertsPass
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect"];
+}
+
+def PassTensorMapsAsPointersPass
+    : Pass<"google-pass-tensor-maps-as-pointers", "::mlir::ModuleOp"> {
+  let summary = "Kernels take TMA tensor maps as pointers to device memory";
+  let description = [{
+    A tensor map (`!nvgpu.tensormap.descriptor`) made on the host by
+    `nvgpu.tma.create.descriptor` lives in device memory (see the runtime's
+    `mgpuTensorMapEncodeTiledMemref`), and a kernel gets its address.
+    Upstream's lowerings convert the type in NVGPU ops only, not in kernel
+    signatures or launches: this makes outlined kernels take `!llvm.ptr`
+    arguments (cast back to the tensor map's type at the kernel's entry)
+    and launches pass the host's descriptor cast to `!llvm.ptr`. Both casts
+    meet their converted counterparts when NVGPU lowers to NVVM (kernels)
+    and to LLVM (the host), and fold away.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def MergeKernelModulesPass

@@ -1543,6 +1543,233 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   return frame.launch;
 }
 
+namespace {
+
+/// Stages of the wgmma kernel's slices in shared memory, and each stage's
+/// bytes: A's slice (128 rows of 64 halves, 128 bytes each), then B's as
+/// two 64 x 64 halves (its columns 0-63, then 64-127), each row of K a
+/// 128-byte row. Every piece starts at a multiple of 1024 bytes, the
+/// 128-byte swizzle's period.
+constexpr int64_t kWgmmaStages = 3;
+constexpr int64_t kWgmmaLhsBytes = kMmaBlockTile * kWgmmaSliceDepth * 2;
+constexpr int64_t kWgmmaRhsHalfBytes =
+    kWgmmaSliceDepth * kWgmmaSliceDepth * 2;
+constexpr int64_t kWgmmaStageBytes = kWgmmaLhsBytes + 2 * kWgmmaRhsHalfBytes;
+/// The dynamic shared memory is aligned to the swizzle's period in the
+/// kernel: up to this many bytes go unused before the stages.
+constexpr int64_t kWgmmaAlignment = 1024;
+
+} // namespace
+
+gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
+                                      linalg::LinalgOp op,
+                                      const linalg::ContractionDimensions &dims,
+                                      linalg::FillOp fill,
+                                      linalg::GenericOp epilogue) {
+  Location loc = op.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  IndexBuilder b{rewriter, loc};
+  constexpr int64_t blockTile = kMmaBlockTile, depth = kWgmmaSliceDepth;
+  constexpr int64_t threads = 128, warpSize = 32;
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value rhs = op.getDpsInputOperand(1)->get();
+  Type half = getElementTypeOrSelf(lhs);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto sharedType = [&](ArrayRef<int64_t> shape, Type element) {
+    return MemRefType::get(shape, element, MemRefLayoutAttrInterface(),
+                           workgroup);
+  };
+  MemRefType lhsTile = sharedType({blockTile, depth}, half);
+  MemRefType rhsHalf = sharedType({depth, depth}, half);
+  MemRefType rhsTile = sharedType({depth, blockTile}, half);
+
+  // The host describes A and B to TMA: boxes of one slice of A, and of
+  // one half of B's.
+  auto createTensorMap = [&](Value input, MemRefType box) -> Value {
+    auto unranked = UnrankedMemRefType::get(half, Attribute());
+    Value cast = memref::CastOp::create(rewriter, loc, unranked, input);
+    auto type = nvgpu::TensorMapDescriptorType::get(
+        context, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    SmallVector<Value> boxSizes;
+    for (int64_t size : box.getShape())
+      boxSizes.push_back(b.constant(size));
+    return nvgpu::TmaCreateDescriptorOp::create(rewriter, loc, type, cast,
+                                                boxSizes);
+  };
+  Value lhsMap = createTensorMap(lhs, lhsTile);
+  Value rhsMap = createTensorMap(rhs, rhsHalf);
+
+  TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
+  Value one = b.constant(1);
+  auto sharedBytes = arith::ConstantIntOp::create(
+      rewriter, loc, rewriter.getI32Type(),
+      kWgmmaAlignment + kWgmmaStages * kWgmmaStageBytes);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, grid.count, one, one, b.constant(threads), one, one,
+      sharedBytes, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{});
+  Block &body = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&body);
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(&body);
+  TileOrigin origin = getTileOrigin(rewriter, loc, grid,
+                                    launch.getBlockIds().x, blockTile,
+                                    blockTile);
+  Value zero = b.constant(0);
+  Value thread = launch.getThreadIds().x;
+  Value isFirst = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::eq, thread, zero);
+
+  // The stages start at the first multiple of kWgmmaAlignment bytes.
+  Value dynamic = gpu::DynamicSharedMemoryOp::create(
+      rewriter, loc, sharedType({ShapedType::kDynamic}, rewriter.getI8Type()));
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, dynamic);
+  Value start = b.rem(b.sub(b.constant(kWgmmaAlignment),
+                            b.rem(address, kWgmmaAlignment)),
+                      kWgmmaAlignment);
+  auto view = [&](Value byteOffset, MemRefType type) -> Value {
+    return memref::ViewOp::create(rewriter, loc, type, dynamic,
+                                  b.add(start, byteOffset), ValueRange{});
+  };
+
+  auto barriersType = nvgpu::MBarrierGroupType::get(context, workgroup,
+                                                    kWgmmaStages);
+  Value barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc,
+                                                   barriersType);
+  for (int64_t stage = 0; stage < kWgmmaStages; ++stage)
+    nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, one,
+                                  b.constant(stage), isFirst);
+  nvgpu::TmaPrefetchOp::create(rewriter, loc, lhsMap, isFirst);
+  nvgpu::TmaPrefetchOp::create(rewriter, loc, rhsMap, isFirst);
+  gpu::BarrierOp::create(rewriter, loc);
+
+  // Thread 0 loads the slice starting at K = `firstDepth` into `stage`:
+  // TMA's coordinates go innermost first.
+  auto loadSlice = [&](Value firstDepth, Value stage) {
+    Value stageStart = b.mul(stage, kWgmmaStageBytes);
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        rewriter, loc, barriers, b.constant(kWgmmaStageBytes), stage, isFirst);
+    nvgpu::TmaAsyncLoadOp::create(
+        rewriter, loc, view(stageStart, lhsTile), barriers, lhsMap,
+        ValueRange{firstDepth, origin.firstRow}, stage,
+        /*multicastMask=*/Value(), isFirst);
+    for (int64_t part = 0; part < 2; ++part)
+      nvgpu::TmaAsyncLoadOp::create(
+          rewriter, loc,
+          view(b.addConstant(stageStart,
+                             kWgmmaLhsBytes + part * kWgmmaRhsHalfBytes),
+               rhsHalf),
+          barriers, rhsMap,
+          ValueRange{b.addConstant(origin.firstColumn, part * depth),
+                     firstDepth},
+          stage, /*multicastMask=*/Value(), isFirst);
+  };
+  int64_t slices = op.getStaticLoopRanges()[dims.k.front()] / depth;
+  for (int64_t stage = 0; stage < std::min(slices, kWgmmaStages); ++stage)
+    loadSlice(b.constant(stage * depth), b.constant(stage));
+
+  auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
+      context,
+      VectorType::get({blockTile, blockTile}, rewriter.getF32Type()));
+  Value initial =
+      nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc,
+                                                   accumulatorType);
+  auto lhsDescriptorType =
+      nvgpu::WarpgroupMatrixDescriptorType::get(context, lhsTile);
+  auto rhsDescriptorType =
+      nvgpu::WarpgroupMatrixDescriptorType::get(context, rhsTile);
+  // Slice i waits for its stage's phase i / kWgmmaStages; once every
+  // thread's wgmma on it completed, thread 0 refills the stage with slice
+  // i + kWgmmaStages.
+  auto loop = scf::ForOp::create(
+      rewriter, loc, zero, b.constant(slices), one, ValueRange{initial},
+      [&](OpBuilder &builder, Location nested, Value slice,
+          ValueRange accumulator) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+        Value stage = b.rem(slice, kWgmmaStages);
+        Value parity = arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getI1Type(),
+            b.rem(b.div(slice, kWgmmaStages), 2));
+        nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers,
+                                               parity, b.constant(10000000),
+                                               stage);
+        Value stageStart = b.mul(stage, kWgmmaStageBytes);
+        Value lhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+            rewriter, loc, lhsDescriptorType, view(stageStart, lhsTile),
+            lhsMap);
+        Value rhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+            rewriter, loc, rhsDescriptorType,
+            view(b.addConstant(stageStart, kWgmmaLhsBytes), rhsTile), rhsMap);
+        Value product = nvgpu::WarpgroupMmaOp::create(
+            rewriter, loc, accumulatorType, lhsDescriptor, rhsDescriptor,
+            /*waitGroup=*/uint64_t(0), /*transposeA=*/UnitAttr(),
+            /*transposeB=*/rewriter.getUnitAttr(), accumulator.front());
+        gpu::BarrierOp::create(rewriter, loc);
+        Value next = b.addConstant(slice, kWgmmaStages);
+        Value hasNext = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ult, next,
+            b.constant(slices));
+        auto refill = scf::IfOp::create(rewriter, loc, hasNext);
+        rewriter.setInsertionPointToStart(refill.thenBlock());
+        loadSlice(b.mul(next, depth), stage);
+        rewriter.setInsertionPointAfter(refill);
+        scf::YieldOp::create(rewriter, nested, product);
+      });
+
+  // The product goes to shared memory (the stages' space), where each warp
+  // reads rows of it as consecutive columns, 4 per thread.
+  MemRefType productType = sharedType({blockTile, blockTile},
+                                      rewriter.getF32Type());
+  static_assert(kMmaBlockTile * kMmaBlockTile * 4 <=
+                    kWgmmaStages * kWgmmaStageBytes,
+                "the product fits in the stages' space");
+  Value product = view(zero, productType);
+  nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0),
+                                     product);
+  gpu::BarrierOp::create(rewriter, loc);
+  OutputTile tile;
+  Value firstRow = b.div(thread, warpSize);
+  Value firstColumn = b.mul(b.rem(thread, warpSize), 4);
+  SmallVector<Value> localRows, localColumns;
+  for (int64_t row = 0; row < blockTile; row += threads / warpSize) {
+    localRows.push_back(b.addConstant(firstRow, row));
+    tile.rows.push_back(b.add(origin.firstRow, localRows.back()));
+  }
+  for (int64_t column = 0; column < 4; ++column) {
+    localColumns.push_back(b.addConstant(firstColumn, column));
+    tile.columns.push_back(b.add(origin.firstColumn, localColumns.back()));
+  }
+  tile.sizeM = grid.sizeM;
+  tile.sizeN = grid.sizeN;
+  tile.clampedRows = tile.rows;
+  tile.clampedColumns = tile.columns;
+  tile.whole = true;
+  tile.loops.assign(op.getNumLoops(), zero);
+  SmallVector<Value> values =
+      loadAccumulators(rewriter, loc, op, dims, tile, fill);
+  auto vectorType = VectorType::get({4}, rewriter.getF32Type());
+  for (auto [i, row] : llvm::enumerate(localRows)) {
+    Value products = vector::LoadOp::create(rewriter, loc, vectorType,
+                                            product,
+                                            ValueRange{row, firstColumn});
+    for (int64_t column = 0; column < 4; ++column) {
+      Value &value = values[i * 4 + column];
+      value = arith::AddFOp::create(
+          rewriter, loc, value,
+          vector::ExtractOp::create(rewriter, loc, products, column));
+    }
+  }
+  storeTile(rewriter, loc, op, dims, tile, values, epilogue);
+  eraseContraction(rewriter, op, fill, epilogue);
+  return launch;
+}
+
 /// A gpu.launch computing contraction `op` (see prefersMmaSync: the same
 /// operands and shapes) on AMD matrix cores (CDNA): blocks of 4 waves of 64
 /// lanes own 128x128 tiles of C, each wave 64x64 (4 x 4 tiles of 16x16,
@@ -1652,6 +1879,9 @@ gpu::LaunchOp lowerContractionToBlocks(
     linalg::FillOp fill, linalg::GenericOp epilogue, bool asyncCopy,
     const ContractionBlocks &blocks) {
   switch (strategy.kernel) {
+  case ContractionKernel::Wgmma:
+    assert(!blocks.loop && "the wgmma kernel runs on whole ops");
+    return lowerContractionToWgmma(rewriter, op, dims, fill, epilogue);
   case ContractionKernel::MmaSync:
     return lowerContractionToMmaSync(rewriter, op, dims, fill, epilogue,
                                      asyncCopy, blocks);

@@ -50,6 +50,9 @@ struct IndexBuilder {
   Value add(Value a, Value b) const {
     return arith::AddIOp::create(rewriter, loc, a, b);
   }
+  Value sub(Value a, Value b) const {
+    return arith::SubIOp::create(rewriter, loc, a, b);
+  }
   Value addConstant(Value a, int64_t b) const {
     return b == 0 ? a : add(a, constant(b));
   }
@@ -141,6 +144,7 @@ bool prefersSharedMemory(linalg::LinalgOp op,
 struct ContractionChoices {
   int64_t tileSize = 4;
   bool mmaSync = false, mfma = false, mfmaBf16 = false, tf32 = false;
+  bool wgmma = false;
 };
 
 /// Where a contraction kernel's blocks come from: by default one per tile
@@ -155,6 +159,7 @@ struct ContractionBlocks {
 /// The kernels of a contraction, in the order the strategy prefers them.
 enum class ContractionKernel {
   SplitK,
+  Wgmma,
   MmaSync,
   Mfma,
   Tf32MmaSync,
@@ -171,11 +176,14 @@ struct ContractionStrategy {
   int64_t size;
 
   /// The rows and columns of C per block, or 0 when blocks do not own
-  /// square tiles of C (split-K and register tiles map threads instead).
+  /// square tiles of C (split-K and register tiles map threads instead) or
+  /// own them only in the whole op (Wgmma: its TMA descriptors describe A
+  /// and B whole).
   int64_t getBlockTile() const;
 
-  /// Whether the kernel reads A and B as 16-byte vectors: it runs only
-  /// when they are aligned at run time, else a shared-tile kernel does.
+  /// Whether the kernel reads A and B as 16-byte vectors (or by TMA, whose
+  /// tensor maps need 16-byte aligned addresses): it runs only when they
+  /// are aligned at run time, else a shared-tile kernel does.
   bool needsAlignedInputs() const;
 };
 
@@ -301,6 +309,30 @@ bool prefersMmaSync(linalg::LinalgOp op,
 /// of kMmaBlockTile and K of kMmaSliceDepth.
 bool prefersTf32MmaSync(linalg::LinalgOp op,
                         const linalg::ContractionDimensions &dims);
+
+/// K's slice depth of the wgmma kernel: one 128-byte row of 16-bit
+/// elements, TMA's and wgmma's 128-byte swizzle.
+constexpr int64_t kWgmmaSliceDepth = 64;
+
+/// Whether contraction `op` can run on sm_90's warpgroup tensor cores
+/// (wgmma, A and B loaded by TMA): what prefersMmaSync takes, without a
+/// batch, K a multiple of kWgmmaSliceDepth.
+bool prefersWgmma(linalg::LinalgOp op,
+                  const linalg::ContractionDimensions &dims);
+
+/// A gpu.launch computing contraction `op` (see prefersWgmma; the whole
+/// op) on sm_90a's tensor cores: blocks of one warpgroup (128 threads) own
+/// 128x128 tiles of C, accumulated in f32 by nvgpu.warpgroup.mma
+/// (wgmma.mma_async m64n128k16) from slices of A (128 x 64) and B (64 x
+/// 128) that thread 0 loads by TMA (nvgpu.tma.async.load, 128-byte
+/// swizzle) into kWgmmaStages stages of dynamic shared memory, each with
+/// an mbarrier; the host makes A's and B's tensor maps
+/// (nvgpu.tma.create.descriptor) before the launch.
+gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
+                                      linalg::LinalgOp op,
+                                      const linalg::ContractionDimensions &dims,
+                                      linalg::FillOp fill,
+                                      linalg::GenericOp epilogue);
 
 /// A gpu.launch computing contraction `op` (see prefersMmaSync, or
 /// prefersTf32MmaSync for f32) on tensor cores: blocks of 8 warps own

@@ -206,6 +206,12 @@ bool prefersMmaSync(linalg::LinalgOp op,
          fitsMatrixCoreTiles(op, dims, half) && isWideningHalfProduct(op, half);
 }
 
+bool prefersWgmma(linalg::LinalgOp op,
+                  const linalg::ContractionDimensions &dims) {
+  return dims.batch.empty() && prefersMmaSync(op, dims) &&
+         op.getStaticLoopRanges()[dims.k.front()] % kWgmmaSliceDepth == 0;
+}
+
 namespace {
 
 /// Whether `op`'s body adds the product of its two f32 inputs to its f32
@@ -246,6 +252,8 @@ chooseContractionKernel(linalg::LinalgOp op,
   Type input = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   bool matrixCores =
       choices.mfma && (input.isF16() || (choices.mfmaBf16 && input.isBF16()));
+  if (choices.wgmma && prefersWgmma(op, dims))
+    return {ContractionKernel::Wgmma, kMmaBlockTile};
   if ((choices.mmaSync || matrixCores) && prefersMmaSync(op, dims))
     return {choices.mmaSync ? ContractionKernel::MmaSync
                             : ContractionKernel::Mfma,
@@ -271,13 +279,15 @@ int64_t ContractionStrategy::getBlockTile() const {
     return kSharedThreads * size;
   case ContractionKernel::SplitK:
   case ContractionKernel::RegisterTiles:
+  case ContractionKernel::Wgmma:
     return 0;
   }
   llvm_unreachable("unknown contraction kernel");
 }
 
 bool ContractionStrategy::needsAlignedInputs() const {
-  return kernel == ContractionKernel::MmaSync ||
+  return kernel == ContractionKernel::Wgmma ||
+         kernel == ContractionKernel::MmaSync ||
          kernel == ContractionKernel::Mfma ||
          kernel == ContractionKernel::Tf32MmaSync ||
          kernel == ContractionKernel::VectorTiles;
@@ -288,6 +298,7 @@ namespace {
 /// The names of the kernels in kContractionKernelAttr.
 constexpr std::pair<ContractionKernel, llvm::StringLiteral> kKernelNames[] = {
     {ContractionKernel::SplitK, "split_k"},
+    {ContractionKernel::Wgmma, "wgmma"},
     {ContractionKernel::MmaSync, "mma_sync"},
     {ContractionKernel::Mfma, "mfma"},
     {ContractionKernel::Tf32MmaSync, "tf32_mma_sync"},

@@ -226,6 +226,10 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       func.emitError() << "google-map-to-gpu: async-copy needs mma-sync";
       return signalPassFailure();
     }
+    if (wgmma && !mmaSync) {
+      func.emitError() << "google-map-to-gpu: wgmma needs mma-sync";
+      return signalPassFailure();
+    }
     if (mfmaBf16 && !mfma) {
       func.emitError() << "google-map-to-gpu: mfma-bf16 needs mfma";
       return signalPassFailure();
@@ -379,7 +383,7 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       if (contraction != contractions.end()) {
         const Fused &fused = contraction->second;
         ContractionStrategy strategy = chooseContractionKernel(
-            op, fused.dims, {tileSize, mmaSync, mfma, mfmaBf16, tf32});
+            op, fused.dims, {tileSize, mmaSync, mfma, mfmaBf16, tf32, wgmma});
         switch (strategy.kernel) {
         case ContractionKernel::SplitK:
           lowerContractionToSplitK(rewriter, op, fused.dims, strategy.size,

@@ -546,7 +546,7 @@ struct GpuTileToBlocksPass
     llvm::SmallPtrSet<Operation *, 8> nearAttention =
         getAttentionNeighbours(keptChains);
     // Contractions whose kernels' blocks own tiles of C.
-    ContractionChoices choices{tileSize, mmaSync, mfma, mfmaBf16, tf32};
+    ContractionChoices choices{tileSize, mmaSync, mfma, mfmaBf16, tf32, wgmma};
     struct Contraction {
       linalg::LinalgOp op;
       linalg::ContractionDimensions dims;
