@@ -29,6 +29,9 @@ enum {
   CU_STREAM_NON_BLOCKING = 1,
   CU_EVENT_DISABLE_TIMING = 2,
   CU_MEM_ATTACH_GLOBAL = 1,
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  /* Shared memory a launch gets without asking: static plus dynamic. */
+  DEFAULT_SHARED_BYTES = 48 * 1024,
   MAX_DEVICES = 64,
 };
 
@@ -229,9 +232,51 @@ static google_rt_status module_function(void *module, const char *name,
   return NULL;
 }
 
+/* Driver functions that not every driver the runtime runs with has (CUDA
+ * 12's tensor maps), or that only some kernels need: looked up on first
+ * use. NULL when absent. */
+static void *optional_function(const char *name) {
+  void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  void *function = library ? dlsym(library, name) : NULL;
+  if (library)
+    dlclose(library);
+  return function;
+}
+
+typedef CUresult (*set_attribute_fn)(CUfunction, int, int);
+typedef CUresult (*encode_tiled_fn)(void *, int, unsigned, void *,
+                                    const uint64_t *, const uint64_t *,
+                                    const uint32_t *, const uint32_t *, int,
+                                    int, int, int);
+static set_attribute_fn func_set_attribute;
+static encode_tiled_fn tensor_map_encode_tiled;
+static pthread_once_t optional_once = PTHREAD_ONCE_INIT;
+
+static void load_optional(void) {
+  func_set_attribute =
+      (set_attribute_fn)optional_function("cuFuncSetAttribute");
+  tensor_map_encode_tiled =
+      (encode_tiled_fn)optional_function("cuTensorMapEncodeTiled");
+}
+
 static google_rt_status launch(void *function, const uint32_t grid[3],
                                const uint32_t block[3], uint32_t shared_bytes,
                                void *stream, void **params) {
+  /* More shared memory than a launch gets by default must be allowed for
+   * the function first. */
+  if (shared_bytes > DEFAULT_SHARED_BYTES) {
+    pthread_once(&optional_once, load_optional);
+    if (!func_set_attribute)
+      return google_rt_make_status(
+          GOOGLE_RT_UNAVAILABLE,
+          "the CUDA driver lacks cuFuncSetAttribute, which a kernel using "
+          "%u bytes of shared memory needs",
+          shared_bytes);
+    CHECK(func_set_attribute(function,
+                             CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             (int)shared_bytes),
+          "cuFuncSetAttribute (dynamic shared memory)");
+  }
   CHECK(cu.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0],
                           block[1], block[2], shared_bytes, stream, params,
                           NULL),
@@ -320,6 +365,44 @@ static google_rt_status host_register(void *pointer, size_t bytes) {
 
 static void host_unregister(void *pointer) { cu.cuMemHostUnregister(pointer); }
 
+static google_rt_status
+encode_tensor_map(void *map, int64_t data_type, int64_t rank, void *address,
+                  const int64_t *sizes, const int64_t *strides,
+                  const int64_t *box, int64_t element_bytes,
+                  int64_t interleave, int64_t swizzle, int64_t l2_promotion,
+                  int64_t oob_fill) {
+  enum { MAX_RANK = 5 };
+  pthread_once(&optional_once, load_optional);
+  if (!tensor_map_encode_tiled)
+    return google_rt_make_status(
+        GOOGLE_RT_UNAVAILABLE,
+        "the CUDA driver lacks cuTensorMapEncodeTiled (TMA, which wgmma=true "
+        "kernels use, needs CUDA 12 or later)");
+  if (rank < 1 || rank > MAX_RANK)
+    return google_rt_make_status(GOOGLE_RT_INVALID_ARGUMENT,
+                                 "a TMA tensor map of rank %lld: expected 1 "
+                                 "to %d",
+                                 (long long)rank, MAX_RANK);
+  /* The driver takes the innermost dimension first, and the byte strides
+   * of all but it. */
+  uint64_t dims[MAX_RANK], byte_strides[MAX_RANK];
+  uint32_t boxes[MAX_RANK], element_strides[MAX_RANK];
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t outer = rank - 1 - i;
+    dims[i] = (uint64_t)sizes[outer];
+    boxes[i] = (uint32_t)box[outer];
+    element_strides[i] = 1;
+    if (i > 0)
+      byte_strides[i - 1] = (uint64_t)(strides[outer] * element_bytes);
+  }
+  CHECK(tensor_map_encode_tiled(map, (int)data_type, (unsigned)rank, address,
+                                dims, byte_strides, boxes, element_strides,
+                                (int)interleave, (int)swizzle,
+                                (int)l2_promotion, (int)oob_fill),
+        "cuTensorMapEncodeTiled");
+  return NULL;
+}
+
 const gpu_driver google_rt_cuda_driver = {
     GOOGLE_RT_DEVICE_CUDA, "CUDA",    init,           device_count,
     properties,            activate,  module_load,    module_unload,
@@ -328,4 +411,5 @@ const gpu_driver google_rt_cuda_driver = {
     event_record,          event_synchronize,         event_destroy,
     allocate,              release,   copy,           fill32,
     fill16,                host_register,             host_unregister,
+    encode_tensor_map,
 };

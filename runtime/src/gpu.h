@@ -55,6 +55,21 @@ typedef struct gpu_driver {
                              void *stream);
   google_rt_status (*host_register)(void *pointer, size_t bytes);
   void (*host_unregister)(void *pointer);
+  /* A TMA tensor map (CUDA 12's cuTensorMapEncodeTiled) of the row-major
+   * `rank`-dimensional array at `address` (`sizes` and `strides`, in
+   * elements, outermost first) read in boxes of `box` elements, into the
+   * 128 bytes at `map`; NULL where the driver has none. `data_type`,
+   * `interleave`, `swizzle`, `l2_promotion` and `oob_fill` are the driver
+   * API's enumerators. */
+  google_rt_status (*encode_tensor_map)(void *map, int64_t data_type,
+                                        int64_t rank, void *address,
+                                        const int64_t *sizes,
+                                        const int64_t *strides,
+                                        const int64_t *box,
+                                        int64_t element_bytes,
+                                        int64_t interleave, int64_t swizzle,
+                                        int64_t l2_promotion,
+                                        int64_t oob_fill);
 } gpu_driver;
 
 extern const gpu_driver google_rt_cuda_driver;
@@ -175,5 +190,8 @@ GOOGLE_RT_ABI void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
 GOOGLE_RT_ABI void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                                int64_t element_size);
 GOOGLE_RT_ABI void mgpuSetDefaultDevice(int32_t ordinal);
+GOOGLE_RT_ABI void *mgpuTensorMapEncodeTiledMemref(
+    int64_t rank, void *descriptor, int64_t data_type, int64_t interleave,
+    int64_t swizzle, int64_t l2_promotion, int64_t oob_fill, int64_t *box);
 
 #endif /* GOOGLE_RUNTIME_GPU_H */

@@ -261,4 +261,5 @@ const gpu_driver google_rt_hip_driver = {
     event_record,          event_synchronize,         event_destroy,
     allocate,              release,   copy,           fill32,
     fill16,                host_register,             host_unregister,
+    /*encode_tensor_map=*/NULL,
 };

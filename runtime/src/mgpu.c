@@ -15,6 +15,7 @@
 
 #include "gpu.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,4 +396,118 @@ void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
 void mgpuSetDefaultDevice(int32_t ordinal) {
   google_rt_device device = {last_loaded_device().kind, ordinal};
   check(google_rt_device_select(device));
+}
+
+/*===----------------------------------------------------------------------===*
+ * TMA tensor maps (the wgmma kernels', see nvgpu.tma.create.descriptor)
+ *===----------------------------------------------------------------------===*/
+
+enum { TENSOR_MAP_BYTES = 128, TENSOR_MAP_CACHE = 64 };
+
+/* Tensor maps live in device memory, where kernels read them. A function
+ * called in a loop makes the same maps again: they are kept, the least
+ * recently used given back when the cache is full (a pooled block, which
+ * the pool reuses only after the work queued on it). */
+typedef struct tensor_map_entry {
+  google_rt_device device;
+  _Alignas(64) unsigned char map[TENSOR_MAP_BYTES];
+  void *on_device;
+  uint64_t used;
+} tensor_map_entry;
+
+static pthread_mutex_t tensor_map_lock = PTHREAD_MUTEX_INITIALIZER;
+static tensor_map_entry tensor_maps[TENSOR_MAP_CACHE];
+static uint64_t tensor_map_clock;
+
+/* The bytes per element of the driver's CUtensorMapDataType, 0 if
+ * unknown. */
+static int64_t tensor_map_element_bytes(int64_t data_type) {
+  static const int64_t bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  return data_type >= 0 && data_type < (int64_t)(sizeof(bytes) / sizeof(*bytes))
+             ? bytes[data_type]
+             : 0;
+}
+
+/* The device copy of `map` on `device`, made (and copied on `queue`) when
+ * the cache has none. */
+static google_rt_status find_tensor_map(google_rt_device device,
+                                        const unsigned char *map,
+                                        const gpu_driver *driver,
+                                        google_rt_stream *queue,
+                                        void **on_device) {
+  pthread_mutex_lock(&tensor_map_lock);
+  tensor_map_entry *slot = &tensor_maps[0];
+  for (int i = 0; i < TENSOR_MAP_CACHE; ++i) {
+    tensor_map_entry *entry = &tensor_maps[i];
+    if (entry->on_device && entry->device.kind == device.kind &&
+        entry->device.ordinal == device.ordinal &&
+        memcmp(entry->map, map, TENSOR_MAP_BYTES) == 0) {
+      entry->used = ++tensor_map_clock;
+      *on_device = entry->on_device;
+      pthread_mutex_unlock(&tensor_map_lock);
+      return NULL;
+    }
+    if (!slot->on_device)
+      continue;
+    if (!entry->on_device || entry->used < slot->used)
+      slot = entry;
+  }
+  google_rt_status status = NULL;
+  void *block = NULL;
+  status = google_rt_device_pool_alloc(device, TENSOR_MAP_BYTES, &block);
+  if (!status)
+    status = driver->copy(block, map, TENSOR_MAP_BYTES,
+                          google_rt_gpu_stream_native(queue));
+  if (status) {
+    if (block)
+      google_rt_device_pool_free(block);
+    pthread_mutex_unlock(&tensor_map_lock);
+    return status;
+  }
+  if (slot->on_device)
+    google_rt_device_pool_free(slot->on_device);
+  slot->device = device;
+  memcpy(slot->map, map, TENSOR_MAP_BYTES);
+  slot->on_device = block;
+  slot->used = ++tensor_map_clock;
+  *on_device = block;
+  pthread_mutex_unlock(&tensor_map_lock);
+  return NULL;
+}
+
+/* A tensor map of the ranked memref `descriptor` points to (allocated and
+ * aligned pointers, offset, sizes, strides), read in boxes of `box`
+ * elements; returns its address on the call's GPU. Upstream's NVGPU
+ * lowering calls it with the driver API's enumerators. */
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
+                                     int64_t data_type, int64_t interleave,
+                                     int64_t swizzle, int64_t l2_promotion,
+                                     int64_t oob_fill, int64_t *box) {
+  google_rt_stream *queue = get_stream(NULL);
+  const gpu_driver *driver = google_rt_gpu_stream_driver(queue);
+  if (!driver->encode_tensor_map)
+    google_rt_fail_call(GOOGLE_RT_INVALID_ARGUMENT,
+                        "TMA tensor maps (wgmma=true kernels) need a CUDA "
+                        "GPU, not %s",
+                        driver->name);
+  int64_t element_bytes = tensor_map_element_bytes(data_type);
+  if (!element_bytes)
+    google_rt_fail_call(GOOGLE_RT_INVALID_ARGUMENT,
+                        "a TMA tensor map of unknown data type %lld",
+                        (long long)data_type);
+  struct {
+    char *allocated, *aligned;
+    int64_t offset;
+    int64_t sizes_and_strides[];
+  } *memref = descriptor;
+  _Alignas(64) unsigned char map[TENSOR_MAP_BYTES];
+  memset(map, 0, sizeof(map));
+  const int64_t *sizes = memref->sizes_and_strides;
+  check(driver->encode_tensor_map(
+      map, data_type, rank, memref->aligned + memref->offset * element_bytes,
+      sizes, sizes + rank, box, element_bytes, interleave, swizzle,
+      l2_promotion, oob_fill));
+  void *on_device = NULL;
+  check(find_tensor_map(call_device(), map, driver, queue, &on_device));
+  return on_device;
 }

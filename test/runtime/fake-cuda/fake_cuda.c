@@ -269,3 +269,33 @@ CUresult cuMemHostUnregister(void *pointer) {
   (void)pointer;
   return 0;
 }
+CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  FAIL_IF_INJECTED("cuFuncSetAttribute");
+  record("attribute %s %d=%d", (const char *)function, attribute, value);
+  return 0;
+}
+CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank,
+                                void *address, const uint64_t *dims,
+                                const uint64_t *strides, const uint32_t *box,
+                                const uint32_t *element_strides,
+                                int interleave, int swizzle, int promotion,
+                                int fill) {
+  (void)element_strides;
+  FAIL_IF_INJECTED("cuTensorMapEncodeTiled");
+  /* The address only: the same array gets the same map. */
+  memset(map, 0, 128);
+  memcpy(map, &address, sizeof(address));
+  char shape[160] = "";
+  for (unsigned i = 0; i < rank; ++i)
+    snprintf(shape + strlen(shape), sizeof(shape) - strlen(shape),
+             "%s%llu/%u", i ? " " : "", (unsigned long long)dims[i], box[i]);
+  char steps[96] = "";
+  for (unsigned i = 0; i + 1 < rank; ++i)
+    snprintf(steps + strlen(steps), sizeof(steps) - strlen(steps), "%s%llu",
+             i ? " " : "", (unsigned long long)strides[i]);
+  record("tensor map type=%d dims/box=[%s] strides=[%s] interleave=%d "
+         "swizzle=%d l2=%d fill=%d aligned=%d",
+         type, shape, steps, interleave, swizzle, promotion, fill,
+         (int)((uintptr_t)address % 16 == 0));
+  return 0;
+}
