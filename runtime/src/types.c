@@ -223,3 +223,31 @@ int64_t google_rt_tensor_num_elements(const google_rt_tensor *tensor) {
       return INT64_MAX;
   return count;
 }
+
+/* The conversions LLVM's x86 backend calls for bf16 on CPUs without
+ * AVX512-BF16 (compiler-rt's names; Debian 12's libgcc lacks them): the
+ * kernels of the GPU mapping run on the host hold bf16 values. */
+GOOGLE_RT_ABI __bf16 __truncsfbf2(float value);
+GOOGLE_RT_ABI float __extendbfsf2(__bf16 value);
+
+__bf16 __truncsfbf2(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  uint16_t rounded;
+  if ((bits & 0x7fffffffu) > 0x7f800000u) /* NaN: kept, quiet */
+    rounded = (uint16_t)((bits >> 16) | 0x40u);
+  else /* to nearest, ties to even */
+    rounded = (uint16_t)((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+  __bf16 result;
+  memcpy(&result, &rounded, sizeof(result));
+  return result;
+}
+
+float __extendbfsf2(__bf16 value) {
+  uint16_t half;
+  memcpy(&half, &value, sizeof(half));
+  uint32_t bits = (uint32_t)half << 16;
+  float result;
+  memcpy(&result, &bits, sizeof(result));
+  return result;
+}

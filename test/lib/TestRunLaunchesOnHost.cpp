@@ -1005,6 +1005,292 @@ LogicalResult emulateAsyncCopies(RewriterBase &rewriter, gpu::LaunchOp launch) {
   return success();
 }
 
+/// Index arithmetic for the emulations.
+struct IndexArithmetic {
+  RewriterBase &rewriter;
+  Location loc;
+
+  Value constant(int64_t value) const {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  }
+  Value add(Value a, Value b) const {
+    return arith::AddIOp::create(rewriter, loc, a, b);
+  }
+  Value mul(Value a, int64_t b) const {
+    return arith::MulIOp::create(rewriter, loc, a, constant(b));
+  }
+  Value div(Value a, int64_t b) const {
+    return arith::DivUIOp::create(rewriter, loc, a, constant(b));
+  }
+  Value rem(Value a, int64_t b) const {
+    return arith::RemUIOp::create(rewriter, loc, a, constant(b));
+  }
+};
+
+/// The position of 16-bit element (`row`, `column`) of a 64-column box that
+/// TMA writes with the 128-byte swizzle, in the box's row-major elements:
+/// the 16-byte chunk c of row r goes to chunk c ^ (r % 8) (the box starts
+/// at a multiple of 1024 bytes, which the emulation checks).
+Value getSwizzledOffset(const IndexArithmetic &b, Value row,
+                        Value column) {
+  Value chunk = arith::XOrIOp::create(b.rewriter, b.loc, b.div(column, 8),
+                                      b.rem(row, 8));
+  return b.add(b.add(b.mul(row, 64), b.mul(chunk, 8)), b.rem(column, 8));
+}
+
+/// Loads element `offset` (row-major) of the 2-D buffer `buffer`.
+Value loadLinear(const IndexArithmetic &b, Value buffer, Value offset) {
+  int64_t columns = cast<MemRefType>(buffer.getType()).getDimSize(1);
+  return memref::LoadOp::create(
+      b.rewriter, b.loc, buffer,
+      ValueRange{b.div(offset, columns), b.rem(offset, columns)});
+}
+
+/// Stands in for sm_90's TMA loads, mbarriers and warpgroup MMA (the wgmma
+/// kernel's nvgpu ops): a TMA load is a copy made when thread 0 issues it
+/// (its box's elements outside the array read as zero), written with the
+/// 128-byte swizzle as the hardware writes it; mbarriers go (the copies
+/// are done when issued). Each thread holds its part of a warpgroup
+/// accumulator as a vector, PTX's wgmma D fragments (w = warp of the
+/// warpgroup, g = lane / 4, t = lane % 4): element 64 (i * N / 8 + j) / 16
+/// ... of each 64-row chunk i, rows 64 i + 16 w + g (+ 8), columns 8 j + 2 t
+/// (+ 1); nvgpu.warpgroup.mma adds to each the products of its row of A
+/// and its column of B, read through their descriptors' layouts: A's
+/// rows of 64 halves swizzled (K-major), B's 64-column halves of K rows
+/// swizzled (MN-major, `transposeB`), the halves one after the other.
+LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
+  // Ops emulated, and ops that go once those are: descriptors, barriers,
+  // prefetches.
+  SmallVector<Operation *> ops, leftovers;
+  launch.walk([&](Operation *op) {
+    if (isa<nvgpu::TmaAsyncLoadOp, nvgpu::WarpgroupMmaOp,
+            nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaStoreOp>(
+            op))
+      ops.push_back(op);
+    else if (isa<nvgpu::TmaPrefetchOp, nvgpu::MBarrierCreateOp,
+                 nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveExpectTxOp,
+                 nvgpu::MBarrierTryWaitParityOp,
+                 nvgpu::WarpgroupGenerateDescriptorOp>(op))
+      leftovers.push_back(op);
+  });
+  if (ops.empty() && leftovers.empty())
+    return success();
+  std::optional<int64_t> threads = getBlockOfWhole(launch, 128);
+  if (!threads)
+    return launch.emitError("google-test-run-launches-on-host: warpgroup "
+                            "ops need a static 1-D block of whole "
+                            "warpgroups");
+  Location loc = launch.getLoc();
+  IndexArithmetic b{rewriter, loc};
+  Type f32 = rewriter.getF32Type();
+  // The array a tensor map describes: the memref cast to the unranked
+  // one it was made from.
+  auto getArray = [&](Value map) -> FailureOr<Value> {
+    auto create = map.getDefiningOp<nvgpu::TmaCreateDescriptorOp>();
+    auto cast = create ? create.getTensor().getDefiningOp<memref::CastOp>()
+                       : memref::CastOp();
+    if (!cast || !isa<MemRefType>(cast.getSource().getType()))
+      return failure();
+    return cast.getSource();
+  };
+  auto fragmentType = [&](Type accumulator) {
+    VectorType whole =
+        cast<nvgpu::WarpgroupAccumulatorType>(accumulator).getFragmented();
+    return VectorType::get({whole.getNumElements() / 128}, f32);
+  };
+  // Fragment element `e`'s row and column of an accumulator of N columns.
+  auto getPosition = [&](Value thread, Value e, int64_t columns) {
+    Value lane = b.rem(thread, 32), warp = b.rem(b.div(thread, 32), 4);
+    int64_t perChunk = columns / 2;
+    Value chunk = b.div(e, perChunk), within = b.rem(e, perChunk);
+    Value j = b.div(within, 4), r = b.rem(within, 4);
+    Value row = b.add(b.add(b.mul(chunk, 64), b.mul(warp, 16)),
+                      b.add(b.div(lane, 4), b.mul(b.div(r, 2), 8)));
+    Value column = b.add(b.add(b.mul(j, 8), b.mul(b.rem(lane, 4), 2)),
+                         b.rem(r, 2));
+    return std::make_pair(row, column);
+  };
+  // Accumulators carried by loops become the threads' fragments.
+  launch.walk([&](scf::ForOp loop) {
+    for (auto [argument, result] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
+      if (isa<nvgpu::WarpgroupAccumulatorType>(argument.getType())) {
+        Type type = fragmentType(argument.getType());
+        argument.setType(type);
+        result.setType(type);
+      }
+  });
+  Value thread = launch.getThreadIds().x;
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op)) {
+      auto mapType = load.getTensorMapDescriptor().getType();
+      FailureOr<Value> array = getArray(load.getTensorMapDescriptor());
+      MemRefType box = mapType.getTensor();
+      if (failed(array) || box.getRank() != 2 ||
+          !load.getDst().getDefiningOp<memref::ViewOp>() ||
+          mapType.getSwizzle() != nvgpu::TensorMapSwizzleKind::SWIZZLE_128B ||
+          box.getDimSize(1) != 64 || box.getElementTypeBitWidth() != 16 ||
+          mapType.getOob() != nvgpu::TensorMapOOBKind::OOB_ZERO)
+        return load.emitError("google-test-run-launches-on-host: only TMA "
+                              "loads of 2-D boxes of 64 16-bit columns with "
+                              "the 128-byte swizzle from a tensor map of a "
+                              "ranked memref into a view of shared memory, "
+                              "zero-filled, run on the host");
+      auto guard = scf::IfOp::create(rewriter, loc, load.getPredicate());
+      rewriter.setInsertionPointToStart(guard.thenBlock());
+      Value destination = load.getDst();
+      // (A view of shared memory: its aligned pointer is where it starts.)
+      Value address = memref::ExtractAlignedPointerAsIndexOp::create(
+          rewriter, loc, destination);
+      cf::AssertOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                b.rem(address, 1024), b.constant(0)),
+          "google-test-run-launches-on-host: a TMA load with the 128-byte "
+          "swizzle into shared memory not aligned to 1024 bytes");
+      Value x = load.getCoordinates()[0], y = load.getCoordinates()[1];
+      Value rows = memref::DimOp::create(rewriter, loc, *array, 0);
+      Value columns = memref::DimOp::create(rewriter, loc, *array, 1);
+      // Copied as bits: the host has no bf16 arithmetic for a zero.
+      Type element = box.getElementType();
+      Type bits = rewriter.getI16Type();
+      Value zeroValue = arith::ConstantIntOp::create(rewriter, loc, bits, 0);
+      scf::ForOp::create(
+          rewriter, loc, b.constant(0), b.constant(box.getDimSize(0)),
+          b.constant(1), ValueRange{},
+          [&](OpBuilder &, Location, Value row, ValueRange) {
+            scf::ForOp::create(
+                rewriter, loc, b.constant(0), b.constant(64), b.constant(1),
+                ValueRange{},
+                [&](OpBuilder &, Location, Value column, ValueRange) {
+                  Value sourceRow = b.add(y, row);
+                  Value sourceColumn = b.add(x, column);
+                  Value inside = arith::AndIOp::create(
+                      rewriter, loc,
+                      arith::CmpIOp::create(rewriter, loc,
+                                            arith::CmpIPredicate::ult,
+                                            sourceRow, rows),
+                      arith::CmpIOp::create(rewriter, loc,
+                                            arith::CmpIPredicate::ult,
+                                            sourceColumn, columns));
+                  auto read = scf::IfOp::create(
+                      rewriter, loc, TypeRange{bits}, inside,
+                      /*withElseRegion=*/true);
+                  {
+                    OpBuilder::InsertionGuard inner(rewriter);
+                    rewriter.setInsertionPointToStart(read.thenBlock());
+                    scf::YieldOp::create(
+                        rewriter, loc,
+                        arith::BitcastOp::create(
+                            rewriter, loc, bits,
+                            memref::LoadOp::create(
+                                rewriter, loc, *array,
+                                ValueRange{sourceRow, sourceColumn}))
+                            .getResult());
+                    rewriter.setInsertionPointToStart(read.elseBlock());
+                    scf::YieldOp::create(rewriter, loc, zeroValue);
+                  }
+                  Value offset = getSwizzledOffset(b, row, column);
+                  memref::StoreOp::create(
+                      rewriter, loc,
+                      arith::BitcastOp::create(rewriter, loc, element,
+                                               read.getResult(0)),
+                      destination,
+                      ValueRange{b.div(offset, 64), b.rem(offset, 64)});
+                  scf::YieldOp::create(rewriter, loc);
+                });
+            scf::YieldOp::create(rewriter, loc);
+          });
+      rewriter.eraseOp(load);
+      continue;
+    }
+    if (auto init = dyn_cast<nvgpu::WarpgroupMmaInitAccumulatorOp>(op)) {
+      VectorType type = fragmentType(init.getType());
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          init, type, DenseElementsAttr::get(type, rewriter.getF32FloatAttr(0)));
+      continue;
+    }
+    if (auto mma = dyn_cast<nvgpu::WarpgroupMmaOp>(op)) {
+      auto lhs =
+          mma.getDescriptorA().getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
+      auto rhs =
+          mma.getDescriptorB().getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
+      MemRefType lhsType = mma.getDescriptorA().getType().getTensor();
+      MemRefType rhsType = mma.getDescriptorB().getType().getTensor();
+      int64_t depth = lhsType.getDimSize(1), columns = rhsType.getDimSize(1);
+      if (!lhs || !rhs || mma.getTransposeA() || !mma.getTransposeB() ||
+          depth != 64 || columns % 64 != 0 ||
+          lhsType.getElementTypeBitWidth() != 16)
+        return mma.emitError("google-test-run-launches-on-host: only "
+                             "nvgpu.warpgroup.mma of 16-bit A (K-major) and "
+                             "B (MN-major, transposeB) with K = 64 from "
+                             "generated descriptors runs on the host");
+      Value a = lhs.getTensor(), bMatrix = rhs.getTensor();
+      auto type = cast<VectorType>(mma.getMatrixC().getType());
+      Value within = b.rem(thread, 128);
+      auto loop = scf::ForOp::create(
+          rewriter, loc, b.constant(0), b.constant(type.getNumElements()),
+          b.constant(1), ValueRange{mma.getMatrixC()},
+          [&](OpBuilder &, Location, Value e, ValueRange carried) {
+            auto [row, column] = getPosition(within, e, columns);
+            Value start = vector::ExtractOp::create(rewriter, loc,
+                                                    carried.front(), e);
+            auto sum = scf::ForOp::create(
+                rewriter, loc, b.constant(0), b.constant(depth), b.constant(1),
+                ValueRange{start},
+                [&](OpBuilder &, Location, Value k, ValueRange partial) {
+                  Value lhsValue = loadLinear(
+                      b, a, getSwizzledOffset(b, row, k));
+                  Value half = b.div(column, 64);
+                  Value rhsValue = loadLinear(
+                      b, bMatrix,
+                      b.add(b.mul(half, 64 * depth),
+                            getSwizzledOffset(b, k, b.rem(column, 64))));
+                  Value product = arith::MulFOp::create(
+                      rewriter, loc,
+                      arith::ExtFOp::create(rewriter, loc, f32, lhsValue),
+                      arith::ExtFOp::create(rewriter, loc, f32, rhsValue));
+                  scf::YieldOp::create(
+                      rewriter, loc,
+                      arith::AddFOp::create(rewriter, loc, partial.front(),
+                                            product)
+                          .getResult());
+                });
+            scf::YieldOp::create(
+                rewriter, loc,
+                vector::InsertOp::create(rewriter, loc, sum.getResult(0),
+                                         carried.front(), e)
+                    .getResult());
+          });
+      rewriter.replaceOp(mma, loop.getResults());
+      continue;
+    }
+    if (auto store = dyn_cast<nvgpu::WarpgroupMmaStoreOp>(op)) {
+      auto type = cast<VectorType>(store.getMatrixD().getType());
+      int64_t columns =
+          cast<MemRefType>(store.getDstMemref().getType()).getDimSize(1);
+      Value within = b.rem(thread, 128);
+      scf::ForOp::create(
+          rewriter, loc, b.constant(0), b.constant(type.getNumElements()),
+          b.constant(1), ValueRange{},
+          [&](OpBuilder &, Location, Value e, ValueRange) {
+            auto [row, column] = getPosition(within, e, columns);
+            memref::StoreOp::create(
+                rewriter, loc,
+                vector::ExtractOp::create(rewriter, loc, store.getMatrixD(), e),
+                store.getDstMemref(), ValueRange{row, column});
+            scf::YieldOp::create(rewriter, loc);
+          });
+      rewriter.eraseOp(store);
+      continue;
+    }
+  }
+  for (Operation *op : llvm::reverse(leftovers))
+    rewriter.eraseOp(op);
+  return success();
+}
+
 /// Runs `launch`'s body for every block, and in each block for every
 /// thread, in order (see BlockOnHost for barriers). Shared memory
 /// (workgroup attributions) is one host buffer that the blocks reuse.
@@ -1012,11 +1298,10 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
                         std::optional<int64_t> checkedWarpSize,
                         unsigned checkedBuffers) {
   if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
-      !launch.getPrivateAttributions().empty() || launch.hasClusterSize() ||
-      launch.getDynamicSharedMemorySize())
+      !launch.getPrivateAttributions().empty() || launch.hasClusterSize())
     return launch.emitError("google-test-run-launches-on-host: only "
-                            "synchronous launches without private or dynamic "
-                            "shared memory or clusters run on the host");
+                            "synchronous launches without private memory or "
+                            "clusters run on the host");
   if (!llvm::hasSingleElement(launch.getBody()))
     return launch.emitError("google-test-run-launches-on-host: expected a "
                             "single-block body");
@@ -1078,6 +1363,32 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
       buffers.push_back(*field);
     }
     races.shadows[buffer] = shadow;
+  }
+
+  // Dynamic shared memory is one host buffer too: its views lose their
+  // memory space.
+  if (Value bytes = launch.getDynamicSharedMemorySize()) {
+    Value buffer = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type()),
+        ValueRange{arith::IndexCastOp::create(rewriter, loc, index, bytes)});
+    buffers.push_back(buffer);
+    SmallVector<gpu::DynamicSharedMemoryOp> dynamic;
+    launch.walk([&](gpu::DynamicSharedMemoryOp op) { dynamic.push_back(op); });
+    for (gpu::DynamicSharedMemoryOp op : dynamic) {
+      for (Operation *user : op->getUsers()) {
+        if (auto view = dyn_cast<memref::ViewOp>(user)) {
+          MemRefType type = view.getType();
+          view.getResult().setType(MemRefType::get(
+              type.getShape(), type.getElementType(), type.getLayout()));
+        } else if (!isa<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+          return user->emitError("google-test-run-launches-on-host: dynamic "
+                                 "shared memory is only viewed (memref.view) "
+                                 "here");
+        }
+      }
+      rewriter.replaceOp(op, buffer);
+    }
   }
 
   gpu::KernelDim3 blockIds = launch.getBlockIds();
@@ -1183,9 +1494,26 @@ struct TestRunLaunchesOnHostPass
       insertKernelBoundsChecks(rewriter, launch);
       if (failed(emulateMfma(rewriter, launch)) ||
           failed(emulateMmaSync(rewriter, launch)) ||
+          failed(emulateWgmma(rewriter, launch)) ||
           failed(emulateShuffles(rewriter, launch)) ||
           failed(runOnHost(rewriter, launch, checkedWarpSize, kernelBuffers)))
         return signalPassFailure();
+    }
+
+    // The tensor maps' arrays were read directly.
+    SmallVector<nvgpu::TmaCreateDescriptorOp> maps;
+    getOperation().walk(
+        [&](nvgpu::TmaCreateDescriptorOp op) { maps.push_back(op); });
+    for (nvgpu::TmaCreateDescriptorOp map : maps) {
+      if (!map->use_empty()) {
+        map.emitError("google-test-run-launches-on-host: a tensor map used "
+                      "outside a launch");
+        return signalPassFailure();
+      }
+      Operation *cast = map.getTensor().getDefiningOp();
+      rewriter.eraseOp(map);
+      if (cast && cast->use_empty())
+        rewriter.eraseOp(cast);
     }
 
     SmallVector<Operation *> memoryOps;
@@ -1235,6 +1563,7 @@ void registerGoogleTestPasses() {
         cpu.mfma = false;
         cpu.tf32 = false;
         cpu.asyncCopy = false;
+        cpu.wgmma = false;
         addGoogleOptimizationPasses(pm, gpu);
         addExportPasses(pm);
         addLinalgLoweringPasses(pm, gpu);
