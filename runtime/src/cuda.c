@@ -368,9 +368,8 @@ static void host_unregister(void *pointer) { cu.cuMemHostUnregister(pointer); }
 static google_rt_status
 encode_tensor_map(void *map, int64_t data_type, int64_t rank, void *address,
                   const int64_t *sizes, const int64_t *strides,
-                  const int64_t *box, int64_t element_bytes,
-                  int64_t interleave, int64_t swizzle, int64_t l2_promotion,
-                  int64_t oob_fill) {
+                  const int64_t *box, int64_t element_bytes, int64_t interleave,
+                  int64_t swizzle, int64_t l2_promotion, int64_t oob_fill) {
   enum { MAX_RANK = 5 };
   pthread_once(&optional_once, load_optional);
   if (!tensor_map_encode_tiled)
@@ -404,12 +403,30 @@ encode_tensor_map(void *map, int64_t data_type, int64_t rank, void *address,
 }
 
 const gpu_driver google_rt_cuda_driver = {
-    GOOGLE_RT_DEVICE_CUDA, "CUDA",    init,           device_count,
-    properties,            activate,  module_load,    module_unload,
-    module_function,       launch,    stream_create,  stream_synchronize,
-    stream_destroy,        stream_wait_event,         event_create,
-    event_record,          event_synchronize,         event_destroy,
-    allocate,              release,   copy,           fill32,
-    fill16,                host_register,             host_unregister,
+    GOOGLE_RT_DEVICE_CUDA,
+    "CUDA",
+    init,
+    device_count,
+    properties,
+    activate,
+    module_load,
+    module_unload,
+    module_function,
+    launch,
+    stream_create,
+    stream_synchronize,
+    stream_destroy,
+    stream_wait_event,
+    event_create,
+    event_record,
+    event_synchronize,
+    event_destroy,
+    allocate,
+    release,
+    copy,
+    fill32,
+    fill16,
+    host_register,
+    host_unregister,
     encode_tensor_map,
 };

@@ -61,15 +61,11 @@ typedef struct gpu_driver {
    * 128 bytes at `map`; NULL where the driver has none. `data_type`,
    * `interleave`, `swizzle`, `l2_promotion` and `oob_fill` are the driver
    * API's enumerators. */
-  google_rt_status (*encode_tensor_map)(void *map, int64_t data_type,
-                                        int64_t rank, void *address,
-                                        const int64_t *sizes,
-                                        const int64_t *strides,
-                                        const int64_t *box,
-                                        int64_t element_bytes,
-                                        int64_t interleave, int64_t swizzle,
-                                        int64_t l2_promotion,
-                                        int64_t oob_fill);
+  google_rt_status (*encode_tensor_map)(
+      void *map, int64_t data_type, int64_t rank, void *address,
+      const int64_t *sizes, const int64_t *strides, const int64_t *box,
+      int64_t element_bytes, int64_t interleave, int64_t swizzle,
+      int64_t l2_promotion, int64_t oob_fill);
 } gpu_driver;
 
 extern const gpu_driver google_rt_cuda_driver;

@@ -18,7 +18,8 @@
 //     CPU lowering: a module google-run runs with --target=cpu. Its kernels
 //     are NVVM's (tensor cores included, TF32 with tf32=true, cp.async
 //     staging with async-copy=true, their nvgpu ops emulated: see
-//     emulateMmaSync and emulateAsyncCopies; warp shuffles: see
+//     emulateMmaSync and emulateAsyncCopies; wgmma=true's TMA loads and
+//     warpgroup MMAs: see emulateWgmma; warp shuffles: see
 //     emulateShuffles), or with mfma=true ROCDL's
 //     (see emulateMfma). Every access of a kernel is bounds-checked (the
 //     checks of --google-check-kernel-bounds).
@@ -1031,10 +1032,9 @@ struct IndexArithmetic {
 /// TMA writes with the 128-byte swizzle, in the box's row-major elements:
 /// the 16-byte chunk c of row r goes to chunk c ^ (r % 8) (the box starts
 /// at a multiple of 1024 bytes, which the emulation checks).
-Value getSwizzledOffset(const IndexArithmetic &b, Value row,
-                        Value column) {
-  Value chunk = arith::XOrIOp::create(b.rewriter, b.loc, b.div(column, 8),
-                                      b.rem(row, 8));
+Value getSwizzledOffset(const IndexArithmetic &b, Value row, Value column) {
+  Value chunk =
+      arith::XOrIOp::create(b.rewriter, b.loc, b.div(column, 8), b.rem(row, 8));
   return b.add(b.add(b.mul(row, 64), b.mul(chunk, 8)), b.rem(column, 8));
 }
 
@@ -1048,16 +1048,17 @@ Value loadLinear(const IndexArithmetic &b, Value buffer, Value offset) {
 
 /// Stands in for sm_90's TMA loads, mbarriers and warpgroup MMA (the wgmma
 /// kernel's nvgpu ops): a TMA load is a copy made when thread 0 issues it
-/// (its box's elements outside the array read as zero), written with the
-/// 128-byte swizzle as the hardware writes it; mbarriers go (the copies
-/// are done when issued). Each thread holds its part of a warpgroup
-/// accumulator as a vector, PTX's wgmma D fragments (w = warp of the
-/// warpgroup, g = lane / 4, t = lane % 4): element 64 (i * N / 8 + j) / 16
-/// ... of each 64-row chunk i, rows 64 i + 16 w + g (+ 8), columns 8 j + 2 t
-/// (+ 1); nvgpu.warpgroup.mma adds to each the products of its row of A
-/// and its column of B, read through their descriptors' layouts: A's
-/// rows of 64 halves swizzled (K-major), B's 64-column halves of K rows
-/// swizzled (MN-major, `transposeB`), the halves one after the other.
+/// (box elements outside the array read as zero), written with the
+/// 128-byte swizzle as the hardware writes it; mbarriers go (the copies are
+/// done when issued). Each thread holds its part of a warpgroup
+/// accumulator as a vector laid out as PTX's wgmma D fragments: with w the
+/// warp in the warpgroup, g = lane / 4 and t = lane % 4, element
+/// 4 (i N / 8 + j) + r (N columns, 64-row chunk i, r < 4) is row 64 i +
+/// 16 w + g + 8 (r / 2), column 8 j + 2 t + r % 2. nvgpu.warpgroup.mma
+/// adds to each the products of its row of A and its column of B, read
+/// through their descriptors' layouts: A's rows of 64 halves swizzled
+/// (K-major), B's 64-column halves of K rows swizzled (MN-major,
+/// `transposeB`), one half after the other.
 LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   // Ops emulated, and ops that go once those are: descriptors, barriers,
   // prefetches.
@@ -1106,8 +1107,8 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
     Value j = b.div(within, 4), r = b.rem(within, 4);
     Value row = b.add(b.add(b.mul(chunk, 64), b.mul(warp, 16)),
                       b.add(b.div(lane, 4), b.mul(b.div(r, 2), 8)));
-    Value column = b.add(b.add(b.mul(j, 8), b.mul(b.rem(lane, 4), 2)),
-                         b.rem(r, 2));
+    Value column =
+        b.add(b.add(b.mul(j, 8), b.mul(b.rem(lane, 4), 2)), b.rem(r, 2));
     return std::make_pair(row, column);
   };
   // Accumulators carried by loops become the threads' fragments.
@@ -1174,9 +1175,9 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
                       arith::CmpIOp::create(rewriter, loc,
                                             arith::CmpIPredicate::ult,
                                             sourceColumn, columns));
-                  auto read = scf::IfOp::create(
-                      rewriter, loc, TypeRange{bits}, inside,
-                      /*withElseRegion=*/true);
+                  auto read =
+                      scf::IfOp::create(rewriter, loc, TypeRange{bits}, inside,
+                                        /*withElseRegion=*/true);
                   {
                     OpBuilder::InsertionGuard inner(rewriter);
                     rewriter.setInsertionPointToStart(read.thenBlock());
@@ -1208,14 +1209,15 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
     if (auto init = dyn_cast<nvgpu::WarpgroupMmaInitAccumulatorOp>(op)) {
       VectorType type = fragmentType(init.getType());
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-          init, type, DenseElementsAttr::get(type, rewriter.getF32FloatAttr(0)));
+          init, type,
+          DenseElementsAttr::get(type, rewriter.getF32FloatAttr(0)));
       continue;
     }
     if (auto mma = dyn_cast<nvgpu::WarpgroupMmaOp>(op)) {
-      auto lhs =
-          mma.getDescriptorA().getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
-      auto rhs =
-          mma.getDescriptorB().getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
+      auto lhs = mma.getDescriptorA()
+                     .getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
+      auto rhs = mma.getDescriptorB()
+                     .getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
       MemRefType lhsType = mma.getDescriptorA().getType().getTensor();
       MemRefType rhsType = mma.getDescriptorB().getType().getTensor();
       int64_t depth = lhsType.getDimSize(1), columns = rhsType.getDimSize(1);
@@ -1234,14 +1236,14 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
           b.constant(1), ValueRange{mma.getMatrixC()},
           [&](OpBuilder &, Location, Value e, ValueRange carried) {
             auto [row, column] = getPosition(within, e, columns);
-            Value start = vector::ExtractOp::create(rewriter, loc,
-                                                    carried.front(), e);
+            Value start =
+                vector::ExtractOp::create(rewriter, loc, carried.front(), e);
             auto sum = scf::ForOp::create(
                 rewriter, loc, b.constant(0), b.constant(depth), b.constant(1),
                 ValueRange{start},
                 [&](OpBuilder &, Location, Value k, ValueRange partial) {
-                  Value lhsValue = loadLinear(
-                      b, a, getSwizzledOffset(b, row, k));
+                  Value lhsValue =
+                      loadLinear(b, a, getSwizzledOffset(b, row, k));
                   Value half = b.div(column, 64);
                   Value rhsValue = loadLinear(
                       b, bMatrix,
@@ -1251,17 +1253,17 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
                       rewriter, loc,
                       arith::ExtFOp::create(rewriter, loc, f32, lhsValue),
                       arith::ExtFOp::create(rewriter, loc, f32, rhsValue));
-                  scf::YieldOp::create(
-                      rewriter, loc,
-                      arith::AddFOp::create(rewriter, loc, partial.front(),
-                                            product)
-                          .getResult());
+                  scf::YieldOp::create(rewriter, loc,
+                                       arith::AddFOp::create(rewriter, loc,
+                                                             partial.front(),
+                                                             product)
+                                           .getResult());
                 });
-            scf::YieldOp::create(
-                rewriter, loc,
-                vector::InsertOp::create(rewriter, loc, sum.getResult(0),
-                                         carried.front(), e)
-                    .getResult());
+            scf::YieldOp::create(rewriter, loc,
+                                 vector::InsertOp::create(rewriter, loc,
+                                                          sum.getResult(0),
+                                                          carried.front(), e)
+                                     .getResult());
           });
       rewriter.replaceOp(mma, loop.getResults());
       continue;

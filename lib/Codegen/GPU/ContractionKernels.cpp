@@ -1552,8 +1552,7 @@ namespace {
 /// 128-byte swizzle's period.
 constexpr int64_t kWgmmaStages = 3;
 constexpr int64_t kWgmmaLhsBytes = kMmaBlockTile * kWgmmaSliceDepth * 2;
-constexpr int64_t kWgmmaRhsHalfBytes =
-    kWgmmaSliceDepth * kWgmmaSliceDepth * 2;
+constexpr int64_t kWgmmaRhsHalfBytes = kWgmmaSliceDepth * kWgmmaSliceDepth * 2;
 constexpr int64_t kWgmmaStageBytes = kWgmmaLhsBytes + 2 * kWgmmaRhsHalfBytes;
 /// The dynamic shared memory is aligned to the swizzle's period in the
 /// kernel: up to this many bytes go unused before the stages.
@@ -1616,31 +1615,29 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   rewriter.setInsertionPointToEnd(&body);
   gpu::TerminatorOp::create(rewriter, loc);
   rewriter.setInsertionPointToStart(&body);
-  TileOrigin origin = getTileOrigin(rewriter, loc, grid,
-                                    launch.getBlockIds().x, blockTile,
-                                    blockTile);
+  TileOrigin origin = getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
+                                    blockTile, blockTile);
   Value zero = b.constant(0);
   Value thread = launch.getThreadIds().x;
-  Value isFirst = arith::CmpIOp::create(rewriter, loc,
-                                        arith::CmpIPredicate::eq, thread, zero);
+  Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        thread, zero);
 
   // The stages start at the first multiple of kWgmmaAlignment bytes.
   Value dynamic = gpu::DynamicSharedMemoryOp::create(
       rewriter, loc, sharedType({ShapedType::kDynamic}, rewriter.getI8Type()));
   Value address =
       memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, dynamic);
-  Value start = b.rem(b.sub(b.constant(kWgmmaAlignment),
-                            b.rem(address, kWgmmaAlignment)),
-                      kWgmmaAlignment);
+  Value start =
+      b.rem(b.sub(b.constant(kWgmmaAlignment), b.rem(address, kWgmmaAlignment)),
+            kWgmmaAlignment);
   auto view = [&](Value byteOffset, MemRefType type) -> Value {
     return memref::ViewOp::create(rewriter, loc, type, dynamic,
                                   b.add(start, byteOffset), ValueRange{});
   };
 
-  auto barriersType = nvgpu::MBarrierGroupType::get(context, workgroup,
-                                                    kWgmmaStages);
-  Value barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc,
-                                                   barriersType);
+  auto barriersType =
+      nvgpu::MBarrierGroupType::get(context, workgroup, kWgmmaStages);
+  Value barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, barriersType);
   for (int64_t stage = 0; stage < kWgmmaStages; ++stage)
     nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, one,
                                   b.constant(stage), isFirst);
@@ -1674,11 +1671,9 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
     loadSlice(b.constant(stage * depth), b.constant(stage));
 
   auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
-      context,
-      VectorType::get({blockTile, blockTile}, rewriter.getF32Type()));
-  Value initial =
-      nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc,
-                                                   accumulatorType);
+      context, VectorType::get({blockTile, blockTile}, rewriter.getF32Type()));
+  Value initial = nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc,
+                                                               accumulatorType);
   auto lhsDescriptorType =
       nvgpu::WarpgroupMatrixDescriptorType::get(context, lhsTile);
   auto rhsDescriptorType =
@@ -1693,12 +1688,11 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(builder.getInsertionBlock());
         Value stage = b.rem(slice, kWgmmaStages);
-        Value parity = arith::IndexCastOp::create(
-            rewriter, loc, rewriter.getI1Type(),
-            b.rem(b.div(slice, kWgmmaStages), 2));
-        nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers,
-                                               parity, b.constant(10000000),
-                                               stage);
+        Value parity =
+            arith::IndexCastOp::create(rewriter, loc, rewriter.getI1Type(),
+                                       b.rem(b.div(slice, kWgmmaStages), 2));
+        nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers, parity,
+                                               b.constant(10000000), stage);
         Value stageStart = b.mul(stage, kWgmmaStageBytes);
         Value lhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
             rewriter, loc, lhsDescriptorType, view(stageStart, lhsTile),
@@ -1713,8 +1707,7 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
         gpu::BarrierOp::create(rewriter, loc);
         Value next = b.addConstant(slice, kWgmmaStages);
         Value hasNext = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ult, next,
-            b.constant(slices));
+            rewriter, loc, arith::CmpIPredicate::ult, next, b.constant(slices));
         auto refill = scf::IfOp::create(rewriter, loc, hasNext);
         rewriter.setInsertionPointToStart(refill.thenBlock());
         loadSlice(b.mul(next, depth), stage);
@@ -1724,14 +1717,13 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
 
   // The product goes to shared memory (the stages' space), where each warp
   // reads rows of it as consecutive columns, 4 per thread.
-  MemRefType productType = sharedType({blockTile, blockTile},
-                                      rewriter.getF32Type());
+  MemRefType productType =
+      sharedType({blockTile, blockTile}, rewriter.getF32Type());
   static_assert(kMmaBlockTile * kMmaBlockTile * 4 <=
                     kWgmmaStages * kWgmmaStageBytes,
                 "the product fits in the stages' space");
   Value product = view(zero, productType);
-  nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0),
-                                     product);
+  nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0), product);
   gpu::BarrierOp::create(rewriter, loc);
   OutputTile tile;
   Value firstRow = b.div(thread, warpSize);
@@ -1755,8 +1747,7 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
       loadAccumulators(rewriter, loc, op, dims, tile, fill);
   auto vectorType = VectorType::get({4}, rewriter.getF32Type());
   for (auto [i, row] : llvm::enumerate(localRows)) {
-    Value products = vector::LoadOp::create(rewriter, loc, vectorType,
-                                            product,
+    Value products = vector::LoadOp::create(rewriter, loc, vectorType, product,
                                             ValueRange{row, firstColumn});
     for (int64_t column = 0; column < 4; ++column) {
       Value &value = values[i * 4 + column];

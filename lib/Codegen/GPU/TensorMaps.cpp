@@ -46,10 +46,10 @@ struct PassTensorMapsAsPointersPass
       for (OpOperand &operand : launch.getKernelOperandsMutable()) {
         if (!isa<nvgpu::TensorMapDescriptorType>(operand.get().getType()))
           continue;
-        operand.set(UnrealizedConversionCastOp::create(
-                        builder, launch.getLoc(), pointer,
-                        ValueRange{operand.get()})
-                        .getResult(0));
+        operand.set(
+            UnrealizedConversionCastOp::create(
+                builder, launch.getLoc(), pointer, ValueRange{operand.get()})
+                .getResult(0));
       }
     });
   }

@@ -277,9 +277,8 @@ CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
 CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank,
                                 void *address, const uint64_t *dims,
                                 const uint64_t *strides, const uint32_t *box,
-                                const uint32_t *element_strides,
-                                int interleave, int swizzle, int promotion,
-                                int fill) {
+                                const uint32_t *element_strides, int interleave,
+                                int swizzle, int promotion, int fill) {
   (void)element_strides;
   FAIL_IF_INJECTED("cuTensorMapEncodeTiled");
   /* The address only: the same array gets the same map. */
@@ -287,8 +286,8 @@ CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank,
   memcpy(map, &address, sizeof(address));
   char shape[160] = "";
   for (unsigned i = 0; i < rank; ++i)
-    snprintf(shape + strlen(shape), sizeof(shape) - strlen(shape),
-             "%s%llu/%u", i ? " " : "", (unsigned long long)dims[i], box[i]);
+    snprintf(shape + strlen(shape), sizeof(shape) - strlen(shape), "%s%llu/%u",
+             i ? " " : "", (unsigned long long)dims[i], box[i]);
   char steps[96] = "";
   for (unsigned i = 0; i + 1 < rank; ++i)
     snprintf(steps + strlen(steps), sizeof(steps) - strlen(steps), "%s%llu",

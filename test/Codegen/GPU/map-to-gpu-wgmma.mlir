@@ -1,0 +1,83 @@
+// RUN: google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true wgmma=true" | FileCheck %s
+// RUN: google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true" | FileCheck %s --check-prefix=MMA-SYNC
+// RUN: not google-opt %s -split-input-file --google-map-to-gpu="wgmma=true" 2>&1 | FileCheck %s --check-prefix=ALONE
+// ALONE: error: google-map-to-gpu: wgmma needs mma-sync
+
+// With wgmma, an f16 matmul without a batch in whole 128x128 tiles and K
+// a multiple of 64 runs on the warpgroup tensor cores when A and B are
+// aligned (else on shared tiles): the host makes tensor maps of A (boxes
+// of 128 x 64) and B (64 x 64, half a slice), zero-filled, with the
+// 128-byte swizzle; blocks of 128 threads take 1 KiB + 3 stages of 32 KiB
+// of dynamic shared memory, aligned in the kernel to 1024 bytes; thread 0
+// initializes 3 mbarriers and loads the first slices (the two there are),
+// A's at (K, row), B's halves at (column, K) and (column + 64, K), each
+// stage expecting 32 KiB; every thread waits for its slice's phase, runs
+// wgmma (128x128 += 128x64 * 64x128) and meets the others at a barrier
+// before thread 0 refills the stage; the product goes to shared memory,
+// and from there, with the fill's value added, to C.
+// CHECK-LABEL: func.func @f16_matmul
+// CHECK: scf.if
+// CHECK: %[[A:.*]] = memref.cast %{{.*}} : memref<512x128xf16> to memref<*xf16>
+// CHECK: %[[MAPA:.*]] = nvgpu.tma.create.descriptor %[[A]] box[%c128{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+// CHECK: %[[MAPB:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c64{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) dynamic_shared_memory_size %c99328_i32
+// CHECK: %[[DYNAMIC:.*]] = gpu.dynamic_shared_memory
+// CHECK: memref.extract_aligned_pointer_as_index %[[DYNAMIC]]
+// CHECK: %[[BARRIERS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK-COUNT-3: nvgpu.mbarrier.init %[[BARRIERS]]
+// CHECK: gpu.barrier
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %[[BARRIERS]][%{{.*}}], %c32768
+// CHECK: nvgpu.tma.async.load %[[MAPA]][%c0{{.*}}, %{{.*}}], %[[BARRIERS]]
+// CHECK-COUNT-2: nvgpu.tma.async.load %[[MAPB]]
+// CHECK: nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-3: nvgpu.tma.async.load
+// CHECK: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK: scf.for
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[BARRIERS]]
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}}, %[[MAPA]]
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}}, %[[MAPB]]
+// CHECK: nvgpu.warpgroup.mma {{.*}} {transposeB, waitGroup = 0 : i64} : <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x128xf16, #gpu.address_space<workgroup>>>, <fragmented = vector<128x128xf32>> -> <fragmented = vector<128x128xf32>>
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if
+// CHECK-COUNT-3: nvgpu.tma.async.load
+// CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<128x128xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: gpu.barrier
+// CHECK: vector.load {{.*}} : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: memref.store
+// CHECK: } else {
+// CHECK: gpu.launch
+// CHECK-NOT: nvgpu
+// MMA-SYNC-LABEL: func.func @f16_matmul
+// MMA-SYNC-NOT: nvgpu.warpgroup
+// MMA-SYNC: nvgpu.mma.sync
+func.func @f16_matmul(%a: memref<512x128xf16>, %b: memref<128x256xf16>, %c: memref<512x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<512x256xf32>)
+  linalg.matmul ins(%a, %b : memref<512x128xf16>, memref<128x256xf16>) outs(%c : memref<512x256xf32>)
+  return
+}
+
+// -----
+
+// A batch, or K not a multiple of 64, stays on mma.sync.
+// CHECK-LABEL: func.func @batch
+// CHECK-NOT: nvgpu.warpgroup
+// CHECK: nvgpu.mma.sync
+func.func @batch(%a: memref<2x256x128xf16>, %b: memref<2x128x256xf16>, %c: memref<2x256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x256x256xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<2x256x128xf16>, memref<2x128x256xf16>) outs(%c : memref<2x256x256xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @short_k
+// CHECK-NOT: nvgpu.warpgroup
+// CHECK: nvgpu.mma.sync
+func.func @short_k(%a: memref<512x96xf16>, %b: memref<96x256xf16>, %c: memref<512x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<512x256xf32>)
+  linalg.matmul ins(%a, %b : memref<512x96xf16>, memref<96x256xf16>) outs(%c : memref<512x256xf32>)
+  return
+}
