@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Codegen/GPU/IndexBuilder.h"
 #include "Codegen/GPU/Passes.h"
 #include "Codegen/Passes.h"
 #include "Conversion/Passes.h"
@@ -1006,40 +1007,18 @@ LogicalResult emulateAsyncCopies(RewriterBase &rewriter, gpu::LaunchOp launch) {
   return success();
 }
 
-/// Index arithmetic for the emulations.
-struct IndexArithmetic {
-  RewriterBase &rewriter;
-  Location loc;
-
-  Value constant(int64_t value) const {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  }
-  Value add(Value a, Value b) const {
-    return arith::AddIOp::create(rewriter, loc, a, b);
-  }
-  Value mul(Value a, int64_t b) const {
-    return arith::MulIOp::create(rewriter, loc, a, constant(b));
-  }
-  Value div(Value a, int64_t b) const {
-    return arith::DivUIOp::create(rewriter, loc, a, constant(b));
-  }
-  Value rem(Value a, int64_t b) const {
-    return arith::RemUIOp::create(rewriter, loc, a, constant(b));
-  }
-};
-
 /// The position of 16-bit element (`row`, `column`) of a 64-column box that
 /// TMA writes with the 128-byte swizzle, in the box's row-major elements:
 /// the 16-byte chunk c of row r goes to chunk c ^ (r % 8) (the box starts
 /// at a multiple of 1024 bytes, which the emulation checks).
-Value getSwizzledOffset(const IndexArithmetic &b, Value row, Value column) {
+Value getSwizzledOffset(const IndexBuilder &b, Value row, Value column) {
   Value chunk =
       arith::XOrIOp::create(b.rewriter, b.loc, b.div(column, 8), b.rem(row, 8));
   return b.add(b.add(b.mul(row, 64), b.mul(chunk, 8)), b.rem(column, 8));
 }
 
 /// Loads element `offset` (row-major) of the 2-D buffer `buffer`.
-Value loadLinear(const IndexArithmetic &b, Value buffer, Value offset) {
+Value loadLinear(const IndexBuilder &b, Value buffer, Value offset) {
   int64_t columns = cast<MemRefType>(buffer.getType()).getDimSize(1);
   return memref::LoadOp::create(
       b.rewriter, b.loc, buffer,
@@ -1082,7 +1061,7 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
                             "ops need a static 1-D block of whole "
                             "warpgroups");
   Location loc = launch.getLoc();
-  IndexArithmetic b{rewriter, loc};
+  IndexBuilder b{rewriter, loc};
   Type f32 = rewriter.getF32Type();
   // The array a tensor map describes: the memref cast to the unranked
   // one it was made from.
@@ -1235,7 +1214,9 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
           rewriter, loc, b.constant(0), b.constant(type.getNumElements()),
           b.constant(1), ValueRange{mma.getMatrixC()},
           [&](OpBuilder &, Location, Value e, ValueRange carried) {
-            auto [row, column] = getPosition(within, e, columns);
+            // (Named values: a nested lambda cannot capture bindings.)
+            std::pair<Value, Value> position = getPosition(within, e, columns);
+            Value row = position.first, column = position.second;
             Value start =
                 vector::ExtractOp::create(rewriter, loc, carried.front(), e);
             auto sum = scf::ForOp::create(

@@ -23,11 +23,12 @@ SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
 }
 
 gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value blocks,
-                           Value threadsX, Value threadsY, TypeRange shared) {
+                           Value threadsX, Value threadsY, TypeRange shared,
+                           Value dynamicShared) {
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   auto launch = gpu::LaunchOp::create(
-      rewriter, loc, blocks, one, one, threadsX, threadsY, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      rewriter, loc, blocks, one, one, threadsX, threadsY, one, dynamicShared,
+      /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, shared);
   Block &body = launch.getBody().front();
   rewriter.setInsertionPointToEnd(&body);
@@ -1346,13 +1347,13 @@ MatrixCoreLaunch createMatrixCoreLaunch(
 /// element lies in range (whole tiles), in the block's batch.
 void completeWholeTile(OutputTile &tile, linalg::LinalgOp op,
                        const linalg::ContractionDimensions &dims,
-                       const MatrixCoreLaunch &frame) {
+                       const BlockFrame &frame, Value zero) {
   tile.sizeM = frame.sizeM;
   tile.sizeN = frame.sizeN;
   tile.clampedRows = tile.rows;
   tile.clampedColumns = tile.columns;
   tile.whole = true;
-  tile.loops.assign(op.getNumLoops(), frame.zero);
+  tile.loops.assign(op.getNumLoops(), zero);
   if (!dims.batch.empty())
     tile.loops[dims.batch.front()] = frame.origin.batch;
 }
@@ -1411,7 +1412,7 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
       tile.columns.push_back(
           b.add(frame.origin.firstColumn,
                 b.addConstant(b.add(warpColumn, pair), 8 * j + next)));
-  completeWholeTile(tile, op, dims, frame);
+  completeWholeTile(tile, op, dims, frame, frame.zero);
   int64_t gridColumns = tile.columns.size();
 
   // Staging: each thread copies 2 vectors of 8 halves (4 of 4 floats) of
@@ -1608,15 +1609,14 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   auto sharedBytes = arith::ConstantIntOp::create(
       rewriter, loc, rewriter.getI32Type(),
       kWgmmaAlignment + kWgmmaStages * kWgmmaStageBytes);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, grid.count, one, one, b.constant(threads), one, one,
-      sharedBytes, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{});
-  Block &body = launch.getBody().front();
-  rewriter.setInsertionPointToEnd(&body);
-  gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPointToStart(&body);
-  TileOrigin origin = getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
-                                    blockTile, blockTile);
+  gpu::LaunchOp launch =
+      createLaunch(rewriter, loc, grid.count, b.constant(threads), one,
+                   TypeRange{}, sharedBytes);
+  BlockFrame frame{launch,
+                   getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
+                                 blockTile, blockTile),
+                   grid.sizeM, grid.sizeN, grid.sizeK};
+  const TileOrigin &origin = frame.origin;
   Value zero = b.constant(0);
   Value thread = launch.getThreadIds().x;
   Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
@@ -1737,12 +1737,7 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
     localColumns.push_back(b.addConstant(firstColumn, column));
     tile.columns.push_back(b.add(origin.firstColumn, localColumns.back()));
   }
-  tile.sizeM = grid.sizeM;
-  tile.sizeN = grid.sizeN;
-  tile.clampedRows = tile.rows;
-  tile.clampedColumns = tile.columns;
-  tile.whole = true;
-  tile.loops.assign(op.getNumLoops(), zero);
+  completeWholeTile(tile, op, dims, frame, zero);
   SmallVector<Value> values =
       loadAccumulators(rewriter, loc, op, dims, tile, fill);
   auto vectorType = VectorType::get({4}, rewriter.getF32Type());
@@ -1806,7 +1801,7 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
     tile.columns.push_back(
         b.add(frame.origin.firstColumn,
               b.addConstant(b.add(waveColumn, laneColumn), 16 * j)));
-  completeWholeTile(tile, op, dims, frame);
+  completeWholeTile(tile, op, dims, frame, frame.zero);
 
   SliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
                        waves * waveSize, frame.sharedLhs, frame.sharedRhs);

@@ -33,42 +33,15 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include "Codegen/GPU/IndexBuilder.h"
+
 #include "llvm/Support/Debug.h"
 
 #include <numeric>
 
 namespace mlir::google::kernels {
 
-/// Index arithmetic for kernel builders: every call creates its ops.
-struct IndexBuilder {
-  RewriterBase &rewriter;
-  Location loc;
-
-  Value constant(int64_t value) const {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  }
-  Value add(Value a, Value b) const {
-    return arith::AddIOp::create(rewriter, loc, a, b);
-  }
-  Value sub(Value a, Value b) const {
-    return arith::SubIOp::create(rewriter, loc, a, b);
-  }
-  Value addConstant(Value a, int64_t b) const {
-    return b == 0 ? a : add(a, constant(b));
-  }
-  Value mul(Value a, int64_t b) const {
-    return arith::MulIOp::create(rewriter, loc, a, constant(b));
-  }
-  Value div(Value a, int64_t b) const {
-    return arith::DivUIOp::create(rewriter, loc, a, constant(b));
-  }
-  Value rem(Value a, int64_t b) const {
-    return arith::RemUIOp::create(rewriter, loc, a, constant(b));
-  }
-  Value xorConstant(Value a, int64_t b) const {
-    return b == 0 ? a : arith::XOrIOp::create(rewriter, loc, a, constant(b));
-  }
-};
+using google::IndexBuilder;
 
 /// Whether contraction `op` (dimensions `dims`) reads `operand` at loop
 /// dimensions (batch, `first`, `second`), in that order.
@@ -88,11 +61,13 @@ SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
                               ArrayRef<Value> loops);
 
 /// A synchronous gpu.launch of `blocks` blocks of `threadsX` x `threadsY`
-/// threads with workgroup buffers of types `shared`, its body holding only
-/// the terminator; the rewriter's insertion point is left at the body's
-/// start.
+/// threads with workgroup buffers of types `shared` (and `dynamicShared`
+/// bytes of dynamic shared memory, an i32, when given), its body holding
+/// only the terminator; the rewriter's insertion point is left at the
+/// body's start.
 gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value blocks,
-                           Value threadsX, Value threadsY, TypeRange shared);
+                           Value threadsX, Value threadsY, TypeRange shared,
+                           Value dynamicShared = nullptr);
 
 /// Moves the ops without memory effects between `op` and `end` (later in
 /// its block) before `op`: a kernel built at a contraction can then read
