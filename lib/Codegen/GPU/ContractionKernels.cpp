@@ -1728,15 +1728,14 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   OutputTile tile;
   Value firstRow = b.div(thread, warpSize);
   Value firstColumn = b.mul(b.rem(thread, warpSize), 4);
-  SmallVector<Value> localRows, localColumns;
+  SmallVector<Value> localRows;
   for (int64_t row = 0; row < blockTile; row += threads / warpSize) {
     localRows.push_back(b.addConstant(firstRow, row));
     tile.rows.push_back(b.add(origin.firstRow, localRows.back()));
   }
-  for (int64_t column = 0; column < 4; ++column) {
-    localColumns.push_back(b.addConstant(firstColumn, column));
-    tile.columns.push_back(b.add(origin.firstColumn, localColumns.back()));
-  }
+  for (int64_t column = 0; column < 4; ++column)
+    tile.columns.push_back(
+        b.add(origin.firstColumn, b.addConstant(firstColumn, column)));
   completeWholeTile(tile, op, dims, frame, zero);
   SmallVector<Value> values =
       loadAccumulators(rewriter, loc, op, dims, tile, fill);
