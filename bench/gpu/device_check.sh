@@ -9,13 +9,13 @@ B=${BUNDLE:-.gpubundle}
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 timeout ${BENCH_S:-90} python3 bench/gpu/device_run.py $B --no-cases --calls 20 2>&1 | tee $OUT/bench.txt
 timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench ${ONLY:+--only "$ONLY"} 2>&1 | tail -40 | tee $OUT/cases.txt
-timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench --misalign --only "${MISALIGN:-matmul-(tensor|tiles|blocks|vector|transposed)|matmul-o|split-k}" 2>&1 | tail -12 | tee $OUT/misaligned.txt
+timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench --misalign --only "${MISALIGN:-matmul-(tensor|tiles|blocks|vector|transposed|wgmma)|matmul-o|split-k}" 2>&1 | tail -12 | tee $OUT/misaligned.txt
 # Cases whose failure loses the CUDA context (a failed check in a kernel),
 # one process each.
 for id in $(python3 -c "import json,sys; print(' '.join(r['id'] for r in json.load(open(sys.argv[1] + '/manifest.json')) if r.get('isolated')))" $B); do
   timeout 60 python3 bench/gpu/device_run.py $B --no-bench --isolated --only "^$id\$" 2>&1 | tail -3
 done | tee $OUT/isolated.txt
-SAN=${SANITIZE:-control-flow|scatter|short-rows|transpose-tiles|convolution|reductions-o3|normalization}
+SAN=${SANITIZE:-control-flow|scatter|short-rows|transpose-tiles|convolution|reductions-o3|normalization|wgmma}
 for tool in racecheck memcheck; do
   timeout ${SAN_S:-60} compute-sanitizer --tool $tool --print-limit 5 python3 bench/gpu/device_run.py $B --no-bench --only "$SAN" 2>&1 | tail -8 | tee $OUT/$tool.txt
 done

@@ -76,7 +76,7 @@ struct ExtremePipelineOptions
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",
       llvm::cl::desc("target=nvvm chip=sm_90a: f16 and bf16 matmuls "
-                     "without a batch (K a multiple of 64) on the "
+                     "(batched or not, K a multiple of 64) on the "
                      "warpgroup tensor cores (wgmma, A and B loaded by "
                      "TMA; off by default: not yet run on a GPU)"),
       llvm::cl::init(false)};

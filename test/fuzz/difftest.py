@@ -1667,14 +1667,17 @@ class Generator:
 
     def matmul_operands(self, dtype, rank):
         # f16 and bf16 in whole 128x128 tiles of C, K a multiple of 32,
-        # static: the GPU's tensor- and matrix-core kernels (K of 64 and
-        # 128 with wgmma=true; 384 rows keep K = 128 off split-K).
-        if dtype in ("f16", "bf16") and rank == 2 and self.rng.random() < 0.2:
+        # static, batched or not: the GPU's tensor- and matrix-core
+        # kernels (K of 64 and 128 with wgmma=true; 384 rows keep K = 128
+        # off split-K).
+        if dtype in ("f16", "bf16") and rank in (2, 3) and \
+                self.rng.random() < 0.2:
+            batch = [self.choice([1, 2])] if rank == 3 else []
             m, k, n = (128 * self.choice([1, 2, 3]),
                        32 * self.choice([1, 2, 3, 4]),
                        128 * self.choice([1, 2]))
-            return (self.new_arg(dtype, [m, k], [m, k]),
-                    self.new_arg(dtype, [k, n], [k, n]))
+            return (self.new_arg(dtype, batch + [m, k], batch + [m, k]),
+                    self.new_arg(dtype, batch + [k, n], batch + [k, n]))
         # f32 in whole 64x64 tiles of C, K a multiple of 16 (short: no
         # split-K), static: the GPU's vector-tile kernel.
         if dtype == "f32" and self.rng.random() < 0.1:

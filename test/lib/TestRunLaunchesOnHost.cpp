@@ -38,6 +38,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -1040,7 +1041,7 @@ Value loadLinear(const IndexBuilder &b, Value buffer, Value offset) {
 /// `transposeB`), one half after the other.
 LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   // Ops emulated, and ops that go once those are: descriptors, barriers,
-  // prefetches.
+  // fences, waits, prefetches (wgmma completes when it runs).
   SmallVector<Operation *> ops, leftovers;
   launch.walk([&](Operation *op) {
     if (isa<nvgpu::TmaAsyncLoadOp, nvgpu::WarpgroupMmaOp,
@@ -1050,7 +1051,9 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
     else if (isa<nvgpu::TmaPrefetchOp, nvgpu::MBarrierCreateOp,
                  nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveExpectTxOp,
                  nvgpu::MBarrierTryWaitParityOp,
-                 nvgpu::WarpgroupGenerateDescriptorOp>(op))
+                 nvgpu::WarpgroupGenerateDescriptorOp,
+                 NVVM::FenceMbarrierInitOp, NVVM::FenceProxyOp,
+                 NVVM::WgmmaWaitGroupSyncOp>(op))
       leftovers.push_back(op);
   });
   if (ops.empty() && leftovers.empty())

@@ -191,7 +191,7 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     while the current one is computed, with one barrier per slice. With
     `wgmma` (and `mma-sync`; the pipeline's `wgmma` option, off by
     default: not yet run on a GPU, needs `chip=sm_90a`), those of them
-    without a batch whose K is a multiple of 64 run on the warpgroup
+    whose K is a multiple of 64 (batched or not) run on the warpgroup
     tensor cores instead: blocks of one warpgroup own 128x128 tiles,
     `nvgpu.warpgroup.mma` (wgmma m64n128k16) reads A's and B's slices of
     64 from three stages of dynamic shared memory, where thread 0 loads
@@ -276,8 +276,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "shared memory by cp.async, in three swizzled stages, instead of "
            "through registers">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
-           "With mma-sync: f16 and bf16 matmuls without a batch, K a "
-           "multiple of 64, on sm_90a's warpgroup tensor cores "
+           "With mma-sync: f16 and bf16 matmuls (batched or not) with K a "
+           "multiple of 64 on sm_90a's warpgroup tensor cores "
            "(nvgpu.warpgroup.mma, A and B loaded by TMA)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",

@@ -5,6 +5,7 @@
 #include "Codegen/Matchers.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -1586,8 +1587,14 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   MemRefType rhsTile = sharedType({depth, blockTile}, half);
 
   // The host describes A and B to TMA: boxes of one slice of A, and of
-  // one half of B's.
+  // one half of B's. A batch's matrices lie one after the other: the maps
+  // see them as one (batch * rows) x columns matrix, whose boxes never
+  // straddle two of them (M and K are multiples of the boxes' rows).
+  bool batched = !dims.batch.empty();
   auto createTensorMap = [&](Value input, MemRefType box) -> Value {
+    if (batched)
+      input = memref::CollapseShapeOp::create(
+          rewriter, loc, input, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
     auto unranked = UnrankedMemRefType::get(half, Attribute());
     Value cast = memref::CastOp::create(rewriter, loc, unranked, input);
     auto type = nvgpu::TensorMapDescriptorType::get(
@@ -1641,20 +1648,34 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   for (int64_t stage = 0; stage < kWgmmaStages; ++stage)
     nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, one,
                                   b.constant(stage), isFirst);
+  // The initialized mbarriers are visible to TMA (the async proxy) and,
+  // after the barrier, to every thread.
+  NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+  NVVM::FenceProxyOp::create(
+      rewriter, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
   nvgpu::TmaPrefetchOp::create(rewriter, loc, lhsMap, isFirst);
   nvgpu::TmaPrefetchOp::create(rewriter, loc, rhsMap, isFirst);
   gpu::BarrierOp::create(rewriter, loc);
 
+  // The rows of the block's matrices in the maps' (batch * rows) x
+  // columns views.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  Value lhsRow = origin.firstRow, rhsRow = zero;
+  if (batched) {
+    lhsRow = b.add(b.mul(origin.batch, ranges[dims.m.front()]), lhsRow);
+    rhsRow = b.mul(origin.batch, ranges[dims.k.front()]);
+  }
   // Thread 0 loads the slice starting at K = `firstDepth` into `stage`:
   // TMA's coordinates go innermost first.
   auto loadSlice = [&](Value firstDepth, Value stage) {
     Value stageStart = b.mul(stage, kWgmmaStageBytes);
     nvgpu::MBarrierArriveExpectTxOp::create(
         rewriter, loc, barriers, b.constant(kWgmmaStageBytes), stage, isFirst);
-    nvgpu::TmaAsyncLoadOp::create(
-        rewriter, loc, view(stageStart, lhsTile), barriers, lhsMap,
-        ValueRange{firstDepth, origin.firstRow}, stage,
-        /*multicastMask=*/Value(), isFirst);
+    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view(stageStart, lhsTile),
+                                  barriers, lhsMap,
+                                  ValueRange{firstDepth, lhsRow}, stage,
+                                  /*multicastMask=*/Value(), isFirst);
     for (int64_t part = 0; part < 2; ++part)
       nvgpu::TmaAsyncLoadOp::create(
           rewriter, loc,
@@ -1663,10 +1684,10 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
                rhsHalf),
           barriers, rhsMap,
           ValueRange{b.addConstant(origin.firstColumn, part * depth),
-                     firstDepth},
+                     b.add(rhsRow, firstDepth)},
           stage, /*multicastMask=*/Value(), isFirst);
   };
-  int64_t slices = op.getStaticLoopRanges()[dims.k.front()] / depth;
+  int64_t slices = ranges[dims.k.front()] / depth;
   for (int64_t stage = 0; stage < std::min(slices, kWgmmaStages); ++stage)
     loadSlice(b.constant(stage * depth), b.constant(stage));
 
@@ -1678,9 +1699,10 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
       nvgpu::WarpgroupMatrixDescriptorType::get(context, lhsTile);
   auto rhsDescriptorType =
       nvgpu::WarpgroupMatrixDescriptorType::get(context, rhsTile);
-  // Slice i waits for its stage's phase i / kWgmmaStages; once every
-  // thread's wgmma on it completed, thread 0 refills the stage with slice
-  // i + kWgmmaStages.
+  // Slice i waits for its stage's phase i / kWgmmaStages, and its wgmma
+  // runs while the previous slice's completes (waitGroup 1). Once every
+  // thread's wgmma on slice i - 1 completed, thread 0 refills that stage
+  // with slice i + kWgmmaStages - 1.
   auto loop = scf::ForOp::create(
       rewriter, loc, zero, b.constant(slices), one, ValueRange{initial},
       [&](OpBuilder &builder, Location nested, Value slice,
@@ -1702,18 +1724,25 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
             view(b.addConstant(stageStart, kWgmmaLhsBytes), rhsTile), rhsMap);
         Value product = nvgpu::WarpgroupMmaOp::create(
             rewriter, loc, accumulatorType, lhsDescriptor, rhsDescriptor,
-            /*waitGroup=*/uint64_t(0), /*transposeA=*/UnitAttr(),
+            /*waitGroup=*/uint64_t(1), /*transposeA=*/UnitAttr(),
             /*transposeB=*/rewriter.getUnitAttr(), accumulator.front());
         gpu::BarrierOp::create(rewriter, loc);
-        Value next = b.addConstant(slice, kWgmmaStages);
-        Value hasNext = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ult, next, b.constant(slices));
+        Value next = b.addConstant(slice, kWgmmaStages - 1);
+        Value hasNext = arith::AndIOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
+                                  slice, one),
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  next, b.constant(slices)));
         auto refill = scf::IfOp::create(rewriter, loc, hasNext);
         rewriter.setInsertionPointToStart(refill.thenBlock());
-        loadSlice(b.mul(next, depth), stage);
+        loadSlice(b.mul(next, depth), b.rem(next, kWgmmaStages));
         rewriter.setInsertionPointAfter(refill);
         scf::YieldOp::create(rewriter, nested, product);
       });
+  // The last wgmma completes in every thread before its stages are reused.
+  NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+  gpu::BarrierOp::create(rewriter, loc);
 
   // The product goes to shared memory (the stages' space), where each warp
   // reads rows of it as consecutive columns, 4 per thread.

@@ -290,8 +290,8 @@ bool prefersTf32MmaSync(linalg::LinalgOp op,
 constexpr int64_t kWgmmaSliceDepth = 64;
 
 /// Whether contraction `op` can run on sm_90's warpgroup tensor cores
-/// (wgmma, A and B loaded by TMA): what prefersMmaSync takes, without a
-/// batch, K a multiple of kWgmmaSliceDepth.
+/// (wgmma, A and B loaded by TMA): what prefersMmaSync takes with K a
+/// multiple of kWgmmaSliceDepth.
 bool prefersWgmma(linalg::LinalgOp op,
                   const linalg::ContractionDimensions &dims);
 

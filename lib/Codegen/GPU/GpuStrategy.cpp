@@ -208,7 +208,7 @@ bool prefersMmaSync(linalg::LinalgOp op,
 
 bool prefersWgmma(linalg::LinalgOp op,
                   const linalg::ContractionDimensions &dims) {
-  return dims.batch.empty() && prefersMmaSync(op, dims) &&
+  return prefersMmaSync(op, dims) &&
          op.getStaticLoopRanges()[dims.k.front()] % kWgmmaSliceDepth == 0;
 }
 

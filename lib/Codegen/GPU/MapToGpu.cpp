@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -212,6 +213,16 @@ bool isInKernel(Operation *op) {
 
 struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
   using Base::Base;
+
+  // The wgmma kernel's fences and waits are NVVM ops. Loaded only then:
+  // with NVVM loaded, LLVM 22's GPU-to-ROCDL lowering leaves math.tanh to
+  // an LLVM intrinsic that AMDGPU cannot call ("no libcall available for
+  // ftanh") instead of the device library's function.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    MapToGpuPassBase::getDependentDialects(registry);
+    if (wgmma)
+      registry.insert<NVVM::NVVMDialect>();
+  }
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();

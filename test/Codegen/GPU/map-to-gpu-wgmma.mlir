@@ -9,12 +9,14 @@
 // of 128 x 64) and B (64 x 64, half a slice), zero-filled, with the
 // 128-byte swizzle; blocks of 128 threads take 1 KiB + 3 stages of 32 KiB
 // of dynamic shared memory, aligned in the kernel to 1024 bytes; thread 0
-// initializes 3 mbarriers and loads the first slices (the two there are),
-// A's at (K, row), B's halves at (column, K) and (column + 64, K), each
-// stage expecting 32 KiB; every thread waits for its slice's phase, runs
-// wgmma (128x128 += 128x64 * 64x128) and meets the others at a barrier
-// before thread 0 refills the stage; the product goes to shared memory,
-// and from there, with the fill's value added, to C.
+// initializes 3 mbarriers (fenced for TMA) and loads the first slices (the
+// two there are), A's at (K, row), B's halves at (column, K) and
+// (column + 64, K), each stage expecting 32 KiB; every thread waits for its
+// slice's phase, starts its wgmma (128x128 += 128x64 * 64x128) while the
+// previous slice's completes (waitGroup 1) and meets the others at a
+// barrier before thread 0 refills the previous slice's stage; after the
+// last wgmma completes, the product goes to shared memory, and from
+// there, with the fill's value added, to C.
 // CHECK-LABEL: func.func @f16_matmul
 // CHECK: scf.if
 // CHECK: %[[A:.*]] = memref.cast %{{.*}} : memref<512x128xf16> to memref<*xf16>
@@ -25,6 +27,8 @@
 // CHECK: memref.extract_aligned_pointer_as_index %[[DYNAMIC]]
 // CHECK: %[[BARRIERS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // CHECK-COUNT-3: nvgpu.mbarrier.init %[[BARRIERS]]
+// CHECK-NEXT: nvvm.fence.mbarrier.init
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: gpu.barrier
 // CHECK: nvgpu.mbarrier.arrive.expect_tx %[[BARRIERS]][%{{.*}}], %c32768
 // CHECK: nvgpu.tma.async.load %[[MAPA]][%c0{{.*}}, %{{.*}}], %[[BARRIERS]]
@@ -36,10 +40,16 @@
 // CHECK: nvgpu.mbarrier.try_wait.parity %[[BARRIERS]]
 // CHECK: nvgpu.warpgroup.generate.descriptor {{.*}}, %[[MAPA]]
 // CHECK: nvgpu.warpgroup.generate.descriptor {{.*}}, %[[MAPB]]
-// CHECK: nvgpu.warpgroup.mma {{.*}} {transposeB, waitGroup = 0 : i64} : <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x128xf16, #gpu.address_space<workgroup>>>, <fragmented = vector<128x128xf32>> -> <fragmented = vector<128x128xf32>>
+// CHECK: nvgpu.warpgroup.mma {{.*}} {transposeB} : <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x128xf16, #gpu.address_space<workgroup>>>, <fragmented = vector<128x128xf32>> -> <fragmented = vector<128x128xf32>>
 // CHECK-NEXT: gpu.barrier
-// CHECK: scf.if
+// CHECK: %[[STARTED:.*]] = arith.cmpi uge, %[[SLICE:.*]], %c1
+// CHECK: %[[LEFT:.*]] = arith.cmpi ult, %{{.*}}, %c2
+// CHECK: %[[REFILL:.*]] = arith.andi %[[STARTED]], %[[LEFT]]
+// CHECK: scf.if %[[REFILL]]
 // CHECK-COUNT-3: nvgpu.tma.async.load
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: nvgpu
 // CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<128x128xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT: gpu.barrier
 // CHECK: vector.load {{.*}} : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
@@ -59,10 +69,27 @@ func.func @f16_matmul(%a: memref<512x128xf16>, %b: memref<128x256xf16>, %c: memr
 
 // -----
 
-// A batch, or K not a multiple of 64, stays on mma.sync.
+// A batch's matrices lie one after the other: the tensor maps see A as
+// one (2 * 256) x 128 matrix and B as (2 * 128) x 256; a block of batch b
+// loads A's rows from 256 b + its first row, B's from 128 b + the slice's K.
 // CHECK-LABEL: func.func @batch
-// CHECK-NOT: nvgpu.warpgroup
-// CHECK: nvgpu.mma.sync
+// CHECK: %[[A:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : memref<2x256x128xf16> into memref<512x128xf16>
+// CHECK: %[[CASTA:.*]] = memref.cast %[[A]] : memref<512x128xf16> to memref<*xf16>
+// CHECK: %[[MAPA:.*]] = nvgpu.tma.create.descriptor %[[CASTA]]
+// CHECK: %[[B:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : memref<2x128x256xf16> into memref<256x256xf16>
+// CHECK: %[[CASTB:.*]] = memref.cast %[[B]] : memref<256x256xf16> to memref<*xf16>
+// CHECK: %[[MAPB:.*]] = nvgpu.tma.create.descriptor %[[CASTB]]
+// CHECK: gpu.launch
+// CHECK: %[[REST:.*]] = arith.divsi %{{.*}}, %[[TILESN:.*]] : index
+// CHECK: %[[BATCH:.*]] = arith.divsi %[[REST]], %{{.*}} : index
+// CHECK: %[[FIRSTROW:.*]] = arith.muli %{{.*}}, %c128
+// CHECK: %[[BATCHROWS:.*]] = arith.muli %[[BATCH]], %c256
+// CHECK: %[[LHSROW:.*]] = arith.addi %[[BATCHROWS]], %[[FIRSTROW]]
+// CHECK: %[[RHSROW:.*]] = arith.muli %[[BATCH]], %c128
+// CHECK: nvgpu.tma.async.load %[[MAPA]][%c0{{.*}}, %[[LHSROW]]]
+// CHECK: %[[K:.*]] = arith.addi %[[RHSROW]], %c0
+// CHECK: nvgpu.tma.async.load %[[MAPB]][%{{.*}}, %[[K]]]
+// CHECK: nvgpu.warpgroup.mma
 func.func @batch(%a: memref<2x256x128xf16>, %b: memref<2x128x256xf16>, %c: memref<2x256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<2x256x256xf32>)
@@ -72,6 +99,7 @@ func.func @batch(%a: memref<2x256x128xf16>, %b: memref<2x128x256xf16>, %c: memre
 
 // -----
 
+// K not a multiple of 64 stays on mma.sync.
 // CHECK-LABEL: func.func @short_k
 // CHECK-NOT: nvgpu.warpgroup
 // CHECK: nvgpu.mma.sync
