@@ -17,14 +17,15 @@ fused-attention=true), against the examples' NumPy references
 The benches: relu(A @ B + bias) (4096^3 f32, f16 and bf16, 1024^3 f32; the f32
 ones also with tf32=true, against torch with TF32 allowed; the 16-bit
 ones also with async-copy=false: slices staged through registers, and
-with chip=sm_90a wgmma=true: warpgroup MMAs fed by TMA), softmax
+with chip=sm_90a wgmma=true: warpgroup MMAs fed by TMA, blocks of one
+warpgroup and of two), softmax
 4096x4096, relu(x + y) over 64 Mi elements, attention 16x1024x64 (also
 with fused-attention=true: one kernel) and the MLP 32x784 -> 256 -> 10
 with softmax. The cases add the TF32 kernels' file
 (test/Codegen/GPU/Inputs/matmul-tf32.mlir, compiled with tf32=true), the
 tensor-core file with async-copy=false and the attention-tiles file with
 fused-attention=true, the wgmma and tensor-core files with chip=sm_90a
-wgmma=true, and test/Codegen/GPU/Inputs/kernel-bounds.mlir with
+wgmma=true (the wgmma file also with wgmma-warpgroups=2), and test/Codegen/GPU/Inputs/kernel-bounds.mlir with
 check-bounds=true, whose cases are marked isolated (a failed check in a
 kernel loses the CUDA context: device_run.py --isolated runs them, one
 process each from device_check.sh).
@@ -74,6 +75,8 @@ if not a.files:
     # sm_90a's wgmma kernel (an opt-in until it has run on a GPU).
     for f in ("matmul-wgmma.mlir", "matmul-tensor-cores.mlir"):
         runs.append((os.path.join(a.main, "test/e2e", f), "chip=sm_90a wgmma=true"))
+    runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma.mlir"),
+                 "chip=sm_90a wgmma=true wgmma-warpgroups=2"))
     # Bounds checks in kernels: a failed one is the driver's device-side
     # assert, after which the context is lost (each case its own process).
     runs.append((os.path.join(a.main, "test/Codegen/GPU/Inputs/kernel-bounds.mlir"), "check-bounds=true"))
@@ -238,15 +241,18 @@ if a.bench:
     for t in ("f16", "bf16"):
         benches.append((f"mbr4096{t}-sync", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
                         [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
-    # 16-bit warpgroup tensor cores fed by TMA (sm_90a, wgmma=true).
+    # 16-bit warpgroup tensor cores fed by TMA (sm_90a, wgmma=true), blocks
+    # of one warpgroup and of two (-wgmma2).
     for t in ("f16", "bf16"):
-        benches.append((f"mbr4096{t}-wgmma", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
-                        [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
+        for tag in ("wgmma", "wgmma2"):
+            benches.append((f"mbr4096{t}-{tag}", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
+                            [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
     for name, src, fn, flops, shapes in benches:
         tf32 = name.endswith("-tf32")
         extra = (" tf32=true" if tf32 else " async-copy=false" if name.endswith("-sync")
                  else " fused-attention=true" if name.endswith("-fused")
-                 else " chip=sm_90a wgmma=true" if name.endswith("-wgmma") else "")
+                 else " chip=sm_90a wgmma=true" if name.endswith("-wgmma")
+                 else " chip=sm_90a wgmma=true wgmma-warpgroups=2" if name.endswith("-wgmma2") else "")
         obj = compile_obj(src, "opt-level=3" + extra, "bench-" + name)
         manifest.append({"id": "bench-" + name, "bench": True, "obj": obj, "func": fn,
                          "flops": flops, "shapes": [list(s) for s in shapes], "tf32": tf32})

@@ -80,6 +80,12 @@ struct ExtremePipelineOptions
                      "warpgroup tensor cores (wgmma, A and B loaded by "
                      "TMA; off by default: not yet run on a GPU)"),
       llvm::cl::init(false)};
+  PassOptions::Option<unsigned> wgmmaWarpgroups{
+      *this, "wgmma-warpgroups",
+      llvm::cl::desc("With wgmma=true: warpgroups per block, 1 (128x128 "
+                     "tiles of C, 3 stages) or 2 (256x128 tiles, 4 stages; "
+                     "M a multiple of 256, else 1)"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> fusedAttention{
       *this, "fused-attention",
       llvm::cl::desc("target=nvvm: attention (softmax(Q K^T) V, f32, static, "

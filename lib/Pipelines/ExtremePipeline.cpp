@@ -130,6 +130,9 @@ llvm::Error google::verifyOptions(const ExtremePipelineOptions &options) {
         "wgmma=true needs target=nvvm chip=sm_90a (wgmma and TMA are "
         "sm_90a's), got target=" +
         target + " chip=" + options.getChip());
+  if (options.wgmmaWarpgroups != 1 && options.wgmmaWarpgroups != 2)
+    return llvm::createStringError("wgmma-warpgroups must be 1 or 2, got " +
+                                   Twine(options.wgmmaWarpgroups.getValue()));
   if (options.fusedAttention && options.target != Target::NVVM)
     return llvm::createStringError(
         "fused-attention=true needs target=nvvm, got target=" + target);

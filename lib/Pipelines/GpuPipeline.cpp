@@ -60,6 +60,7 @@ google::getMapToGpuOptions(const ExtremePipelineOptions &options) {
   mapping.tf32 = options.tf32;
   mapping.asyncCopy = options.asyncCopy && mapping.mmaSync;
   mapping.wgmma = options.wgmma && mapping.mmaSync;
+  mapping.wgmmaWarpgroups = options.wgmmaWarpgroups;
   mapping.warpShuffles = nvidia;
   mapping.fusedAttention = nvidia && options.fusedAttention;
   return mapping;

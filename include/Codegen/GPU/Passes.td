@@ -192,7 +192,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     `wgmma` (and `mma-sync`; the pipeline's `wgmma` option, off by
     default: not yet run on a GPU, needs `chip=sm_90a`), those of them
     whose K is a multiple of 64 (batched or not) run on the warpgroup
-    tensor cores instead: blocks of one warpgroup own 128x128 tiles,
+    tensor cores instead: blocks of one warpgroup own 128x128 tiles (of
+    two, with `wgmma-warpgroups=2`: 256x128 tiles, four stages),
     `nvgpu.warpgroup.mma` (wgmma m64n128k16) reads A's and B's slices of
     64 from three stages of dynamic shared memory, where thread 0 loads
     them by TMA (`nvgpu.tma.async.load`, 128-byte swizzle, one mbarrier
@@ -279,6 +280,11 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "With mma-sync: f16 and bf16 matmuls (batched or not) with K a "
            "multiple of 64 on sm_90a's warpgroup tensor cores "
            "(nvgpu.warpgroup.mma, A and B loaded by TMA)">,
+    Option<"wgmmaWarpgroups", "wgmma-warpgroups", "int64_t",
+           /*default=*/"1",
+           "With wgmma: warpgroups per block, 1 (128x128 tiles of C, 3 "
+           "stages) or 2 (256x128 tiles, 4 stages, where M is a multiple "
+           "of 256)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::amdgpu::AMDGPUDialect",

@@ -1547,15 +1547,13 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
 
 namespace {
 
-/// Stages of the wgmma kernel's slices in shared memory, and each stage's
-/// bytes: A's slice (128 rows of 64 halves, 128 bytes each), then B's as
-/// two 64 x 64 halves (its columns 0-63, then 64-127), each row of K a
-/// 128-byte row. Every piece starts at a multiple of 1024 bytes, the
-/// 128-byte swizzle's period.
-constexpr int64_t kWgmmaStages = 3;
+/// The wgmma kernel's shared memory: each stage holds A's slice, 128 rows
+/// of 64 halves (128 bytes each) per warpgroup, then B's as two 64 x 64
+/// halves (its columns 0-63, then 64-127), each row of K a 128-byte row.
+/// Every piece starts at a multiple of 1024 bytes, the 128-byte swizzle's
+/// period.
 constexpr int64_t kWgmmaLhsBytes = kMmaBlockTile * kWgmmaSliceDepth * 2;
 constexpr int64_t kWgmmaRhsHalfBytes = kWgmmaSliceDepth * kWgmmaSliceDepth * 2;
-constexpr int64_t kWgmmaStageBytes = kWgmmaLhsBytes + 2 * kWgmmaRhsHalfBytes;
 /// The dynamic shared memory is aligned to the swizzle's period in the
 /// kernel: up to this many bytes go unused before the stages.
 constexpr int64_t kWgmmaAlignment = 1024;
@@ -1565,14 +1563,21 @@ constexpr int64_t kWgmmaAlignment = 1024;
 gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
                                       linalg::LinalgOp op,
                                       const linalg::ContractionDimensions &dims,
-                                      linalg::FillOp fill,
+                                      int64_t rows, linalg::FillOp fill,
                                       linalg::GenericOp epilogue) {
   Location loc = op.getLoc();
   MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
   IndexBuilder b{rewriter, loc};
-  constexpr int64_t blockTile = kMmaBlockTile, depth = kWgmmaSliceDepth;
-  constexpr int64_t threads = 128, warpSize = 32;
+  constexpr int64_t columns = kMmaBlockTile, depth = kWgmmaSliceDepth;
+  constexpr int64_t warpSize = 32, warpgroupSize = 128;
+  assert(rows % kMmaBlockTile == 0 && "whole warpgroups' rows");
+  const int64_t warpgroups = rows / kMmaBlockTile;
+  const int64_t threads = warpgroups * warpgroupSize;
+  // Two warpgroups share B's slices: 48 KiB stages, four of them.
+  const int64_t stages = warpgroups == 1 ? 3 : 4;
+  const int64_t lhsBytes = warpgroups * kWgmmaLhsBytes;
+  const int64_t stageBytes = lhsBytes + 2 * kWgmmaRhsHalfBytes;
   Value lhs = op.getDpsInputOperand(0)->get();
   Value rhs = op.getDpsInputOperand(1)->get();
   Type half = getElementTypeOrSelf(lhs);
@@ -1582,9 +1587,9 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
     return MemRefType::get(shape, element, MemRefLayoutAttrInterface(),
                            workgroup);
   };
-  MemRefType lhsTile = sharedType({blockTile, depth}, half);
+  MemRefType lhsTile = sharedType({kMmaBlockTile, depth}, half);
   MemRefType rhsHalf = sharedType({depth, depth}, half);
-  MemRefType rhsTile = sharedType({depth, blockTile}, half);
+  MemRefType rhsTile = sharedType({depth, columns}, half);
 
   // The host describes A and B to TMA: boxes of one slice of A, and of
   // one half of B's. A batch's matrices lie one after the other: the maps
@@ -1611,23 +1616,24 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   Value lhsMap = createTensorMap(lhs, lhsTile);
   Value rhsMap = createTensorMap(rhs, rhsHalf);
 
-  TileGrid grid = getTileGrid(rewriter, loc, op, dims, blockTile, blockTile);
+  TileGrid grid = getTileGrid(rewriter, loc, op, dims, rows, columns);
   Value one = b.constant(1);
-  auto sharedBytes = arith::ConstantIntOp::create(
-      rewriter, loc, rewriter.getI32Type(),
-      kWgmmaAlignment + kWgmmaStages * kWgmmaStageBytes);
+  auto sharedBytes =
+      arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                   kWgmmaAlignment + stages * stageBytes);
   gpu::LaunchOp launch =
       createLaunch(rewriter, loc, grid.count, b.constant(threads), one,
                    TypeRange{}, sharedBytes);
-  BlockFrame frame{launch,
-                   getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x,
-                                 blockTile, blockTile),
-                   grid.sizeM, grid.sizeN, grid.sizeK};
+  BlockFrame frame{
+      launch,
+      getTileOrigin(rewriter, loc, grid, launch.getBlockIds().x, rows, columns),
+      grid.sizeM, grid.sizeN, grid.sizeK};
   const TileOrigin &origin = frame.origin;
   Value zero = b.constant(0);
   Value thread = launch.getThreadIds().x;
   Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                         thread, zero);
+  Value warpgroup = b.div(thread, warpgroupSize);
 
   // The stages start at the first multiple of kWgmmaAlignment bytes.
   Value dynamic = gpu::DynamicSharedMemoryOp::create(
@@ -1642,10 +1648,9 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
                                   b.add(start, byteOffset), ValueRange{});
   };
 
-  auto barriersType =
-      nvgpu::MBarrierGroupType::get(context, workgroup, kWgmmaStages);
+  auto barriersType = nvgpu::MBarrierGroupType::get(context, workgroup, stages);
   Value barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, barriersType);
-  for (int64_t stage = 0; stage < kWgmmaStages; ++stage)
+  for (int64_t stage = 0; stage < stages; ++stage)
     nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, one,
                                   b.constant(stage), isFirst);
   // The initialized mbarriers are visible to TMA (the async proxy) and,
@@ -1666,21 +1671,24 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
     lhsRow = b.add(b.mul(origin.batch, ranges[dims.m.front()]), lhsRow);
     rhsRow = b.mul(origin.batch, ranges[dims.k.front()]);
   }
-  // Thread 0 loads the slice starting at K = `firstDepth` into `stage`:
-  // TMA's coordinates go innermost first.
+  // Thread 0 loads the slice starting at K = `firstDepth` into `stage`
+  // (each warpgroup's 128 rows of A, then B's halves): TMA's coordinates
+  // go innermost first.
   auto loadSlice = [&](Value firstDepth, Value stage) {
-    Value stageStart = b.mul(stage, kWgmmaStageBytes);
+    Value stageStart = b.mul(stage, stageBytes);
     nvgpu::MBarrierArriveExpectTxOp::create(
-        rewriter, loc, barriers, b.constant(kWgmmaStageBytes), stage, isFirst);
-    nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view(stageStart, lhsTile),
-                                  barriers, lhsMap,
-                                  ValueRange{firstDepth, lhsRow}, stage,
-                                  /*multicastMask=*/Value(), isFirst);
+        rewriter, loc, barriers, b.constant(stageBytes), stage, isFirst);
+    for (int64_t group = 0; group < warpgroups; ++group)
+      nvgpu::TmaAsyncLoadOp::create(
+          rewriter, loc,
+          view(b.addConstant(stageStart, group * kWgmmaLhsBytes), lhsTile),
+          barriers, lhsMap,
+          ValueRange{firstDepth, b.addConstant(lhsRow, group * kMmaBlockTile)},
+          stage, /*multicastMask=*/Value(), isFirst);
     for (int64_t part = 0; part < 2; ++part)
       nvgpu::TmaAsyncLoadOp::create(
           rewriter, loc,
-          view(b.addConstant(stageStart,
-                             kWgmmaLhsBytes + part * kWgmmaRhsHalfBytes),
+          view(b.addConstant(stageStart, lhsBytes + part * kWgmmaRhsHalfBytes),
                rhsHalf),
           barriers, rhsMap,
           ValueRange{b.addConstant(origin.firstColumn, part * depth),
@@ -1688,46 +1696,48 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
           stage, /*multicastMask=*/Value(), isFirst);
   };
   int64_t slices = ranges[dims.k.front()] / depth;
-  for (int64_t stage = 0; stage < std::min(slices, kWgmmaStages); ++stage)
+  for (int64_t stage = 0; stage < std::min(slices, stages); ++stage)
     loadSlice(b.constant(stage * depth), b.constant(stage));
 
   auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
-      context, VectorType::get({blockTile, blockTile}, rewriter.getF32Type()));
+      context,
+      VectorType::get({kMmaBlockTile, columns}, rewriter.getF32Type()));
   Value initial = nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc,
                                                                accumulatorType);
   auto lhsDescriptorType =
       nvgpu::WarpgroupMatrixDescriptorType::get(context, lhsTile);
   auto rhsDescriptorType =
       nvgpu::WarpgroupMatrixDescriptorType::get(context, rhsTile);
-  // Slice i waits for its stage's phase i / kWgmmaStages, and its wgmma
-  // runs while the previous slice's completes (waitGroup 1). Once every
-  // thread's wgmma on slice i - 1 completed, thread 0 refills that stage
-  // with slice i + kWgmmaStages - 1.
+  // Slice i waits for its stage's phase i / stages, and each warpgroup's
+  // wgmma on it (its rows of A, all of B) runs while the previous slice's
+  // completes (waitGroup 1). Once every thread's wgmma on slice i - 1
+  // completed, thread 0 refills that stage with slice i + stages - 1.
   auto loop = scf::ForOp::create(
       rewriter, loc, zero, b.constant(slices), one, ValueRange{initial},
       [&](OpBuilder &builder, Location nested, Value slice,
           ValueRange accumulator) {
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(builder.getInsertionBlock());
-        Value stage = b.rem(slice, kWgmmaStages);
+        Value stage = b.rem(slice, stages);
         Value parity =
             arith::IndexCastOp::create(rewriter, loc, rewriter.getI1Type(),
-                                       b.rem(b.div(slice, kWgmmaStages), 2));
+                                       b.rem(b.div(slice, stages), 2));
         nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers, parity,
                                                b.constant(10000000), stage);
-        Value stageStart = b.mul(stage, kWgmmaStageBytes);
+        Value stageStart = b.mul(stage, stageBytes);
         Value lhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-            rewriter, loc, lhsDescriptorType, view(stageStart, lhsTile),
+            rewriter, loc, lhsDescriptorType,
+            view(b.add(stageStart, b.mul(warpgroup, kWgmmaLhsBytes)), lhsTile),
             lhsMap);
         Value rhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
             rewriter, loc, rhsDescriptorType,
-            view(b.addConstant(stageStart, kWgmmaLhsBytes), rhsTile), rhsMap);
+            view(b.addConstant(stageStart, lhsBytes), rhsTile), rhsMap);
         Value product = nvgpu::WarpgroupMmaOp::create(
             rewriter, loc, accumulatorType, lhsDescriptor, rhsDescriptor,
             /*waitGroup=*/uint64_t(1), /*transposeA=*/UnitAttr(),
             /*transposeB=*/rewriter.getUnitAttr(), accumulator.front());
         gpu::BarrierOp::create(rewriter, loc);
-        Value next = b.addConstant(slice, kWgmmaStages - 1);
+        Value next = b.addConstant(slice, stages - 1);
         Value hasNext = arith::AndIOp::create(
             rewriter, loc,
             arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
@@ -1736,7 +1746,7 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
                                   next, b.constant(slices)));
         auto refill = scf::IfOp::create(rewriter, loc, hasNext);
         rewriter.setInsertionPointToStart(refill.thenBlock());
-        loadSlice(b.mul(next, depth), b.rem(next, kWgmmaStages));
+        loadSlice(b.mul(next, depth), b.rem(next, stages));
         rewriter.setInsertionPointAfter(refill);
         scf::YieldOp::create(rewriter, nested, product);
       });
@@ -1744,24 +1754,27 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
   gpu::BarrierOp::create(rewriter, loc);
 
-  // The product goes to shared memory (the stages' space), where each warp
-  // reads rows of it as consecutive columns, 4 per thread.
-  MemRefType productType =
-      sharedType({blockTile, blockTile}, rewriter.getF32Type());
-  static_assert(kMmaBlockTile * kMmaBlockTile * 4 <=
-                    kWgmmaStages * kWgmmaStageBytes,
-                "the product fits in the stages' space");
-  Value product = view(zero, productType);
-  nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0), product);
+  // The product goes to shared memory (the stages' space; each
+  // warpgroup's 128 rows after the previous one's), where each warp reads
+  // rows of it as consecutive columns, 4 per thread.
+  assert(rows * columns * 4 <= stages * stageBytes &&
+         "the product fits in the stages' space");
+  nvgpu::WarpgroupMmaStoreOp::create(
+      rewriter, loc, loop.getResult(0),
+      view(b.mul(warpgroup, kMmaBlockTile * columns * 4),
+           sharedType({kMmaBlockTile, columns}, rewriter.getF32Type())));
   gpu::BarrierOp::create(rewriter, loc);
+  Value product =
+      view(zero, sharedType({rows, columns}, rewriter.getF32Type()));
   OutputTile tile;
   Value firstRow = b.div(thread, warpSize);
   Value firstColumn = b.mul(b.rem(thread, warpSize), 4);
   SmallVector<Value> localRows;
-  for (int64_t row = 0; row < blockTile; row += threads / warpSize) {
+  for (int64_t row = 0; row < rows; row += threads / warpSize) {
     localRows.push_back(b.addConstant(firstRow, row));
     tile.rows.push_back(b.add(origin.firstRow, localRows.back()));
   }
+  static_assert(kMmaBlockTile == 32 * 4, "a warp's row: 4 columns a lane");
   for (int64_t column = 0; column < 4; ++column)
     tile.columns.push_back(
         b.add(origin.firstColumn, b.addConstant(firstColumn, column)));
@@ -1895,7 +1908,8 @@ gpu::LaunchOp lowerContractionToBlocks(
   switch (strategy.kernel) {
   case ContractionKernel::Wgmma:
     assert(!blocks.loop && "the wgmma kernel runs on whole ops");
-    return lowerContractionToWgmma(rewriter, op, dims, fill, epilogue);
+    return lowerContractionToWgmma(rewriter, op, dims, strategy.size, fill,
+                                   epilogue);
   case ContractionKernel::MmaSync:
     return lowerContractionToMmaSync(rewriter, op, dims, fill, epilogue,
                                      asyncCopy, blocks);

@@ -120,6 +120,8 @@ struct ContractionChoices {
   int64_t tileSize = 4;
   bool mmaSync = false, mfma = false, mfmaBf16 = false, tf32 = false;
   bool wgmma = false;
+  /// Warpgroups per block of the wgmma kernel: 1 or 2.
+  int64_t wgmmaWarpgroups = 1;
 };
 
 /// Where a contraction kernel's blocks come from: by default one per tile
@@ -296,17 +298,18 @@ bool prefersWgmma(linalg::LinalgOp op,
                   const linalg::ContractionDimensions &dims);
 
 /// A gpu.launch computing contraction `op` (see prefersWgmma; the whole
-/// op) on sm_90a's tensor cores: blocks of one warpgroup (128 threads) own
-/// 128x128 tiles of C, accumulated in f32 by nvgpu.warpgroup.mma
-/// (wgmma.mma_async m64n128k16) from slices of A (128 x 64) and B (64 x
-/// 128) that thread 0 loads by TMA (nvgpu.tma.async.load, 128-byte
-/// swizzle) into kWgmmaStages stages of dynamic shared memory, each with
-/// an mbarrier; the host makes A's and B's tensor maps
-/// (nvgpu.tma.create.descriptor) before the launch.
+/// op) on sm_90a's tensor cores: blocks of `rows` / 128 warpgroups (1 or
+/// 2) own `rows` x 128 tiles of C, each warpgroup 128 rows accumulated in
+/// f32 by nvgpu.warpgroup.mma (wgmma.mma_async m64n128k16) from slices of
+/// A (its 128 x 64) and B (64 x 128, shared) that thread 0 loads by TMA
+/// (nvgpu.tma.async.load, 128-byte swizzle) into 3 (4 for 2 warpgroups)
+/// stages of dynamic shared memory, each with an mbarrier; the host makes
+/// A's and B's tensor maps (nvgpu.tma.create.descriptor) before the
+/// launch.
 gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
                                       linalg::LinalgOp op,
                                       const linalg::ContractionDimensions &dims,
-                                      linalg::FillOp fill,
+                                      int64_t rows, linalg::FillOp fill,
                                       linalg::GenericOp epilogue);
 
 /// A gpu.launch computing contraction `op` (see prefersMmaSync, or

@@ -252,8 +252,13 @@ chooseContractionKernel(linalg::LinalgOp op,
   Type input = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   bool matrixCores =
       choices.mfma && (input.isF16() || (choices.mfmaBf16 && input.isBF16()));
-  if (choices.wgmma && prefersWgmma(op, dims))
-    return {ContractionKernel::Wgmma, kMmaBlockTile};
+  // The wgmma kernel's size: the rows of its tiles of C.
+  if (choices.wgmma && prefersWgmma(op, dims)) {
+    int64_t rows = kMmaBlockTile * choices.wgmmaWarpgroups;
+    if (op.getStaticLoopRanges()[dims.m.front()] % rows != 0)
+      rows = kMmaBlockTile;
+    return {ContractionKernel::Wgmma, rows};
+  }
   if ((choices.mmaSync || matrixCores) && prefersMmaSync(op, dims))
     return {choices.mmaSync ? ContractionKernel::MmaSync
                             : ContractionKernel::Mfma,

@@ -237,6 +237,12 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       func.emitError() << "google-map-to-gpu: async-copy needs mma-sync";
       return signalPassFailure();
     }
+    if (wgmmaWarpgroups != 1 && wgmmaWarpgroups != 2) {
+      func.emitError() << "google-map-to-gpu: wgmma-warpgroups must be 1 "
+                          "or 2, got "
+                       << static_cast<int64_t>(wgmmaWarpgroups);
+      return signalPassFailure();
+    }
     if (wgmma && !mmaSync) {
       func.emitError() << "google-map-to-gpu: wgmma needs mma-sync";
       return signalPassFailure();
@@ -394,7 +400,8 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       if (contraction != contractions.end()) {
         const Fused &fused = contraction->second;
         ContractionStrategy strategy = chooseContractionKernel(
-            op, fused.dims, {tileSize, mmaSync, mfma, mfmaBf16, tf32, wgmma});
+            op, fused.dims,
+            {tileSize, mmaSync, mfma, mfmaBf16, tf32, wgmma, wgmmaWarpgroups});
         switch (strategy.kernel) {
         case ContractionKernel::SplitK:
           lowerContractionToSplitK(rewriter, op, fused.dims, strategy.size,

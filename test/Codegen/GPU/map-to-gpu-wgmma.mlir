@@ -1,7 +1,10 @@
 // RUN: google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true wgmma=true" | FileCheck %s
 // RUN: google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true" | FileCheck %s --check-prefix=MMA-SYNC
+// RUN: google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true wgmma=true wgmma-warpgroups=2" | FileCheck %s --check-prefix=TWO
 // RUN: not google-opt %s -split-input-file --google-map-to-gpu="wgmma=true" 2>&1 | FileCheck %s --check-prefix=ALONE
 // ALONE: error: google-map-to-gpu: wgmma needs mma-sync
+// RUN: not google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true wgmma=true wgmma-warpgroups=3" 2>&1 | FileCheck %s --check-prefix=THREE
+// THREE: error: google-map-to-gpu: wgmma-warpgroups must be 1 or 2, got 3
 
 // With wgmma, an f16 matmul without a batch in whole 128x128 tiles and K
 // a multiple of 64 runs on the warpgroup tensor cores when A and B are
@@ -57,6 +60,30 @@
 // CHECK: } else {
 // CHECK: gpu.launch
 // CHECK-NOT: nvgpu
+// With two warpgroups, blocks of 256 threads own 256x128 tiles: four
+// stages of 48 KiB (A's 256 rows as two boxes, each warpgroup's 16 KiB,
+// then B's halves), each warpgroup's wgmma on its rows of A, the
+// products one after the other (256x128 f32).
+// TWO-LABEL: func.func @f16_matmul
+// TWO: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) dynamic_shared_memory_size %c197632_i32
+// TWO: %[[WARPGROUP:.*]] = arith.divui %{{.*}}, %c128
+// TWO: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// TWO: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%{{.*}}], %c49152
+// TWO: nvgpu.tma.async.load %{{.*}}[%c0{{.*}}, %[[ROW:.*]]], {{.*}} -> memref<128x64xf16, #gpu.address_space<workgroup>>
+// TWO: %[[SECOND:.*]] = arith.addi %[[ROW]], %c128
+// TWO: nvgpu.tma.async.load %{{.*}}[%c0{{.*}}, %[[SECOND]]], {{.*}} -> memref<128x64xf16, #gpu.address_space<workgroup>>
+// TWO-COUNT-2: nvgpu.tma.async.load {{.*}} -> memref<64x64xf16, #gpu.address_space<workgroup>>
+// TWO: scf.for
+// TWO: %[[OWN:.*]] = arith.muli %[[WARPGROUP]], %c16384
+// TWO: arith.addi %{{.*}}, %[[OWN]]
+// TWO: nvgpu.warpgroup.mma
+// TWO: nvvm.wgmma.wait.group.sync.aligned 0
+// TWO: %[[PRODUCT:.*]] = arith.muli %[[WARPGROUP]], %c65536
+// TWO: %[[START:.*]] = arith.addi %{{.*}}, %[[PRODUCT]]
+// TWO: %[[MINE:.*]] = memref.view %{{.*}}[%[[START]]][] : {{.*}} to memref<128x128xf32, #gpu.address_space<workgroup>>
+// TWO: nvgpu.warpgroup.mma.store %{{.*}}, %[[MINE]]
+// TWO: gpu.barrier
+// TWO: memref.view {{.*}} to memref<256x128xf32, #gpu.address_space<workgroup>>
 // MMA-SYNC-LABEL: func.func @f16_matmul
 // MMA-SYNC-NOT: nvgpu.warpgroup
 // MMA-SYNC: nvgpu.mma.sync
@@ -96,6 +123,9 @@ func.func @batch(%a: memref<2x256x128xf16>, %b: memref<2x128x256xf16>, %c: memre
   linalg.batch_matmul ins(%a, %b : memref<2x256x128xf16>, memref<2x128x256xf16>) outs(%c : memref<2x256x256xf32>)
   return
 }
+
+// TWO-LABEL: func.func @batch
+// TWO: nvgpu.warpgroup.mma
 
 // -----
 
