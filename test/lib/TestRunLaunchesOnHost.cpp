@@ -19,7 +19,7 @@
 //     are NVVM's (tensor cores included, TF32 with tf32=true, cp.async
 //     staging with async-copy=true, their nvgpu ops emulated: see
 //     emulateMmaSync and emulateAsyncCopies; wgmma=true's TMA loads and
-//     warpgroup MMAs: see emulateWgmma; warp shuffles: see
+//     warpgroup MMAs and mbarriers: see emulateWgmma; warp shuffles: see
 //     emulateShuffles), or with mfma=true ROCDL's
 //     (see emulateMfma). Every access of a kernel is bounds-checked (the
 //     checks of --google-check-kernel-bounds).
@@ -1029,10 +1029,13 @@ Value loadLinear(const IndexBuilder &b, Value buffer, Value offset) {
 /// Stands in for sm_90's TMA loads, mbarriers and warpgroup MMA (the wgmma
 /// kernel's nvgpu ops): a TMA load is a copy made when thread 0 issues it
 /// (box elements outside the array read as zero), written with the
-/// 128-byte swizzle as the hardware writes it; mbarriers go (the copies are
-/// done when issued). Each thread holds its part of a warpgroup
-/// accumulator as a vector laid out as PTX's wgmma D fragments: with w the
-/// warp in the warpgroup, g = lane / 4 and t = lane % 4, element
+/// 128-byte swizzle as the hardware writes it. An mbarrier is its count of
+/// completed phases and its phase's expected bytes, in shared memory: the
+/// copies' bytes complete phases, and a wait checks at run time that its
+/// phase completed (where a GPU would hang). Each thread holds its part of
+/// a warpgroup accumulator as a vector laid out as PTX's wgmma D
+/// fragments: with w the warp in the warpgroup, g = lane / 4 and
+/// t = lane % 4, element
 /// 4 (i N / 8 + j) + r (N columns, 64-row chunk i, r < 4) is row 64 i +
 /// 16 w + g + 8 (r / 2), column 8 j + 2 t + r % 2. nvgpu.warpgroup.mma
 /// adds to each the products of its row of A and its column of B, read
@@ -1045,12 +1048,11 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   SmallVector<Operation *> ops, leftovers;
   launch.walk([&](Operation *op) {
     if (isa<nvgpu::TmaAsyncLoadOp, nvgpu::WarpgroupMmaOp,
-            nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaStoreOp>(
-            op))
+            nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaStoreOp,
+            nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveExpectTxOp,
+            nvgpu::MBarrierTryWaitParityOp>(op))
       ops.push_back(op);
     else if (isa<nvgpu::TmaPrefetchOp, nvgpu::MBarrierCreateOp,
-                 nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveExpectTxOp,
-                 nvgpu::MBarrierTryWaitParityOp,
                  nvgpu::WarpgroupGenerateDescriptorOp,
                  NVVM::FenceMbarrierInitOp, NVVM::FenceProxyOp,
                  NVVM::WgmmaWaitGroupSyncOp>(op))
@@ -1104,8 +1106,118 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       }
   });
   Value thread = launch.getThreadIds().x;
+  // Each mbarrier's state in shared memory: its completed phases and the
+  // bytes its current phase still expects. The copies are done when issued,
+  // so a phase completes when its last expected byte is copied, and a wait
+  // must find its phase completed (on a GPU it would wait, here it cannot:
+  // a wrong parity, a stage never loaded or a byte count that does not
+  // match its loads would hang the kernel).
+  DenseMap<Value, Value> barrierStates;
+  auto getBarrierState = [&](Value barriers) -> FailureOr<Value> {
+    if (Value state = barrierStates.lookup(barriers))
+      return state;
+    auto group = cast<nvgpu::MBarrierGroupType>(barriers.getType());
+    if (!barriers.getDefiningOp<nvgpu::MBarrierCreateOp>())
+      return failure();
+    auto type = MemRefType::get(
+        {group.getNumBarriers(), 2}, rewriter.getIndexType(),
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                   gpu::AddressSpace::Workgroup));
+    Value state = launch.addWorkgroupAttribution(type, loc);
+    barrierStates[barriers] = state;
+    return state;
+  };
+  // Runs `body` where `predicate` (when there is b.constant(1)) holds.
+  auto guarded = [&](Value predicate, function_ref<void()> body) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (predicate) {
+      auto ifOp = scf::IfOp::create(rewriter, loc, predicate);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    }
+    body();
+  };
+  auto check = [&](Value condition, StringRef message) {
+    cf::AssertOp::create(
+        rewriter, loc, condition,
+        (Twine("google-test-run-launches-on-host: ") + message).str());
+  };
+  auto compare = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+    return arith::CmpIOp::create(rewriter, loc, predicate, lhs, rhs);
+  };
+  // `bytes` of mbarrier `id`'s current phase arrived.
+  auto completeBytes = [&](Value state, Value id, Value bytes) {
+    Value left = b.sub(memref::LoadOp::create(rewriter, loc, state,
+                                              ValueRange{id, b.constant(1)})
+                           .getResult(),
+                       bytes);
+    check(compare(arith::CmpIPredicate::sge, left, b.constant(0)),
+          "TMA loads of more bytes than their mbarrier's phase expects");
+    memref::StoreOp::create(rewriter, loc, left, state,
+                            ValueRange{id, b.constant(1)});
+    auto done = scf::IfOp::create(
+        rewriter, loc, compare(arith::CmpIPredicate::eq, left, b.constant(0)));
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(done.thenBlock());
+    Value phases = memref::LoadOp::create(rewriter, loc, state,
+                                          ValueRange{id, b.constant(0)});
+    memref::StoreOp::create(rewriter, loc, b.add(phases, b.constant(1)), state,
+                            ValueRange{id, b.constant(0)});
+  };
   for (Operation *op : ops) {
     rewriter.setInsertionPoint(op);
+    if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
+      FailureOr<Value> state = getBarrierState(init.getBarriers());
+      if (failed(state) || getConstantIntValue(init.getCount()) != 1)
+        return init.emitError("google-test-run-launches-on-host: only "
+                              "mbarriers of one arrival from "
+                              "nvgpu.mbarrier.create run on the host");
+      guarded(init.getPredicate(), [&] {
+        for (int64_t column : {0, 1})
+          memref::StoreOp::create(
+              rewriter, loc, b.constant(0), *state,
+              ValueRange{init.getMbarId(), b.constant(column)});
+      });
+      rewriter.eraseOp(init);
+      continue;
+    }
+    if (auto arrive = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
+      FailureOr<Value> state = getBarrierState(arrive.getBarriers());
+      if (failed(state))
+        return arrive.emitError("google-test-run-launches-on-host: expected "
+                                "mbarriers from nvgpu.mbarrier.create");
+      guarded(arrive.getPredicate(), [&] {
+        Value id = arrive.getMbarId();
+        check(compare(arith::CmpIPredicate::eq,
+                      memref::LoadOp::create(rewriter, loc, *state,
+                                             ValueRange{id, b.constant(1)}),
+                      b.constant(0)),
+              "an mbarrier's phase expecting bytes again before the "
+              "previous ones arrived");
+        memref::StoreOp::create(rewriter, loc, arrive.getTxcount(), *state,
+                                ValueRange{id, b.constant(1)});
+        completeBytes(*state, id, b.constant(0));
+      });
+      rewriter.eraseOp(arrive);
+      continue;
+    }
+    if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
+      FailureOr<Value> state = getBarrierState(wait.getBarriers());
+      if (failed(state))
+        return wait.emitError("google-test-run-launches-on-host: expected "
+                              "mbarriers from nvgpu.mbarrier.create");
+      // The wait returns once the phase of its parity completed: the
+      // completed phases' count has the other parity.
+      Value phases = memref::LoadOp::create(
+          rewriter, loc, *state, ValueRange{wait.getMbarId(), b.constant(0)});
+      Value parity = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getIndexType(), wait.getPhaseParity());
+      check(compare(arith::CmpIPredicate::ne, b.rem(phases, 2), parity),
+            "a wait for an mbarrier phase that has not completed (on a GPU, "
+            "a hang)");
+      rewriter.eraseOp(wait);
+      continue;
+    }
     if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op)) {
       auto mapType = load.getTensorMapDescriptor().getType();
       FailureOr<Value> array = getArray(load.getTensorMapDescriptor());
@@ -1185,6 +1297,13 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
                 });
             scf::YieldOp::create(rewriter, loc);
           });
+      FailureOr<Value> state = getBarrierState(load.getBarriers());
+      if (failed(state))
+        return load.emitError("google-test-run-launches-on-host: expected "
+                              "mbarriers from nvgpu.mbarrier.create");
+      completeBytes(
+          *state, load.getMbarId(),
+          b.constant(box.getNumElements() * box.getElementTypeBitWidth() / 8));
       rewriter.eraseOp(load);
       continue;
     }

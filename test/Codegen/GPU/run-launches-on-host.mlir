@@ -269,3 +269,57 @@ func.func @bounds_checked(%in: memref<8xf32>, %out: memref<32xf16>, %x: index) {
   }
   return
 }
+
+// -----
+
+// mbarriers become their completed phases and still expected bytes in
+// shared memory (TMA copies are done when issued): an arrival expecting
+// bytes arms the phase, each copy's bytes count down to its completion,
+// and a wait asserts that the phase of its parity completed, where a GPU
+// would hang (here nothing arrives: the wait fails whatever the parity).
+// CHECK-LABEL: func.func @mbarrier_phases
+// CHECK-SAME: (%[[PARITY:.*]]: i1)
+// CHECK: %[[STATE:.*]] = memref.alloc() : memref<2x2xindex>
+// CHECK: memref.store %{{.*}}, %[[STATE]][%[[ID:.*]], %{{.*}}] : memref<2x2xindex>
+// CHECK: cf.assert %{{.*}}, "google-test-run-launches-on-host: an mbarrier's phase expecting bytes again before the previous ones arrived"
+// CHECK: memref.store %c1024, %[[STATE]][%[[ID]], %{{.*}}] : memref<2x2xindex>
+// CHECK: arith.addi
+// CHECK: %[[PHASES:.*]] = memref.load %[[STATE]][%[[ID]], %{{.*}}] : memref<2x2xindex>
+// CHECK-NEXT: %[[DONE:.*]] = arith.remui %[[PHASES]], %{{.*}} : index
+// CHECK: %[[COMPLETED:.*]] = arith.cmpi ne, %[[DONE]], %{{.*}} : index
+// CHECK: cf.assert %[[COMPLETED]], "google-test-run-launches-on-host: a wait for an mbarrier phase that has not completed (on a GPU, a hang)"
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @mbarrier_phases(%parity: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %c1024 = arith.constant 1024 : index
+  %ticks = arith.constant 1000 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %first = arith.cmpi eq, %tx, %c0 : index
+    %barriers = nvgpu.mbarrier.create -> !barriers
+    nvgpu.mbarrier.init %barriers[%c1], %c1, predicate = %first : !barriers
+    gpu.barrier
+    nvgpu.mbarrier.arrive.expect_tx %barriers[%c1], %c1024, predicate = %first : !barriers
+    nvgpu.mbarrier.try_wait.parity %barriers[%c1], %parity, %ticks : !barriers
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Only mbarriers of one arrival (what TMA's expected bytes complete) run
+// on the host.
+func.func @mbarrier_arrivals() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %barriers = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    // expected-error@+1 {{google-test-run-launches-on-host: only mbarriers of one arrival from nvgpu.mbarrier.create run on the host}}
+    nvgpu.mbarrier.init %barriers[%c0], %c128 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
