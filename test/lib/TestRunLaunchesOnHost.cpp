@@ -1128,7 +1128,7 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
     barrierStates[barriers] = state;
     return state;
   };
-  // Runs `body` where `predicate` (when there is b.constant(1)) holds.
+  // Runs `body` where `predicate` (when there is one) holds.
   auto guarded = [&](Value predicate, function_ref<void()> body) {
     OpBuilder::InsertionGuard guard(rewriter);
     if (predicate) {
