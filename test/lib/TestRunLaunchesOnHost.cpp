@@ -1113,12 +1113,15 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   // a wrong parity, a stage never loaded or a byte count that does not
   // match its loads would hang the kernel).
   DenseMap<Value, Value> barrierStates;
-  auto getBarrierState = [&](Value barriers) -> FailureOr<Value> {
+  // The state of `user`'s mbarriers (operand `barriers`).
+  auto getBarrierState = [&](Operation *user,
+                             Value barriers) -> FailureOr<Value> {
     if (Value state = barrierStates.lookup(barriers))
       return state;
     auto group = cast<nvgpu::MBarrierGroupType>(barriers.getType());
     if (!barriers.getDefiningOp<nvgpu::MBarrierCreateOp>())
-      return failure();
+      return user->emitError("google-test-run-launches-on-host: expected "
+                             "mbarriers from nvgpu.mbarrier.create");
     auto type = MemRefType::get(
         {group.getNumBarriers(), 2}, rewriter.getIndexType(),
         MemRefLayoutAttrInterface(),
@@ -1167,8 +1170,10 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   for (Operation *op : ops) {
     rewriter.setInsertionPoint(op);
     if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
-      FailureOr<Value> state = getBarrierState(init.getBarriers());
-      if (failed(state) || getConstantIntValue(init.getCount()) != 1)
+      FailureOr<Value> state = getBarrierState(init, init.getBarriers());
+      if (failed(state))
+        return failure();
+      if (getConstantIntValue(init.getCount()) != 1)
         return init.emitError("google-test-run-launches-on-host: only "
                               "mbarriers of one arrival from "
                               "nvgpu.mbarrier.create run on the host");
@@ -1182,10 +1187,9 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       continue;
     }
     if (auto arrive = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
-      FailureOr<Value> state = getBarrierState(arrive.getBarriers());
+      FailureOr<Value> state = getBarrierState(arrive, arrive.getBarriers());
       if (failed(state))
-        return arrive.emitError("google-test-run-launches-on-host: expected "
-                                "mbarriers from nvgpu.mbarrier.create");
+        return failure();
       guarded(arrive.getPredicate(), [&] {
         Value id = arrive.getMbarId();
         check(compare(arith::CmpIPredicate::eq,
@@ -1202,10 +1206,9 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       continue;
     }
     if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
-      FailureOr<Value> state = getBarrierState(wait.getBarriers());
+      FailureOr<Value> state = getBarrierState(wait, wait.getBarriers());
       if (failed(state))
-        return wait.emitError("google-test-run-launches-on-host: expected "
-                              "mbarriers from nvgpu.mbarrier.create");
+        return failure();
       // The wait returns once the phase of its parity completed: the
       // completed phases' count has the other parity.
       Value phases = memref::LoadOp::create(
@@ -1297,10 +1300,9 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
                 });
             scf::YieldOp::create(rewriter, loc);
           });
-      FailureOr<Value> state = getBarrierState(load.getBarriers());
+      FailureOr<Value> state = getBarrierState(load, load.getBarriers());
       if (failed(state))
-        return load.emitError("google-test-run-launches-on-host: expected "
-                              "mbarriers from nvgpu.mbarrier.create");
+        return failure();
       completeBytes(
           *state, load.getMbarId(),
           b.constant(box.getNumElements() * box.getElementTypeBitWidth() / 8));
