@@ -66,6 +66,17 @@ google::getMapToGpuOptions(const ExtremePipelineOptions &options) {
   return mapping;
 }
 
+namespace {
+
+/// The dialects whose ops kernels hold when they are lowered to NVVM or
+/// ROCDL. Their conversions take these dialects' patterns only: with every
+/// loaded dialect's (upstream's default), a ROCDL compile in a context where
+/// NVVM is loaded keeps math.tanh as an intrinsic AMDGPU cannot select.
+const SmallVector<std::string> kKernelDialects = {"arith",  "cf", "math",
+                                                  "memref", "ub", "vector"};
+
+} // namespace
+
 void google::addGpuKernelPasses(OpPassManager &pm,
                                 const ExtremePipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(
@@ -129,6 +140,7 @@ void google::addGpuKernelPasses(OpPassManager &pm,
     kernels.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions lowering;
     lowering.indexBitwidth = 64;
+    lowering.allowedDialects = kKernelDialects;
     kernels.addPass(createConvertGpuOpsToNVVMOps(lowering));
     // wgmma's, TMA's and mbarriers' NVVM ops are PTX (inline assembly).
     if (options.wgmma)
@@ -143,6 +155,7 @@ void google::addGpuKernelPasses(OpPassManager &pm,
     lowering.chipset = chip;
     lowering.indexBitwidth = 64;
     lowering.runtime = gpu::amd::Runtime::HIP;
+    lowering.allowedDialects = kKernelDialects;
     kernels.addPass(createConvertGpuOpsToROCDLOps(lowering));
   }
   kernels.addPass(createCanonicalizerPass());

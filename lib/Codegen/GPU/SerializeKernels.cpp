@@ -287,8 +287,19 @@ struct SerializeKernelsPass
           continue;
         StringRef name = declaration.substr(libdevice).take_while(
             [](char c) { return llvm::isAlnum(c) || c == '_'; });
-        gpuModule.emitError("google-serialize-kernels: the kernels call ")
-            << name << ", which CUDA's libdevice defines and '" << cuda
+        // The kernel that calls it; not the module's own diagnostic, which
+        // would print the module.
+        StringRef caller = gpuModule.getSymName();
+        gpuModule.walk([&](LLVM::CallOp call) {
+          if (call.getCallee() != name)
+            return WalkResult::advance();
+          if (auto function = call->getParentOfType<LLVM::LLVMFuncOp>())
+            caller = function.getSymName();
+          return WalkResult::interrupt();
+        });
+        emitError(gpuModule.getLoc(), "google-serialize-kernels: kernel '")
+            << caller << "' calls " << name
+            << ", which CUDA's libdevice defines and '" << cuda
             << "' does not have; set the pipeline's toolkit option or "
                "CUDA_HOME to a CUDA toolkit";
         return {};
