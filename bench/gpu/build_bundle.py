@@ -18,14 +18,16 @@ The benches: relu(A @ B + bias) (4096^3 f32, f16 and bf16, 1024^3 f32; the f32
 ones also with tf32=true, against torch with TF32 allowed; the 16-bit
 ones also with async-copy=false: slices staged through registers, and
 with chip=sm_90a wgmma=true: warpgroup MMAs fed by TMA, blocks of one
-warpgroup and of two), softmax
+warpgroup and of two, each also warp-specialized), softmax
 4096x4096, relu(x + y) over 64 Mi elements, attention 16x1024x64 (also
 with fused-attention=true: one kernel) and the MLP 32x784 -> 256 -> 10
 with softmax. The cases add the TF32 kernels' file
 (test/Codegen/GPU/Inputs/matmul-tf32.mlir, compiled with tf32=true), the
 tensor-core file with async-copy=false and the attention-tiles file with
 fused-attention=true, the wgmma and tensor-core files with chip=sm_90a
-wgmma=true (the wgmma file also with wgmma-warpgroups=2), and test/Codegen/GPU/Inputs/kernel-bounds.mlir with
+wgmma=true (the wgmma file also with wgmma-warpgroups=2, and warp-specialized with
+wgmma-specialized=true, with one and two MMA warpgroups), and
+test/Codegen/GPU/Inputs/kernel-bounds.mlir with
 check-bounds=true, whose cases are marked isolated (a failed check in a
 kernel loses the CUDA context: device_run.py --isolated runs them, one
 process each from device_check.sh).
@@ -77,11 +79,17 @@ if not a.files:
         runs.append((os.path.join(a.main, "test/e2e", f), "chip=sm_90a wgmma=true"))
     runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma.mlir"),
                  "chip=sm_90a wgmma=true wgmma-warpgroups=2"))
+    # Warp-specialized (a producer warpgroup), one and two MMA warpgroups.
+    runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma.mlir"),
+                 "chip=sm_90a wgmma=true wgmma-specialized=true", "wgmma-specialized"))
+    runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma.mlir"),
+                 "chip=sm_90a wgmma=true wgmma-specialized=true wgmma-warpgroups=2",
+                 "wgmma-specialized2"))
     # Bounds checks in kernels: a failed one is the driver's device-side
     # assert, after which the context is lost (each case its own process).
     runs.append((os.path.join(a.main, "test/Codegen/GPU/Inputs/kernel-bounds.mlir"), "check-bounds=true"))
 ISOLATED_ERRORS = {"check-bounds=true": "CUDA_ERROR_ASSERT"}
-for f, extra in runs:
+for f, extra, *tag in runs:
     path = os.path.normpath(f)
     _, cases, sigs = e2e.parse(path)
     os.makedirs(os.path.join(a.out, "src"), exist_ok=True)
@@ -89,7 +97,7 @@ for f, extra in runs:
     shutil.copy(path, os.path.join(a.out, "src", os.path.basename(path) if "/examples/" not in os.path.abspath(path) else "example-mlp.mlir"))
     base = os.path.basename(path)[:-5] + ("-example" if "/examples/" in os.path.abspath(path) else "")
     if extra:  # e.g. matmul-tensor-cores-async-copy: its own objects
-        base += "-" + extra.split()[-1].split("=")[0]
+        base += "-" + (tag[0] if tag else extra.split()[-1].split("=")[0])
     for L in a.opt_levels.split():
         obj = compile_obj(path, f"opt-level={L} {extra}".strip(), f"{base}-o{L}")
         if not obj:
@@ -242,9 +250,10 @@ if a.bench:
         benches.append((f"mbr4096{t}-sync", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
                         [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
     # 16-bit warpgroup tensor cores fed by TMA (sm_90a, wgmma=true), blocks
-    # of one warpgroup and of two (-wgmma2).
+    # of one warpgroup and of two (-wgmma2), warp-specialized (-ws: and a
+    # producer warpgroup).
     for t in ("f16", "bf16"):
-        for tag in ("wgmma", "wgmma2"):
+        for tag in ("wgmma", "wgmma2", "wgmma-ws", "wgmma2-ws"):
             benches.append((f"mbr4096{t}-{tag}", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
                             [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
     for name, src, fn, flops, shapes in benches:
@@ -252,7 +261,10 @@ if a.bench:
         extra = (" tf32=true" if tf32 else " async-copy=false" if name.endswith("-sync")
                  else " fused-attention=true" if name.endswith("-fused")
                  else " chip=sm_90a wgmma=true" if name.endswith("-wgmma")
-                 else " chip=sm_90a wgmma=true wgmma-warpgroups=2" if name.endswith("-wgmma2") else "")
+                 else " chip=sm_90a wgmma=true wgmma-warpgroups=2" if name.endswith("-wgmma2")
+                 else " chip=sm_90a wgmma=true wgmma-specialized=true" if name.endswith("-wgmma-ws")
+                 else " chip=sm_90a wgmma=true wgmma-specialized=true wgmma-warpgroups=2"
+                 if name.endswith("-wgmma2-ws") else "")
         obj = compile_obj(src, "opt-level=3" + extra, "bench-" + name)
         manifest.append({"id": "bench-" + name, "bench": True, "obj": obj, "func": fn,
                          "flops": flops, "shapes": [list(s) for s in shapes], "tf32": tf32})

@@ -9,11 +9,23 @@ B=${BUNDLE:-.gpubundle}
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 # The wgmma kernels (not yet run on a GPU; a wrong mbarrier phase hangs)
 # run on their own, after the rest, each step with its own time limit.
+# PART=1 runs the benches and cases (plain, wgmma, warp-specialized),
+# PART=2 the misaligned and isolated cases and the sanitizers: the whole
+# can take longer than one device call allows.
+PART=${PART:-all}
+if [ "$PART" != 2 ]; then
+# The warp-specialized ones (WS) after the others: a hang in them leaves
+# the plain wgmma kernels' results standing.
 NEW=${NEW:-wgmma}
+WS=${WS:-wgmma-specialized|wgmma2?-ws}
 timeout ${BENCH_S:-90} python3 bench/gpu/device_run.py $B --no-cases --calls 20 --skip "$NEW" 2>&1 | tee $OUT/bench.txt
 timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench --skip "$NEW" ${ONLY:+--only "$ONLY"} 2>&1 | tail -40 | tee $OUT/cases.txt
-timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-bench --only "$NEW" 2>&1 | tail -20 | tee $OUT/new-cases.txt
-timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-cases --calls 20 --only "$NEW" 2>&1 | tee $OUT/new-bench.txt
+timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-bench --only "$NEW" --skip "$WS" 2>&1 | tail -20 | tee $OUT/new-cases.txt
+timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-cases --calls 20 --only "$NEW" --skip "$WS" 2>&1 | tee $OUT/new-bench.txt
+timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-bench --only "$WS" 2>&1 | tail -20 | tee $OUT/ws-cases.txt
+timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-cases --calls 20 --only "$WS" 2>&1 | tee $OUT/ws-bench.txt
+fi
+if [ "$PART" != 1 ]; then
 timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench --misalign --only "${MISALIGN:-matmul-(tensor|tiles|blocks|vector|transposed|wgmma)|matmul-o|split-k}" 2>&1 | tail -12 | tee $OUT/misaligned.txt
 # Cases whose failure loses the CUDA context (a failed check in a kernel),
 # one process each.
@@ -24,6 +36,7 @@ SAN=${SANITIZE:-control-flow|scatter|short-rows|transpose-tiles|convolution|redu
 for tool in racecheck memcheck; do
   timeout ${SAN_S:-60} compute-sanitizer --tool $tool --print-limit 5 python3 bench/gpu/device_run.py $B --no-bench --only "$SAN" 2>&1 | tail -8 | tee $OUT/$tool.txt
 done
+fi
 # NCU="ID-REGEX:LAUNCHES ...": Nsight Compute on the first LAUNCHES kernels
 # of our own (not torch's) in the benches whose id matches, one process each.
 if [ -n "$NCU" ] && command -v ncu >/dev/null; then

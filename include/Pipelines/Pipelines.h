@@ -86,6 +86,13 @@ struct ExtremePipelineOptions
                      "tiles of C, 3 stages) or 2 (256x128 tiles, 4 stages; "
                      "M a multiple of 256, else 1)"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> wgmmaSpecialized{
+      *this, "wgmma-specialized",
+      llvm::cl::desc("With wgmma=true: warp-specialized blocks, one more "
+                     "warpgroup loading the stages as the MMA warpgroups "
+                     "release them (mbarriers instead of a block barrier "
+                     "per slice; off by default: not yet run on a GPU)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> fusedAttention{
       *this, "fused-attention",
       llvm::cl::desc("target=nvvm: attention (softmax(Q K^T) V, f32, static, "

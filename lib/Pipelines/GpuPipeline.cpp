@@ -61,6 +61,7 @@ google::getMapToGpuOptions(const ExtremePipelineOptions &options) {
   mapping.asyncCopy = options.asyncCopy && mapping.mmaSync;
   mapping.wgmma = options.wgmma && mapping.mmaSync;
   mapping.wgmmaWarpgroups = options.wgmmaWarpgroups;
+  mapping.wgmmaSpecialized = mapping.wgmma && options.wgmmaSpecialized;
   mapping.warpShuffles = nvidia;
   mapping.fusedAttention = nvidia && options.fusedAttention;
   return mapping;

@@ -59,6 +59,10 @@ namespace {
 /// they order the threads of one warp only, as the instruction does.
 constexpr StringLiteral kWarpBarrier = "google.test.warp_barrier";
 
+/// Marks the barriers the emulation adds to run a loop's iterations in
+/// lockstep: they end a phase but order nothing (see emulateWgmma).
+constexpr StringLiteral kLockstepBarrier = "google.test.lockstep_barrier";
+
 void createWarpBarrier(RewriterBase &rewriter, Location loc) {
   gpu::BarrierOp::create(rewriter, loc)->setAttr(kWarpBarrier,
                                                   rewriter.getUnitAttr());
@@ -126,7 +130,8 @@ public:
         return failure();
       phase.clear();
       if (isa<gpu::BarrierOp>(op)) {
-        advanceEpochs(/*block=*/!op.hasAttr(kWarpBarrier));
+        if (!op.hasAttr(kLockstepBarrier))
+          advanceEpochs(/*block=*/!op.hasAttr(kWarpBarrier));
         continue;
       }
       auto loop = dyn_cast<scf::ForOp>(op);
@@ -1026,13 +1031,23 @@ Value loadLinear(const IndexBuilder &b, Value buffer, Value offset) {
       ValueRange{b.div(offset, columns), b.rem(offset, columns)});
 }
 
+/// The fields of an emulated mbarrier (see emulateWgmma).
+enum BarrierField : int64_t {
+  kPhases,
+  kExpectedBytes,
+  kExpectedArrivals,
+  kArrivalCount,
+  kBarrierFields
+};
+
 /// Stands in for sm_90's TMA loads, mbarriers and warpgroup MMA (the wgmma
-/// kernel's nvgpu ops): a TMA load is a copy made when thread 0 issues it
+/// kernels' nvgpu ops): a TMA load is a copy made when the thread issues it
 /// (box elements outside the array read as zero), written with the
 /// 128-byte swizzle as the hardware writes it. An mbarrier is its count of
-/// completed phases and its phase's expected bytes, in shared memory: the
-/// copies' bytes complete phases, and a wait checks at run time that its
-/// phase completed (where a GPU would hang). Each thread holds its part of
+/// completed phases and its phase's expected bytes and arrivals, in shared
+/// memory: the copies' bytes and the threads' arrivals complete phases,
+/// and a wait checks at run time that its phase completed (where a GPU
+/// would hang); loops that wait run in lockstep. Each thread holds its part of
 /// a warpgroup accumulator as a vector laid out as PTX's wgmma D
 /// fragments: with w the warp in the warpgroup, g = lane / 4 and
 /// t = lane % 4, element
@@ -1050,7 +1065,7 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
     if (isa<nvgpu::TmaAsyncLoadOp, nvgpu::WarpgroupMmaOp,
             nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaStoreOp,
             nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveExpectTxOp,
-            nvgpu::MBarrierTryWaitParityOp>(op))
+            nvgpu::MBarrierArriveOp, nvgpu::MBarrierTryWaitParityOp>(op))
       ops.push_back(op);
     else if (isa<nvgpu::TmaPrefetchOp, nvgpu::MBarrierCreateOp,
                  nvgpu::WarpgroupGenerateDescriptorOp,
@@ -1095,7 +1110,8 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
         b.add(b.add(b.mul(j, 8), b.mul(b.rem(lane, 4), 2)), b.rem(r, 2));
     return std::make_pair(row, column);
   };
-  // Accumulators carried by loops become the threads' fragments.
+  // Accumulators carried by loops or yielded by branches become the
+  // threads' fragments.
   launch.walk([&](scf::ForOp loop) {
     for (auto [argument, result] :
          llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
@@ -1105,13 +1121,36 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
         result.setType(type);
       }
   });
+  launch.walk([&](scf::IfOp branch) {
+    for (Value result : branch.getResults())
+      if (isa<nvgpu::WarpgroupAccumulatorType>(result.getType()))
+        result.setType(fragmentType(result.getType()));
+  });
+  // A loop whose threads wait for mbarriers that other threads complete
+  // (a producer's loads, the consumers' releases) runs its iterations in
+  // lockstep: each iteration is a phase, the threads in order. Between
+  // block barriers, threads would otherwise each run the whole loop, and
+  // the first would wait for what later ones complete.
+  launch.walk([&](scf::ForOp loop) {
+    bool waits = loop->walk([](nvgpu::MBarrierTryWaitParityOp) {
+                       return WalkResult::interrupt();
+                     })
+                     .wasInterrupted();
+    if (!waits || containsBarrier(loop))
+      return;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    gpu::BarrierOp::create(rewriter, loop.getLoc())
+        ->setAttr(kLockstepBarrier, rewriter.getUnitAttr());
+  });
   Value thread = launch.getThreadIds().x;
-  // Each mbarrier's state in shared memory: its completed phases and the
-  // bytes its current phase still expects. The copies are done when issued,
-  // so a phase completes when its last expected byte is copied, and a wait
-  // must find its phase completed (on a GPU it would wait, here it cannot:
-  // a wrong parity, a stage never loaded or a byte count that does not
-  // match its loads would hang the kernel).
+  // Each mbarrier's state in shared memory: its completed phases, the
+  // bytes and the arrivals its current phase still expects, and its
+  // arrival count. The copies are done when issued, so a phase completes
+  // when its last expected byte is copied or its last thread arrives, and a
+  // wait must find its phase completed (on a GPU it would wait, here it
+  // cannot: a wrong parity, a stage never loaded or released, or a byte
+  // count that does not match its loads would hang the kernel).
   DenseMap<Value, Value> barrierStates;
   // The state of `user`'s mbarriers (operand `barriers`).
   auto getBarrierState = [&](Operation *user,
@@ -1123,7 +1162,7 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       return user->emitError("google-test-run-launches-on-host: expected "
                              "mbarriers from nvgpu.mbarrier.create");
     auto type = MemRefType::get(
-        {group.getNumBarriers(), 2}, rewriter.getIndexType(),
+        {group.getNumBarriers(), kBarrierFields}, rewriter.getIndexType(),
         MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(rewriter.getContext(),
                                    gpu::AddressSpace::Workgroup));
@@ -1148,24 +1187,43 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   auto compare = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
     return arith::CmpIOp::create(rewriter, loc, predicate, lhs, rhs);
   };
+  auto field = [&](Value state, Value id, int64_t which) -> Value {
+    return memref::LoadOp::create(rewriter, loc, state,
+                                  ValueRange{id, b.constant(which)});
+  };
+  auto setField = [&](Value state, Value id, int64_t which, Value value) {
+    memref::StoreOp::create(rewriter, loc, value, state,
+                            ValueRange{id, b.constant(which)});
+  };
+  // Mbarrier `id`'s phase completes once neither bytes nor arrivals are
+  // expected; the next one expects its count's arrivals.
+  auto completeIfDone = [&](Value state, Value id) {
+    Value done = arith::AndIOp::create(
+        rewriter, loc,
+        compare(arith::CmpIPredicate::eq, field(state, id, kExpectedBytes),
+                b.constant(0)),
+        compare(arith::CmpIPredicate::eq, field(state, id, kExpectedArrivals),
+                b.constant(0)));
+    auto complete = scf::IfOp::create(rewriter, loc, done);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(complete.thenBlock());
+    setField(state, id, kPhases,
+             b.add(field(state, id, kPhases), b.constant(1)));
+    setField(state, id, kExpectedArrivals, field(state, id, kArrivalCount));
+  };
   // `bytes` of mbarrier `id`'s current phase arrived.
   auto completeBytes = [&](Value state, Value id, Value bytes) {
-    Value left = b.sub(memref::LoadOp::create(rewriter, loc, state,
-                                              ValueRange{id, b.constant(1)})
-                           .getResult(),
-                       bytes);
+    Value left = b.sub(field(state, id, kExpectedBytes), bytes);
     check(compare(arith::CmpIPredicate::sge, left, b.constant(0)),
           "TMA loads of more bytes than their mbarrier's phase expects");
-    memref::StoreOp::create(rewriter, loc, left, state,
-                            ValueRange{id, b.constant(1)});
-    auto done = scf::IfOp::create(
-        rewriter, loc, compare(arith::CmpIPredicate::eq, left, b.constant(0)));
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(done.thenBlock());
-    Value phases = memref::LoadOp::create(rewriter, loc, state,
-                                          ValueRange{id, b.constant(0)});
-    memref::StoreOp::create(rewriter, loc, b.add(phases, b.constant(1)), state,
-                            ValueRange{id, b.constant(0)});
+    setField(state, id, kExpectedBytes, left);
+    completeIfDone(state, id);
+  };
+  // A thread arrived at mbarrier `id`.
+  auto arriveAt = [&](Value state, Value id) {
+    setField(state, id, kExpectedArrivals,
+             b.sub(field(state, id, kExpectedArrivals), b.constant(1)));
+    completeIfDone(state, id);
   };
   for (Operation *op : ops) {
     rewriter.setInsertionPoint(op);
@@ -1173,15 +1231,14 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       FailureOr<Value> state = getBarrierState(init, init.getBarriers());
       if (failed(state))
         return failure();
-      if (getConstantIntValue(init.getCount()) != 1)
-        return init.emitError("google-test-run-launches-on-host: only "
-                              "mbarriers of one arrival from "
-                              "nvgpu.mbarrier.create run on the host");
       guarded(init.getPredicate(), [&] {
-        for (int64_t column : {0, 1})
-          memref::StoreOp::create(
-              rewriter, loc, b.constant(0), *state,
-              ValueRange{init.getMbarId(), b.constant(column)});
+        Value id = init.getMbarId(), count = init.getCount();
+        check(compare(arith::CmpIPredicate::sgt, count, b.constant(0)),
+              "an mbarrier initialized for no arrivals");
+        setField(*state, id, kPhases, b.constant(0));
+        setField(*state, id, kExpectedBytes, b.constant(0));
+        setField(*state, id, kExpectedArrivals, count);
+        setField(*state, id, kArrivalCount, count);
       });
       rewriter.eraseOp(init);
       continue;
@@ -1193,15 +1250,24 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       guarded(arrive.getPredicate(), [&] {
         Value id = arrive.getMbarId();
         check(compare(arith::CmpIPredicate::eq,
-                      memref::LoadOp::create(rewriter, loc, *state,
-                                             ValueRange{id, b.constant(1)}),
-                      b.constant(0)),
+                      field(*state, id, kExpectedBytes), b.constant(0)),
               "an mbarrier's phase expecting bytes again before the "
               "previous ones arrived");
-        memref::StoreOp::create(rewriter, loc, arrive.getTxcount(), *state,
-                                ValueRange{id, b.constant(1)});
-        completeBytes(*state, id, b.constant(0));
+        setField(*state, id, kExpectedBytes, arrive.getTxcount());
+        arriveAt(*state, id);
       });
+      rewriter.eraseOp(arrive);
+      continue;
+    }
+    if (auto arrive = dyn_cast<nvgpu::MBarrierArriveOp>(op)) {
+      if (!arrive->use_empty())
+        return arrive.emitError("google-test-run-launches-on-host: only "
+                                "mbarrier arrivals whose token is unused run "
+                                "on the host");
+      FailureOr<Value> state = getBarrierState(arrive, arrive.getBarriers());
+      if (failed(state))
+        return failure();
+      arriveAt(*state, arrive.getMbarId());
       rewriter.eraseOp(arrive);
       continue;
     }
@@ -1211,8 +1277,7 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
         return failure();
       // The wait returns once the phase of its parity completed: the
       // completed phases' count has the other parity.
-      Value phases = memref::LoadOp::create(
-          rewriter, loc, *state, ValueRange{wait.getMbarId(), b.constant(0)});
+      Value phases = field(*state, wait.getMbarId(), kPhases);
       Value parity = arith::IndexCastUIOp::create(
           rewriter, loc, rewriter.getIndexType(), wait.getPhaseParity());
       check(compare(arith::CmpIPredicate::ne, b.rem(phases, 2), parity),

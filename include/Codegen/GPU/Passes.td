@@ -198,7 +198,10 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     64 from three stages of dynamic shared memory, where thread 0 loads
     them by TMA (`nvgpu.tma.async.load`, 128-byte swizzle, one mbarrier
     per stage) from tensor maps the host makes before the launch
-    (`nvgpu.tma.create.descriptor`). Products are accumulated with `contract`,
+    (`nvgpu.tma.create.descriptor`); with `wgmma-specialized`, a producer
+    warpgroup before the MMA warpgroups loads each stage once the MMA
+    warps released it (a second mbarrier per stage, an arrival per warp),
+    without block barriers in the K loop. Products are accumulated with `contract`,
     so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
     over a long static K (at least 128) split K instead: blocks of 32
     output elements x up to 8 chunks of K, whose partial sums meet in
@@ -285,6 +288,11 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "With wgmma: warpgroups per block, 1 (128x128 tiles of C, 3 "
            "stages) or 2 (256x128 tiles, 4 stages, where M is a multiple "
            "of 256)">,
+    Option<"wgmmaSpecialized", "wgmma-specialized", "bool",
+           /*default=*/"false",
+           "With wgmma: warp-specialized, one more warpgroup (the producer) "
+           "loads the stages as the MMA warpgroups release them through "
+           "mbarriers, instead of a block barrier per slice">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::amdgpu::AMDGPUDialect",

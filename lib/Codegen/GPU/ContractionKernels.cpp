@@ -1563,7 +1563,8 @@ constexpr int64_t kWgmmaAlignment = 1024;
 gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
                                       linalg::LinalgOp op,
                                       const linalg::ContractionDimensions &dims,
-                                      int64_t rows, linalg::FillOp fill,
+                                      int64_t rows, bool specialized,
+                                      linalg::FillOp fill,
                                       linalg::GenericOp epilogue) {
   Location loc = op.getLoc();
   MLIRContext *context = rewriter.getContext();
@@ -1572,8 +1573,10 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   constexpr int64_t columns = kMmaBlockTile, depth = kWgmmaSliceDepth;
   constexpr int64_t warpSize = 32, warpgroupSize = 128;
   assert(rows % kMmaBlockTile == 0 && "whole warpgroups' rows");
+  // The MMA warpgroups, after the producer when the block has one.
   const int64_t warpgroups = rows / kMmaBlockTile;
-  const int64_t threads = warpgroups * warpgroupSize;
+  const int64_t producers = specialized ? 1 : 0;
+  const int64_t threads = (producers + warpgroups) * warpgroupSize;
   // Two warpgroups share B's slices: 48 KiB stages, four of them.
   const int64_t stages = warpgroups == 1 ? 3 : 4;
   const int64_t lhsBytes = warpgroups * kWgmmaLhsBytes;
@@ -1633,7 +1636,15 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   Value thread = launch.getThreadIds().x;
   Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                         thread, zero);
-  Value warpgroup = b.div(thread, warpgroupSize);
+  // The thread's index among the MMA warpgroups' threads, which follow
+  // the producer's.
+  Value mmaThread = thread, isMma;
+  if (specialized) {
+    mmaThread = b.addConstant(thread, -producers * warpgroupSize);
+    isMma = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                  mmaThread, zero);
+  }
+  Value warpgroup = b.div(mmaThread, warpgroupSize);
 
   // The stages start at the first multiple of kWgmmaAlignment bytes.
   Value dynamic = gpu::DynamicSharedMemoryOp::create(
@@ -1653,6 +1664,17 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   for (int64_t stage = 0; stage < stages; ++stage)
     nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, one,
                                   b.constant(stage), isFirst);
+  // Warp-specialized: each MMA warp's lane 0 arrives at its stage's
+  // `released` mbarrier once its wgmma on the stage completed.
+  const int64_t mmaWarps = warpgroups * warpgroupSize / warpSize;
+  Value released;
+  if (specialized) {
+    released = nvgpu::MBarrierCreateOp::create(rewriter, loc, barriersType);
+    for (int64_t stage = 0; stage < stages; ++stage)
+      nvgpu::MBarrierInitOp::create(rewriter, loc, released,
+                                    b.constant(mmaWarps), b.constant(stage),
+                                    isFirst);
+  }
   // The initialized mbarriers are visible to TMA (the async proxy) and,
   // after the barrier, to every thread.
   NVVM::FenceMbarrierInitOp::create(rewriter, loc);
@@ -1696,8 +1718,10 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
           stage, /*multicastMask=*/Value(), isFirst);
   };
   int64_t slices = ranges[dims.k.front()] / depth;
-  for (int64_t stage = 0; stage < std::min(slices, stages); ++stage)
-    loadSlice(b.constant(stage * depth), b.constant(stage));
+  // The producer loads every slice in the loop.
+  if (!specialized)
+    for (int64_t stage = 0; stage < std::min(slices, stages); ++stage)
+      loadSlice(b.constant(stage * depth), b.constant(stage));
 
   auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
       context,
@@ -1708,10 +1732,39 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
       nvgpu::WarpgroupMatrixDescriptorType::get(context, lhsTile);
   auto rhsDescriptorType =
       nvgpu::WarpgroupMatrixDescriptorType::get(context, rhsTile);
-  // Slice i waits for its stage's phase i / stages, and each warpgroup's
-  // wgmma on it (its rows of A, all of B) runs while the previous slice's
-  // completes (waitGroup 1). Once every thread's wgmma on slice i - 1
-  // completed, thread 0 refills that stage with slice i + stages - 1.
+  auto toParity = [&](Value phase) -> Value {
+    return arith::IndexCastOp::create(rewriter, loc, rewriter.getI1Type(),
+                                      b.rem(phase, 2));
+  };
+  // Slice `slice` waits for its stage's phase slice / stages, and each
+  // warpgroup's wgmma on it (its rows of A, all of B) runs while the
+  // previous slice's completes (waitGroup 1).
+  auto multiply = [&](Value slice, Value stage, Value accumulator) -> Value {
+    nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers,
+                                           toParity(b.div(slice, stages)),
+                                           b.constant(10000000), stage);
+    Value stageStart = b.mul(stage, stageBytes);
+    Value lhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        rewriter, loc, lhsDescriptorType,
+        view(b.add(stageStart, b.mul(warpgroup, kWgmmaLhsBytes)), lhsTile),
+        lhsMap);
+    Value rhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        rewriter, loc, rhsDescriptorType,
+        view(b.addConstant(stageStart, lhsBytes), rhsTile), rhsMap);
+    return nvgpu::WarpgroupMmaOp::create(
+        rewriter, loc, accumulatorType, lhsDescriptor, rhsDescriptor,
+        /*waitGroup=*/uint64_t(1), /*transposeA=*/UnitAttr(),
+        /*transposeB=*/rewriter.getUnitAttr(), accumulator);
+  };
+  // `body` in the MMA warpgroups only (warp-specialized blocks).
+  auto inMmaWarpgroups = [&](function_ref<void()> body) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (specialized) {
+      auto ifOp = scf::IfOp::create(rewriter, loc, isMma);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    }
+    body();
+  };
   auto loop = scf::ForOp::create(
       rewriter, loc, zero, b.constant(slices), one, ValueRange{initial},
       [&](OpBuilder &builder, Location nested, Value slice,
@@ -1719,38 +1772,62 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(builder.getInsertionBlock());
         Value stage = b.rem(slice, stages);
-        Value parity =
-            arith::IndexCastOp::create(rewriter, loc, rewriter.getI1Type(),
-                                       b.rem(b.div(slice, stages), 2));
-        nvgpu::MBarrierTryWaitParityOp::create(rewriter, loc, barriers, parity,
-                                               b.constant(10000000), stage);
-        Value stageStart = b.mul(stage, stageBytes);
-        Value lhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-            rewriter, loc, lhsDescriptorType,
-            view(b.add(stageStart, b.mul(warpgroup, kWgmmaLhsBytes)), lhsTile),
-            lhsMap);
-        Value rhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-            rewriter, loc, rhsDescriptorType,
-            view(b.addConstant(stageStart, lhsBytes), rhsTile), rhsMap);
-        Value product = nvgpu::WarpgroupMmaOp::create(
-            rewriter, loc, accumulatorType, lhsDescriptor, rhsDescriptor,
-            /*waitGroup=*/uint64_t(1), /*transposeA=*/UnitAttr(),
-            /*transposeB=*/rewriter.getUnitAttr(), accumulator.front());
-        gpu::BarrierOp::create(rewriter, loc);
-        Value next = b.addConstant(slice, stages - 1);
-        Value hasNext = arith::AndIOp::create(
+        if (!specialized) {
+          // Once every thread's wgmma on slice - 1 completed, thread 0
+          // refills that stage with slice + stages - 1.
+          Value product = multiply(slice, stage, accumulator.front());
+          gpu::BarrierOp::create(rewriter, loc);
+          Value next = b.addConstant(slice, stages - 1);
+          Value hasNext = arith::AndIOp::create(
+              rewriter, loc,
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
+                                    slice, one),
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                    next, b.constant(slices)));
+          auto refill = scf::IfOp::create(rewriter, loc, hasNext);
+          rewriter.setInsertionPointToStart(refill.thenBlock());
+          loadSlice(b.mul(next, depth), b.rem(next, stages));
+          rewriter.setInsertionPointAfter(refill);
+          scf::YieldOp::create(rewriter, nested, product);
+          return;
+        }
+        // The producer's thread 0 loads the slice once the MMA warps
+        // released its stage's previous slice (phase slice / stages - 1 of
+        // `released`; a new mbarrier's phase -1 counts as completed).
+        auto produce = scf::IfOp::create(rewriter, loc, isFirst);
+        rewriter.setInsertionPointToStart(produce.thenBlock());
+        nvgpu::MBarrierTryWaitParityOp::create(
+            rewriter, loc, released,
+            toParity(b.addConstant(b.div(slice, stages), 1)),
+            b.constant(10000000), stage);
+        loadSlice(b.mul(slice, depth), stage);
+        rewriter.setInsertionPointAfter(produce);
+        // The MMA warps multiply it; slice - 1's wgmma completed in the
+        // warp, which releases that stage.
+        auto consume = scf::IfOp::create(rewriter, loc, accumulatorType, isMma,
+                                         /*withElseRegion=*/true);
+        rewriter.setInsertionPointToStart(consume.thenBlock());
+        Value product = multiply(slice, stage, accumulator.front());
+        Value releases = arith::AndIOp::create(
             rewriter, loc,
             arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
                                   slice, one),
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                  next, b.constant(slices)));
-        auto refill = scf::IfOp::create(rewriter, loc, hasNext);
-        rewriter.setInsertionPointToStart(refill.thenBlock());
-        loadSlice(b.mul(next, depth), b.rem(next, stages));
-        rewriter.setInsertionPointAfter(refill);
-        scf::YieldOp::create(rewriter, nested, product);
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                  b.rem(thread, warpSize), zero));
+        auto release = scf::IfOp::create(rewriter, loc, releases);
+        rewriter.setInsertionPointToStart(release.thenBlock());
+        nvgpu::MBarrierArriveOp::create(
+            rewriter, loc, released, b.rem(b.addConstant(slice, -1), stages));
+        rewriter.setInsertionPointAfter(release);
+        scf::YieldOp::create(rewriter, loc, product);
+        rewriter.setInsertionPointToStart(consume.elseBlock());
+        scf::YieldOp::create(rewriter, loc, accumulator.front());
+        rewriter.setInsertionPointAfter(consume);
+        scf::YieldOp::create(rewriter, nested, consume.getResult(0));
       });
-  // The last wgmma completes in every thread before its stages are reused.
+  // The last wgmma completes in every thread before its stages are reused
+  // (in the producer's too, which has none: in a branch, ptxas serializes
+  // the kernel's wgmma).
   NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
   gpu::BarrierOp::create(rewriter, loc);
 
@@ -1759,40 +1836,46 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   // rows of it as consecutive columns, 4 per thread.
   assert(rows * columns * 4 <= stages * stageBytes &&
          "the product fits in the stages' space");
-  nvgpu::WarpgroupMmaStoreOp::create(
-      rewriter, loc, loop.getResult(0),
-      view(b.mul(warpgroup, kMmaBlockTile * columns * 4),
-           sharedType({kMmaBlockTile, columns}, rewriter.getF32Type())));
+  inMmaWarpgroups([&] {
+    nvgpu::WarpgroupMmaStoreOp::create(
+        rewriter, loc, loop.getResult(0),
+        view(b.mul(warpgroup, kMmaBlockTile * columns * 4),
+             sharedType({kMmaBlockTile, columns}, rewriter.getF32Type())));
+  });
   gpu::BarrierOp::create(rewriter, loc);
-  Value product =
-      view(zero, sharedType({rows, columns}, rewriter.getF32Type()));
-  OutputTile tile;
-  Value firstRow = b.div(thread, warpSize);
-  Value firstColumn = b.mul(b.rem(thread, warpSize), 4);
-  SmallVector<Value> localRows;
-  for (int64_t row = 0; row < rows; row += threads / warpSize) {
-    localRows.push_back(b.addConstant(firstRow, row));
-    tile.rows.push_back(b.add(origin.firstRow, localRows.back()));
-  }
-  static_assert(kMmaBlockTile == 32 * 4, "a warp's row: 4 columns a lane");
-  for (int64_t column = 0; column < 4; ++column)
-    tile.columns.push_back(
-        b.add(origin.firstColumn, b.addConstant(firstColumn, column)));
-  completeWholeTile(tile, op, dims, frame, zero);
-  SmallVector<Value> values =
-      loadAccumulators(rewriter, loc, op, dims, tile, fill);
-  auto vectorType = VectorType::get({4}, rewriter.getF32Type());
-  for (auto [i, row] : llvm::enumerate(localRows)) {
-    Value products = vector::LoadOp::create(rewriter, loc, vectorType, product,
-                                            ValueRange{row, firstColumn});
-    for (int64_t column = 0; column < 4; ++column) {
-      Value &value = values[i * 4 + column];
-      value = arith::AddFOp::create(
-          rewriter, loc, value,
-          vector::ExtractOp::create(rewriter, loc, products, column));
+  // The MMA warpgroups' threads store the tile.
+  inMmaWarpgroups([&] {
+    Value product =
+        view(zero, sharedType({rows, columns}, rewriter.getF32Type()));
+    OutputTile tile;
+    Value firstRow = b.div(mmaThread, warpSize);
+    Value firstColumn = b.mul(b.rem(mmaThread, warpSize), 4);
+    SmallVector<Value> localRows;
+    const int64_t mmaThreads = warpgroups * warpgroupSize;
+    for (int64_t row = 0; row < rows; row += mmaThreads / warpSize) {
+      localRows.push_back(b.addConstant(firstRow, row));
+      tile.rows.push_back(b.add(origin.firstRow, localRows.back()));
     }
-  }
-  storeTile(rewriter, loc, op, dims, tile, values, epilogue);
+    static_assert(kMmaBlockTile == 32 * 4, "a warp's row: 4 columns a lane");
+    for (int64_t column = 0; column < 4; ++column)
+      tile.columns.push_back(
+          b.add(origin.firstColumn, b.addConstant(firstColumn, column)));
+    completeWholeTile(tile, op, dims, frame, zero);
+    SmallVector<Value> values =
+        loadAccumulators(rewriter, loc, op, dims, tile, fill);
+    auto vectorType = VectorType::get({4}, rewriter.getF32Type());
+    for (auto [i, row] : llvm::enumerate(localRows)) {
+      Value products = vector::LoadOp::create(
+          rewriter, loc, vectorType, product, ValueRange{row, firstColumn});
+      for (int64_t column = 0; column < 4; ++column) {
+        Value &value = values[i * 4 + column];
+        value = arith::AddFOp::create(
+            rewriter, loc, value,
+            vector::ExtractOp::create(rewriter, loc, products, column));
+      }
+    }
+    storeTile(rewriter, loc, op, dims, tile, values, epilogue);
+  });
   eraseContraction(rewriter, op, fill, epilogue);
   return launch;
 }
@@ -1907,9 +1990,11 @@ gpu::LaunchOp lowerContractionToBlocks(
     const ContractionBlocks &blocks) {
   switch (strategy.kernel) {
   case ContractionKernel::Wgmma:
+  case ContractionKernel::WgmmaSpecialized:
     assert(!blocks.loop && "the wgmma kernel runs on whole ops");
-    return lowerContractionToWgmma(rewriter, op, dims, strategy.size, fill,
-                                   epilogue);
+    return lowerContractionToWgmma(
+        rewriter, op, dims, strategy.size,
+        strategy.kernel == ContractionKernel::WgmmaSpecialized, fill, epilogue);
   case ContractionKernel::MmaSync:
     return lowerContractionToMmaSync(rewriter, op, dims, fill, epilogue,
                                      asyncCopy, blocks);

@@ -122,6 +122,8 @@ struct ContractionChoices {
   bool wgmma = false;
   /// Warpgroups per block of the wgmma kernel: 1 or 2.
   int64_t wgmmaWarpgroups = 1;
+  /// The wgmma kernel with a producer warpgroup (warp specialization).
+  bool wgmmaSpecialized = false;
 };
 
 /// Where a contraction kernel's blocks come from: by default one per tile
@@ -136,6 +138,7 @@ struct ContractionBlocks {
 /// The kernels of a contraction, in the order the strategy prefers them.
 enum class ContractionKernel {
   SplitK,
+  WgmmaSpecialized,
   Wgmma,
   MmaSync,
   Mfma,
@@ -305,11 +308,15 @@ bool prefersWgmma(linalg::LinalgOp op,
 /// (nvgpu.tma.async.load, 128-byte swizzle) into 3 (4 for 2 warpgroups)
 /// stages of dynamic shared memory, each with an mbarrier; the host makes
 /// A's and B's tensor maps (nvgpu.tma.create.descriptor) before the
-/// launch.
+/// launch. `specialized`: one more warpgroup, the block's first, whose
+/// thread 0 loads the stages as soon as the MMA warpgroups release them
+/// (an mbarrier per stage, one arrival per MMA warp) instead of a block
+/// barrier per slice.
 gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
                                       linalg::LinalgOp op,
                                       const linalg::ContractionDimensions &dims,
-                                      int64_t rows, linalg::FillOp fill,
+                                      int64_t rows, bool specialized,
+                                      linalg::FillOp fill,
                                       linalg::GenericOp epilogue);
 
 /// A gpu.launch computing contraction `op` (see prefersMmaSync, or

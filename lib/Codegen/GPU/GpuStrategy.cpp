@@ -257,7 +257,9 @@ chooseContractionKernel(linalg::LinalgOp op,
     int64_t rows = kMmaBlockTile * choices.wgmmaWarpgroups;
     if (op.getStaticLoopRanges()[dims.m.front()] % rows != 0)
       rows = kMmaBlockTile;
-    return {ContractionKernel::Wgmma, rows};
+    return {choices.wgmmaSpecialized ? ContractionKernel::WgmmaSpecialized
+                                     : ContractionKernel::Wgmma,
+            rows};
   }
   if ((choices.mmaSync || matrixCores) && prefersMmaSync(op, dims))
     return {choices.mmaSync ? ContractionKernel::MmaSync
@@ -285,6 +287,7 @@ int64_t ContractionStrategy::getBlockTile() const {
   case ContractionKernel::SplitK:
   case ContractionKernel::RegisterTiles:
   case ContractionKernel::Wgmma:
+  case ContractionKernel::WgmmaSpecialized:
     return 0;
   }
   llvm_unreachable("unknown contraction kernel");
@@ -292,6 +295,7 @@ int64_t ContractionStrategy::getBlockTile() const {
 
 bool ContractionStrategy::needsAlignedInputs() const {
   return kernel == ContractionKernel::Wgmma ||
+         kernel == ContractionKernel::WgmmaSpecialized ||
          kernel == ContractionKernel::MmaSync ||
          kernel == ContractionKernel::Mfma ||
          kernel == ContractionKernel::Tf32MmaSync ||
@@ -303,6 +307,7 @@ namespace {
 /// The names of the kernels in kContractionKernelAttr.
 constexpr std::pair<ContractionKernel, llvm::StringLiteral> kKernelNames[] = {
     {ContractionKernel::SplitK, "split_k"},
+    {ContractionKernel::WgmmaSpecialized, "wgmma_specialized"},
     {ContractionKernel::Wgmma, "wgmma"},
     {ContractionKernel::MmaSync, "mma_sync"},
     {ContractionKernel::Mfma, "mfma"},

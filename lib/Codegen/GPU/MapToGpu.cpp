@@ -243,6 +243,10 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
                        << static_cast<int64_t>(wgmmaWarpgroups);
       return signalPassFailure();
     }
+    if (wgmmaSpecialized && !wgmma) {
+      func.emitError() << "google-map-to-gpu: wgmma-specialized needs wgmma";
+      return signalPassFailure();
+    }
     if (wgmma && !mmaSync) {
       func.emitError() << "google-map-to-gpu: wgmma needs mma-sync";
       return signalPassFailure();
@@ -399,9 +403,10 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       auto contraction = contractions.find(op);
       if (contraction != contractions.end()) {
         const Fused &fused = contraction->second;
-        ContractionStrategy strategy = chooseContractionKernel(
-            op, fused.dims,
-            {tileSize, mmaSync, mfma, mfmaBf16, tf32, wgmma, wgmmaWarpgroups});
+        ContractionStrategy strategy =
+            chooseContractionKernel(op, fused.dims,
+                                    {tileSize, mmaSync, mfma, mfmaBf16, tf32,
+                                     wgmma, wgmmaWarpgroups, wgmmaSpecialized});
         switch (strategy.kernel) {
         case ContractionKernel::SplitK:
           lowerContractionToSplitK(rewriter, op, fused.dims, strategy.size,

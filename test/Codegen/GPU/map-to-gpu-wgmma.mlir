@@ -5,6 +5,9 @@
 // ALONE: error: google-map-to-gpu: wgmma needs mma-sync
 // RUN: not google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true wgmma=true wgmma-warpgroups=3" 2>&1 | FileCheck %s --check-prefix=THREE
 // THREE: error: google-map-to-gpu: wgmma-warpgroups must be 1 or 2, got 3
+// RUN: google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true wgmma=true wgmma-specialized=true" | FileCheck %s --check-prefix=SPECIALIZED
+// RUN: not google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true wgmma-specialized=true" 2>&1 | FileCheck %s --check-prefix=SPECIALIZED-ALONE
+// SPECIALIZED-ALONE: error: google-map-to-gpu: wgmma-specialized needs wgmma
 
 // With wgmma, an f16 matmul without a batch in whole 128x128 tiles and K
 // a multiple of 64 runs on the warpgroup tensor cores when A and B are
@@ -84,6 +87,51 @@
 // TWO: nvgpu.warpgroup.mma.store %{{.*}}, %[[MINE]]
 // TWO: gpu.barrier
 // TWO: memref.view {{.*}} to memref<256x128xf32, #gpu.address_space<workgroup>>
+// Warp-specialized, a producer warpgroup comes first (256 threads): the
+// MMA warpgroup's threads are the others (thread - 128). Besides the
+// stages' mbarriers, `released` ones expect an arrival from each of its 4
+// warps. In each iteration thread 0 waits for the slice's stage to be
+// released (the phase before the slice's: a new mbarrier's phase -1 counts
+// as completed) and loads the slice; the MMA warpgroup waits for it,
+// multiplies, and each of its warps' lane 0 releases the previous slice's
+// stage, whose wgmma completed (waitGroup 1). No block barrier in the loop.
+// SPECIALIZED-LABEL: func.func @f16_matmul
+// SPECIALIZED: gpu.launch {{.*}} threads(%[[THREAD:[^,]*]], {{.*}} in (%{{.*}} = %c256{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) dynamic_shared_memory_size %c99328_i32
+// SPECIALIZED: %[[FIRST:.*]] = arith.cmpi eq, %[[THREAD]], %c0
+// SPECIALIZED: %[[MMA_THREAD:.*]] = arith.addi %[[THREAD]], %c-128
+// SPECIALIZED: %[[IS_MMA:.*]] = arith.cmpi sge, %[[MMA_THREAD]], %c0
+// SPECIALIZED: %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// SPECIALIZED: %[[RELEASED:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// SPECIALIZED-COUNT-3: nvgpu.mbarrier.init %[[RELEASED]][%{{.*}}], %c4{{.*}}, predicate = %[[FIRST]]
+// SPECIALIZED: nvvm.fence.mbarrier.init
+// SPECIALIZED-NOT: nvgpu.tma.async.load
+// SPECIALIZED: scf.for %[[SLICE:.*]] = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// SPECIALIZED: %[[STAGE:.*]] = arith.remui %[[SLICE]], %c3
+// SPECIALIZED: scf.if %[[FIRST]] {
+// SPECIALIZED: %[[ROUND:.*]] = arith.divui %[[SLICE]], %c3
+// SPECIALIZED: arith.addi %[[ROUND]], %c1
+// SPECIALIZED: nvgpu.mbarrier.try_wait.parity %[[RELEASED]][%[[STAGE]]]
+// SPECIALIZED: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[STAGE]]], %c32768
+// SPECIALIZED-COUNT-3: nvgpu.tma.async.load
+// SPECIALIZED: scf.if %[[IS_MMA]] -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>) {
+// SPECIALIZED: nvgpu.mbarrier.try_wait.parity %[[FULL]][%[[STAGE]]]
+// SPECIALIZED: nvgpu.warpgroup.mma {{.*}}, %[[ACC]] {transposeB}
+// SPECIALIZED: %[[LANE:.*]] = arith.remui %[[THREAD]], %c32
+// SPECIALIZED: arith.cmpi eq, %[[LANE]], %c0
+// SPECIALIZED: %[[PREVIOUS:.*]] = arith.addi %[[SLICE]], %c-1
+// SPECIALIZED: %[[PREVIOUS_STAGE:.*]] = arith.remui %[[PREVIOUS]], %c3
+// SPECIALIZED: nvgpu.mbarrier.arrive %[[RELEASED]][%[[PREVIOUS_STAGE]]]
+// SPECIALIZED: } else {
+// SPECIALIZED-NEXT: scf.yield %[[ACC]]
+// SPECIALIZED-NOT: gpu.barrier
+// SPECIALIZED: nvvm.wgmma.wait.group.sync.aligned 0
+// SPECIALIZED-NEXT: gpu.barrier
+// SPECIALIZED-NEXT: scf.if %[[IS_MMA]] {
+// SPECIALIZED: nvgpu.warpgroup.mma.store
+// SPECIALIZED: gpu.barrier
+// SPECIALIZED-NEXT: scf.if %[[IS_MMA]] {
+// SPECIALIZED: memref.view {{.*}} to memref<128x128xf32, #gpu.address_space<workgroup>>
+// SPECIALIZED: arith.divui %[[MMA_THREAD]], %c32
 // MMA-SYNC-LABEL: func.func @f16_matmul
 // MMA-SYNC-NOT: nvgpu.warpgroup
 // MMA-SYNC: nvgpu.mma.sync

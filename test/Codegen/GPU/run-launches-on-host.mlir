@@ -272,20 +272,27 @@ func.func @bounds_checked(%in: memref<8xf32>, %out: memref<32xf16>, %x: index) {
 
 // -----
 
-// mbarriers become their completed phases and still expected bytes in
-// shared memory (TMA copies are done when issued): an arrival expecting
-// bytes arms the phase, each copy's bytes count down to its completion,
-// and a wait asserts that the phase of its parity completed, where a GPU
-// would hang (here nothing arrives: the wait fails whatever the parity).
+// mbarriers become their completed phases, still expected bytes and
+// arrivals, and arrival count in shared memory (TMA copies are done when
+// issued): an arrival expecting bytes arms the phase and arrives, each
+// copy's bytes count down, the phase completes when neither bytes nor
+// arrivals are expected, and a wait asserts that the phase of its parity
+// completed, where a GPU would hang (here nothing is copied: the wait
+// fails whatever the parity).
 // CHECK-LABEL: func.func @mbarrier_phases
 // CHECK-SAME: (%[[PARITY:.*]]: i1)
-// CHECK: %[[STATE:.*]] = memref.alloc() : memref<2x2xindex>
-// CHECK: memref.store %{{.*}}, %[[STATE]][%[[ID:.*]], %{{.*}}] : memref<2x2xindex>
+// CHECK: %[[STATE:.*]] = memref.alloc() : memref<2x4xindex>
+// CHECK: cf.assert %{{.*}}, "google-test-run-launches-on-host: an mbarrier initialized for no arrivals"
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[STATE]][%[[ID:.*]], %{{.*}}] : memref<2x4xindex>
 // CHECK: cf.assert %{{.*}}, "google-test-run-launches-on-host: an mbarrier's phase expecting bytes again before the previous ones arrived"
-// CHECK: memref.store %c1024, %[[STATE]][%[[ID]], %{{.*}}] : memref<2x2xindex>
-// CHECK: arith.addi
-// CHECK: %[[PHASES:.*]] = memref.load %[[STATE]][%[[ID]], %{{.*}}] : memref<2x2xindex>
-// CHECK-NEXT: %[[DONE:.*]] = arith.remui %[[PHASES]], %{{.*}} : index
+// CHECK: memref.store %c1024, %[[STATE]][%[[ID]], %{{.*}}] : memref<2x4xindex>
+// CHECK: %[[EXPECTED:.*]] = memref.load %[[STATE]][%[[ID]], %c2{{.*}}] : memref<2x4xindex>
+// CHECK: %[[LEFT:.*]] = arith.subi %[[EXPECTED]], %c1
+// CHECK: memref.store %[[LEFT]], %[[STATE]][%[[ID]], %c2{{.*}}] : memref<2x4xindex>
+// CHECK: scf.if
+// CHECK: %[[COUNT:.*]] = memref.load %[[STATE]][%[[ID]], %c3{{.*}}] : memref<2x4xindex>
+// CHECK: memref.store %[[COUNT]], %[[STATE]][%[[ID]], %c2{{.*}}] : memref<2x4xindex>
+// CHECK: %[[DONE:.*]] = arith.remui %{{.*}}, %{{.*}} : index
 // CHECK: %[[COMPLETED:.*]] = arith.cmpi ne, %[[DONE]], %{{.*}} : index
 // CHECK: cf.assert %[[COMPLETED]], "google-test-run-launches-on-host: a wait for an mbarrier phase that has not completed (on a GPU, a hang)"
 !barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
@@ -309,16 +316,62 @@ func.func @mbarrier_phases(%parity: i1) {
 
 // -----
 
-// Only mbarriers of one arrival (what TMA's expected bytes complete) run
-// on the host.
-func.func @mbarrier_arrivals() {
+// A loop whose threads wait for mbarriers other threads complete (a
+// producer and its consumers, warp-specialized) runs in lockstep: each
+// iteration a phase of every thread, in order (here thread 0 arms
+// `ready`'s phase before threads 64-127 wait for it and arrive at
+// `released`, of 64 arrivals). Without it, thread 0 would run the whole
+// loop first. A plain arrival counts an expected arrival down.
+// CHECK-LABEL: func.func @mbarrier_lockstep
+// CHECK: %[[STATE:.*]] = memref.alloc() : memref<2x4xindex>
+// CHECK: scf.for %[[I:.*]] = %c0 to %c4 step %c1 {
+// CHECK-COUNT-2: scf.for
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c128
+// CHECK: arith.index_cast %[[I]] : index to i1
+// CHECK: cf.assert %{{.*}}, "google-test-run-launches-on-host: a wait for an mbarrier phase that has not completed (on a GPU, a hang)"
+// CHECK: %[[ARRIVALS:.*]] = memref.load %[[STATE]][%c1, %c2{{.*}}] : memref<2x4xindex>
+// CHECK: %[[LEFT:.*]] = arith.subi %[[ARRIVALS]], %c1
+// CHECK: memref.store %[[LEFT]], %[[STATE]][%c1, %c2{{.*}}] : memref<2x4xindex>
+func.func @mbarrier_lockstep() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %ticks = arith.constant 1000 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %first = arith.cmpi eq, %tx, %c0 : index
+    %consumer = arith.cmpi sge, %tx, %c64 : index
+    %barriers = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+    nvgpu.mbarrier.init %barriers[%c0], %c1, predicate = %first : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+    nvgpu.mbarrier.init %barriers[%c1], %c64, predicate = %first : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+    gpu.barrier
+    scf.for %i = %c0 to %c4 step %c1 {
+      %parity = arith.index_cast %i : index to i1
+      nvgpu.mbarrier.arrive.expect_tx %barriers[%c0], %c0, predicate = %first : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+      scf.if %consumer {
+        nvgpu.mbarrier.try_wait.parity %barriers[%c0], %parity, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+        %token = nvgpu.mbarrier.arrive %barriers[%c1] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2> -> !nvgpu.mbarrier.token
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// An arrival's token (for a test_wait) has nothing to stand for here.
+func.func @mbarrier_token() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
     %barriers = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
-    // expected-error@+1 {{google-test-run-launches-on-host: only mbarriers of one arrival from nvgpu.mbarrier.create run on the host}}
     nvgpu.mbarrier.init %barriers[%c0], %c128 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    // expected-error@+1 {{google-test-run-launches-on-host: only mbarrier arrivals whose token is unused run on the host}}
+    %token = nvgpu.mbarrier.arrive %barriers[%c0] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>> -> !nvgpu.mbarrier.token
+    %done = nvgpu.mbarrier.test.wait %barriers[%c0], %token : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>, !nvgpu.mbarrier.token
     gpu.terminator
   }
   return
