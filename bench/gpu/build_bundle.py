@@ -75,7 +75,7 @@ if not a.files:
     # The fused attention kernel (an opt-in until it has run on a GPU).
     runs.append((os.path.join(a.main, "test/e2e/attention-tiles.mlir"), "fused-attention=true"))
     # sm_90a's wgmma kernel (an opt-in until it has run on a GPU).
-    for f in ("matmul-wgmma.mlir", "matmul-tensor-cores.mlir"):
+    for f in ("matmul-wgmma.mlir", "matmul-wgmma-partial.mlir", "matmul-tensor-cores.mlir"):
         runs.append((os.path.join(a.main, "test/e2e", f), "chip=sm_90a wgmma=true"))
     runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma.mlir"),
                  "chip=sm_90a wgmma=true wgmma-warpgroups=2"))
@@ -83,6 +83,9 @@ if not a.files:
     runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma.mlir"),
                  "chip=sm_90a wgmma=true wgmma-specialized=true", "wgmma-specialized"))
     runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma.mlir"),
+                 "chip=sm_90a wgmma=true wgmma-specialized=true wgmma-warpgroups=2",
+                 "wgmma-specialized2"))
+    runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma-partial.mlir"),
                  "chip=sm_90a wgmma=true wgmma-specialized=true wgmma-warpgroups=2",
                  "wgmma-specialized2"))
     # Bounds checks in kernels: a failed one is the driver's device-side

@@ -76,7 +76,8 @@ struct ExtremePipelineOptions
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",
       llvm::cl::desc("target=nvvm chip=sm_90a: f16 and bf16 matmuls "
-                     "(batched or not, K a multiple of 64) on the "
+                     "(batched or not; M, N >= 128, K >= 64, K and N "
+                     "multiples of 8) on the "
                      "warpgroup tensor cores (wgmma, A and B loaded by "
                      "TMA; off by default: not yet run on a GPU)"),
       llvm::cl::init(false)};

@@ -190,9 +190,11 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     chunks are swizzled instead of padded: the slice two ahead is copied
     while the current one is computed, with one barrier per slice. With
     `wgmma` (and `mma-sync`; the pipeline's `wgmma` option, off by
-    default: not yet run on a GPU, needs `chip=sm_90a`), those of them
-    whose K is a multiple of 64 (batched or not) run on the warpgroup
-    tensor cores instead: blocks of one warpgroup own 128x128 tiles (of
+    default: not yet run on a GPU, needs `chip=sm_90a`), those (batched
+    or not) with M and N at least 128, K at least 64, K and N multiples
+    of 8 and, in a batch, K a multiple of 64 run on the warpgroup tensor
+    cores instead, in partial tiles too (TMA's zero fill past A's and B's
+    edges): blocks of one warpgroup own 128x128 tiles (of
     two, with `wgmma-warpgroups=2`: 256x128 tiles, four stages),
     `nvgpu.warpgroup.mma` (wgmma m64n128k16) reads A's and B's slices of
     64 from three stages of dynamic shared memory, where thread 0 loads
@@ -280,9 +282,10 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "shared memory by cp.async, in three swizzled stages, instead of "
            "through registers">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
-           "With mma-sync: f16 and bf16 matmuls (batched or not) with K a "
-           "multiple of 64 on sm_90a's warpgroup tensor cores "
-           "(nvgpu.warpgroup.mma, A and B loaded by TMA)">,
+           "With mma-sync: f16 and bf16 matmuls (batched or not; M, N at "
+           "least 128, K at least 64, K and N multiples of 8) on sm_90a's "
+           "warpgroup tensor cores (nvgpu.warpgroup.mma, A and B loaded by "
+           "TMA)">,
     Option<"wgmmaWarpgroups", "wgmma-warpgroups", "int64_t",
            /*default=*/"1",
            "With wgmma: warpgroups per block, 1 (128x128 tiles of C, 3 "

@@ -1717,7 +1717,9 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
                      b.add(rhsRow, firstDepth)},
           stage, /*multicastMask=*/Value(), isFirst);
   };
-  int64_t slices = ranges[dims.k.front()] / depth;
+  // A last slice past K reads zeros (TMA's fill) from A, whatever it reads
+  // from B.
+  int64_t slices = llvm::divideCeil(ranges[dims.k.front()], depth);
   // The producer loads every slice in the loop.
   if (!specialized)
     for (int64_t stage = 0; stage < std::min(slices, stages); ++stage)
@@ -1861,6 +1863,17 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
       tile.columns.push_back(
           b.add(origin.firstColumn, b.addConstant(firstColumn, column)));
     completeWholeTile(tile, op, dims, frame, zero);
+    // Partial tiles store only the elements inside C.
+    if (ranges[dims.m.front()] % rows != 0 ||
+        ranges[dims.n.front()] % columns != 0) {
+      tile.whole = false;
+      Value lastRow = b.addConstant(frame.sizeM, -1);
+      Value lastColumn = b.addConstant(frame.sizeN, -1);
+      for (Value &row : tile.clampedRows)
+        row = arith::MinSIOp::create(rewriter, loc, row, lastRow);
+      for (Value &column : tile.clampedColumns)
+        column = arith::MinSIOp::create(rewriter, loc, column, lastColumn);
+    }
     SmallVector<Value> values =
         loadAccumulators(rewriter, loc, op, dims, tile, fill);
     auto vectorType = VectorType::get({4}, rewriter.getF32Type());

@@ -295,8 +295,12 @@ bool prefersTf32MmaSync(linalg::LinalgOp op,
 constexpr int64_t kWgmmaSliceDepth = 64;
 
 /// Whether contraction `op` can run on sm_90's warpgroup tensor cores
-/// (wgmma, A and B loaded by TMA): what prefersMmaSync takes with K a
-/// multiple of kWgmmaSliceDepth.
+/// (wgmma, A and B loaded by TMA): the operands and products
+/// prefersMmaSync takes, M and N at least kMmaBlockTile and K at least
+/// kWgmmaSliceDepth, in partial tiles too (TMA fills what lies past A's
+/// and B's edges with zeros), with K and N multiples of 8 (TMA reads rows
+/// that start at multiples of 16 bytes) and, in a batch, K a multiple of
+/// kWgmmaSliceDepth (B's slices past K would be the next matrix's rows).
 bool prefersWgmma(linalg::LinalgOp op,
                   const linalg::ContractionDimensions &dims);
 

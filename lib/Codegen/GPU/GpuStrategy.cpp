@@ -208,8 +208,20 @@ bool prefersMmaSync(linalg::LinalgOp op,
 
 bool prefersWgmma(linalg::LinalgOp op,
                   const linalg::ContractionDimensions &dims) {
-  return prefersMmaSync(op, dims) &&
-         op.getStaticLoopRanges()[dims.k.front()] % kWgmmaSliceDepth == 0;
+  Type half = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+  if ((!half.isF16() && !half.isBF16()) || !isWideningHalfProduct(op, half))
+    return false;
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  Type f32 = Float32Type::get(op->getContext());
+  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, half) ||
+      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, half) ||
+      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32))
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  return ranges[m] >= kMmaBlockTile && ranges[n] >= kMmaBlockTile &&
+         ranges[k] >= kWgmmaSliceDepth && ranges[k] % 8 == 0 &&
+         ranges[n] % 8 == 0 &&
+         (dims.batch.empty() || ranges[k] % kWgmmaSliceDepth == 0);
 }
 
 namespace {

@@ -177,13 +177,40 @@ func.func @batch(%a: memref<2x256x128xf16>, %b: memref<2x128x256xf16>, %c: memre
 
 // -----
 
-// K not a multiple of 64 stays on mma.sync.
-// CHECK-LABEL: func.func @short_k
-// CHECK-NOT: nvgpu.warpgroup
-// CHECK: nvgpu.mma.sync
-func.func @short_k(%a: memref<512x96xf16>, %b: memref<96x256xf16>, %c: memref<512x256xf32>) {
+// K not a multiple of 64 takes a last partial slice: TMA fills its columns
+// of A past K with zeros.
+// CHECK-LABEL: func.func @ragged_k
+// CHECK: gpu.launch
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c2{{.*}} step
+// CHECK: nvgpu.warpgroup.mma
+func.func @ragged_k(%a: memref<512x96xf16>, %b: memref<96x256xf16>, %c: memref<512x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<512x256xf32>)
   linalg.matmul ins(%a, %b : memref<512x96xf16>, memref<96x256xf16>) outs(%c : memref<512x256xf32>)
+  return
+}
+
+// -----
+
+// K shorter than a slice stays on mma.sync, as does a batch whose K is not
+// a multiple of 64 (its last slice of B would read the next matrix's rows,
+// which an Inf there would turn into NaN against A's zeros).
+// CHECK-LABEL: func.func @short_k
+// CHECK-NOT: nvgpu.warpgroup
+// CHECK: nvgpu.mma.sync
+// CHECK-LABEL: func.func @batch_ragged_k
+// CHECK-NOT: nvgpu.warpgroup
+// CHECK: nvgpu.mma.sync
+func.func @short_k(%a: memref<512x32xf16>, %b: memref<32x256xf16>, %c: memref<512x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<512x256xf32>)
+  linalg.matmul ins(%a, %b : memref<512x32xf16>, memref<32x256xf16>) outs(%c : memref<512x256xf32>)
+  return
+}
+
+func.func @batch_ragged_k(%a: memref<2x256x96xf16>, %b: memref<2x96x256xf16>, %c: memref<2x256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x256x256xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<2x256x96xf16>, memref<2x96x256xf16>) outs(%c : memref<2x256x256xf32>)
   return
 }
