@@ -1047,7 +1047,9 @@ enum BarrierField : int64_t {
 /// completed phases and its phase's expected bytes and arrivals, in shared
 /// memory: the copies' bytes and the threads' arrivals complete phases,
 /// and a wait checks at run time that its phase completed (where a GPU
-/// would hang); loops that wait run in lockstep. Each thread holds its part of
+/// would hang); loops that wait run in lockstep, and a wgmma checks that
+/// its thread waited for the phases of the loads it reads. Each thread
+/// holds its part of
 /// a warpgroup accumulator as a vector laid out as PTX's wgmma D
 /// fragments: with w the warp in the warpgroup, g = lane / 4 and
 /// t = lane % 4, element
@@ -1170,6 +1172,62 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
     barrierStates[barriers] = state;
     return state;
   };
+  // Which mbarrier phase the TMA load that last wrote each 1 KiB granule
+  // of dynamic shared memory completes (every box starts at a multiple of
+  // 1024 bytes from the aligned start): the group's index, the mbarrier
+  // and its phase, -1 before a load. And the phases each thread
+  // saw completed in its waits. A wgmma must read boxes whose phase its
+  // thread waited for: lockstep iterations run a producer's loads before
+  // the threads that read them, so a missing or wrong wait would pass
+  // unnoticed otherwise.
+  std::optional<int64_t> sharedBytes =
+      launch.getDynamicSharedMemorySize()
+          ? getConstantIntValue(launch.getDynamicSharedMemorySize())
+          : std::nullopt;
+  DenseMap<Value, int64_t> groupIndices;
+  int64_t maxBarriers = 1;
+  launch.walk([&](nvgpu::MBarrierCreateOp create) {
+    groupIndices.try_emplace(create.getResult(), groupIndices.size());
+    maxBarriers = std::max<int64_t>(
+        maxBarriers, create.getBarriers().getType().getNumBarriers());
+  });
+  auto attribution = [&](ArrayRef<int64_t> shape) {
+    return launch.addWorkgroupAttribution(
+        MemRefType::get(
+            shape, rewriter.getIndexType(), MemRefLayoutAttrInterface(),
+            gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                       gpu::AddressSpace::Workgroup)),
+        loc);
+  };
+  Value loads, observed;
+  int64_t granules = sharedBytes ? llvm::divideCeil(*sharedBytes, 1024) : 0;
+  if (granules && !groupIndices.empty()) {
+    loads = attribution({granules, 3});
+    observed = attribution(
+        {*threads, static_cast<int64_t>(groupIndices.size()), maxBarriers});
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&launch.getBody().front());
+    auto first = scf::IfOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              launch.getThreadIds().x, b.constant(0)));
+    rewriter.setInsertionPointToStart(first.thenBlock());
+    scf::ForOp::create(
+        rewriter, loc, b.constant(0), b.constant(granules), b.constant(1),
+        ValueRange{}, [&](OpBuilder &, Location, Value granule, ValueRange) {
+          for (int64_t field = 0; field < 3; ++field)
+            memref::StoreOp::create(rewriter, loc, b.constant(-1), loads,
+                                    ValueRange{granule, b.constant(field)});
+          scf::YieldOp::create(rewriter, loc);
+        });
+  }
+  // The granule a view of dynamic shared memory starts at.
+  auto getGranule = [&](Value view) -> Value {
+    auto viewOp = view.getDefiningOp<memref::ViewOp>();
+    if (!viewOp || !loads)
+      return {};
+    return b.div(viewOp.getByteShift(), 1024);
+  };
   // Runs `body` where `predicate` (when there is one) holds.
   auto guarded = [&](Value predicate, function_ref<void()> body) {
     OpBuilder::InsertionGuard guard(rewriter);
@@ -1239,6 +1297,17 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
         setField(*state, id, kExpectedBytes, b.constant(0));
         setField(*state, id, kExpectedArrivals, count);
         setField(*state, id, kArrivalCount, count);
+        if (observed) {
+          Value group = b.constant(groupIndices.lookup(init.getBarriers()));
+          scf::ForOp::create(
+              rewriter, loc, b.constant(0), b.constant(*threads), b.constant(1),
+              ValueRange{},
+              [&](OpBuilder &, Location, Value other, ValueRange) {
+                memref::StoreOp::create(rewriter, loc, b.constant(0), observed,
+                                        ValueRange{other, group, id});
+                scf::YieldOp::create(rewriter, loc);
+              });
+        }
       });
       rewriter.eraseOp(init);
       continue;
@@ -1283,6 +1352,12 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       check(compare(arith::CmpIPredicate::ne, b.rem(phases, 2), parity),
             "a wait for an mbarrier phase that has not completed (on a GPU, "
             "a hang)");
+      if (observed)
+        memref::StoreOp::create(
+            rewriter, loc, phases, observed,
+            ValueRange{thread,
+                       b.constant(groupIndices.lookup(wait.getBarriers())),
+                       wait.getMbarId()});
       rewriter.eraseOp(wait);
       continue;
     }
@@ -1368,6 +1443,24 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       FailureOr<Value> state = getBarrierState(load, load.getBarriers());
       if (failed(state))
         return failure();
+      if (Value granule = getGranule(destination)) {
+        Value record[] = {b.constant(groupIndices.lookup(load.getBarriers())),
+                          load.getMbarId(),
+                          field(*state, load.getMbarId(), kPhases)};
+        int64_t boxBytes =
+            box.getNumElements() * box.getElementTypeBitWidth() / 8;
+        scf::ForOp::create(
+            rewriter, loc, granule,
+            b.add(granule, b.constant(llvm::divideCeil(boxBytes, 1024))),
+            b.constant(1), ValueRange{},
+            [&](OpBuilder &, Location, Value covered, ValueRange) {
+              for (auto [position, value] : llvm::enumerate(record))
+                memref::StoreOp::create(
+                    rewriter, loc, value, loads,
+                    ValueRange{covered, b.constant(position)});
+              scf::YieldOp::create(rewriter, loc);
+            });
+      }
       completeBytes(
           *state, load.getMbarId(),
           b.constant(box.getNumElements() * box.getElementTypeBitWidth() / 8));
@@ -1397,6 +1490,37 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
                              "B (MN-major, transposeB) with K = 64 from "
                              "generated descriptors runs on the host");
       Value a = lhs.getTensor(), bMatrix = rhs.getTensor();
+      // Each box the wgmma reads (the descriptors' first and last KiB) was
+      // loaded, and its phase waited for by this thread.
+      for (auto [matrix, bytes] :
+           {std::make_pair(a, lhsType.getNumElements() * 2),
+            std::make_pair(bMatrix, rhsType.getNumElements() * 2)}) {
+        Value granule = getGranule(matrix);
+        if (!granule)
+          continue;
+        for (Value at :
+             {granule, b.add(granule, b.constant(bytes / 1024 - 1))}) {
+          auto record = [&](int64_t position) -> Value {
+            return memref::LoadOp::create(rewriter, loc, loads,
+                                          ValueRange{at, b.constant(position)});
+          };
+          Value group = record(0);
+          Value loaded =
+              compare(arith::CmpIPredicate::sge, group, b.constant(0));
+          check(loaded, "a wgmma reads shared memory no TMA load wrote");
+          // (Clamped for the index: the check above failed otherwise.)
+          Value seen = memref::LoadOp::create(
+              rewriter, loc, observed,
+              ValueRange{
+                  thread,
+                  arith::MaxSIOp::create(rewriter, loc, group, b.constant(0)),
+                  arith::MaxSIOp::create(rewriter, loc, record(1),
+                                         b.constant(0))});
+          check(compare(arith::CmpIPredicate::sgt, seen, record(2)),
+                "a wgmma reads shared memory whose TMA load's mbarrier "
+                "phase its thread did not wait for");
+        }
+      }
       auto type = cast<VectorType>(mma.getMatrixC().getType());
       Value within = b.rem(thread, 128);
       auto loop = scf::ForOp::create(
