@@ -1671,11 +1671,16 @@ class Generator:
         # kernels (K of 64 and 128 with wgmma=true; 384 rows keep K = 128
         # off split-K).
         if dtype in ("f16", "bf16") and rank in (2, 3) and \
-                self.rng.random() < 0.2:
+                self.rng.random() < (0.5 if WGMMA_MODE else 0.2):
             batch = [self.choice([1, 2])] if rank == 3 else []
             m, k, n = (128 * self.choice([1, 2, 3]),
                        32 * self.choice([1, 2, 3, 4]),
                        128 * self.choice([1, 2]))
+            # wgmma's partial tiles: M and N past 128, K and N multiples
+            # of 8 (of 64 in a batch).
+            if WGMMA_MODE and self.rng.random() < 0.5:
+                m, n = self.choice([136, 200, 300]), self.choice([136, 264])
+                k = self.choice([64, 128] if batch else [72, 96, 136])
             return (self.new_arg(dtype, batch + [m, k], batch + [m, k]),
                     self.new_arg(dtype, batch + [k, n], batch + [k, n]))
         # f32 in whole 64x64 tiles of C, K a multiple of 16 (short: no
@@ -2238,6 +2243,9 @@ GRAD_MODE = False
 # --pipeline-options has tf32=true: f32 contractions may read their inputs
 # rounded to TF32.
 TF32_MODE = False
+# --pipeline-options has wgmma=true: more 16-bit matmuls in the wgmma
+# kernels' shapes, partial tiles among them (other runs' programs stay).
+WGMMA_MODE = False
 GRAD_EXCLUDED = {"call", "cast", "argreduce", "iota"}
 # --only: the op generators a run is restricted to (empty: all of them).
 ONLY_KINDS = set()
@@ -2643,7 +2651,7 @@ def run_seed_unguarded(args):
 
 
 def main():
-    global GRAD_MODE, TF32_MODE
+    global GRAD_MODE, TF32_MODE, WGMMA_MODE
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=300)
     parser.add_argument("--first", type=int, default=0)
@@ -2681,6 +2689,7 @@ def main():
     if args.pipeline_options:
         EXTRA_OPTIONS.extend(args.pipeline_options.split())
         TF32_MODE = "tf32=true" in EXTRA_OPTIONS
+        WGMMA_MODE = "wgmma=true" in EXTRA_OPTIONS
     if args.grad:
         GRAD_MODE = True
     if args.only:
