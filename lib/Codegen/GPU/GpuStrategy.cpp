@@ -181,20 +181,28 @@ bool isWideningHalfProduct(linalg::LinalgOp op, Type half) {
 namespace {
 
 /// Whether `op`'s A (M x K) and B (K x N) of `input` and C of f32 are
-/// [batch,] row-major without offsets, static, M and N multiples of
-/// kMmaBlockTile and K of kMmaSliceDepth: the matrix-core kernels' tiles.
+/// [batch,] row-major without offsets, static.
+bool hasDenseMatrices(linalg::LinalgOp op,
+                      const linalg::ContractionDimensions &dims, Type input) {
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  Type f32 = Float32Type::get(op->getContext());
+  return isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, input) &&
+         isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, input) &&
+         isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32);
+}
+
+/// Whether `op` has dense matrices (hasDenseMatrices) with M and N
+/// multiples of kMmaBlockTile and K of kMmaSliceDepth: the matrix-core
+/// kernels' tiles.
 bool fitsMatrixCoreTiles(linalg::LinalgOp op,
                          const linalg::ContractionDimensions &dims,
                          Type input) {
-  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
-  Type f32 = Float32Type::get(op->getContext());
-  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, input) ||
-      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, input) ||
-      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32))
+  if (!hasDenseMatrices(op, dims, input))
     return false;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  return ranges[m] % kMmaBlockTile == 0 && ranges[n] % kMmaBlockTile == 0 &&
-         ranges[k] % kMmaSliceDepth == 0;
+  return ranges[dims.m.front()] % kMmaBlockTile == 0 &&
+         ranges[dims.n.front()] % kMmaBlockTile == 0 &&
+         ranges[dims.k.front()] % kMmaSliceDepth == 0;
 }
 
 } // namespace
@@ -209,14 +217,10 @@ bool prefersMmaSync(linalg::LinalgOp op,
 bool prefersWgmma(linalg::LinalgOp op,
                   const linalg::ContractionDimensions &dims) {
   Type half = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
-  if ((!half.isF16() && !half.isBF16()) || !isWideningHalfProduct(op, half))
+  if ((!half.isF16() && !half.isBF16()) || !isWideningHalfProduct(op, half) ||
+      !hasDenseMatrices(op, dims, half))
     return false;
   unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
-  Type f32 = Float32Type::get(op->getContext());
-  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, half) ||
-      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, half) ||
-      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32))
-    return false;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   return ranges[m] >= kMmaBlockTile && ranges[n] >= kMmaBlockTile &&
          ranges[k] >= kWgmmaSliceDepth && ranges[k] % 8 == 0 &&
