@@ -1049,9 +1049,8 @@ enum BarrierField : int64_t {
 /// and a wait checks at run time that its phase completed (where a GPU
 /// would hang); loops that wait run in lockstep, and a wgmma checks that
 /// its thread waited for the phases of the loads it reads. Each thread
-/// holds its part of
-/// a warpgroup accumulator as a vector laid out as PTX's wgmma D
-/// fragments: with w the warp in the warpgroup, g = lane / 4 and
+/// holds its part of a warpgroup accumulator as a vector laid out as PTX's
+/// wgmma D fragments: with w the warp in the warpgroup, g = lane / 4 and
 /// t = lane % 4, element
 /// 4 (i N / 8 + j) + r (N columns, 64-row chunk i, r < 4) is row 64 i +
 /// 16 w + g + 8 (r / 2), column 8 j + 2 t + r % 2. nvgpu.warpgroup.mma
@@ -1175,8 +1174,8 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   // Which mbarrier phase the TMA load that last wrote each 1 KiB granule
   // of dynamic shared memory completes (every box starts at a multiple of
   // 1024 bytes from the aligned start): the group's index, the mbarrier
-  // and its phase, -1 before a load. And the phases each thread
-  // saw completed in its waits. A wgmma must read boxes whose phase its
+  // and its phase, -1 before a load. And the phases each thread saw
+  // completed in its waits. A wgmma must read boxes whose phase its
   // thread waited for: lockstep iterations run a producer's loads before
   // the threads that read them, so a missing or wrong wait would pass
   // unnoticed otherwise.
