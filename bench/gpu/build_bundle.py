@@ -15,7 +15,9 @@ fused-attention=true), against the examples' NumPy references
                             [--files a.mlir,...] [--bench] [--no-models]
 
 The benches: relu(A @ B + bias) (4096^3 f32, f16 and bf16, 1024^3 f32; the f32
-ones also with tf32=true, against torch with TF32 allowed; the 16-bit
+ones also with tf32=true, against torch with TF32 allowed, 4096^3 also
+on wgmma in TF32 with one and two warpgroups, the latter also
+warp-specialized; the 16-bit
 ones also with async-copy=false: slices staged through registers, and
 with chip=sm_90a wgmma=true: warpgroup MMAs fed by TMA, blocks of one
 warpgroup and of two, each also warp-specialized), softmax
@@ -26,7 +28,9 @@ with softmax. The cases add the TF32 kernels' file
 tensor-core file with async-copy=false and the attention-tiles file with
 fused-attention=true, the wgmma and tensor-core files with chip=sm_90a
 wgmma=true (the wgmma file also with wgmma-warpgroups=2, and warp-specialized with
-wgmma-specialized=true, with one and two MMA warpgroups), and
+wgmma-specialized=true, with one and two MMA warpgroups), the TF32
+wgmma file (test/Codegen/GPU/Inputs/matmul-wgmma-tf32.mlir) with
+chip=sm_90a wgmma=true tf32=true, plain and warp-specialized, and
 test/Codegen/GPU/Inputs/kernel-bounds.mlir with
 check-bounds=true, whose cases are marked isolated (a failed check in a
 kernel loses the CUDA context: device_run.py --isolated runs them, one
@@ -87,6 +91,11 @@ if not a.files:
                  "wgmma-specialized2"))
     runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma-partial.mlir"),
                  "chip=sm_90a wgmma=true wgmma-specialized=true wgmma-warpgroups=2",
+                 "wgmma-specialized2"))
+    # TF32 on wgmma (rounded, K-major operands), plain and warp-specialized.
+    tf32_wgmma = os.path.join(a.main, "test/Codegen/GPU/Inputs/matmul-wgmma-tf32.mlir")
+    runs.append((tf32_wgmma, "chip=sm_90a wgmma=true tf32=true", "wgmma"))
+    runs.append((tf32_wgmma, "chip=sm_90a wgmma=true tf32=true wgmma-specialized=true wgmma-warpgroups=2",
                  "wgmma-specialized2"))
     # Bounds checks in kernels: a failed one is the driver's device-side
     # assert, after which the context is lost (each case its own process).
@@ -259,9 +268,18 @@ if a.bench:
         for tag in ("wgmma", "wgmma2", "wgmma-ws", "wgmma2-ws"):
             benches.append((f"mbr4096{t}-{tag}", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
                             [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
+    # TF32 on wgmma (-wgmma-tf32, -wgmma2-tf32, -wgmma2-ws-tf32), against
+    # torch with TF32 allowed.
+    for tag in ("wgmma-tf32", "wgmma2-tf32", "wgmma2-ws-tf32"):
+        benches.append((f"mbr4096f32-{tag}", os.path.join(B, "mbr4096f32.mlir"), "mbr", 2 * 4096 ** 3,
+                        [(4096, 4096, "f32"), (4096, 4096, "f32"), (4096, "f32")]))
+    WGMMA_TF32 = {"-wgmma-tf32": " chip=sm_90a wgmma=true tf32=true",
+                  "-wgmma2-tf32": " chip=sm_90a wgmma=true tf32=true wgmma-warpgroups=2",
+                  "-wgmma2-ws-tf32": " chip=sm_90a wgmma=true tf32=true wgmma-specialized=true wgmma-warpgroups=2"}
     for name, src, fn, flops, shapes in benches:
         tf32 = name.endswith("-tf32")
-        extra = (" tf32=true" if tf32 else " async-copy=false" if name.endswith("-sync")
+        wgmma_tf32 = [v for k, v in WGMMA_TF32.items() if name.endswith(k)]
+        extra = (wgmma_tf32[0] if wgmma_tf32 else " tf32=true" if tf32 else " async-copy=false" if name.endswith("-sync")
                  else " fused-attention=true" if name.endswith("-fused")
                  else " chip=sm_90a wgmma=true" if name.endswith("-wgmma")
                  else " chip=sm_90a wgmma=true wgmma-warpgroups=2" if name.endswith("-wgmma2")

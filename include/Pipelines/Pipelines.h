@@ -79,7 +79,10 @@ struct ExtremePipelineOptions
                      "(batched or not; M, N >= 128, K >= 64, K and N "
                      "multiples of 8) on the "
                      "warpgroup tensor cores (wgmma, A and B loaded by "
-                     "TMA; off by default: not yet run on a GPU)"),
+                     "TMA; off by default: not yet run on a GPU); with "
+                     "tf32=true, f32 ones too (M, N >= 128, K >= 32 and a "
+                     "multiple of 4), their operands rounded and B "
+                     "transposed first"),
       llvm::cl::init(false)};
   PassOptions::Option<unsigned> wgmmaWarpgroups{
       *this, "wgmma-warpgroups",

@@ -295,6 +295,8 @@ void google::addTensorCodegenPasses(OpPassManager &pm,
   else {
     pm.addNestedPass<func::FuncOp>(createDuplicateSharedFillsPass());
     MapToGpuPassOptions mapping = getMapToGpuOptions(options);
+    if (mapping.wgmma && mapping.tf32)
+      pm.addNestedPass<func::FuncOp>(createGpuTf32OperandsPass());
     GpuTileToBlocksPassOptions tiling;
     tiling.fusedAttention = mapping.fusedAttention;
     tiling.tileSize = mapping.tileSize;

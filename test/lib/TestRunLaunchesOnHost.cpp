@@ -1013,14 +1013,18 @@ LogicalResult emulateAsyncCopies(RewriterBase &rewriter, gpu::LaunchOp launch) {
   return success();
 }
 
-/// The position of 16-bit element (`row`, `column`) of a 64-column box that
-/// TMA writes with the 128-byte swizzle, in the box's row-major elements:
-/// the 16-byte chunk c of row r goes to chunk c ^ (r % 8) (the box starts
-/// at a multiple of 1024 bytes, which the emulation checks).
-Value getSwizzledOffset(const IndexBuilder &b, Value row, Value column) {
-  Value chunk =
-      arith::XOrIOp::create(b.rewriter, b.loc, b.div(column, 8), b.rem(row, 8));
-  return b.add(b.add(b.mul(row, 64), b.mul(chunk, 8)), b.rem(column, 8));
+/// The position of element (`row`, `column`) of a box of 128-byte rows
+/// (`rowElements` 16- or 32-bit elements) that TMA writes with the 128-byte
+/// swizzle, in the box's row-major elements: the 16-byte chunk c of row r
+/// goes to chunk c ^ (r % 8) (the box starts at a multiple of 1024 bytes,
+/// which the emulation checks).
+Value getSwizzledOffset(const IndexBuilder &b, Value row, Value column,
+                        int64_t rowElements = 64) {
+  int64_t chunkElements = rowElements / 8;
+  Value chunk = arith::XOrIOp::create(
+      b.rewriter, b.loc, b.div(column, chunkElements), b.rem(row, 8));
+  return b.add(b.add(b.mul(row, rowElements), b.mul(chunk, chunkElements)),
+               b.rem(column, chunkElements));
 }
 
 /// Loads element `offset` (row-major) of the 2-D buffer `buffer`.
@@ -1057,7 +1061,9 @@ enum BarrierField : int64_t {
 /// adds to each the products of its row of A and its column of B, read
 /// through their descriptors' layouts: A's rows of 64 halves swizzled
 /// (K-major), B's 64-column halves of K rows swizzled (MN-major,
-/// `transposeB`), one half after the other.
+/// `transposeB`), one half after the other. The TF32 kernel's (google.tf32)
+/// read rows of 32 f32 of A and of B^T (both K-major), keeping the 19 TF32
+/// bits of each, as the tensor cores read them.
 LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   // Ops emulated, and ops that go once those are: descriptors, barriers,
   // fences, waits, prefetches (wgmma completes when it runs).
@@ -1367,13 +1373,16 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       if (failed(array) || box.getRank() != 2 ||
           !load.getDst().getDefiningOp<memref::ViewOp>() ||
           mapType.getSwizzle() != nvgpu::TensorMapSwizzleKind::SWIZZLE_128B ||
-          box.getDimSize(1) != 64 || box.getElementTypeBitWidth() != 16 ||
+          (box.getElementTypeBitWidth() != 16 &&
+           box.getElementTypeBitWidth() != 32) ||
+          box.getDimSize(1) * box.getElementTypeBitWidth() != 128 * 8 ||
           mapType.getOob() != nvgpu::TensorMapOOBKind::OOB_ZERO)
         return load.emitError("google-test-run-launches-on-host: only TMA "
-                              "loads of 2-D boxes of 64 16-bit columns with "
-                              "the 128-byte swizzle from a tensor map of a "
-                              "ranked memref into a view of shared memory, "
-                              "zero-filled, run on the host");
+                              "loads of 2-D boxes of 128-byte rows of 16- or "
+                              "32-bit elements with the 128-byte swizzle from "
+                              "a tensor map of a ranked memref into a view of "
+                              "shared memory, zero-filled, run on the host");
+      const int64_t rowElements = box.getDimSize(1);
       auto guard = scf::IfOp::create(rewriter, loc, load.getPredicate());
       rewriter.setInsertionPointToStart(guard.thenBlock());
       Value destination = load.getDst();
@@ -1391,15 +1400,15 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       Value columns = memref::DimOp::create(rewriter, loc, *array, 1);
       // Copied as bits: the host has no bf16 arithmetic for a zero.
       Type element = box.getElementType();
-      Type bits = rewriter.getI16Type();
+      Type bits = rewriter.getIntegerType(box.getElementTypeBitWidth());
       Value zeroValue = arith::ConstantIntOp::create(rewriter, loc, bits, 0);
       scf::ForOp::create(
           rewriter, loc, b.constant(0), b.constant(box.getDimSize(0)),
           b.constant(1), ValueRange{},
           [&](OpBuilder &, Location, Value row, ValueRange) {
             scf::ForOp::create(
-                rewriter, loc, b.constant(0), b.constant(64), b.constant(1),
-                ValueRange{},
+                rewriter, loc, b.constant(0), b.constant(rowElements),
+                b.constant(1), ValueRange{},
                 [&](OpBuilder &, Location, Value column, ValueRange) {
                   Value sourceRow = b.add(y, row);
                   Value sourceColumn = b.add(x, column);
@@ -1428,13 +1437,14 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
                     rewriter.setInsertionPointToStart(read.elseBlock());
                     scf::YieldOp::create(rewriter, loc, zeroValue);
                   }
-                  Value offset = getSwizzledOffset(b, row, column);
+                  Value offset = getSwizzledOffset(b, row, column, rowElements);
                   memref::StoreOp::create(
                       rewriter, loc,
                       arith::BitcastOp::create(rewriter, loc, element,
                                                read.getResult(0)),
                       destination,
-                      ValueRange{b.div(offset, 64), b.rem(offset, 64)});
+                      ValueRange{b.div(offset, rowElements),
+                                 b.rem(offset, rowElements)});
                   scf::YieldOp::create(rewriter, loc);
                 });
             scf::YieldOp::create(rewriter, loc);
@@ -1481,14 +1491,50 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       MemRefType lhsType = mma.getDescriptorA().getType().getTensor();
       MemRefType rhsType = mma.getDescriptorB().getType().getTensor();
       int64_t depth = lhsType.getDimSize(1), columns = rhsType.getDimSize(1);
-      if (!lhs || !rhs || mma.getTransposeA() || !mma.getTransposeB() ||
+      // The TF32 kernel's (google.tf32): f32 pairs in the 16-bit tiles,
+      // B K-major too.
+      bool tf32 = mma->hasAttr(kTf32WgmmaAttr);
+      auto lhsView = lhs ? lhs.getTensor().getDefiningOp<memref::ViewOp>()
+                         : memref::ViewOp();
+      auto rhsView = rhs ? rhs.getTensor().getDefiningOp<memref::ViewOp>()
+                         : memref::ViewOp();
+      if (!lhs || !rhs || mma.getTransposeA() || mma.getTransposeB() == tf32 ||
           depth != 64 || columns % 64 != 0 ||
-          lhsType.getElementTypeBitWidth() != 16)
+          lhsType.getElementTypeBitWidth() != 16 ||
+          (tf32 && (!lhsView || !rhsView)))
         return mma.emitError("google-test-run-launches-on-host: only "
                              "nvgpu.warpgroup.mma of 16-bit A (K-major) and "
-                             "B (MN-major, transposeB) with K = 64 from "
-                             "generated descriptors runs on the host");
+                             "B (MN-major, transposeB) with K = 64, or of "
+                             "TF32 (google.tf32: f32 pairs, B K-major) with "
+                             "K = 32, from generated descriptors of views "
+                             "runs on the host");
       Value a = lhs.getTensor(), bMatrix = rhs.getTensor();
+      // TF32's tiles as f32: A's rows and B's columns of 32.
+      if (tf32) {
+        auto asF32 = [&](memref::ViewOp view, int64_t rows) -> Value {
+          return memref::ViewOp::create(
+              rewriter, loc,
+              MemRefType::get({rows, 32}, f32, MemRefLayoutAttrInterface(),
+                              view.getType().getMemorySpace()),
+              view.getSource(), view.getByteShift(), ValueRange{});
+        };
+        a = asF32(lhsView, lhsType.getDimSize(0));
+        bMatrix = asF32(rhsView, columns);
+        depth = 32;
+      }
+      // The tensor cores read TF32's 19 high bits of each f32.
+      auto truncate = [&](Value value) -> Value {
+        if (!tf32)
+          return arith::ExtFOp::create(rewriter, loc, f32, value);
+        Type i32 = rewriter.getI32Type();
+        return arith::BitcastOp::create(
+            rewriter, loc, f32,
+            arith::AndIOp::create(
+                rewriter, loc,
+                arith::BitcastOp::create(rewriter, loc, i32, value),
+                arith::ConstantIntOp::create(
+                    rewriter, loc, i32, static_cast<int32_t>(0xFFFFE000u))));
+      };
       // Each box the wgmma reads (the descriptors' first and last KiB) was
       // loaded, and its phase waited for by this thread.
       for (auto [matrix, bytes] :
@@ -1536,16 +1582,20 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
                 ValueRange{start},
                 [&](OpBuilder &, Location, Value k, ValueRange partial) {
                   Value lhsValue =
-                      loadLinear(b, a, getSwizzledOffset(b, row, k));
-                  Value half = b.div(column, 64);
-                  Value rhsValue = loadLinear(
-                      b, bMatrix,
-                      b.add(b.mul(half, 64 * depth),
-                            getSwizzledOffset(b, k, b.rem(column, 64))));
+                      loadLinear(b, a, getSwizzledOffset(b, row, k, depth));
+                  Value rhsValue;
+                  if (tf32) {
+                    rhsValue = loadLinear(
+                        b, bMatrix, getSwizzledOffset(b, column, k, depth));
+                  } else {
+                    Value half = b.div(column, 64);
+                    rhsValue = loadLinear(
+                        b, bMatrix,
+                        b.add(b.mul(half, 64 * depth),
+                              getSwizzledOffset(b, k, b.rem(column, 64))));
+                  }
                   Value product = arith::MulFOp::create(
-                      rewriter, loc,
-                      arith::ExtFOp::create(rewriter, loc, f32, lhsValue),
-                      arith::ExtFOp::create(rewriter, loc, f32, rhsValue));
+                      rewriter, loc, truncate(lhsValue), truncate(rhsValue));
                   scf::YieldOp::create(rewriter, loc,
                                        arith::AddFOp::create(rewriter, loc,
                                                              partial.front(),

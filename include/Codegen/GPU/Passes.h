@@ -91,6 +91,10 @@ bool isKnownAmdgpuChip(StringRef chip);
 /// inside its buffer (see CheckKernelBoundsPass).
 void insertKernelBoundsChecks(OpBuilder &builder, gpu::LaunchOp launch);
 
+/// Marks the TF32 wgmma kernel's nvgpu.warpgroup.mma, whose 16-bit
+/// operand tiles hold f32 (see LowerTf32WgmmaPass).
+constexpr llvm::StringLiteral kTf32WgmmaAttr = "google.tf32";
+
 #define GEN_PASS_REGISTRATION
 #include "Codegen/GPU/Passes.h.inc"
 

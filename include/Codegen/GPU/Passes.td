@@ -139,6 +139,41 @@ def GpuTileToBlocksPass
   ];
 }
 
+def GpuTf32OperandsPass
+    : Pass<"google-gpu-tf32-operands", "::mlir::func::FuncOp"> {
+  let summary = "Round the operands of TF32 wgmma matmuls and make B K-major";
+  let description = [{
+    sm_90's wgmma reads TF32 operands K-major only (no transposed B, unlike
+    16-bit types) and straight from shared memory, where TMA copies them
+    unrounded (the tensor cores drop the 13 low mantissa bits). So before
+    a plain f32 matmul (or batch matmul) that fits the TF32 wgmma kernel
+    (`fitsWgmmaTf32`: M and N at least 128, K at least 32 and a multiple
+    of 4, static, dense), two elementwise ops round A and B to TF32 (to
+    nearest, ties away from zero, as `cvt.rna.tf32.f32` and the mma.sync
+    TF32 kernel round; NaNs become the canonical NaN), the second one
+    writing B transposed, N x K; the contraction reads them and is marked
+    `google.tf32_operands` for `--google-map-to-gpu`'s wgmma kernel:
+
+    ```mlir
+    %c = linalg.matmul ins(%a, %b : tensor<MxKxf32>, tensor<KxNxf32>) ...
+    => %ar = linalg.generic ins(%a) outs(tensor<MxKxf32>) { round }
+       %bt = linalg.generic ins(%b) outs(tensor<NxKxf32>) { round, (n, k) <- (k, n) }
+       %c = linalg.generic {(m, n, k): A (m, k), B (n, k), C (m, n)}
+              ins(%ar, %bt) ... {google.tf32_operands}
+    ```
+
+    Matmuls that split K (small outputs) are left alone. Functions inside
+    `gpu.module`s are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numContractions", "num-contractions",
+              "Contractions given rounded, K-major operands">,
+  ];
+}
+
 def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Turn every linalg op of a host function into a GPU launch";
   let description = [{
@@ -203,7 +238,12 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     (`nvgpu.tma.create.descriptor`); with `wgmma-specialized`, a producer
     warpgroup before the MMA warpgroups loads each stage once the MMA
     warps released it (a second mbarrier per stage, an arrival per warp),
-    without block barriers in the K loop. Products are accumulated with `contract`,
+    without block barriers in the K loop. With `wgmma` and `tf32`, the
+    f32 matmuls that `--google-gpu-tf32-operands` gave rounded, K-major
+    operands (`google.tf32_operands`: A, and B^T) run on the same kernel
+    in TF32: slices of 32 f32 per row, both operands K-major, the op
+    marked `google.tf32` for `--google-lower-tf32-wgmma` (wgmma m64n128k8
+    of TF32). Products are accumulated with `contract`,
     so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
     over a long static K (at least 128) split K instead: blocks of 32
     output elements x up to 8 chunks of K, whose partial sums meet in
@@ -285,7 +325,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "With mma-sync: f16 and bf16 matmuls (batched or not; M, N at "
            "least 128, K at least 64, K and N multiples of 8) on sm_90a's "
            "warpgroup tensor cores (nvgpu.warpgroup.mma, A and B loaded by "
-           "TMA)">,
+           "TMA); with tf32 too, the f32 ones --google-gpu-tf32-operands "
+           "prepared, in TF32">,
     Option<"wgmmaWarpgroups", "wgmma-warpgroups", "int64_t",
            /*default=*/"1",
            "With wgmma: warpgroups per block, 1 (128x128 tiles of C, 3 "
@@ -426,6 +467,29 @@ def LowerBf16MmaSyncPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def LowerTf32WgmmaPass
+    : Pass<"google-lower-tf32-wgmma", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower the TF32 wgmma kernel's nvgpu.warpgroup.mma to NVVM";
+  let description = [{
+    `nvgpu.warpgroup.mma` takes no 32-bit operands (its verifier wants the
+    `tf32` type, whose 19 bits memrefs cannot lay out), and MLIR 22's
+    lowering steps the descriptors right only for 16-bit A and
+    transposed (MN-major) B. The TF32 wgmma kernel therefore describes its
+    K-major f32 tiles as 16-bit ones of twice the depth (the same bytes)
+    and marks the op `google.tf32`; this pass lowers such ops to NVVM's
+    wgmma ops: per 64 rows of A and 8 of K, one
+    `wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32`, A's descriptor
+    advanced by 64 rows (8 KiB) and 32 bytes, B's (K-major too) by 32
+    bytes, between one fence and one commit and wait of the group (as
+    `--convert-nvgpu-to-nvvm` brackets its ops). The accumulator and the
+    descriptors cross over as `--convert-nvgpu-to-nvvm` converts them
+    (unrealized casts that it reconciles). Run before it; other ops are
+    left to it.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 def SerializeKernelsPass

@@ -2,6 +2,7 @@
 
 #include "GpuKernels.h"
 
+#include "Codegen/GPU/Passes.h"
 #include "Codegen/Matchers.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -1274,31 +1275,9 @@ private:
     return getIndices(op, *op.getDpsInputOperand(rhs), at);
   }
 
-  /// `vector` rounded to TF32 when asked: 0x1000 (half of the 13 dropped
-  /// bits' unit) added to the magnitude's bits, then the 13 bits cleared
-  /// (a carry into the exponent is the next binade, Inf above the largest
-  /// finite value); NaNs are kept as they are.
+  /// `vector` rounded to TF32 when asked (createTf32Rounding).
   Value round(Value vector) const {
-    if (!roundToTf32)
-      return vector;
-    RewriterBase &rewriter = b.rewriter;
-    Location loc = b.loc;
-    auto bitsType = VectorType::get({vectorSize}, rewriter.getI32Type());
-    auto splat = [&](int64_t value) -> Value {
-      return arith::ConstantOp::create(
-          rewriter, loc,
-          DenseElementsAttr::get(bitsType, rewriter.getI32IntegerAttr(value)));
-    };
-    Value bits = arith::BitcastOp::create(rewriter, loc, bitsType, vector);
-    Value rounded = arith::AndIOp::create(
-        rewriter, loc,
-        arith::AddIOp::create(rewriter, loc, bits, splat(0x1000)),
-        splat(static_cast<int32_t>(0xFFFFE000u)));
-    Value isNan = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::UNO, vector, vector);
-    return arith::SelectOp::create(
-        rewriter, loc, isNan, vector,
-        arith::BitcastOp::create(rewriter, loc, vector.getType(), rounded));
+    return roundToTf32 ? createTf32Rounding(b.rewriter, b.loc, vector) : vector;
   }
 
   /// Vectors each thread copies of A's slice (and of B's).
@@ -1560,6 +1539,28 @@ constexpr int64_t kWgmmaAlignment = 1024;
 
 } // namespace
 
+Value createTf32Rounding(OpBuilder &builder, Location loc, Value value) {
+  Type bitsType = builder.getI32Type();
+  if (auto vector = dyn_cast<VectorType>(value.getType()))
+    bitsType = vector.clone(bitsType);
+  auto constant = [&](uint32_t bits) -> Value {
+    TypedAttr attr = builder.getI32IntegerAttr(static_cast<int32_t>(bits));
+    if (auto vector = dyn_cast<VectorType>(bitsType))
+      attr = DenseElementsAttr::get(vector, attr);
+    return arith::ConstantOp::create(builder, loc, bitsType, attr);
+  };
+  Value bits = arith::BitcastOp::create(builder, loc, bitsType, value);
+  Value rounded = arith::AndIOp::create(
+      builder, loc, arith::AddIOp::create(builder, loc, bits, constant(0x1000)),
+      constant(0xFFFFE000u));
+  Value isNan = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNO,
+                                      value, value);
+  return arith::BitcastOp::create(builder, loc, value.getType(),
+                                  arith::SelectOp::create(builder, loc, isNan,
+                                                          constant(0x7FC00000u),
+                                                          rounded));
+}
+
 gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
                                       linalg::LinalgOp op,
                                       const linalg::ContractionDimensions &dims,
@@ -1570,7 +1571,13 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
   IndexBuilder b{rewriter, loc};
-  constexpr int64_t columns = kMmaBlockTile, depth = kWgmmaSliceDepth;
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value rhs = op.getDpsInputOperand(1)->get();
+  Type element = getElementTypeOrSelf(lhs);
+  // TF32: f32 A and B^T (N x K, see prefersWgmmaTf32), both K-major.
+  const bool tf32 = element.isF32();
+  constexpr int64_t columns = kMmaBlockTile;
+  const int64_t depth = tf32 ? kWgmmaTf32SliceDepth : kWgmmaSliceDepth;
   constexpr int64_t warpSize = 32, warpgroupSize = 128;
   assert(rows % kMmaBlockTile == 0 && "whole warpgroups' rows");
   // The MMA warpgroups, after the producer when the block has one.
@@ -1581,29 +1588,35 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   const int64_t stages = warpgroups == 1 ? 3 : 4;
   const int64_t lhsBytes = warpgroups * kWgmmaLhsBytes;
   const int64_t stageBytes = lhsBytes + 2 * kWgmmaRhsHalfBytes;
-  Value lhs = op.getDpsInputOperand(0)->get();
-  Value rhs = op.getDpsInputOperand(1)->get();
-  Type half = getElementTypeOrSelf(lhs);
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   auto sharedType = [&](ArrayRef<int64_t> shape, Type element) {
     return MemRefType::get(shape, element, MemRefLayoutAttrInterface(),
                            workgroup);
   };
-  MemRefType lhsTile = sharedType({kMmaBlockTile, depth}, half);
-  MemRefType rhsHalf = sharedType({depth, depth}, half);
-  MemRefType rhsTile = sharedType({depth, columns}, half);
+  // TMA's boxes: A's 128 rows of the slice, and B's two 64-column halves
+  // of the slice's rows (B^T's 128 rows of the slice for TF32).
+  MemRefType lhsTile = sharedType({kMmaBlockTile, depth}, element);
+  MemRefType rhsBox = tf32 ? sharedType({columns, depth}, element)
+                           : sharedType({depth, depth}, element);
+  // The tiles wgmma reads, through descriptors: TF32's K-major f32 tiles
+  // as 16-bit ones of twice the depth (see --google-lower-tf32-wgmma).
+  Type half = tf32 ? Float16Type::get(context) : element;
+  const int64_t halfDepth = tf32 ? 2 * depth : depth;
+  MemRefType lhsOperand = sharedType({kMmaBlockTile, halfDepth}, half);
+  MemRefType rhsOperand = sharedType({halfDepth, columns}, half);
 
   // The host describes A and B to TMA: boxes of one slice of A, and of
   // one half of B's. A batch's matrices lie one after the other: the maps
   // see them as one (batch * rows) x columns matrix, whose boxes never
-  // straddle two of them (M and K are multiples of the boxes' rows).
+  // straddle two of them along K (a multiple of the slices for 16-bit B;
+  // rows past M or N give elements of C that are not stored).
   bool batched = !dims.batch.empty();
   auto createTensorMap = [&](Value input, MemRefType box) -> Value {
     if (batched)
       input = memref::CollapseShapeOp::create(
           rewriter, loc, input, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-    auto unranked = UnrankedMemRefType::get(half, Attribute());
+    auto unranked = UnrankedMemRefType::get(element, Attribute());
     Value cast = memref::CastOp::create(rewriter, loc, unranked, input);
     auto type = nvgpu::TensorMapDescriptorType::get(
         context, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
@@ -1617,7 +1630,7 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
                                                 boxSizes);
   };
   Value lhsMap = createTensorMap(lhs, lhsTile);
-  Value rhsMap = createTensorMap(rhs, rhsHalf);
+  Value rhsMap = createTensorMap(rhs, rhsBox);
 
   TileGrid grid = getTileGrid(rewriter, loc, op, dims, rows, columns);
   Value one = b.constant(1);
@@ -1691,7 +1704,8 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   Value lhsRow = origin.firstRow, rhsRow = zero;
   if (batched) {
     lhsRow = b.add(b.mul(origin.batch, ranges[dims.m.front()]), lhsRow);
-    rhsRow = b.mul(origin.batch, ranges[dims.k.front()]);
+    rhsRow =
+        b.mul(origin.batch, ranges[tf32 ? dims.n.front() : dims.k.front()]);
   }
   // Thread 0 loads the slice starting at K = `firstDepth` into `stage`
   // (each warpgroup's 128 rows of A, then B's halves): TMA's coordinates
@@ -1707,11 +1721,19 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
           barriers, lhsMap,
           ValueRange{firstDepth, b.addConstant(lhsRow, group * kMmaBlockTile)},
           stage, /*multicastMask=*/Value(), isFirst);
+    if (tf32) {
+      nvgpu::TmaAsyncLoadOp::create(
+          rewriter, loc, view(b.addConstant(stageStart, lhsBytes), rhsBox),
+          barriers, rhsMap,
+          ValueRange{firstDepth, b.add(rhsRow, origin.firstColumn)}, stage,
+          /*multicastMask=*/Value(), isFirst);
+      return;
+    }
     for (int64_t part = 0; part < 2; ++part)
       nvgpu::TmaAsyncLoadOp::create(
           rewriter, loc,
           view(b.addConstant(stageStart, lhsBytes + part * kWgmmaRhsHalfBytes),
-               rhsHalf),
+               rhsBox),
           barriers, rhsMap,
           ValueRange{b.addConstant(origin.firstColumn, part * depth),
                      b.add(rhsRow, firstDepth)},
@@ -1731,9 +1753,9 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   Value initial = nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc,
                                                                accumulatorType);
   auto lhsDescriptorType =
-      nvgpu::WarpgroupMatrixDescriptorType::get(context, lhsTile);
+      nvgpu::WarpgroupMatrixDescriptorType::get(context, lhsOperand);
   auto rhsDescriptorType =
-      nvgpu::WarpgroupMatrixDescriptorType::get(context, rhsTile);
+      nvgpu::WarpgroupMatrixDescriptorType::get(context, rhsOperand);
   auto toParity = [&](Value phase) -> Value {
     return arith::IndexCastOp::create(rewriter, loc, rewriter.getI1Type(),
                                       b.rem(phase, 2));
@@ -1748,15 +1770,19 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
     Value stageStart = b.mul(stage, stageBytes);
     Value lhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
         rewriter, loc, lhsDescriptorType,
-        view(b.add(stageStart, b.mul(warpgroup, kWgmmaLhsBytes)), lhsTile),
+        view(b.add(stageStart, b.mul(warpgroup, kWgmmaLhsBytes)), lhsOperand),
         lhsMap);
     Value rhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
         rewriter, loc, rhsDescriptorType,
-        view(b.addConstant(stageStart, lhsBytes), rhsTile), rhsMap);
-    return nvgpu::WarpgroupMmaOp::create(
+        view(b.addConstant(stageStart, lhsBytes), rhsOperand), rhsMap);
+    // 16-bit B is MN-major (transposeB), TF32's B^T K-major.
+    auto mma = nvgpu::WarpgroupMmaOp::create(
         rewriter, loc, accumulatorType, lhsDescriptor, rhsDescriptor,
         /*waitGroup=*/uint64_t(1), /*transposeA=*/UnitAttr(),
-        /*transposeB=*/rewriter.getUnitAttr(), accumulator);
+        /*transposeB=*/tf32 ? UnitAttr() : rewriter.getUnitAttr(), accumulator);
+    if (tf32)
+      mma->setAttr(kTf32WgmmaAttr, rewriter.getUnitAttr());
+    return mma.getResult();
   };
   // `body` in the MMA warpgroups only (warp-specialized blocks).
   auto inMmaWarpgroups = [&](function_ref<void()> body) {

@@ -304,6 +304,37 @@ constexpr int64_t kWgmmaSliceDepth = 64;
 bool prefersWgmma(linalg::LinalgOp op,
                   const linalg::ContractionDimensions &dims);
 
+/// K's slice depth of the TF32 wgmma kernel: one 128-byte row of f32.
+constexpr int64_t kWgmmaTf32SliceDepth = 32;
+
+/// Marks a contraction whose A is [batch,] M x K and B [batch,] N x K
+/// (K-major), both rounded to TF32 (--google-gpu-tf32-operands made them):
+/// the TF32 wgmma kernel's operands.
+constexpr llvm::StringLiteral kTf32OperandsAttr = "google.tf32_operands";
+
+/// Whether f32 contraction `op` fits the TF32 wgmma kernel's tiles: plain
+/// f32 products, A (M x K), B^T (N x K, K-major) and C [batch,] row-major
+/// without offsets, static, M and N at least kMmaBlockTile, K at least
+/// kWgmmaTf32SliceDepth and a multiple of 4 (TMA reads rows that start at
+/// multiples of 16 bytes). Without `kernelLayout`, A and B may each be
+/// read either way (--google-gpu-tf32-operands copies them into the
+/// kernel's layout).
+bool fitsWgmmaTf32(linalg::LinalgOp op,
+                   const linalg::ContractionDimensions &dims,
+                   bool kernelLayout);
+
+/// `value` (f32, or a vector of f32) rounded to TF32 as cvt.rna.tf32.f32
+/// rounds: 0x1000 (half of the 13 dropped bits' unit) added to the
+/// magnitude's bits, then the 13 bits cleared (a carry into the exponent is
+/// the next binade, Inf above the largest finite value); NaNs become the
+/// canonical NaN, whose payload survives the dropped bits.
+Value createTf32Rounding(OpBuilder &builder, Location loc, Value value);
+
+/// Whether contraction `op` runs on the TF32 wgmma kernel: marked with
+/// kTf32OperandsAttr, B K-major, fitsWgmmaTf32.
+bool prefersWgmmaTf32(linalg::LinalgOp op,
+                      const linalg::ContractionDimensions &dims);
+
 /// A gpu.launch computing contraction `op` (see prefersWgmma; the whole
 /// op) on sm_90a's tensor cores: blocks of `rows` / 128 warpgroups (1 or
 /// 2) own `rows` x 128 tiles of C, each warpgroup 128 rows accumulated in

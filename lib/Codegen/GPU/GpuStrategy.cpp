@@ -258,6 +258,34 @@ bool prefersTf32MmaSync(linalg::LinalgOp op,
          isF32Product(op);
 }
 
+bool fitsWgmmaTf32(linalg::LinalgOp op,
+                   const linalg::ContractionDimensions &dims,
+                   bool kernelLayout) {
+  if (dims.m.size() != 1 || dims.n.size() != 1 || dims.k.size() != 1 ||
+      dims.batch.size() > 1 || !isF32Product(op))
+    return false;
+  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
+  Type f32 = Float32Type::get(op->getContext());
+  // A (M x K) and B^T (N x K), or with `kernelLayout` unset A^T and B too.
+  auto isDense = [&](OpOperand &operand, unsigned rows) {
+    return isDenseOperand(op, operand, dims, rows, k, f32) ||
+           (!kernelLayout && isDenseOperand(op, operand, dims, k, rows, f32));
+  };
+  if (!isDense(*op.getDpsInputOperand(0), m) ||
+      !isDense(*op.getDpsInputOperand(1), n) ||
+      !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32))
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  return ranges[m] >= kMmaBlockTile && ranges[n] >= kMmaBlockTile &&
+         ranges[k] >= kWgmmaTf32SliceDepth && ranges[k] % 4 == 0;
+}
+
+bool prefersWgmmaTf32(linalg::LinalgOp op,
+                      const linalg::ContractionDimensions &dims) {
+  return op->hasAttr(kTf32OperandsAttr) &&
+         fitsWgmmaTf32(op, dims, /*kernelLayout=*/true);
+}
+
 ContractionStrategy
 chooseContractionKernel(linalg::LinalgOp op,
                         const linalg::ContractionDimensions &dims,
@@ -269,7 +297,8 @@ chooseContractionKernel(linalg::LinalgOp op,
   bool matrixCores =
       choices.mfma && (input.isF16() || (choices.mfmaBf16 && input.isBF16()));
   // The wgmma kernel's size: the rows of its tiles of C.
-  if (choices.wgmma && prefersWgmma(op, dims)) {
+  if (choices.wgmma && (prefersWgmma(op, dims) ||
+                        (choices.tf32 && prefersWgmmaTf32(op, dims)))) {
     int64_t rows = kMmaBlockTile * choices.wgmmaWarpgroups;
     if (op.getStaticLoopRanges()[dims.m.front()] % rows != 0)
       rows = kMmaBlockTile;

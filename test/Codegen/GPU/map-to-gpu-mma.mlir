@@ -94,7 +94,7 @@ func.func @negative_f16_accumulator(%a: memref<256x64xf16>, %b: memref<64x128xf1
 // With tf32 (an opt-in), an f32 matmul in whole 128x128 tiles runs on
 // tensor cores in TF32 when its inputs are 16-byte aligned at run time
 // (else the shared-memory tiles): slices staged as vectors of 4 floats,
-// rounded to TF32 on the way (+0x1000, low 13 bits cleared, NaN kept), A's
+// rounded to TF32 on the way (+0x1000, low 13 bits cleared, NaN canonical), A's
 // rows padded by 4 floats for ldmatrix, B's by 8 for its column reads; per
 // slice and warp 4 x 16 mma.sync m16n8k8 (4 x 4 tiles, four steps of 8).
 // Without the option, the f32 kernels: no tensor cores.
@@ -109,9 +109,10 @@ func.func @negative_f16_accumulator(%a: memref<256x64xf16>, %b: memref<64x128xf1
 // TF32: %[[MASK:.*]] = arith.constant dense<-8192> : vector<4xi32>
 // TF32: %[[CUT:.*]] = arith.andi %[[UP]], %[[MASK]] : vector<4xi32>
 // TF32: %[[NAN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : vector<4xf32>
-// TF32: %[[ROUNDED:.*]] = arith.bitcast %[[CUT]] : vector<4xi32> to vector<4xf32>
-// TF32: %[[KEPT:.*]] = arith.select %[[NAN]], %[[V]], %[[ROUNDED]] : vector<4xi1>, vector<4xf32>
-// TF32: vector.store %[[KEPT]], %[[SA]]{{.*}} {alignment = 16 : i64}
+// TF32: %[[CANONICAL:.*]] = arith.constant dense<2143289344> : vector<4xi32>
+// TF32: %[[KEPT:.*]] = arith.select %[[NAN]], %[[CANONICAL]], %[[CUT]] : vector<4xi1>, vector<4xi32>
+// TF32: %[[ROUNDED:.*]] = arith.bitcast %[[KEPT]] : vector<4xi32> to vector<4xf32>
+// TF32: vector.store %[[ROUNDED]], %[[SA]]{{.*}} {alignment = 16 : i64}
 // TF32: scf.for {{.*}} -> (vector<2x2xf32>,
 // TF32-COUNT-4: nvgpu.ldmatrix %[[SA]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<128x36xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
 // TF32-COUNT-8: memref.load %[[SB]]

@@ -1,0 +1,106 @@
+//===- LowerTf32Wgmma.cpp - --google-lower-tf32-wgmma ---------------------===//
+
+#include "Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::google {
+#define GEN_PASS_DEF_LOWERTF32WGMMAPASS
+#include "Codegen/GPU/Passes.h.inc"
+} // namespace mlir::google
+
+using namespace mlir;
+using namespace mlir::google;
+
+namespace {
+
+/// The rows of A, and the depth in f32, of one wgmma.mma_async of TF32.
+constexpr int64_t kChunkRows = 64, kStepDepth = 8;
+
+/// `op` (marked kTf32WgmmaAttr: K-major A and B, f32 as pairs of 16-bit
+/// elements) as NVVM's wgmma ops of TF32.
+LogicalResult lowerTf32Wgmma(RewriterBase &rewriter, nvgpu::WarpgroupMmaOp op) {
+  rewriter.setInsertionPoint(op);
+  MemRefType lhs = op.getDescriptorA().getType().getTensor();
+  VectorType accumulatorType = op.getMatrixC().getType().getFragmented();
+  int64_t rows = accumulatorType.getDimSize(0);
+  int64_t columns = accumulatorType.getDimSize(1);
+  // A's rows of 16-bit pairs: its rows' bytes and K in f32.
+  int64_t rowBytes = lhs.getDimSize(1) * 2, depth = lhs.getDimSize(1) / 2;
+  if (lhs.getElementTypeBitWidth() != 16 || rows % kChunkRows != 0 ||
+      depth % kStepDepth != 0 || op.getTransposeA() || op.getTransposeB() ||
+      !accumulatorType.getElementType().isF32())
+    return op.emitOpError("google-lower-tf32-wgmma: expected K-major "
+                          "16-bit tiles holding f32 pairs and an f32 "
+                          "accumulator of 64-row chunks");
+  MLIRContext *context = rewriter.getContext();
+  Location loc = op.getLoc();
+  Type f32 = rewriter.getF32Type(), i64 = rewriter.getI64Type();
+  // As --convert-nvgpu-to-nvvm converts accumulators: a struct per 64-row
+  // chunk, each thread's N / 2 elements of it.
+  auto chunkType = LLVM::LLVMStructType::getLiteral(
+      context, SmallVector<Type>(columns / 2, f32));
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      context, SmallVector<Type>(rows / kChunkRows, chunkType));
+  auto cast = [&](Value value, Type type) -> Value {
+    return UnrealizedConversionCastOp::create(rewriter, loc, type, value)
+        .getResult(0);
+  };
+  Value accumulator = cast(op.getMatrixC(), structType);
+  Value lhsDescriptor = cast(op.getDescriptorA(), i64);
+  Value rhsDescriptor = cast(op.getDescriptorB(), i64);
+  // A descriptor's start address counts 16-byte units.
+  auto advance = [&](Value descriptor, int64_t bytes) -> Value {
+    if (bytes == 0)
+      return descriptor;
+    return LLVM::AddOp::create(
+        rewriter, loc, descriptor,
+        LLVM::ConstantOp::create(rewriter, loc, i64,
+                                 rewriter.getI64IntegerAttr(bytes >> 4)));
+  };
+  auto tf32 = NVVM::WGMMATypes::tf32;
+  NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+  Value result = LLVM::PoisonOp::create(rewriter, loc, structType);
+  for (int64_t chunk = 0; chunk < rows / kChunkRows; ++chunk) {
+    Value part =
+        LLVM::ExtractValueOp::create(rewriter, loc, accumulator, chunk);
+    for (int64_t step = 0; step < depth / kStepDepth; ++step) {
+      int64_t stepBytes = step * kStepDepth * 4;
+      part = NVVM::WgmmaMmaAsyncOp::create(
+          rewriter, loc, chunkType, part,
+          advance(lhsDescriptor, chunk * kChunkRows * rowBytes + stepBytes),
+          advance(rhsDescriptor, stepBytes),
+          NVVM::MMAShapeAttr::get(context, kChunkRows, columns, kStepDepth),
+          tf32, tf32, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, NVVM::MMALayout::col,
+          /*satfinite=*/NVVM::MMAIntOverflowAttr());
+    }
+    result = LLVM::InsertValueOp::create(rewriter, loc, result, part, chunk);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getWaitGroup());
+  rewriter.replaceOp(op, cast(result, op.getMatrixD().getType()));
+  return success();
+}
+
+struct LowerTf32WgmmaPass
+    : google::impl::LowerTf32WgmmaPassBase<LowerTf32WgmmaPass> {
+  void runOnOperation() override {
+    SmallVector<nvgpu::WarpgroupMmaOp> ops;
+    getOperation().walk([&](nvgpu::WarpgroupMmaOp op) {
+      if (op->hasAttr(kTf32WgmmaAttr))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (nvgpu::WarpgroupMmaOp op : ops)
+      if (failed(lowerTf32Wgmma(rewriter, op)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
