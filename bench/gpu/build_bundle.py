@@ -21,7 +21,8 @@ warp-specialized; the 16-bit
 ones also with async-copy=false: slices staged through registers, and
 with chip=sm_90a wgmma=true: warpgroup MMAs fed by TMA, blocks of one
 warpgroup and of two, each also warp-specialized), softmax
-4096x4096, relu(x + y) over 64 Mi elements, attention 16x1024x64 (also
+4096x4096, relu(x + y) over 64 Mi elements, a 4096x4096 transpose,
+attention 16x1024x64 (also
 with fused-attention=true: one kernel) and the MLP 32x784 -> 256 -> 10
 with softmax. The cases add the TF32 kernels' file
 (test/Codegen/GPU/Inputs/matmul-tf32.mlir, compiled with tf32=true), the
@@ -222,6 +223,11 @@ if a.bench:
   return %r : tensor<{n}xf32>
 }}
 """
+    tr = """func.func @tr(%x: tensor<{r}x{c}xf32>) -> tensor<{c}x{r}xf32> {{
+  %t = google.transpose %x {{perm = array<i64: 1, 0>}} : tensor<{r}x{c}xf32> -> tensor<{c}x{r}xf32>
+  return %t : tensor<{c}x{r}xf32>
+}}
+"""
     attn = """func.func @attn(%q: tensor<{b}x{s}x{d}xf32>, %k: tensor<{b}x{s}x{d}xf32>, %v: tensor<{b}x{s}x{d}xf32>) -> tensor<{b}x{s}x{d}xf32> {{
   %kt = google.transpose %k {{perm = array<i64: 0, 2, 1>}} : tensor<{b}x{s}x{d}xf32> -> tensor<{b}x{d}x{s}xf32>
   %s = google.matmul %q, %kt : tensor<{b}x{s}x{d}xf32>, tensor<{b}x{d}x{s}xf32> -> tensor<{b}x{s}x{s}xf32>
@@ -253,6 +259,9 @@ if a.bench:
     benches.append(("softmax4096", src, "sm", 0, [(4096, 4096, "f32")]))
     src = os.path.join(B, "ew.mlir"); open(src, "w").write(ew.format(n=1 << 26))
     benches.append(("add_relu_64M", src, "ew", 0, [(1 << 26, "f32"), (1 << 26, "f32")]))
+    # A transpose (32 x 32 tiles through shared memory).
+    src = os.path.join(B, "tr.mlir"); open(src, "w").write(tr.format(r=4096, c=4096))
+    benches.append(("transpose4096", src, "tr", 0, [(4096, 4096, "f32")]))
     # TF32 tensor cores (an opt-in), against torch with TF32 allowed.
     for n in (4096, 1024):
         src = os.path.join(B, f"mbr{n}f32.mlir")

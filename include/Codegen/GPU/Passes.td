@@ -191,7 +191,14 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
 
     The parallel dimensions are collapsed into one, so that consecutive
     threads handle consecutive innermost elements (coalesced accesses), and
-    tiled by the block size. Ops whose reduction dimensions come first are
+    tiled by the block size. Elementwise ops that read an input along
+    another dimension than the output's innermost (transposes, and the
+    elementwise ops on them) would read that input strided: they go in
+    32 x 32 tiles of those two dimensions instead, a block of 32 x 8
+    threads per tile, the input copied into a tile of shared memory along
+    its rows and read back along its columns after a barrier (rows padded
+    by one element: no bank conflicts), so that both sides are
+    coalesced. Ops whose reduction dimensions come first are
     interchanged so that their parallel dimensions lead; ops without
     parallel dimensions (full reductions, rank 0) run on one thread.
 

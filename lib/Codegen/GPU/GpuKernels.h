@@ -4,7 +4,8 @@
 // Strategy apart from mechanics: GpuStrategy.cpp decides which kernel an op
 // gets (register tiles or shared-memory tiles for contractions, split or
 // per-row reductions, threads over loops) and their sizes;
-// ContractionKernels.cpp and ReductionKernels.cpp build those kernels;
+// ContractionKernels.cpp, ReductionKernels.cpp, AttentionKernel.cpp and
+// TransposeKernel.cpp build those kernels;
 // MapToGpu.cpp runs the pass and maps the remaining loops.
 //
 //===----------------------------------------------------------------------===//
@@ -68,6 +69,31 @@ SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
 gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value blocks,
                            Value threadsX, Value threadsY, TypeRange shared,
                            Value dynamicShared = nullptr);
+
+/// The loop dimension that `operand` (a buffer read through a permutation
+/// of `op`'s loops) has innermost, else std::nullopt.
+std::optional<unsigned> getInnermostDim(linalg::LinalgOp op,
+                                        OpOperand &operand);
+
+/// A transpose kernel's tile of the two loops it swaps, and its threads'
+/// rows (each thread moves kTransposeTile / kTransposeRows elements).
+constexpr int64_t kTransposeTile = 32, kTransposeRows = 8;
+
+/// The loop dimension that elementwise op `op` (all loops parallel, one
+/// output written in order) reads some input along innermost, when it is
+/// not the output's innermost one (a transpose): the kernel
+/// lowerToTransposeTiles takes it. std::nullopt for other ops, ops whose
+/// output is also an input, and ops with a static side under 16.
+std::optional<unsigned> getTransposedDim(linalg::LinalgOp op);
+
+/// A gpu.launch computing elementwise op `op` (see getTransposedDim: `inner`)
+/// in blocks of 32 x 8 threads per 32 x 32 tile of the loops `inner` and
+/// the output's innermost: the inputs read along `inner` go through a tile
+/// of shared memory each, read and written with consecutive threads on
+/// consecutive elements (coalesced on both sides), the other inputs are
+/// read where the output's elements are.
+gpu::LaunchOp lowerToTransposeTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                                    unsigned inner);
 
 /// Moves the ops without memory effects between `op` and `end` (later in
 /// its block) before `op`: a kernel built at a contraction can then read

@@ -286,6 +286,45 @@ bool prefersWgmmaTf32(linalg::LinalgOp op,
          fitsWgmmaTf32(op, dims, /*kernelLayout=*/true);
 }
 
+std::optional<unsigned> getInnermostDim(linalg::LinalgOp op,
+                                        OpOperand &operand) {
+  if (!isa<MemRefType>(operand.get().getType()))
+    return std::nullopt;
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  if (!map.isPermutation())
+    return std::nullopt;
+  return cast<AffineDimExpr>(map.getResults().back()).getPosition();
+}
+
+std::optional<unsigned> getTransposedDim(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() < 2 || op.getNumReductionLoops() != 0 ||
+      op.hasIndexSemantics())
+    return std::nullopt;
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto output = dyn_cast<MemRefType>(init->get().getType());
+  if (!output || !op.getMatchingIndexingMap(init).isIdentity())
+    return std::nullopt;
+  unsigned last = op.getNumLoops() - 1;
+  // Tiles of a narrow side would be mostly idle threads.
+  auto narrow = [&](unsigned dim) {
+    return !output.isDynamicDim(dim) &&
+           output.getDimSize(dim) < kTransposeTile / 2;
+  };
+  if (narrow(last))
+    return std::nullopt;
+  std::optional<unsigned> transposed;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    // Read in place, a tile's writes would race with other tiles' reads.
+    if (input->get() == init->get())
+      return std::nullopt;
+    std::optional<unsigned> dim = getInnermostDim(op, *input);
+    if (!transposed && dim && *dim != last && !narrow(*dim))
+      transposed = dim;
+  }
+  return transposed;
+}
+
 ContractionStrategy
 chooseContractionKernel(linalg::LinalgOp op,
                         const linalg::ContractionDimensions &dims,

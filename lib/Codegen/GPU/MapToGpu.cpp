@@ -440,6 +440,10 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
           continue;
         }
         }
+      } else if (std::optional<unsigned> inner = getTransposedDim(op)) {
+        lowerToTransposeTiles(rewriter, op, *inner);
+        ++numKernels;
+        continue;
       } else {
         loop = lowerToParallelLoops(rewriter, op);
       }
