@@ -1683,6 +1683,15 @@ class Generator:
                 k = self.choice([64, 128] if batch else [72, 96, 136])
             return (self.new_arg(dtype, batch + [m, k], batch + [m, k]),
                     self.new_arg(dtype, batch + [k, n], batch + [k, n]))
+        # f32 for TF32 on wgmma (wgmma=true tf32=true): M and N from 128,
+        # partial tiles too, K a multiple of 4 under 128 (no split-K).
+        if dtype == "f32" and WGMMA_MODE and TF32_MODE and \
+                rank in (2, 3) and self.rng.random() < 0.5:
+            batch = [self.choice([1, 2])] if rank == 3 else []
+            m, n = self.choice([128, 136, 256, 300]), self.choice([128, 136, 264])
+            k = self.choice([32, 36, 64, 100])
+            return (self.new_arg(dtype, batch + [m, k], batch + [m, k]),
+                    self.new_arg(dtype, batch + [k, n], batch + [k, n]))
         # f32 in whole 64x64 tiles of C, K a multiple of 16 (short: no
         # split-K), static: the GPU's vector-tile kernel.
         if dtype == "f32" and self.rng.random() < 0.1:
