@@ -88,14 +88,40 @@ LogicalResult lowerTf32Wgmma(RewriterBase &rewriter, nvgpu::WarpgroupMmaOp op) {
   return success();
 }
 
+/// Whether `op`'s descriptors describe tiles that TMA loads as f32.
+bool readsF32Tiles(nvgpu::WarpgroupMmaOp op) {
+  return llvm::any_of(
+      ValueRange{op.getDescriptorA(), op.getDescriptorB()}, [](Value value) {
+        auto descriptor =
+            value.getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
+        return descriptor && descriptor.getTensorMap()
+                                 .getType()
+                                 .getTensor()
+                                 .getElementType()
+                                 .isF32();
+      });
+}
+
 struct LowerTf32WgmmaPass
     : google::impl::LowerTf32WgmmaPassBase<LowerTf32WgmmaPass> {
   void runOnOperation() override {
     SmallVector<nvgpu::WarpgroupMmaOp> ops;
-    getOperation().walk([&](nvgpu::WarpgroupMmaOp op) {
-      if (op->hasAttr(kTf32WgmmaAttr))
+    WalkResult unmarked = getOperation().walk([&](nvgpu::WarpgroupMmaOp op) {
+      if (op->hasAttr(kTf32WgmmaAttr)) {
         ops.push_back(op);
+        return WalkResult::advance();
+      }
+      // Unmarked, f32 tiles would go to --convert-nvgpu-to-nvvm as 16-bit
+      // ones: wrong values without an error.
+      if (readsF32Tiles(op)) {
+        op.emitOpError("google-lower-tf32-wgmma: a wgmma reading f32 tiles "
+                       "(loaded through f32 TMA maps) without google.tf32");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
     });
+    if (unmarked.wasInterrupted())
+      return signalPassFailure();
     IRRewriter rewriter(&getContext());
     for (nvgpu::WarpgroupMmaOp op : ops)
       if (failed(lowerTf32Wgmma(rewriter, op)))

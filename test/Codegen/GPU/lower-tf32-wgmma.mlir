@@ -67,3 +67,18 @@ gpu.module @kernels {
     return %d : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
   }
 }
+
+// -----
+
+// Unmarked, a wgmma of tiles that TMA loads as f32 would be lowered as a
+// 16-bit one (wrong values): an error.
+!map = !nvgpu.tensormap.descriptor<tensor = memref<128x32xf32, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+gpu.module @kernels {
+  func.func @unmarked(%a: memref<128x64xf16, 3>, %b: memref<64x128xf16, 3>, %map: !map, %c: !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>) -> !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>> {
+    %da = nvgpu.warpgroup.generate.descriptor %a, %map : memref<128x64xf16, 3>, !map -> !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+    %db = nvgpu.warpgroup.generate.descriptor %b, %map : memref<64x128xf16, 3>, !map -> !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+    // expected-error @below {{google-lower-tf32-wgmma: a wgmma reading f32 tiles (loaded through f32 TMA maps) without google.tf32}}
+    %d = nvgpu.warpgroup.mma %da, %db, %c {waitGroup = 1 : i64} : <tensor = memref<128x64xf16, 3>>, <tensor = memref<64x128xf16, 3>>, <fragmented = vector<128x128xf32>> -> <fragmented = vector<128x128xf32>>
+    return %d : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+  }
+}
