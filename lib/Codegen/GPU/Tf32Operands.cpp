@@ -22,12 +22,13 @@ namespace {
 /// it is read through instead.
 Value createRoundedCopy(RewriterBase &rewriter, Location loc, Value input,
                         bool transpose) {
-  if (auto producer = input.getDefiningOp<linalg::TransposeOp>()) {
+  auto producer = input.getDefiningOp<linalg::TransposeOp>();
+  if (producer && producer.getPermutation().size() >= 2) {
     ArrayRef<int64_t> permutation = producer.getPermutation();
     int64_t rank = permutation.size();
     SmallVector<int64_t> swapped = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     std::swap(swapped[rank - 2], swapped[rank - 1]);
-    if (rank >= 2 && permutation == ArrayRef<int64_t>(swapped)) {
+    if (permutation == ArrayRef<int64_t>(swapped)) {
       input = producer.getInput();
       transpose = !transpose;
     }
