@@ -6,18 +6,6 @@ using namespace mlir;
 
 namespace mlir::google::kernels {
 
-namespace {
-
-Value valueOrDim(RewriterBase &rewriter, Location loc, Value buffer,
-                 int64_t dim) {
-  auto type = cast<MemRefType>(buffer.getType());
-  if (!type.isDynamicDim(dim))
-    return arith::ConstantIndexOp::create(rewriter, loc, type.getDimSize(dim));
-  return memref::DimOp::create(rewriter, loc, buffer, dim);
-}
-
-} // namespace
-
 gpu::LaunchOp lowerToTransposeTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                                     unsigned inner) {
   Location loc = op.getLoc();
@@ -29,7 +17,7 @@ gpu::LaunchOp lowerToTransposeTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   Value output = init->get();
   SmallVector<Value> extents;
   for (unsigned dim = 0; dim < loopCount; ++dim)
-    extents.push_back(valueOrDim(rewriter, loc, output, dim));
+    extents.push_back(linalg::createOrFoldDimOp(rewriter, loc, output, dim));
   auto ceilDiv = [&](Value value) -> Value {
     return arith::CeilDivUIOp::create(rewriter, loc, value,
                                       b.constant(kTransposeTile));
