@@ -21,7 +21,9 @@ warp-specialized; the 16-bit
 ones also with async-copy=false: slices staged through registers, and
 with chip=sm_90a wgmma=true: warpgroup MMAs fed by TMA, blocks of one
 warpgroup and of two, each also warp-specialized), softmax
-4096x4096, relu(x + y) over 64 Mi elements, a 4096x4096 transpose,
+4096x4096, relu(x @ w.T + bias) 4096^3 f16 (B^T read where it lies, by
+mma.sync and by wgmma, one warpgroup and two warp-specialized), relu(x + y)
+over 64 Mi elements, a 4096x4096 transpose,
 attention 16x1024x64 (also
 with fused-attention=true: one kernel) and the MLP 32x784 -> 256 -> 10
 with softmax. The cases add the TF32 kernels' file
@@ -29,7 +31,9 @@ with softmax. The cases add the TF32 kernels' file
 tensor-core file with async-copy=false and the attention-tiles file with
 fused-attention=true, the wgmma and tensor-core files with chip=sm_90a
 wgmma=true (the wgmma file also with wgmma-warpgroups=2, and warp-specialized with
-wgmma-specialized=true, with one and two MMA warpgroups), the TF32
+wgmma-specialized=true, with one and two MMA warpgroups), the
+transposed-B file (test/e2e/matmul-transposed-rhs.mlir) with chip=sm_90a
+wgmma=true, plain and warp-specialized with two warpgroups, the TF32
 wgmma file (test/Codegen/GPU/Inputs/matmul-wgmma-tf32.mlir) with
 chip=sm_90a wgmma=true tf32=true, plain and warp-specialized, and
 test/Codegen/GPU/Inputs/kernel-bounds.mlir with
@@ -84,6 +88,11 @@ if not a.files:
         runs.append((os.path.join(a.main, "test/e2e", f), "chip=sm_90a wgmma=true"))
     runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma.mlir"),
                  "chip=sm_90a wgmma=true wgmma-warpgroups=2"))
+    # x @ w.T: B^T read K-major (wgmma without transposeB).
+    runs.append((os.path.join(a.main, "test/e2e/matmul-transposed-rhs.mlir"), "chip=sm_90a wgmma=true"))
+    runs.append((os.path.join(a.main, "test/e2e/matmul-transposed-rhs.mlir"),
+                 "chip=sm_90a wgmma=true wgmma-specialized=true wgmma-warpgroups=2",
+                 "wgmma-specialized2"))
     # Warp-specialized (a producer warpgroup), one and two MMA warpgroups.
     runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma.mlir"),
                  "chip=sm_90a wgmma=true wgmma-specialized=true", "wgmma-specialized"))
@@ -212,6 +221,13 @@ if a.bench:
   return %m : tensor<{n}x{n}x{t}>
 }}
 """
+    # relu(x @ w.T + b), w as nn.Linear stores it (N x K).
+    mbt = """func.func @mbt(%a: tensor<{n}x{n}x{t}>, %w: tensor<{n}x{n}x{t}>, %c: tensor<{n}x{t}>) -> tensor<{n}x{n}x{t}> {{
+  %b = google.transpose %w {{perm = array<i64: 1, 0>}} : tensor<{n}x{n}x{t}> -> tensor<{n}x{n}x{t}>
+  %m = google.matmul_bias_relu %a, %b, %c : tensor<{n}x{n}x{t}>, tensor<{n}x{n}x{t}>, tensor<{n}x{t}> -> tensor<{n}x{n}x{t}>
+  return %m : tensor<{n}x{n}x{t}>
+}}
+"""
     sm = """func.func @sm(%x: tensor<{r}x{c}xf32>) -> tensor<{r}x{c}xf32> {{
   %s = google.softmax %x {{axis = 1 : i64}} : tensor<{r}x{c}xf32>
   return %s : tensor<{r}x{c}xf32>
@@ -277,6 +293,12 @@ if a.bench:
         for tag in ("wgmma", "wgmma2", "wgmma-ws", "wgmma2-ws"):
             benches.append((f"mbr4096{t}-{tag}", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
                             [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
+    # x @ w.T in f16: B^T read where it lies, by mma.sync (no suffix) and
+    # wgmma (-wgmma, -wgmma2-ws), against torch's x @ w.t().
+    src = os.path.join(B, "mbt4096f16.mlir"); open(src, "w").write(mbt.format(n=4096, t="f16"))
+    for tag in ("", "-wgmma", "-wgmma2-ws"):
+        benches.append((f"mbt4096f16{tag}", src, "mbt", 2 * 4096 ** 3,
+                        [(4096, 4096, "f16"), (4096, 4096, "f16"), (4096, "f16")]))
     # TF32 on wgmma (-wgmma-tf32, -wgmma2-tf32, -wgmma2-ws-tf32), against
     # torch with TF32 allowed.
     for tag in ("wgmma-tf32", "wgmma2-tf32", "wgmma2-ws-tf32"):

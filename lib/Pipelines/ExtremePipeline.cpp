@@ -297,6 +297,9 @@ void google::addTensorCodegenPasses(OpPassManager &pm,
     MapToGpuPassOptions mapping = getMapToGpuOptions(options);
     if (mapping.wgmma && mapping.tf32)
       pm.addNestedPass<func::FuncOp>(createGpuTf32OperandsPass());
+    if (mapping.mmaSync)
+      pm.addNestedPass<func::FuncOp>(
+          createGpuFoldRhsTransposesPass({/*wgmma=*/mapping.wgmma}));
     GpuTileToBlocksPassOptions tiling;
     tiling.fusedAttention = mapping.fusedAttention;
     tiling.tileSize = mapping.tileSize;

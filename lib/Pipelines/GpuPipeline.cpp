@@ -114,7 +114,7 @@ void google::addGpuKernelPasses(OpPassManager &pm,
   // scf.for, not in the blocks of control flow.
   if (options.wgmma) {
     kernels.addPass(createLowerBf16MmaSyncPass());
-    kernels.addPass(createLowerTf32WgmmaPass());
+    kernels.addPass(createLowerKMajorWgmmaPass());
     kernels.addPass(createConvertNVGPUToNVVMPass());
   }
   kernels.addPass(createSCFToControlFlowPass());

@@ -1673,16 +1673,27 @@ class Generator:
         if dtype in ("f16", "bf16") and rank in (2, 3) and \
                 self.rng.random() < (0.5 if WGMMA_MODE else 0.2):
             batch = [self.choice([1, 2])] if rank == 3 else []
+            # x @ w.T: B given N x K and transposed by its own op, which
+            # the kernels read through (K-major B).
+            transposed = self.rng.random() < 0.4
             m, k, n = (128 * self.choice([1, 2, 3]),
                        32 * self.choice([1, 2, 3, 4]),
                        128 * self.choice([1, 2]))
             # wgmma's partial tiles: M and N past 128, K and N multiples
-            # of 8 (of 64 in a batch).
+            # of 8 (K of 64 in a batch, unless B is K-major).
             if WGMMA_MODE and self.rng.random() < 0.5:
                 m, n = self.choice([136, 200, 300]), self.choice([136, 264])
-                k = self.choice([64, 128] if batch else [72, 96, 136])
-            return (self.new_arg(dtype, batch + [m, k], batch + [m, k]),
-                    self.new_arg(dtype, batch + [k, n], batch + [k, n]))
+                k = self.choice([64, 128] if batch and not transposed
+                                else [72, 96, 136])
+            a = self.new_arg(dtype, batch + [m, k], batch + [m, k])
+            if transposed:
+                w = self.new_arg(dtype, batch + [n, k], batch + [n, k])
+                perm = list(range(len(batch))) + [len(batch) + 1, len(batch)]
+                b = self.add(Node("transpose", dtype, batch + [k, n], [w],
+                                  {"perm": perm}))
+                if b is not None:
+                    return a, b
+            return a, self.new_arg(dtype, batch + [k, n], batch + [k, n])
         # f32 for TF32 on wgmma (wgmma=true tf32=true): M and N from 128,
         # partial tiles too, K a multiple of 4 under 128 (no split-K).
         if dtype == "f32" and WGMMA_MODE and TF32_MODE and \

@@ -1061,9 +1061,10 @@ enum BarrierField : int64_t {
 /// adds to each the products of its row of A and its column of B, read
 /// through their descriptors' layouts: A's rows of 64 halves swizzled
 /// (K-major), B's 64-column halves of K rows swizzled (MN-major,
-/// `transposeB`), one half after the other. The TF32 kernel's (google.tf32)
-/// read rows of 32 f32 of A and of B^T (both K-major), keeping the 19 TF32
-/// bits of each, as the tensor cores read them.
+/// `transposeB`), one half after the other, or without `transposeB` B^T's
+/// rows of 64 halves swizzled as A's (K-major). The TF32 kernel's
+/// (google.tf32) read rows of 32 f32 of A and of B^T (both K-major),
+/// keeping the 19 TF32 bits of each, as the tensor cores read them.
 LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   // Ops emulated, and ops that go once those are: descriptors, barriers,
   // fences, waits, prefetches (wgmma completes when it runs).
@@ -1494,20 +1495,21 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
       // The TF32 kernel's (google.tf32): f32 pairs in the 16-bit tiles,
       // B K-major too.
       bool tf32 = mma->hasAttr(kTf32WgmmaAttr);
+      bool rhsKMajor = !mma.getTransposeB();
       auto lhsView = lhs ? lhs.getTensor().getDefiningOp<memref::ViewOp>()
                          : memref::ViewOp();
       auto rhsView = rhs ? rhs.getTensor().getDefiningOp<memref::ViewOp>()
                          : memref::ViewOp();
-      if (!lhs || !rhs || mma.getTransposeA() || mma.getTransposeB() == tf32 ||
+      if (!lhs || !rhs || mma.getTransposeA() || (tf32 && !rhsKMajor) ||
           depth != 64 || columns % 64 != 0 ||
           lhsType.getElementTypeBitWidth() != 16 ||
           (tf32 && (!lhsView || !rhsView)))
         return mma.emitError("google-test-run-launches-on-host: only "
                              "nvgpu.warpgroup.mma of 16-bit A (K-major) and "
-                             "B (MN-major, transposeB) with K = 64, or of "
-                             "TF32 (google.tf32: f32 pairs, B K-major) with "
-                             "K = 32, from generated descriptors of views "
-                             "runs on the host");
+                             "B (MN-major, transposeB, or K-major) with K = "
+                             "64, or of TF32 (google.tf32: f32 pairs, B "
+                             "K-major) with K = 32, from generated "
+                             "descriptors of views runs on the host");
       Value a = lhs.getTensor(), bMatrix = rhs.getTensor();
       // TF32's tiles as f32: A's rows and B's columns of 32.
       if (tf32) {
@@ -1584,7 +1586,7 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
                   Value lhsValue =
                       loadLinear(b, a, getSwizzledOffset(b, row, k, depth));
                   Value rhsValue;
-                  if (tf32) {
+                  if (rhsKMajor) {
                     rhsValue = loadLinear(
                         b, bMatrix, getSwizzledOffset(b, column, k, depth));
                   } else {

@@ -92,7 +92,7 @@ bool isKnownAmdgpuChip(StringRef chip);
 void insertKernelBoundsChecks(OpBuilder &builder, gpu::LaunchOp launch);
 
 /// Marks the TF32 wgmma kernel's nvgpu.warpgroup.mma, whose 16-bit
-/// operand tiles hold f32 (see LowerTf32WgmmaPass).
+/// operand tiles hold f32 (see LowerKMajorWgmmaPass).
 constexpr llvm::StringLiteral kTf32WgmmaAttr = "google.tf32";
 
 #define GEN_PASS_REGISTRATION

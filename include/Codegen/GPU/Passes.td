@@ -139,6 +139,40 @@ def GpuTileToBlocksPass
   ];
 }
 
+def GpuFoldRhsTransposesPass
+    : Pass<"google-gpu-fold-rhs-transposes", "::mlir::func::FuncOp"> {
+  let summary = "Read B's transpose through in 16-bit tensor-core matmuls";
+  let description = [{
+    The 16-bit tensor-core kernels (mma.sync, and sm_90a's wgmma with
+    `wgmma`) read B as K x N or as N x K (K-major: `ldmatrix` without
+    `.trans`, wgmma without `transposeB`). So where B is a transpose of
+    the last two dimensions (`x @ w.T`: nn.Linear's weights, attention's
+    `q @ k^T`), the matmul reads the transpose's input instead, through an
+    (n, k) map, when it then runs on one of those kernels (see
+    `prefersMmaSync`, `prefersWgmma`; not where it splits K). The
+    transpose goes when nothing else reads it: one pass over B and a
+    buffer of its size saved.
+
+    ```mlir
+    %t = linalg.transpose ins(%w : tensor<NxKxf16>) outs(...) permutation = [1, 0]
+    %c = linalg.matmul ins(%x, %t : tensor<MxKxf16>, tensor<KxNxf16>) ...
+    => %c = linalg.generic {(m, n, k): A (m, k), B (n, k), C (m, n)}
+              ins(%x, %w : tensor<MxKxf16>, tensor<NxKxf16>) ...
+    ```
+
+    Functions inside `gpu.module`s are left alone.
+  }];
+  let options = [
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's: the wgmma kernel's matmuls fold too">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numFolded", "num-folded",
+              "Matmuls reading B's transpose through">,
+  ];
+}
+
 def GpuTf32OperandsPass
     : Pass<"google-gpu-tf32-operands", "::mlir::func::FuncOp"> {
   let summary = "Round the operands of TF32 wgmma matmuls and make B K-major";
@@ -217,11 +251,13 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     NVIDIA sm_80 and later), f16 and bf16 matmuls accumulating in f32 in
     whole 128x128 tiles (K a multiple of 32) run on tensor cores through
     `nvgpu.mma.sync` m16n8k16 (bf16 lowered by
-    `--google-lower-bf16-mma-sync`); with `mfma` (the pipeline's `mfma`
+    `--google-lower-bf16-mma-sync`), B read K x N or N x K (B^T, staged as
+    A is and read by `ldmatrix` without `.trans`); with `mfma` (the
+    pipeline's `mfma`
     option, off by default: not yet run on an AMD GPU), the f16 ones run on
     CDNA matrix cores through `amdgpu.mfma` 16x16x16 (4 waves of 64 lanes
     per 128x128 tile), and with `mfma-bf16` (gfx90a and later) the bf16
-    ones too. With `tf32` (the pipeline's `tf32` option, an
+    ones too (B K x N only). With `tf32` (the pipeline's `tf32` option, an
     opt-in: results change), f32 matmuls of the same shapes run on tensor
     cores too, through `nvgpu.mma.sync` m16n8k8 in TF32: their inputs are
     rounded to 10-bit mantissas (to nearest, ties away from zero) as they
@@ -233,10 +269,12 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     while the current one is computed, with one barrier per slice. With
     `wgmma` (and `mma-sync`; the pipeline's `wgmma` option, off by
     default: not yet run on a GPU, needs `chip=sm_90a`), those (batched
-    or not) with M and N at least 128, K at least 64, K and N multiples
-    of 8 and, in a batch, K a multiple of 64 run on the warpgroup tensor
-    cores instead, in partial tiles too (TMA's zero fill past A's and B's
-    edges): blocks of one warpgroup own 128x128 tiles (of
+    or not) with M and N at least 128, K at least 64 and a multiple of 8
+    and, where B is K x N, N a multiple of 8 and, in a batch, K a
+    multiple of 64 run on the warpgroup tensor cores instead, in partial
+    tiles too (TMA's zero fill past A's and B's edges; B^T's slices are
+    one box of 128 rows of K, read K-major: `--google-lower-k-major-wgmma`):
+    blocks of one warpgroup own 128x128 tiles (of
     two, with `wgmma-warpgroups=2`: 256x128 tiles, four stages),
     `nvgpu.warpgroup.mma` (wgmma m64n128k16) reads A's and B's slices of
     64 from three stages of dynamic shared memory, where thread 0 loads
@@ -249,7 +287,7 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     f32 matmuls that `--google-gpu-tf32-operands` gave rounded, K-major
     operands (`google.tf32_operands`: A, and B^T) run on the same kernel
     in TF32: slices of 32 f32 per row, both operands K-major, the op
-    marked `google.tf32` for `--google-lower-tf32-wgmma` (wgmma m64n128k8
+    marked `google.tf32` for `--google-lower-k-major-wgmma` (wgmma m64n128k8
     of TF32). Products are accumulated with `contract`,
     so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
     over a long static K (at least 128) split K instead: blocks of 32
@@ -476,24 +514,32 @@ def LowerBf16MmaSyncPass
                            "::mlir::vector::VectorDialect"];
 }
 
-def LowerTf32WgmmaPass
-    : Pass<"google-lower-tf32-wgmma", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Lower the TF32 wgmma kernel's nvgpu.warpgroup.mma to NVVM";
+def LowerKMajorWgmmaPass
+    : Pass<"google-lower-k-major-wgmma", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower wgmma of K-major B (16-bit B^T, and TF32) to NVVM";
   let description = [{
-    `nvgpu.warpgroup.mma` takes no 32-bit operands (its verifier wants the
-    `tf32` type, whose 19 bits memrefs cannot lay out), and MLIR 22's
-    lowering steps the descriptors right only for 16-bit A and
-    transposed (MN-major) B. The TF32 wgmma kernel therefore describes its
-    K-major f32 tiles as 16-bit ones of twice the depth (the same bytes)
-    and marks the op `google.tf32`; this pass lowers such ops to NVVM's
-    wgmma ops: per 64 rows of A and 8 of K, one
-    `wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32`, A's descriptor
-    advanced by 64 rows (8 KiB) and 32 bytes, B's (K-major too) by 32
-    bytes, between one fence and one commit and wait of the group (as
-    `--convert-nvgpu-to-nvvm` brackets its ops). The accumulator and the
-    descriptors cross over as `--convert-nvgpu-to-nvvm` converts them
-    (unrealized casts that it reconciles). Run before it; other ops are
-    left to it.
+    MLIR 22's lowering of `nvgpu.warpgroup.mma` steps the descriptors
+    right only for 16-bit A and transposed (MN-major) B, and its op takes
+    no 32-bit operands (the verifier wants the `tf32` type, whose 19 bits
+    memrefs cannot lay out). This pass lowers the wgmma kernel's other
+    ops to NVVM's wgmma ops itself:
+
+    - 16-bit (f16, bf16) ops without `transposeB`: B^T's slice is K-major,
+      rows of 64 halves as A's (`x @ w.T`, see
+      `--google-gpu-fold-rhs-transposes`);
+    - TF32: the kernel describes its K-major f32 tiles as 16-bit ones of
+      twice the depth (the same bytes) and marks the op `google.tf32`.
+
+    Per 64 rows of A and 32 bytes of K (16 halves, or 8 f32), one
+    `wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16` (`bf16`, or
+    `k8.f32.tf32.tf32`), A's descriptor advanced by 64 rows (8 KiB) and 32
+    bytes, B's by 32 bytes, between one fence and one commit and wait of
+    the group (as `--convert-nvgpu-to-nvvm` brackets its ops). The
+    accumulator and the descriptors cross over as
+    `--convert-nvgpu-to-nvvm` converts them (unrealized casts that it
+    reconciles). A wgmma on tiles that TMA loads as f32 without the mark
+    is an error. Run before `--convert-nvgpu-to-nvvm`; 16-bit ops with
+    `transposeB` are left to it.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];

@@ -1042,7 +1042,8 @@ unpackAccumulators(const IndexBuilder &b, ValueRange accumulators,
 }
 
 /// The K slices of a matrix-core kernel's A (kMmaBlockTile x kMmaSliceDepth)
-/// and B (kMmaSliceDepth x kMmaBlockTile) tiles of f16, bf16 or f32, staged
+/// and B (kMmaSliceDepth x kMmaBlockTile, or with `rhsKMajor` B^T laid out
+/// as A: kMmaBlockTile x kMmaSliceDepth) tiles of f16, bf16 or f32, staged
 /// in workgroup buffers through registers: each of the block's `threads`
 /// threads loads vectors of 16 bytes of each (load), which later go to the
 /// buffers (store), whose rows are padded against bank conflicts: A's by 16
@@ -1069,19 +1070,21 @@ public:
                    swizzled ? 0 : getVectorSize(element), stages);
   }
   static MemRefType getRhsType(Type element, int64_t stages = 1,
-                               bool swizzled = false) {
+                               bool swizzled = false, bool kMajor = false) {
+    if (kMajor)
+      return getLhsType(element, stages, swizzled);
     return getType(element, kMmaSliceDepth, kMmaBlockTile,
                    swizzled ? 0 : kRhsPad, stages);
   }
 
   /// Where the 16-byte chunk holding (`row`, `column`) of A's (or B's)
   /// swizzled buffer lies in its row (`column` a multiple of 8 halves):
-  /// chunk c of A's row r (4 chunks) at c ^ (r / 2 % 4), of B's row r (16
-  /// chunks) at c ^ (r % 8). ldmatrix's 8 rows of one chunk, and a quarter
-  /// warp's 8 chunks (two of A's rows, or 8 consecutive chunks of one of
-  /// B's), then lie in 8 different groups of 4 banks.
+  /// chunk c of A's (or B^T's) row r (4 chunks) at c ^ (r / 2 % 4), of B's
+  /// row r (16 chunks) at c ^ (r % 8). ldmatrix's 8 rows of one chunk, and
+  /// a quarter warp's 8 chunks (two of A's rows, or 8 consecutive chunks
+  /// of one of B's), then lie in 8 different groups of 4 banks.
   Value swizzle(bool rhs, Value row, Value column) const {
-    Value key = rhs ? b.rem(row, 8) : b.rem(b.div(row, 2), 4);
+    Value key = rowsOfK(rhs) ? b.rem(b.div(row, 2), 4) : b.rem(row, 8);
     int64_t vector = getVectorSize(element);
     Value chunk =
         arith::XOrIOp::create(b.rewriter, b.loc, b.div(column, vector), key);
@@ -1092,12 +1095,12 @@ public:
                const linalg::ContractionDimensions &dims, ArrayRef<Value> loops,
                const TileOrigin &origin, Value thread, int64_t threads,
                Value sharedLhs, Value sharedRhs, bool roundToTf32 = false,
-               bool swizzled = false)
+               bool swizzled = false, bool rhsKMajor = false)
       : b(b), op(op), dims(dims), loops(loops), origin(origin), thread(thread),
         threads(threads), sharedLhs(sharedLhs), sharedRhs(sharedRhs),
         element(cast<MemRefType>(sharedLhs.getType()).getElementType()),
         vectorSize(getVectorSize(element)), roundToTf32(roundToTf32),
-        swizzled(swizzled) {}
+        swizzled(swizzled), rhsKMajor(rhsKMajor) {}
 
   /// The vectors of the slice starting at K = `firstDepth`.
   SmallVector<Value> load(Value firstDepth) {
@@ -1249,7 +1252,8 @@ private:
   /// and r + 4: 4 padded rows apart is 64 bytes modulo the banks' 128.
   std::pair<Value, Value> getSlot(int64_t copy, bool rhs) const {
     Value index = b.addConstant(thread, copy * threads);
-    int64_t perRow = (rhs ? kMmaBlockTile : kMmaSliceDepth) / vectorSize;
+    int64_t perRow =
+        (rowsOfK(rhs) ? kMmaSliceDepth : kMmaBlockTile) / vectorSize;
     if (perRow != 4 || swizzled)
       return {b.div(index, perRow), b.mul(b.rem(index, perRow), vectorSize)};
     static_assert((kMmaSliceDepth + 8) * 2 * 4 % 128 == 64,
@@ -1265,7 +1269,10 @@ private:
   SmallVector<Value> getSource(bool rhs, Value firstDepth, Value row,
                                Value column) {
     SmallVector<Value> at(loops);
-    if (rhs) {
+    if (rhs && rhsKMajor) {
+      at[dims.n.front()] = b.add(origin.firstColumn, row);
+      at[dims.k.front()] = b.add(firstDepth, column);
+    } else if (rhs) {
       at[dims.k.front()] = b.add(firstDepth, row);
       at[dims.n.front()] = b.add(origin.firstColumn, column);
     } else {
@@ -1279,6 +1286,9 @@ private:
   Value round(Value vector) const {
     return roundToTf32 ? createTf32Rounding(b.rewriter, b.loc, vector) : vector;
   }
+
+  /// Whether A's (or B's) buffer holds rows of K: A's, and B^T's.
+  bool rowsOfK(bool rhs) const { return !rhs || rhsKMajor; }
 
   /// Vectors each thread copies of A's slice (and of B's).
   int64_t getCopies() const {
@@ -1297,6 +1307,7 @@ private:
   int64_t vectorSize;
   bool roundToTf32;
   bool swizzled;
+  bool rhsKMajor;
 };
 
 /// The frame of a matrix-core kernel: blocks of `threads` threads own
@@ -1309,13 +1320,15 @@ struct MatrixCoreLaunch : BlockFrame {
 MatrixCoreLaunch createMatrixCoreLaunch(
     const IndexBuilder &b, const ContractionBlocks &blocks, linalg::LinalgOp op,
     const linalg::ContractionDimensions &dims, linalg::GenericOp epilogue,
-    int64_t threads, int64_t stages = 1, bool swizzled = false) {
+    int64_t threads, int64_t stages = 1, bool swizzled = false,
+    bool rhsKMajor = false) {
   Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   MatrixCoreLaunch frame;
   static_cast<BlockFrame &>(frame) = launchBlocks(
       b.rewriter, blocks, op, dims, epilogue, kMmaBlockTile, threads, 1,
-      TypeRange{SliceStaging::getLhsType(element, stages, swizzled),
-                SliceStaging::getRhsType(element, stages, swizzled)});
+      TypeRange{
+          SliceStaging::getLhsType(element, stages, swizzled),
+          SliceStaging::getRhsType(element, stages, swizzled, rhsKMajor)});
   frame.sharedLhs = frame.launch.getWorkgroupAttributions()[0];
   frame.sharedRhs = frame.launch.getWorkgroupAttributions()[1];
   frame.zero = b.constant(0);
@@ -1367,11 +1380,15 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   constexpr int64_t tilesM = warpRows / 16, tilesN = warpColumns / 8;
   Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   bool tf32 = element.isF32();
+  // B^T (N x K) is staged as A is, and read by ldmatrix without .trans.
+  bool rhsKMajor = readsRhsKMajor(op, dims);
+  assert(!(tf32 && rhsKMajor) && "TF32's B is K x N (prefersTf32MmaSync)");
   // TF32 rounds in registers; its stages would not fit in 48 KiB.
   bool async = asyncCopy && !tf32;
-  MatrixCoreLaunch frame = createMatrixCoreLaunch(
-      b, blocks, op, dims, epilogue, warps * warpSize,
-      /*stages=*/async ? SliceStaging::kAsyncStages : 1, /*swizzled=*/async);
+  MatrixCoreLaunch frame =
+      createMatrixCoreLaunch(b, blocks, op, dims, epilogue, warps * warpSize,
+                             /*stages=*/async ? SliceStaging::kAsyncStages : 1,
+                             /*swizzled=*/async, rhsKMajor);
   Value warp = b.div(frame.thread, warpSize);
   Value lane = b.rem(frame.thread, warpSize);
   Value group = b.div(lane, 4);
@@ -1399,7 +1416,7 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   // A's slice (128 x 32) and as many of B's (32 x 128).
   SliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
                        warps * warpSize, frame.sharedLhs, frame.sharedRhs,
-                       /*roundToTf32=*/tf32, /*swizzled=*/async);
+                       /*roundToTf32=*/tf32, /*swizzled=*/async, rhsKMajor);
   if (!async) {
     staging.store(staging.load(frame.zero));
     gpu::BarrierOp::create(rewriter, loc);
@@ -1423,6 +1440,12 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   Value matrixRow = b.add(b.rem(lane, 8), b.mul(b.rem(matrix, 2), 8));
   Value matrixColumn =
       b.mul(b.div(matrix, 2), SliceStaging::getVectorSize(element));
+  // B^T's: matrices (0-7, 0-7), (0-7, 8-15), (8-15, 0-7), (8-15, 8-15).
+  Value transposedRow, transposedColumn;
+  if (rhsKMajor) {
+    transposedRow = b.add(b.rem(lane, 8), b.mul(b.div(matrix, 2), 8));
+    transposedColumn = b.mul(b.rem(matrix, 2), 8);
+  }
   // TF32: B's fragments are read by row (lane % 4).
   Value quad = tf32 ? b.rem(lane, 4) : Value();
   auto computeStep =
@@ -1478,7 +1501,9 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
         // each matrix. A's fragment of a 16x16 tile is its matrices (rows
         // 0-7, 8-15) x (columns 0-7, 8-15) in that order; B's, of two 16x8
         // tiles, the transposes of (rows 0-7, 8-15) x (columns of the first
-        // tile, of the second).
+        // tile, of the second): with B^T in shared memory, its matrices
+        // (columns of K 0-7, 8-15) x (rows of the first tile, of the
+        // second) as they lie.
         SmallVector<Value> lhsFragments, rhsFragments;
         for (int64_t i = 0; i < tilesM; ++i)
           lhsFragments.push_back(nvgpu::LdMatrixOp::create(
@@ -1488,11 +1513,20 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                  b.addConstant(matrixColumn, step)),
               /*transpose=*/false, /*numTiles=*/4));
         for (int64_t j = 0; j < tilesN; j += 2) {
-          Value both = nvgpu::LdMatrixOp::create(
-              rewriter, loc, lhsFragmentType, frame.sharedRhs,
-              at(/*rhs=*/true, b.addConstant(matrixRow, step),
-                 b.add(b.addConstant(warpColumn, 8 * j), matrixColumn)),
-              /*transpose=*/true, /*numTiles=*/4);
+          Value both =
+              rhsKMajor ? nvgpu::LdMatrixOp::create(
+                              rewriter, loc, lhsFragmentType, frame.sharedRhs,
+                              at(/*rhs=*/true,
+                                 b.add(b.addConstant(warpColumn, 8 * j),
+                                       transposedRow),
+                                 b.addConstant(transposedColumn, step)),
+                              /*transpose=*/false, /*numTiles=*/4)
+                        : nvgpu::LdMatrixOp::create(
+                              rewriter, loc, lhsFragmentType, frame.sharedRhs,
+                              at(/*rhs=*/true, b.addConstant(matrixRow, step),
+                                 b.add(b.addConstant(warpColumn, 8 * j),
+                                       matrixColumn)),
+                              /*transpose=*/true, /*numTiles=*/4);
           for (int64_t tileOf = 0; tileOf < 2; ++tileOf) {
             SmallVector<Value> elements;
             for (int64_t row = 0; row < 2; ++row)
@@ -1574,8 +1608,10 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   Value lhs = op.getDpsInputOperand(0)->get();
   Value rhs = op.getDpsInputOperand(1)->get();
   Type element = getElementTypeOrSelf(lhs);
-  // TF32: f32 A and B^T (N x K, see prefersWgmmaTf32), both K-major.
+  // TF32: f32 A and B^T (N x K, see prefersWgmmaTf32), both K-major. 16-bit
+  // B is K x N (MN-major) or N x K (K-major, see readsRhsKMajor).
   const bool tf32 = element.isF32();
+  const bool rhsKMajor = tf32 || readsRhsKMajor(op, dims);
   constexpr int64_t columns = kMmaBlockTile;
   const int64_t depth = tf32 ? kWgmmaTf32SliceDepth : kWgmmaSliceDepth;
   constexpr int64_t warpSize = 32, warpgroupSize = 128;
@@ -1595,12 +1631,12 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
                            workgroup);
   };
   // TMA's boxes: A's 128 rows of the slice, and B's two 64-column halves
-  // of the slice's rows (B^T's 128 rows of the slice for TF32).
+  // of the slice's rows (B^T's 128 rows of the slice, as A's).
   MemRefType lhsTile = sharedType({kMmaBlockTile, depth}, element);
-  MemRefType rhsBox = tf32 ? sharedType({columns, depth}, element)
-                           : sharedType({depth, depth}, element);
+  MemRefType rhsBox = rhsKMajor ? sharedType({columns, depth}, element)
+                                : sharedType({depth, depth}, element);
   // The tiles wgmma reads, through descriptors: TF32's K-major f32 tiles
-  // as 16-bit ones of twice the depth (see --google-lower-tf32-wgmma).
+  // as 16-bit ones of twice the depth (see --google-lower-k-major-wgmma).
   Type half = tf32 ? Float16Type::get(context) : element;
   const int64_t halfDepth = tf32 ? 2 * depth : depth;
   MemRefType lhsOperand = sharedType({kMmaBlockTile, halfDepth}, half);
@@ -1609,8 +1645,8 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   // The host describes A and B to TMA: boxes of one slice of A, and of
   // one half of B's. A batch's matrices lie one after the other: the maps
   // see them as one (batch * rows) x columns matrix, whose boxes never
-  // straddle two of them along K (a multiple of the slices for 16-bit B;
-  // rows past M or N give elements of C that are not stored).
+  // straddle two of them along K (a multiple of the slices for MN-major
+  // B; rows past M or N give elements of C that are not stored).
   bool batched = !dims.batch.empty();
   auto createTensorMap = [&](Value input, MemRefType box) -> Value {
     if (batched)
@@ -1704,8 +1740,8 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
   Value lhsRow = origin.firstRow, rhsRow = zero;
   if (batched) {
     lhsRow = b.add(b.mul(origin.batch, ranges[dims.m.front()]), lhsRow);
-    rhsRow =
-        b.mul(origin.batch, ranges[tf32 ? dims.n.front() : dims.k.front()]);
+    rhsRow = b.mul(origin.batch,
+                   ranges[rhsKMajor ? dims.n.front() : dims.k.front()]);
   }
   // Thread 0 loads the slice starting at K = `firstDepth` into `stage`
   // (each warpgroup's 128 rows of A, then B's halves): TMA's coordinates
@@ -1721,7 +1757,7 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
           barriers, lhsMap,
           ValueRange{firstDepth, b.addConstant(lhsRow, group * kMmaBlockTile)},
           stage, /*multicastMask=*/Value(), isFirst);
-    if (tf32) {
+    if (rhsKMajor) {
       nvgpu::TmaAsyncLoadOp::create(
           rewriter, loc, view(b.addConstant(stageStart, lhsBytes), rhsBox),
           barriers, rhsMap,
@@ -1775,11 +1811,13 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
     Value rhsDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
         rewriter, loc, rhsDescriptorType,
         view(b.addConstant(stageStart, lhsBytes), rhsOperand), rhsMap);
-    // 16-bit B is MN-major (transposeB), TF32's B^T K-major.
+    // MN-major B is transposeB; K-major B^T goes to
+    // --google-lower-k-major-wgmma.
     auto mma = nvgpu::WarpgroupMmaOp::create(
         rewriter, loc, accumulatorType, lhsDescriptor, rhsDescriptor,
         /*waitGroup=*/uint64_t(1), /*transposeA=*/UnitAttr(),
-        /*transposeB=*/tf32 ? UnitAttr() : rewriter.getUnitAttr(), accumulator);
+        /*transposeB=*/rhsKMajor ? UnitAttr() : rewriter.getUnitAttr(),
+        accumulator);
     if (tf32)
       mma->setAttr(kTf32WgmmaAttr, rewriter.getUnitAttr());
     return mma.getResult();
@@ -1941,6 +1979,7 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
   constexpr int64_t blockTile = kMmaBlockTile, depth = kMmaSliceDepth;
   constexpr int64_t waves = 4, waveSize = 64, waveTile = 64;
   constexpr int64_t tiles = waveTile / 16, fragment = 4;
+  assert(!readsRhsKMajor(op, dims) && "B is K x N (chooseContractionKernel)");
   MatrixCoreLaunch frame =
       createMatrixCoreLaunch(b, blocks, op, dims, epilogue, waves * waveSize);
   Value wave = b.div(frame.thread, waveSize);

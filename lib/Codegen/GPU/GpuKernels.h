@@ -50,6 +50,23 @@ bool readsInOrder(linalg::LinalgOp op, OpOperand &operand,
                   const linalg::ContractionDimensions &dims, unsigned first,
                   unsigned second);
 
+/// The input of the linalg.transpose that defines `value` when it swaps
+/// the last two dimensions (and keeps the others), else null.
+Value getSwappedTransposeSource(Value value);
+
+/// A linalg.generic computing contraction `op` (created before it, not
+/// replacing it) from `inputs` read through `inputMaps`.
+linalg::GenericOp createContractionWithInputs(RewriterBase &rewriter,
+                                              linalg::LinalgOp op,
+                                              ValueRange inputs,
+                                              ArrayRef<AffineMap> inputMaps);
+
+/// The indexing map of a contraction's operand read at loop dimensions
+/// (batch, `first`, `second`) (see readsInOrder).
+AffineMap getOperandMap(MLIRContext *context, unsigned numLoops,
+                        const linalg::ContractionDimensions &dims,
+                        unsigned first, unsigned second);
+
 /// The loop dimensions of a contraction that one thread tiles: C[b, m, n]
 /// += A[b, m, k] * B[b, k, n] with any operand layout and at most one batch
 /// dimension; std::nullopt for other ops.
@@ -300,11 +317,18 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
 constexpr int64_t kMmaBlockTile = 128;
 constexpr int64_t kMmaSliceDepth = 32;
 
+/// Whether contraction `op` reads B as N x K ([batch,] n, k: K-major, as
+/// `x @ w.T` once --google-gpu-fold-rhs-transposes read through the
+/// transpose).
+bool readsRhsKMajor(linalg::LinalgOp op,
+                    const linalg::ContractionDimensions &dims);
+
 /// Whether contraction `op` can run on tensor cores through
 /// nvgpu.mma.sync m16n8k16 (sm_80 and later): f16 or bf16 A (M x K) and B
-/// (K x N) whose products accumulate into f32 C, [batch,] row-major without
-/// offsets, static, M and N multiples of kMmaBlockTile and K of
-/// kMmaSliceDepth.
+/// (K x N, or N x K: readsRhsKMajor) whose products accumulate into f32 C,
+/// [batch,] row-major without offsets, static, M and N multiples of
+/// kMmaBlockTile and K of kMmaSliceDepth. (The MFMA kernel, which takes
+/// the same shapes, reads B only as K x N.)
 bool prefersMmaSync(linalg::LinalgOp op,
                     const linalg::ContractionDimensions &dims);
 
@@ -324,9 +348,10 @@ constexpr int64_t kWgmmaSliceDepth = 64;
 /// (wgmma, A and B loaded by TMA): the operands and products
 /// prefersMmaSync takes, M and N at least kMmaBlockTile and K at least
 /// kWgmmaSliceDepth, in partial tiles too (TMA fills what lies past A's
-/// and B's edges with zeros), with K and N multiples of 8 (TMA reads rows
-/// that start at multiples of 16 bytes) and, in a batch, K a multiple of
-/// kWgmmaSliceDepth (B's slices past K would be the next matrix's rows).
+/// and B's edges with zeros), with K a multiple of 8 (TMA reads rows
+/// that start at multiples of 16 bytes) and, where B is K x N, N a
+/// multiple of 8 too and, in a batch, K a multiple of kWgmmaSliceDepth
+/// (B's slices past K would be the next matrix's rows).
 bool prefersWgmma(linalg::LinalgOp op,
                   const linalg::ContractionDimensions &dims);
 
@@ -365,8 +390,9 @@ bool prefersWgmmaTf32(linalg::LinalgOp op,
 /// op) on sm_90a's tensor cores: blocks of `rows` / 128 warpgroups (1 or
 /// 2) own `rows` x 128 tiles of C, each warpgroup 128 rows accumulated in
 /// f32 by nvgpu.warpgroup.mma (wgmma.mma_async m64n128k16) from slices of
-/// A (its 128 x 64) and B (64 x 128, shared) that thread 0 loads by TMA
-/// (nvgpu.tma.async.load, 128-byte swizzle) into 3 (4 for 2 warpgroups)
+/// A (its 128 x 64) and B (64 x 128, shared; B^T's 128 x 64 K-major, see
+/// readsRhsKMajor, and TF32's, see prefersWgmmaTf32) that thread 0 loads
+/// by TMA (nvgpu.tma.async.load, 128-byte swizzle) into 3 (4 for 2 warpgroups)
 /// stages of dynamic shared memory, each with an mbarrier; the host makes
 /// A's and B's tensor maps (nvgpu.tma.create.descriptor) before the
 /// launch. `specialized`: one more warpgroup, the block's first, whose

@@ -180,14 +180,17 @@ bool isWideningHalfProduct(linalg::LinalgOp op, Type half) {
 
 namespace {
 
-/// Whether `op`'s A (M x K) and B (K x N) of `input` and C of f32 are
-/// [batch,] row-major without offsets, static.
+/// Whether `op`'s A (M x K) and B (K x N, or with `rhsKMajor` N x K) of
+/// `input` and C of f32 are [batch,] row-major without offsets, static.
 bool hasDenseMatrices(linalg::LinalgOp op,
-                      const linalg::ContractionDimensions &dims, Type input) {
+                      const linalg::ContractionDimensions &dims, Type input,
+                      bool rhsKMajor = false) {
   unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
   Type f32 = Float32Type::get(op->getContext());
+  OpOperand &rhs = *op.getDpsInputOperand(1);
   return isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, input) &&
-         isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, input) &&
+         (rhsKMajor ? isDenseOperand(op, rhs, dims, n, k, input)
+                    : isDenseOperand(op, rhs, dims, k, n, input)) &&
          isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32);
 }
 
@@ -195,9 +198,9 @@ bool hasDenseMatrices(linalg::LinalgOp op,
 /// multiples of kMmaBlockTile and K of kMmaSliceDepth: the matrix-core
 /// kernels' tiles.
 bool fitsMatrixCoreTiles(linalg::LinalgOp op,
-                         const linalg::ContractionDimensions &dims,
-                         Type input) {
-  if (!hasDenseMatrices(op, dims, input))
+                         const linalg::ContractionDimensions &dims, Type input,
+                         bool rhsKMajor = false) {
+  if (!hasDenseMatrices(op, dims, input, rhsKMajor))
     return false;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   return ranges[dims.m.front()] % kMmaBlockTile == 0 &&
@@ -207,25 +210,37 @@ bool fitsMatrixCoreTiles(linalg::LinalgOp op,
 
 } // namespace
 
+bool readsRhsKMajor(linalg::LinalgOp op,
+                    const linalg::ContractionDimensions &dims) {
+  return readsInOrder(op, *op.getDpsInputOperand(1), dims, dims.n.front(),
+                      dims.k.front());
+}
+
 bool prefersMmaSync(linalg::LinalgOp op,
                     const linalg::ContractionDimensions &dims) {
   Type half = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   return (half.isF16() || half.isBF16()) &&
-         fitsMatrixCoreTiles(op, dims, half) && isWideningHalfProduct(op, half);
+         fitsMatrixCoreTiles(op, dims, half, readsRhsKMajor(op, dims)) &&
+         isWideningHalfProduct(op, half);
 }
 
 bool prefersWgmma(linalg::LinalgOp op,
                   const linalg::ContractionDimensions &dims) {
   Type half = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+  bool rhsKMajor = readsRhsKMajor(op, dims);
   if ((!half.isF16() && !half.isBF16()) || !isWideningHalfProduct(op, half) ||
-      !hasDenseMatrices(op, dims, half))
+      !hasDenseMatrices(op, dims, half, rhsKMajor))
     return false;
   unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  return ranges[m] >= kMmaBlockTile && ranges[n] >= kMmaBlockTile &&
-         ranges[k] >= kWgmmaSliceDepth && ranges[k] % 8 == 0 &&
-         ranges[n] % 8 == 0 &&
-         (dims.batch.empty() || ranges[k] % kWgmmaSliceDepth == 0);
+  if (ranges[m] < kMmaBlockTile || ranges[n] < kMmaBlockTile ||
+      ranges[k] < kWgmmaSliceDepth || ranges[k] % 8 != 0)
+    return false;
+  // B^T's rows are K long, as A's; B's are N long, and its boxes go down
+  // K, past a batch's matrix unless K is a multiple of the slices.
+  return rhsKMajor ||
+         (ranges[n] % 8 == 0 &&
+          (dims.batch.empty() || ranges[k] % kWgmmaSliceDepth == 0));
 }
 
 namespace {
@@ -284,6 +299,46 @@ bool prefersWgmmaTf32(linalg::LinalgOp op,
                       const linalg::ContractionDimensions &dims) {
   return op->hasAttr(kTf32OperandsAttr) &&
          fitsWgmmaTf32(op, dims, /*kernelLayout=*/true);
+}
+
+Value getSwappedTransposeSource(Value value) {
+  auto transpose = value.getDefiningOp<linalg::TransposeOp>();
+  if (!transpose)
+    return nullptr;
+  ArrayRef<int64_t> permutation = transpose.getPermutation();
+  int64_t rank = permutation.size();
+  if (rank < 2)
+    return nullptr;
+  SmallVector<int64_t> swapped = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(swapped[rank - 2], swapped[rank - 1]);
+  if (permutation != ArrayRef<int64_t>(swapped))
+    return nullptr;
+  return transpose.getInput();
+}
+
+linalg::GenericOp createContractionWithInputs(RewriterBase &rewriter,
+                                              linalg::LinalgOp op,
+                                              ValueRange inputs,
+                                              ArrayRef<AffineMap> inputMaps) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  llvm::copy(inputMaps, maps.begin());
+  auto generic = linalg::GenericOp::create(
+      rewriter, op.getLoc(), op->getResultTypes(), inputs, op.getDpsInits(),
+      maps, op.getIteratorTypesArray());
+  rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
+                             generic.getRegion().begin());
+  return generic;
+}
+
+AffineMap getOperandMap(MLIRContext *context, unsigned numLoops,
+                        const linalg::ContractionDimensions &dims,
+                        unsigned first, unsigned second) {
+  SmallVector<AffineExpr> results;
+  for (unsigned dim : dims.batch)
+    results.push_back(getAffineDimExpr(dim, context));
+  results.push_back(getAffineDimExpr(first, context));
+  results.push_back(getAffineDimExpr(second, context));
+  return AffineMap::get(numLoops, 0, results, context);
 }
 
 std::optional<unsigned> getInnermostDim(linalg::LinalgOp op,
@@ -345,7 +400,9 @@ chooseContractionKernel(linalg::LinalgOp op,
                                      : ContractionKernel::Wgmma,
             rows};
   }
-  if ((choices.mmaSync || matrixCores) && prefersMmaSync(op, dims))
+  // (The MFMA kernel reads B only N-major.)
+  if ((choices.mmaSync || (matrixCores && !readsRhsKMajor(op, dims))) &&
+      prefersMmaSync(op, dims))
     return {choices.mmaSync ? ContractionKernel::MmaSync
                             : ContractionKernel::Mfma,
             kMmaBlockTile};

@@ -22,16 +22,9 @@ namespace {
 /// it is read through instead.
 Value createRoundedCopy(RewriterBase &rewriter, Location loc, Value input,
                         bool transpose) {
-  auto producer = input.getDefiningOp<linalg::TransposeOp>();
-  if (producer && producer.getPermutation().size() >= 2) {
-    ArrayRef<int64_t> permutation = producer.getPermutation();
-    int64_t rank = permutation.size();
-    SmallVector<int64_t> swapped = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-    std::swap(swapped[rank - 2], swapped[rank - 1]);
-    if (permutation == ArrayRef<int64_t>(swapped)) {
-      input = producer.getInput();
-      transpose = !transpose;
-    }
+  if (Value source = getSwappedTransposeSource(input)) {
+    input = source;
+    transpose = !transpose;
   }
   auto type = cast<RankedTensorType>(input.getType());
   int64_t rank = type.getRank();
@@ -67,28 +60,19 @@ void roundOperands(RewriterBase &rewriter, linalg::LinalgOp op,
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   SmallVector<Value> operands = op.getDpsInputs();
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   SmallVector<Value> rounded;
+  SmallVector<AffineMap> maps;
   for (auto [index, rows] : llvm::enumerate(
            std::array<unsigned, 2>{dims.m.front(), dims.n.front()})) {
     OpOperand *operand = op.getDpsInputOperand(index);
     bool transpose = !readsInOrder(op, *operand, dims, rows, dims.k.front());
     rounded.push_back(
         createRoundedCopy(rewriter, loc, operand->get(), transpose));
-    // Its map: (batch, rows, k) in the contraction's loops.
-    SmallVector<AffineExpr> results;
-    for (unsigned dim : dims.batch)
-      results.push_back(rewriter.getAffineDimExpr(dim));
-    results.push_back(rewriter.getAffineDimExpr(rows));
-    results.push_back(rewriter.getAffineDimExpr(dims.k.front()));
-    maps[index] = AffineMap::get(op.getNumLoops(), 0, results, op.getContext());
+    maps.push_back(getOperandMap(op.getContext(), op.getNumLoops(), dims, rows,
+                                 dims.k.front()));
   }
-  Value lhs = rounded[0], rhs = rounded[1];
-  auto generic = linalg::GenericOp::create(
-      rewriter, loc, op->getResultTypes(), ValueRange{lhs, rhs},
-      op.getDpsInits(), maps, op.getIteratorTypesArray());
-  rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
-                             generic.getRegion().begin());
+  linalg::GenericOp generic =
+      createContractionWithInputs(rewriter, op, rounded, maps);
   generic->setAttr(kTf32OperandsAttr, rewriter.getUnitAttr());
 
   auto fill = op.getDpsInits().front().getDefiningOp<linalg::FillOp>();

@@ -152,3 +152,35 @@ func.func @tf32_not_a_product(%a: memref<256x64xf32>, %b: memref<64x128xf32>, %c
   }
   return
 }
+
+// -----
+
+// B^T (N x K, read through an (n, k) map: x @ w.T once
+// --google-gpu-fold-rhs-transposes read through the transpose) is staged
+// as A is, 128 x 32 per slice (rows of K, A's swizzle), and ldmatrix
+// reads B's fragments from it without .trans.
+// CHECK-LABEL: func.func @rhs_k_major
+// CHECK: workgroup(%[[SA:.*]] : memref<128x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<128x40xf16, #gpu.address_space<workgroup>>)
+// CHECK: scf.for
+// CHECK-COUNT-4: nvgpu.ldmatrix %[[SA]]{{.*}} {numTiles = 4 : i32, transpose = false}
+// CHECK: nvgpu.ldmatrix %[[SB]]{{.*}} {numTiles = 4 : i32, transpose = false} : memref<128x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %[[SB]]{{.*}} {numTiles = 4 : i32, transpose = false}
+// CHECK-COUNT-16: nvgpu.mma.sync
+// ASYNC-LABEL: func.func @rhs_k_major
+// ASYNC: workgroup(%{{.*}} : memref<3x128x32xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<3x128x32xf16, #gpu.address_space<workgroup>>)
+// ASYNC: nvgpu.device_async_copy %{{.*}}, %[[SB]]
+// ASYNC: nvgpu.ldmatrix %[[SB]]{{.*}} {numTiles = 4 : i32, transpose = false}
+// ASYNC-NOT: transpose = true
+func.func @rhs_k_major(%a: memref<256x64xf16>, %b: memref<128x64xf16>, %c: memref<256x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<256x64xf16>, memref<128x64xf16>) outs(%c : memref<256x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

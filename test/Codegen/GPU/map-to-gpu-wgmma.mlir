@@ -214,3 +214,55 @@ func.func @batch_ragged_k(%a: memref<2x256x96xf16>, %b: memref<2x96x256xf16>, %c
   linalg.batch_matmul ins(%a, %b : memref<2x256x96xf16>, memref<2x96x256xf16>) outs(%c : memref<2x256x256xf32>)
   return
 }
+
+// -----
+
+// B^T (N x K, an (n, k) map): TMA loads B's slice as one box of 128 rows
+// of 64 halves at (K, column), as A's; the wgmma reads it K-major (no
+// transposeB: --google-lower-k-major-wgmma lowers it). A batch: B's
+// rows (batch * N + column); its K need not be a multiple of 64.
+// CHECK-LABEL: func.func @rhs_k_major
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c128{{.*}}, %c64{{.*}}]
+// CHECK: %[[MAPB:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c128{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.launch
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%{{.*}}], %c32768
+// CHECK: nvgpu.tma.async.load
+// CHECK: nvgpu.tma.async.load %[[MAPB]][%c0{{.*}}, %{{.*}}], {{.*}} -> memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: nvgpu.tma.async.load
+// CHECK: nvgpu.mbarrier.arrive.expect_tx
+// CHECK: nvgpu.warpgroup.mma {{.*}} : <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x128xf16, #gpu.address_space<workgroup>>>, <fragmented = vector<128x128xf32>> -> <fragmented = vector<128x128xf32>>
+// CHECK-NOT: transposeB
+// CHECK-LABEL: func.func @rhs_k_major_batch
+// CHECK: nvgpu.warpgroup.mma
+// CHECK-NOT: transposeB
+// MMA-SYNC-LABEL: func.func @rhs_k_major
+// MMA-SYNC: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// MMA-SYNC-NOT: transpose = true
+// MMA-SYNC-LABEL: func.func @rhs_k_major_batch
+func.func @rhs_k_major(%a: memref<512x128xf16>, %b: memref<256x128xf16>, %c: memref<512x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<512x256xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<512x128xf16>, memref<256x128xf16>) outs(%c : memref<512x256xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+func.func @rhs_k_major_batch(%a: memref<2x256x96xf16>, %b: memref<2x256x96xf16>, %c: memref<2x256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x256x256xf32>)
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<2x256x96xf16>, memref<2x256x96xf16>) outs(%c : memref<2x256x256xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -1,4 +1,4 @@
-//===- LowerTf32Wgmma.cpp - --google-lower-tf32-wgmma ---------------------===//
+//===- LowerKMajorWgmma.cpp - --google-lower-k-major-wgmma ----------------===//
 
 #include "Codegen/GPU/Passes.h"
 
@@ -9,7 +9,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::google {
-#define GEN_PASS_DEF_LOWERTF32WGMMAPASS
+#define GEN_PASS_DEF_LOWERKMAJORWGMMAPASS
 #include "Codegen/GPU/Passes.h.inc"
 } // namespace mlir::google
 
@@ -18,25 +18,33 @@ using namespace mlir::google;
 
 namespace {
 
-/// The rows of A, and the depth in f32, of one wgmma.mma_async of TF32.
-constexpr int64_t kChunkRows = 64, kStepDepth = 8;
+/// The rows of A of one wgmma.mma_async, and the bytes of K of one step
+/// (8 f32 of TF32, 16 16-bit elements).
+constexpr int64_t kChunkRows = 64, kStepBytes = 32;
 
-/// `op` (marked kTf32WgmmaAttr: K-major A and B, f32 as pairs of 16-bit
-/// elements) as NVVM's wgmma ops of TF32.
-LogicalResult lowerTf32Wgmma(RewriterBase &rewriter, nvgpu::WarpgroupMmaOp op) {
+/// `op` (B K-major: TF32 marked kTf32WgmmaAttr, f32 as pairs of 16-bit
+/// elements, or f16 or bf16 without transposeB) as NVVM's wgmma ops.
+LogicalResult lowerKMajorWgmma(RewriterBase &rewriter,
+                               nvgpu::WarpgroupMmaOp op) {
   rewriter.setInsertionPoint(op);
   MemRefType lhs = op.getDescriptorA().getType().getTensor();
+  MemRefType rhs = op.getDescriptorB().getType().getTensor();
   VectorType accumulatorType = op.getMatrixC().getType().getFragmented();
   int64_t rows = accumulatorType.getDimSize(0);
   int64_t columns = accumulatorType.getDimSize(1);
-  // A's rows of 16-bit pairs: its rows' bytes and K in f32.
-  int64_t rowBytes = lhs.getDimSize(1) * 2, depth = lhs.getDimSize(1) / 2;
-  if (lhs.getElementTypeBitWidth() != 16 || rows % kChunkRows != 0 ||
-      depth % kStepDepth != 0 || op.getTransposeA() || op.getTransposeB() ||
+  bool tf32 = op->hasAttr(kTf32WgmmaAttr);
+  Type element = lhs.getElementType();
+  // A's rows: their bytes, and K in wgmma's steps.
+  int64_t rowBytes = lhs.getDimSize(1) * 2;
+  if (lhs.getElementTypeBitWidth() != 16 || rhs.getElementType() != element ||
+      (!tf32 && !element.isF16() && !element.isBF16()) ||
+      rows % kChunkRows != 0 || rowBytes % kStepBytes != 0 ||
+      op.getTransposeA() || op.getTransposeB() ||
       !accumulatorType.getElementType().isF32())
-    return op.emitOpError("google-lower-tf32-wgmma: expected K-major "
-                          "16-bit tiles holding f32 pairs and an f32 "
-                          "accumulator of 64-row chunks");
+    return op.emitOpError(
+        "google-lower-k-major-wgmma: expected K-major f16 or bf16 tiles "
+        "(or, marked google.tf32, 16-bit tiles holding f32 pairs) and an "
+        "f32 accumulator of 64-row chunks");
   MLIRContext *context = rewriter.getContext();
   Location loc = op.getLoc();
   Type f32 = rewriter.getF32Type(), i64 = rewriter.getI64Type();
@@ -62,20 +70,23 @@ LogicalResult lowerTf32Wgmma(RewriterBase &rewriter, nvgpu::WarpgroupMmaOp op) {
         LLVM::ConstantOp::create(rewriter, loc, i64,
                                  rewriter.getI64IntegerAttr(bytes >> 4)));
   };
-  auto tf32 = NVVM::WGMMATypes::tf32;
+  NVVM::WGMMATypes type = tf32              ? NVVM::WGMMATypes::tf32
+                          : element.isF16() ? NVVM::WGMMATypes::f16
+                                            : NVVM::WGMMATypes::bf16;
+  int64_t stepDepth = kStepBytes / (tf32 ? 4 : 2);
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
   Value result = LLVM::PoisonOp::create(rewriter, loc, structType);
   for (int64_t chunk = 0; chunk < rows / kChunkRows; ++chunk) {
     Value part =
         LLVM::ExtractValueOp::create(rewriter, loc, accumulator, chunk);
-    for (int64_t step = 0; step < depth / kStepDepth; ++step) {
-      int64_t stepBytes = step * kStepDepth * 4;
+    for (int64_t step = 0; step < rowBytes / kStepBytes; ++step) {
+      int64_t stepBytes = step * kStepBytes;
       part = NVVM::WgmmaMmaAsyncOp::create(
           rewriter, loc, chunkType, part,
           advance(lhsDescriptor, chunk * kChunkRows * rowBytes + stepBytes),
           advance(rhsDescriptor, stepBytes),
-          NVVM::MMAShapeAttr::get(context, kChunkRows, columns, kStepDepth),
-          tf32, tf32, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::MMAShapeAttr::get(context, kChunkRows, columns, stepDepth),
+          type, type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
           NVVM::MMALayout::row, NVVM::MMALayout::col,
           /*satfinite=*/NVVM::MMAIntOverflowAttr());
@@ -102,29 +113,28 @@ bool readsF32Tiles(nvgpu::WarpgroupMmaOp op) {
       });
 }
 
-struct LowerTf32WgmmaPass
-    : google::impl::LowerTf32WgmmaPassBase<LowerTf32WgmmaPass> {
+struct LowerKMajorWgmmaPass
+    : google::impl::LowerKMajorWgmmaPassBase<LowerKMajorWgmmaPass> {
   void runOnOperation() override {
     SmallVector<nvgpu::WarpgroupMmaOp> ops;
     WalkResult unmarked = getOperation().walk([&](nvgpu::WarpgroupMmaOp op) {
-      if (op->hasAttr(kTf32WgmmaAttr)) {
-        ops.push_back(op);
-        return WalkResult::advance();
-      }
-      // Unmarked, f32 tiles would go to --convert-nvgpu-to-nvvm as 16-bit
-      // ones: wrong values without an error.
-      if (readsF32Tiles(op)) {
-        op.emitOpError("google-lower-tf32-wgmma: a wgmma reading f32 tiles "
+      // Unmarked, f32 tiles would go on as 16-bit ones: wrong values
+      // without an error.
+      if (!op->hasAttr(kTf32WgmmaAttr) && readsF32Tiles(op)) {
+        op.emitOpError("google-lower-k-major-wgmma: a wgmma reading f32 tiles "
                        "(loaded through f32 TMA maps) without google.tf32");
         return WalkResult::interrupt();
       }
+      // Transposed (MN-major) 16-bit B goes to --convert-nvgpu-to-nvvm.
+      if (op->hasAttr(kTf32WgmmaAttr) || !op.getTransposeB())
+        ops.push_back(op);
       return WalkResult::advance();
     });
     if (unmarked.wasInterrupted())
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
     for (nvgpu::WarpgroupMmaOp op : ops)
-      if (failed(lowerTf32Wgmma(rewriter, op)))
+      if (failed(lowerKMajorWgmma(rewriter, op)))
         return signalPassFailure();
   }
 };

@@ -1,0 +1,109 @@
+// RUN: google-opt %s --google-gpu-fold-rhs-transposes -split-input-file | FileCheck %s
+// RUN: google-opt %s --google-gpu-fold-rhs-transposes=wgmma=true -split-input-file | FileCheck %s --check-prefix=WGMMA
+
+// x @ w.T in f16 on the mma.sync kernel's tiles: the matmul reads w
+// through an (n, k) map, and the transpose goes.
+// CHECK-DAG: #[[MK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[NK:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[MN:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @xwt
+// CHECK-SAME: (%[[X:.*]]: tensor<256x64xf16>, %[[W:.*]]: tensor<384x64xf16>, %[[C:.*]]: tensor<256x384xf32>)
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[MK]], #[[NK]], #[[MN]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[W]] : tensor<256x64xf16>, tensor<384x64xf16>) outs(%[[C]] : tensor<256x384xf32>)
+// CHECK: arith.extf
+// CHECK: arith.extf
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: return %[[R]]
+func.func @xwt(%x: tensor<256x64xf16>, %w: tensor<384x64xf16>, %c: tensor<256x384xf32>) -> tensor<256x384xf32> {
+  %e = tensor.empty() : tensor<64x384xf16>
+  %t = linalg.transpose ins(%w : tensor<384x64xf16>) outs(%e : tensor<64x384xf16>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%x, %t : tensor<256x64xf16>, tensor<64x384xf16>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+  return %0 : tensor<256x384xf32>
+}
+
+// -----
+
+// A batch of bf16 (q @ k^T): B read (batch, n, k).
+// CHECK-DAG: #[[NK3:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-LABEL: func.func @batched
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[NK3]], #{{.*}}], {{.*}}} ins(%{{.*}}, %{{.*}} : tensor<2x128x64xbf16>, tensor<2x256x64xbf16>)
+func.func @batched(%q: tensor<2x128x64xbf16>, %k: tensor<2x256x64xbf16>, %c: tensor<2x128x256xf32>) -> tensor<2x128x256xf32> {
+  %e = tensor.empty() : tensor<2x64x256xbf16>
+  %t = linalg.transpose ins(%k : tensor<2x256x64xbf16>) outs(%e : tensor<2x64x256xbf16>) permutation = [0, 2, 1]
+  %0 = linalg.batch_matmul ins(%q, %t : tensor<2x128x64xbf16>, tensor<2x64x256xbf16>) outs(%c : tensor<2x128x256xf32>) -> tensor<2x128x256xf32>
+  return %0 : tensor<2x128x256xf32>
+}
+
+// -----
+
+// The transpose stays when something else reads it.
+// CHECK-LABEL: func.func @also_read
+// CHECK-SAME: (%{{.*}}: tensor<256x64xf16>, %[[W:.*]]: tensor<384x64xf16>
+// CHECK: %[[T:.*]] = linalg.transpose
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[W]] : tensor<256x64xf16>, tensor<384x64xf16>)
+// CHECK: return %[[R]], %[[T]]
+func.func @also_read(%x: tensor<256x64xf16>, %w: tensor<384x64xf16>, %c: tensor<256x384xf32>) -> (tensor<256x384xf32>, tensor<64x384xf16>) {
+  %e = tensor.empty() : tensor<64x384xf16>
+  %t = linalg.transpose ins(%w : tensor<384x64xf16>) outs(%e : tensor<64x384xf16>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%x, %t : tensor<256x64xf16>, tensor<64x384xf16>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+  return %0, %t : tensor<256x384xf32>, tensor<64x384xf16>
+}
+
+// -----
+
+// Partial tiles fit only the wgmma kernel: folded with wgmma only.
+// CHECK-LABEL: func.func @partial
+// CHECK: linalg.transpose
+// CHECK: linalg.matmul
+// WGMMA-LABEL: func.func @partial
+// WGMMA-NOT: linalg.transpose
+// WGMMA: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<200x72xf16>, tensor<136x72xf16>)
+func.func @partial(%x: tensor<200x72xf16>, %w: tensor<136x72xf16>, %c: tensor<200x136xf32>) -> tensor<200x136xf32> {
+  %e = tensor.empty() : tensor<72x136xf16>
+  %t = linalg.transpose ins(%w : tensor<136x72xf16>) outs(%e : tensor<72x136xf16>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%x, %t : tensor<200x72xf16>, tensor<72x136xf16>) outs(%c : tensor<200x136xf32>) -> tensor<200x136xf32>
+  return %0 : tensor<200x136xf32>
+}
+
+// -----
+
+// Left alone: f32 (no 16-bit tensor cores), a small output that splits K,
+// a transposed A, and a permutation that is not the last two dimensions'.
+// CHECK-LABEL: func.func @f32
+// CHECK: linalg.transpose
+// CHECK: linalg.matmul
+// CHECK-LABEL: func.func @split_k
+// CHECK: linalg.transpose
+// CHECK: linalg.matmul
+// CHECK-LABEL: func.func @lhs
+// CHECK: linalg.transpose
+// CHECK: linalg.matmul
+// CHECK-LABEL: func.func @batch_swap
+// CHECK: linalg.transpose
+// CHECK: linalg.batch_matmul
+func.func @f32(%x: tensor<256x64xf32>, %w: tensor<384x64xf32>, %c: tensor<256x384xf32>) -> tensor<256x384xf32> {
+  %e = tensor.empty() : tensor<64x384xf32>
+  %t = linalg.transpose ins(%w : tensor<384x64xf32>) outs(%e : tensor<64x384xf32>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%x, %t : tensor<256x64xf32>, tensor<64x384xf32>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+  return %0 : tensor<256x384xf32>
+}
+func.func @split_k(%x: tensor<128x1024xf16>, %w: tensor<128x1024xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %e = tensor.empty() : tensor<1024x128xf16>
+  %t = linalg.transpose ins(%w : tensor<128x1024xf16>) outs(%e : tensor<1024x128xf16>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%x, %t : tensor<128x1024xf16>, tensor<1024x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %0 : tensor<128x128xf32>
+}
+func.func @lhs(%x: tensor<64x256xf16>, %w: tensor<64x384xf16>, %c: tensor<256x384xf32>) -> tensor<256x384xf32> {
+  %e = tensor.empty() : tensor<256x64xf16>
+  %t = linalg.transpose ins(%x : tensor<64x256xf16>) outs(%e : tensor<256x64xf16>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%t, %w : tensor<256x64xf16>, tensor<64x384xf16>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+  return %0 : tensor<256x384xf32>
+}
+func.func @batch_swap(%q: tensor<2x128x64xf16>, %k: tensor<64x2x256xf16>, %c: tensor<2x128x256xf32>) -> tensor<2x128x256xf32> {
+  %e = tensor.empty() : tensor<2x64x256xf16>
+  %t = linalg.transpose ins(%k : tensor<64x2x256xf16>) outs(%e : tensor<2x64x256xf16>) permutation = [1, 0, 2]
+  %0 = linalg.batch_matmul ins(%q, %t : tensor<2x128x64xf16>, tensor<2x64x256xf16>) outs(%c : tensor<2x128x256xf32>) -> tensor<2x128x256xf32>
+  return %0 : tensor<2x128x256xf32>
+}
