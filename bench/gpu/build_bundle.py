@@ -32,7 +32,7 @@ tensor-core file with async-copy=false and the attention-tiles file with
 fused-attention=true, the wgmma and tensor-core files with chip=sm_90a
 wgmma=true (the wgmma file also with wgmma-warpgroups=2, and warp-specialized with
 wgmma-specialized=true, with one and two MMA warpgroups), the
-transposed-B file (test/e2e/matmul-transposed-rhs.mlir) with chip=sm_90a
+transposed-B file (test/e2e/matmul-transposed-operands.mlir) with chip=sm_90a
 wgmma=true, plain and warp-specialized with two warpgroups, the TF32
 wgmma file (test/Codegen/GPU/Inputs/matmul-wgmma-tf32.mlir) with
 chip=sm_90a wgmma=true tf32=true, plain and warp-specialized, and
@@ -89,8 +89,8 @@ if not a.files:
     runs.append((os.path.join(a.main, "test/e2e/matmul-wgmma.mlir"),
                  "chip=sm_90a wgmma=true wgmma-warpgroups=2"))
     # x @ w.T: B^T read K-major (wgmma without transposeB).
-    runs.append((os.path.join(a.main, "test/e2e/matmul-transposed-rhs.mlir"), "chip=sm_90a wgmma=true"))
-    runs.append((os.path.join(a.main, "test/e2e/matmul-transposed-rhs.mlir"),
+    runs.append((os.path.join(a.main, "test/e2e/matmul-transposed-operands.mlir"), "chip=sm_90a wgmma=true"))
+    runs.append((os.path.join(a.main, "test/e2e/matmul-transposed-operands.mlir"),
                  "chip=sm_90a wgmma=true wgmma-specialized=true wgmma-warpgroups=2",
                  "wgmma-specialized2"))
     # Warp-specialized (a producer warpgroup), one and two MMA warpgroups.

@@ -297,9 +297,14 @@ void google::addTensorCodegenPasses(OpPassManager &pm,
     MapToGpuPassOptions mapping = getMapToGpuOptions(options);
     if (mapping.wgmma && mapping.tf32)
       pm.addNestedPass<func::FuncOp>(createGpuTf32OperandsPass());
-    if (mapping.mmaSync)
-      pm.addNestedPass<func::FuncOp>(
-          createGpuFoldRhsTransposesPass({/*wgmma=*/mapping.wgmma}));
+    GpuFoldOperandTransposesPassOptions folding;
+    folding.tileSize = mapping.tileSize;
+    folding.mmaSync = mapping.mmaSync;
+    folding.mfma = mapping.mfma;
+    folding.mfmaBf16 = mapping.mfmaBf16;
+    folding.tf32 = mapping.tf32;
+    folding.wgmma = mapping.wgmma;
+    pm.addNestedPass<func::FuncOp>(createGpuFoldOperandTransposesPass(folding));
     GpuTileToBlocksPassOptions tiling;
     tiling.fusedAttention = mapping.fusedAttention;
     tiling.tileSize = mapping.tileSize;

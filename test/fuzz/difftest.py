@@ -1665,6 +1665,15 @@ class Generator:
             return self.choice([6, 9, 12, 16, 17, 31, 32, 33, 48, 70])
         return self.extent()
 
+    def transposed_arg(self, dtype, batch, rows, columns):
+        """A static batch x rows x columns operand made by transposing an
+        argument's last two dimensions (None when that fails)."""
+        source = self.new_arg(dtype, batch + [columns, rows],
+                              batch + [columns, rows])
+        perm = list(range(len(batch))) + [len(batch) + 1, len(batch)]
+        return self.add(Node("transpose", dtype, batch + [rows, columns],
+                             [source], {"perm": perm}))
+
     def matmul_operands(self, dtype, rank):
         # f16 and bf16 in whole 128x128 tiles of C, K a multiple of 32,
         # static, batched or not: the GPU's tensor- and matrix-core
@@ -1686,14 +1695,9 @@ class Generator:
                 k = self.choice([64, 128] if batch and not transposed
                                 else [72, 96, 136])
             a = self.new_arg(dtype, batch + [m, k], batch + [m, k])
-            if transposed:
-                w = self.new_arg(dtype, batch + [n, k], batch + [n, k])
-                perm = list(range(len(batch))) + [len(batch) + 1, len(batch)]
-                b = self.add(Node("transpose", dtype, batch + [k, n], [w],
-                                  {"perm": perm}))
-                if b is not None:
-                    return a, b
-            return a, self.new_arg(dtype, batch + [k, n], batch + [k, n])
+            b = self.transposed_arg(dtype, batch, k, n) if transposed \
+                else None
+            return a, b or self.new_arg(dtype, batch + [k, n], batch + [k, n])
         # f32 for TF32 on wgmma (wgmma=true tf32=true): M and N from 128,
         # partial tiles too, K a multiple of 4 under 128 (no split-K).
         if dtype == "f32" and WGMMA_MODE and TF32_MODE and \
@@ -1704,13 +1708,18 @@ class Generator:
             return (self.new_arg(dtype, batch + [m, k], batch + [m, k]),
                     self.new_arg(dtype, batch + [k, n], batch + [k, n]))
         # f32 in whole 64x64 tiles of C, K a multiple of 16 (short: no
-        # split-K), static: the GPU's vector-tile kernel.
+        # split-K), static: the GPU's vector-tile kernel, which also reads
+        # A^T and B^T given transposed by their own ops (x.T @ dy, x @ w.T).
         if dtype == "f32" and self.rng.random() < 0.1:
             batch = [self.choice([1, 2])] if rank == 3 else []
             m, n = (64 * self.choice([1, 2, 4]) for _ in range(2))
             k = 16 * self.choice([1, 2, 3, 6])
-            return (self.new_arg(dtype, batch + [m, k], batch + [m, k]),
-                    self.new_arg(dtype, batch + [k, n], batch + [k, n]))
+            a = self.transposed_arg(dtype, batch, m, k) \
+                if self.rng.random() < 0.3 else None
+            b = self.transposed_arg(dtype, batch, k, n) \
+                if self.rng.random() < 0.3 else None
+            return (a or self.new_arg(dtype, batch + [m, k], batch + [m, k]),
+                    b or self.new_arg(dtype, batch + [k, n], batch + [k, n]))
         a = self.pick(dtype, lambda n, v: len(n.dims) == rank)
         # Sometimes enough work that the block loops run on threads.
         large = rank == 2 and self.rng.random() < 0.15

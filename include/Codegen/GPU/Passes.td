@@ -139,19 +139,25 @@ def GpuTileToBlocksPass
   ];
 }
 
-def GpuFoldRhsTransposesPass
-    : Pass<"google-gpu-fold-rhs-transposes", "::mlir::func::FuncOp"> {
-  let summary = "Read B's transpose through in 16-bit tensor-core matmuls";
+def GpuFoldOperandTransposesPass
+    : Pass<"google-gpu-fold-operand-transposes", "::mlir::func::FuncOp"> {
+  let summary = "Read the transposes of matmuls' operands through where "
+                "their GPU kernels load either layout";
   let description = [{
-    The 16-bit tensor-core kernels (mma.sync, and sm_90a's wgmma with
-    `wgmma`) read B as K x N or as N x K (K-major: `ldmatrix` without
-    `.trans`, wgmma without `transposeB`). So where B is a transpose of
-    the last two dimensions (`x @ w.T`: nn.Linear's weights, attention's
-    `q @ k^T`), the matmul reads the transpose's input instead, through an
-    (n, k) map, when it then runs on one of those kernels (see
-    `prefersMmaSync`, `prefersWgmma`; not where it splits K). The
-    transpose goes when nothing else reads it: one pass over B and a
-    buffer of its size saved.
+    Some GPU contraction kernels load A and B either way round as fast:
+    the 16-bit tensor-core kernels take B as K x N or N x K (K-major:
+    `ldmatrix` without `.trans`, wgmma without `transposeB`), and the f32
+    vector-tile kernel takes A and B each either way (it loads each along
+    its innermost dimension). So where A or B is a transpose of the last
+    two dimensions (`x @ w.T`: nn.Linear's weights, attention's
+    `q @ k^T`; `x.T @ dy`: weight gradients), the matmul reads the
+    transpose's input instead, through a map with the last two results
+    swapped, when the kernel it then takes (chooseContractionKernel, with
+    these options, as `--google-gpu-tile-to-blocks` chooses) is one of
+    those. Both transposes go in when they can, else one. Matmuls whose
+    kernel wants its operands as they are (TF32's mma.sync, MFMA, split
+    K) are left alone. A transpose goes when nothing else reads it: one
+    pass over the operand and a buffer of its size saved.
 
     ```mlir
     %t = linalg.transpose ins(%w : tensor<NxKxf16>) outs(...) permutation = [1, 0]
@@ -163,13 +169,23 @@ def GpuFoldRhsTransposesPass
     Functions inside `gpu.module`s are left alone.
   }];
   let options = [
+    Option<"tileSize", "tile-size", "int64_t", /*default=*/"4",
+           "As --google-map-to-gpu's">,
+    Option<"mmaSync", "mma-sync", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's">,
+    Option<"mfma", "mfma", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's">,
+    Option<"mfmaBf16", "mfma-bf16", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
-           "As --google-map-to-gpu's: the wgmma kernel's matmuls fold too">,
+           "As --google-map-to-gpu's">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
   let statistics = [
     Statistic<"numFolded", "num-folded",
-              "Matmuls reading B's transpose through">,
+              "Matmuls reading their operands' transposes through">,
   ];
 }
 
@@ -246,8 +262,9 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     at a barrier, and each thread updates its `tile-size` x `tile-size`
     tile from shared memory. Static f32 matmuls in whole 64x64 tiles
     (128x128 when there are at least 512) get vector tiles instead: slices
-    staged through registers as vectors of 4 while the previous slice is
-    computed from shared memory. With `mma-sync` (the pipeline sets it for
+    staged through registers as vectors of 4 (along each operand's
+    innermost dimension: A and B either way round) while the previous
+    slice is computed from shared memory. With `mma-sync` (the pipeline sets it for
     NVIDIA sm_80 and later), f16 and bf16 matmuls accumulating in f32 in
     whole 128x128 tiles (K a multiple of 32) run on tensor cores through
     `nvgpu.mma.sync` m16n8k16 (bf16 lowered by
@@ -526,7 +543,7 @@ def LowerKMajorWgmmaPass
 
     - 16-bit (f16, bf16) ops without `transposeB`: B^T's slice is K-major,
       rows of 64 halves as A's (`x @ w.T`, see
-      `--google-gpu-fold-rhs-transposes`);
+      `--google-gpu-fold-operand-transposes`);
     - TF32: the kernel describes its K-major f32 tiles as 16-bit ones of
       twice the depth (the same bytes) and marks the op `google.tf32`.
 

@@ -836,13 +836,15 @@ lowerContractionToSplitK(RewriterBase &rewriter, linalg::LinalgOp op,
 /// blocks of 16x16 threads that own (16 t) x (16 t) tiles of C (t =
 /// `threadTile`, 4 or 8), walking K in slices of kStagedElements / (16 t):
 /// per slice each thread loads 4 consecutive elements of A's slice and 4 of
-/// B's (coalesced) into registers, the block computes the previous slice
-/// from shared memory meanwhile, and after a barrier the threads store the
-/// registers (A transposed, so that its columns are rows of shared memory)
-/// for the next step. Thread (x, y) owns rows 64 g + 4 y + i and columns
-/// 64 g + 4 x + j (g < t / 4, i, j < 4): it reads them as vectors of 4 from
-/// shared memory, and the threads of a warp read 16 different vectors of B
-/// and 2 of A, without bank conflicts.
+/// B's (coalesced, along each one's innermost dimension) into registers,
+/// the block computes the previous slice from shared memory meanwhile, and
+/// after a barrier the threads store the registers for the next step: each
+/// slice as depth rows of its rows of A (of columns of B), so that an
+/// operand read along K (A, and B^T) is stored transposed, and one read
+/// along its rows (A^T, and B) as it is. Thread (x, y) owns rows 64 g + 4 y + i
+/// and columns 64 g + 4 x + j (g < t / 4, i, j < 4): it reads them as vectors
+/// of 4 from shared memory, and the threads of a warp read 16 different vectors
+/// of B and 2 of A, without bank conflicts.
 gpu::LaunchOp
 lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                               const linalg::ContractionDimensions &dims,
@@ -866,12 +868,16 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   Type element = getElementTypeOrSelf(lhs->get().getType());
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-  // A's rows are padded by a vector: the 4 stores of a thread's vector
-  // then hit other banks than its neighbour's.
-  auto lhsType = MemRefType::get({depth, blockTile + vector}, element,
-                                 MemRefLayoutAttrInterface(), workgroup);
-  auto rhsType = MemRefType::get({depth, blockTile}, element,
-                                 MemRefLayoutAttrInterface(), workgroup);
+  // Whether A (B) is read along K, its innermost dimension: its slice is
+  // then stored transposed, into rows padded by a vector so that the 4
+  // stores of a thread's vector hit other banks than its neighbour's.
+  const bool lhsKMajor = readsInOrder(op, *lhs, dims, m, k);
+  const bool rhsKMajor = readsInOrder(op, *rhs, dims, n, k);
+  auto sharedType = [&](bool kMajor) {
+    return MemRefType::get({depth, blockTile + (kMajor ? vector : 0)}, element,
+                           MemRefLayoutAttrInterface(), workgroup);
+  };
+  MemRefType lhsType = sharedType(lhsKMajor), rhsType = sharedType(rhsKMajor);
   BlockFrame frame =
       launchBlocks(rewriter, blocks, op, dims, epilogue, blockTile,
                    kSharedThreads, kSharedThreads, TypeRange{lhsType, rhsType});
@@ -912,46 +918,61 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   if (!dims.batch.empty())
     tile.loops[dims.batch.front()] = origin.batch;
 
-  // The vectors of A's and B's slices this thread copies.
-  int64_t lhsVectorsPerRow = depth / vector;
-  Value lhsRow =
-      arith::DivUIOp::create(rewriter, loc, thread, constant(lhsVectorsPerRow));
-  Value lhsDepth = mul(
-      arith::RemUIOp::create(rewriter, loc, thread, constant(lhsVectorsPerRow)),
-      vector);
-  int64_t rhsVectorsPerRow = blockTile / vector;
-  Value rhsDepth =
-      arith::DivUIOp::create(rewriter, loc, thread, constant(rhsVectorsPerRow));
-  Value rhsColumn = mul(
-      arith::RemUIOp::create(rewriter, loc, thread, constant(rhsVectorsPerRow)),
-      vector);
+  // The vector of A's (B's) slice this thread copies: its row (column)
+  // in the block's tile and its first element of K, or its first row
+  // (column) and its element of K.
+  struct Copy {
+    Value row, depth;
+  };
+  auto getCopy = [&](bool kMajor) -> Copy {
+    if (kMajor) {
+      int64_t perRow = depth / vector;
+      return {
+          arith::DivUIOp::create(rewriter, loc, thread, constant(perRow)),
+          mul(arith::RemUIOp::create(rewriter, loc, thread, constant(perRow)),
+              vector)};
+    }
+    int64_t perDepth = blockTile / vector;
+    return {
+        mul(arith::RemUIOp::create(rewriter, loc, thread, constant(perDepth)),
+            vector),
+        arith::DivUIOp::create(rewriter, loc, thread, constant(perDepth))};
+  };
+  Copy lhsCopy = getCopy(lhsKMajor), rhsCopy = getCopy(rhsKMajor);
   auto vectorType = VectorType::get({vector}, element);
   // A and B start at multiples of kVectorAlignment (checked before the
   // launch, see lowerIfAligned), as do their slices' vectors.
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   auto loadSlice = [&](Value firstDepth) {
-    SmallVector<Value> loops = tile.loops;
-    loops[m] = add(origin.firstRow, lhsRow);
-    loops[k] = add(firstDepth, lhsDepth);
-    Value lhsVector = vector::LoadOp::create(
-        rewriter, loc, vectorType, lhs->get(), getIndices(op, *lhs, loops),
-        /*nontemporal=*/false, llvm::MaybeAlign(vector * elementBytes));
-    loops[k] = add(firstDepth, rhsDepth);
-    loops[n] = add(origin.firstColumn, rhsColumn);
-    Value rhsVector = vector::LoadOp::create(
-        rewriter, loc, vectorType, rhs->get(), getIndices(op, *rhs, loops),
-        /*nontemporal=*/false, llvm::MaybeAlign(vector * elementBytes));
-    return std::make_pair(lhsVector, rhsVector);
+    auto load = [&](OpOperand *operand, unsigned rows, Value firstRow,
+                    const Copy &copy) -> Value {
+      SmallVector<Value> loops = tile.loops;
+      loops[rows] = add(firstRow, copy.row);
+      loops[k] = add(firstDepth, copy.depth);
+      return vector::LoadOp::create(rewriter, loc, vectorType, operand->get(),
+                                    getIndices(op, *operand, loops),
+                                    /*nontemporal=*/false,
+                                    llvm::MaybeAlign(vector * elementBytes));
+    };
+    return std::make_pair(load(lhs, m, origin.firstRow, lhsCopy),
+                          load(rhs, n, origin.firstColumn, rhsCopy));
   };
   auto storeSlice = [&](std::pair<Value, Value> slice) {
-    for (int64_t i = 0; i < vector; ++i)
-      memref::StoreOp::create(
-          rewriter, loc,
-          vector::ExtractOp::create(rewriter, loc, slice.first, i), sharedLhs,
-          ValueRange{add(lhsDepth, constant(i)), lhsRow});
-    vector::StoreOp::create(
-        rewriter, loc, slice.second, sharedRhs, ValueRange{rhsDepth, rhsColumn},
-        /*nontemporal=*/false, llvm::MaybeAlign(vector * elementBytes));
+    auto store = [&](Value values, Value shared, const Copy &copy,
+                     bool kMajor) {
+      if (!kMajor) {
+        vector::StoreOp::create(
+            rewriter, loc, values, shared, ValueRange{copy.depth, copy.row},
+            /*nontemporal=*/false, llvm::MaybeAlign(vector * elementBytes));
+        return;
+      }
+      for (int64_t i = 0; i < vector; ++i)
+        memref::StoreOp::create(
+            rewriter, loc, vector::ExtractOp::create(rewriter, loc, values, i),
+            shared, ValueRange{add(copy.depth, constant(i)), copy.row});
+    };
+    store(slice.first, sharedLhs, lhsCopy, lhsKMajor);
+    store(slice.second, sharedRhs, rhsCopy, rhsKMajor);
   };
 
   storeSlice(loadSlice(zero));

@@ -293,8 +293,9 @@ constexpr int64_t kVectorAlignment = 16;
 constexpr int64_t kStagedElements = 1024;
 
 /// The rows and columns of C per thread (8 or 4) of a vector tile kernel
-/// for contraction `op`, or 0 when it does not qualify: f32, static, A, B
-/// and C laid out [batch,] M x K, K x N and M x N without offsets, M and
+/// for contraction `op`, or 0 when it does not qualify: f32, static, A
+/// (M x K or K x M), B (K x N or N x K) and C (M x N) [batch,] row-major
+/// without offsets, M and
 /// N multiples of the block's tile (16 x the thread's) and K of the slice
 /// depth. 8 only when that leaves at least kMinWideTiles blocks.
 int64_t getVectorTileSize(linalg::LinalgOp op,
@@ -318,7 +319,7 @@ constexpr int64_t kMmaBlockTile = 128;
 constexpr int64_t kMmaSliceDepth = 32;
 
 /// Whether contraction `op` reads B as N x K ([batch,] n, k: K-major, as
-/// `x @ w.T` once --google-gpu-fold-rhs-transposes read through the
+/// `x @ w.T` once --google-gpu-fold-operand-transposes read through the
 /// transpose).
 bool readsRhsKMajor(linalg::LinalgOp op,
                     const linalg::ContractionDimensions &dims);

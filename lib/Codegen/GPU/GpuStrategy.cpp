@@ -128,8 +128,14 @@ int64_t getVectorTileSize(linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims) {
   unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
   Type f32 = Float32Type::get(op->getContext());
-  if (!isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, f32) ||
-      !isDenseOperand(op, *op.getDpsInputOperand(1), dims, k, n, f32) ||
+  // A and B either way round: the kernel loads each along its innermost
+  // dimension.
+  auto isDense = [&](OpOperand &operand, unsigned rows) {
+    return isDenseOperand(op, operand, dims, rows, k, f32) ||
+           isDenseOperand(op, operand, dims, k, rows, f32);
+  };
+  if (!isDense(*op.getDpsInputOperand(0), m) ||
+      !isDense(*op.getDpsInputOperand(1), n) ||
       !isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32))
     return 0;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();

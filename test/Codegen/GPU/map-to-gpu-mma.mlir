@@ -156,7 +156,7 @@ func.func @tf32_not_a_product(%a: memref<256x64xf32>, %b: memref<64x128xf32>, %c
 // -----
 
 // B^T (N x K, read through an (n, k) map: x @ w.T once
-// --google-gpu-fold-rhs-transposes read through the transpose) is staged
+// --google-gpu-fold-operand-transposes read through the transpose) is staged
 // as A is, 128 x 32 per slice (rows of K, A's swizzle), and ldmatrix
 // reads B's fragments from it without .trans.
 // CHECK-LABEL: func.func @rhs_k_major

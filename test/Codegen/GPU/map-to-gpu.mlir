@@ -583,6 +583,29 @@ func.func @matmul_vector_tiles(%a: memref<256x64xf32>, %b: memref<64x512xf32>, %
 
 // -----
 
+// A^T (K x M) and B^T (N x K): each loaded along its innermost dimension,
+// A^T's vectors stored as they are (no padding) and B^T's transposed into
+// rows padded by 4.
+// CHECK-LABEL: func.func @matmul_vector_tiles_transposed
+// CHECK-SAME: (%[[A:.*]]: memref<64x256xf32>, %[[B:.*]]: memref<512x64xf32>,
+// CHECK: gpu.launch {{.*}} workgroup(%[[SA:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x68xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[VA:.*]] = vector.load %[[A]][{{.*}}] {alignment = 16 : i64} : memref<64x256xf32>, vector<4xf32>
+// CHECK: %[[VB:.*]] = vector.load %[[B]][{{.*}}] {alignment = 16 : i64} : memref<512x64xf32>, vector<4xf32>
+// CHECK: vector.store %[[VA]], %[[SA]][{{.*}}] {alignment = 16 : i64}
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SB]]
+// CHECK: gpu.barrier
+func.func @matmul_vector_tiles_transposed(%a: memref<64x256xf32>, %b: memref<512x64xf32>, %c: memref<256x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<64x256xf32>, memref<512x64xf32>) outs(%c : memref<256x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // The epilogue reads a view made between the matmul and it (a residual
 // collapsed to the product's shape, as bufferization places it): the view
 // goes before the matmul, where the kernel (shared tiles, dynamic M) is

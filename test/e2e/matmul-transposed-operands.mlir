@@ -1,16 +1,18 @@
-// f16 and bf16 matmuls of B's transpose (x @ w.T, as nn.Linear stores its
-// weights): on NVIDIA GPUs the tensor-core kernels read w where it lies,
-// K-major (--google-gpu-fold-rhs-transposes), without a transposed copy:
-// mma.sync stages B^T's slices as A's and reads them by ldmatrix without
-// .trans; wgmma=true loads them by TMA in boxes of 128 rows of K and
-// multiplies without transposeB (--google-lower-k-major-wgmma). A fused
-// bias + relu, bf16, a batch, a transpose also returned (kept for it),
-// and, for wgmma, partial tiles, with a batch whose K is not a multiple
-// of the slices.
-// Run on the host by mapping-on-host-tensor-cores.test (mma.sync) and
-// mapping-on-host-wgmma.test.
+// Matmuls of transposed operands, read where they lie on NVIDIA GPUs
+// (--google-gpu-fold-operand-transposes), without a transposed copy:
+// - f16 and bf16 x @ w.T (nn.Linear's weights): mma.sync stages B^T's
+//   slices as A's and reads them by ldmatrix without .trans; wgmma=true
+//   loads them by TMA in boxes of 128 rows of K and multiplies without
+//   transposeB (--google-lower-k-major-wgmma). A fused bias + relu, bf16,
+//   a batch, a transpose also returned (kept for it), and, for wgmma,
+//   partial tiles, with a batch whose K is not a multiple of the slices;
+// - f32 x @ w.T, x.T @ dy (weight gradients) and x.T @ w.T, batched too:
+//   the vector-tile kernel loads each operand along its innermost
+//   dimension, storing the slices read along K transposed.
+// Run on the host by mapping-on-host-tensor-cores.test (mma.sync, vector
+// tiles) and mapping-on-host-wgmma.test.
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 7 cases match numpy
+// CHECK: e2e: 11 cases match numpy
 
 // E2E: @xwt(x: 256x128xf16[-1:1], w: 384x128xf16[-1:1]) -> x @ w.T
 func.func @xwt(%x: tensor<256x128xf16>, %w: tensor<384x128xf16>) -> tensor<256x384xf16> {
@@ -59,4 +61,37 @@ func.func @partial_batch(%q: tensor<2x130x104xbf16>, %k: tensor<2x144x104xbf16>)
   %t = google.transpose %k {perm = array<i64: 0, 2, 1>} : tensor<2x144x104xbf16> -> tensor<2x104x144xbf16>
   %0 = google.matmul %q, %t : tensor<2x130x104xbf16>, tensor<2x104x144xbf16> -> tensor<2x130x144xbf16>
   return %0 : tensor<2x130x144xbf16>
+}
+
+// E2E: @f32_xwt(x: 128x48xf32[-1:1], w: 192x48xf32[-1:1]) -> x @ w.T
+func.func @f32_xwt(%x: tensor<128x48xf32>, %w: tensor<192x48xf32>) -> tensor<128x192xf32> {
+  %t = google.transpose %w {perm = array<i64: 1, 0>} : tensor<192x48xf32> -> tensor<48x192xf32>
+  %0 = google.matmul %x, %t : tensor<128x48xf32>, tensor<48x192xf32> -> tensor<128x192xf32>
+  return %0 : tensor<128x192xf32>
+}
+
+// E2E: @f32_weight_gradient(x: 96x192xf32[-1:1], dy: 96x128xf32[-1:1]) -> x.T @ dy
+func.func @f32_weight_gradient(%x: tensor<96x192xf32>, %dy: tensor<96x128xf32>) -> tensor<192x128xf32> {
+  %t = google.transpose %x {perm = array<i64: 1, 0>} : tensor<96x192xf32> -> tensor<192x96xf32>
+  %0 = google.matmul %t, %dy : tensor<192x96xf32>, tensor<96x128xf32> -> tensor<192x128xf32>
+  return %0 : tensor<192x128xf32>
+}
+
+// E2E: @f32_both(a: 2x32x128xf32[-1:1], b: 2x64x32xf32[-1:1], c: 64xf32[-1:1]) -> np.maximum(a.transpose(0, 2, 1) @ b.transpose(0, 2, 1) + c, 0)
+func.func @f32_both(%a: tensor<2x32x128xf32>, %b: tensor<2x64x32xf32>, %c: tensor<64xf32>) -> tensor<2x128x64xf32> {
+  %at = google.transpose %a {perm = array<i64: 0, 2, 1>} : tensor<2x32x128xf32> -> tensor<2x128x32xf32>
+  %bt = google.transpose %b {perm = array<i64: 0, 2, 1>} : tensor<2x64x32xf32> -> tensor<2x32x64xf32>
+  %0 = google.matmul %at, %bt : tensor<2x128x32xf32>, tensor<2x32x64xf32> -> tensor<2x128x64xf32>
+  %1 = google.add %0, %c : tensor<2x128x64xf32>, tensor<64xf32> -> tensor<2x128x64xf32>
+  %2 = google.relu %1 : tensor<2x128x64xf32>
+  return %2 : tensor<2x128x64xf32>
+}
+
+// 512 tiles of 128x128 (8 x 8 per thread, slices of 8): A^T and B^T.
+// E2E: @f32_wide(a: 8x2048xf32[-1:1], b: 4096x8xf32[-1:1]) -> a.T @ b.T
+func.func @f32_wide(%a: tensor<8x2048xf32>, %b: tensor<4096x8xf32>) -> tensor<2048x4096xf32> {
+  %at = google.transpose %a {perm = array<i64: 1, 0>} : tensor<8x2048xf32> -> tensor<2048x8xf32>
+  %bt = google.transpose %b {perm = array<i64: 1, 0>} : tensor<4096x8xf32> -> tensor<8x4096xf32>
+  %0 = google.matmul %at, %bt : tensor<2048x8xf32>, tensor<8x4096xf32> -> tensor<2048x4096xf32>
+  return %0 : tensor<2048x4096xf32>
 }

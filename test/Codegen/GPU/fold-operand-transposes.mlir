@@ -1,8 +1,14 @@
-// RUN: google-opt %s --google-gpu-fold-rhs-transposes -split-input-file | FileCheck %s
-// RUN: google-opt %s --google-gpu-fold-rhs-transposes=wgmma=true -split-input-file | FileCheck %s --check-prefix=WGMMA
+// RUN: google-opt %s --google-gpu-fold-operand-transposes=mma-sync=true -split-input-file | FileCheck %s
+// RUN: google-opt %s --google-gpu-fold-operand-transposes="mma-sync=true wgmma=true" -split-input-file | FileCheck %s --check-prefix=WGMMA
+// RUN: google-opt %s --google-gpu-fold-operand-transposes -split-input-file | FileCheck %s --check-prefix=CUDA-CORES
+// RUN: google-opt %s --google-gpu-fold-operand-transposes="mma-sync=true tf32=true" -split-input-file | FileCheck %s --check-prefix=TF32
 
 // x @ w.T in f16 on the mma.sync kernel's tiles: the matmul reads w
-// through an (n, k) map, and the transpose goes.
+// through an (n, k) map, and the transpose goes. Without tensor cores
+// (shared tiles), it stays.
+// CUDA-CORES-LABEL: func.func @xwt
+// CUDA-CORES: linalg.transpose
+// CUDA-CORES: linalg.matmul
 // CHECK-DAG: #[[MK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG: #[[NK:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-DAG: #[[MN:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -69,11 +75,60 @@ func.func @partial(%x: tensor<200x72xf16>, %w: tensor<136x72xf16>, %c: tensor<20
 
 // -----
 
-// Left alone: f32 (no 16-bit tensor cores), a small output that splits K,
-// a transposed A, and a permutation that is not the last two dimensions'.
+// f32 on the vector-tile kernel, which loads A and B either way round:
+// B^T, A^T, and both are read through (with tf32, TF32's mma.sync wants
+// them as they are).
+// CHECK-DAG: #[[KM:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-DAG: #[[NK:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-LABEL: func.func @f32
-// CHECK: linalg.transpose
-// CHECK: linalg.matmul
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[NK]], #{{.*}}]
+// CHECK-LABEL: func.func @f32_lhs
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {indexing_maps = [#[[KM]], #{{.*}}, #{{.*}}]
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<64x256xf32>, tensor<64x384xf32>)
+// CHECK-LABEL: func.func @f32_both
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {indexing_maps = [#[[KM]], #[[NK]], #{{.*}}]
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<64x256xf32>, tensor<384x64xf32>)
+// CUDA-CORES-LABEL: func.func @f32_both
+// CUDA-CORES-NOT: linalg.transpose
+// CUDA-CORES: linalg.generic
+// TF32-LABEL: func.func @f32
+// TF32: linalg.transpose
+// TF32: linalg.matmul
+// TF32-LABEL: func.func @f32_lhs
+// TF32: linalg.transpose
+// TF32-LABEL: func.func @f32_both
+// TF32: linalg.transpose
+// TF32: linalg.transpose
+// TF32: linalg.matmul
+func.func @f32(%x: tensor<256x64xf32>, %w: tensor<384x64xf32>, %c: tensor<256x384xf32>) -> tensor<256x384xf32> {
+  %e = tensor.empty() : tensor<64x384xf32>
+  %t = linalg.transpose ins(%w : tensor<384x64xf32>) outs(%e : tensor<64x384xf32>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%x, %t : tensor<256x64xf32>, tensor<64x384xf32>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+  return %0 : tensor<256x384xf32>
+}
+func.func @f32_lhs(%x: tensor<64x256xf32>, %w: tensor<64x384xf32>, %c: tensor<256x384xf32>) -> tensor<256x384xf32> {
+  %e = tensor.empty() : tensor<256x64xf32>
+  %t = linalg.transpose ins(%x : tensor<64x256xf32>) outs(%e : tensor<256x64xf32>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%t, %w : tensor<256x64xf32>, tensor<64x384xf32>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+  return %0 : tensor<256x384xf32>
+}
+func.func @f32_both(%x: tensor<64x256xf32>, %w: tensor<384x64xf32>, %c: tensor<256x384xf32>) -> tensor<256x384xf32> {
+  %e0 = tensor.empty() : tensor<256x64xf32>
+  %xt = linalg.transpose ins(%x : tensor<64x256xf32>) outs(%e0 : tensor<256x64xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<64x384xf32>
+  %wt = linalg.transpose ins(%w : tensor<384x64xf32>) outs(%e1 : tensor<64x384xf32>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%xt, %wt : tensor<256x64xf32>, tensor<64x384xf32>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+  return %0 : tensor<256x384xf32>
+}
+
+// -----
+
+// Left alone: a small output that splits K, an f16 transposed A (the
+// tensor-core kernels read A only M x K), and a permutation that is not
+// the last two dimensions'.
 // CHECK-LABEL: func.func @split_k
 // CHECK: linalg.transpose
 // CHECK: linalg.matmul
@@ -83,12 +138,6 @@ func.func @partial(%x: tensor<200x72xf16>, %w: tensor<136x72xf16>, %c: tensor<20
 // CHECK-LABEL: func.func @batch_swap
 // CHECK: linalg.transpose
 // CHECK: linalg.batch_matmul
-func.func @f32(%x: tensor<256x64xf32>, %w: tensor<384x64xf32>, %c: tensor<256x384xf32>) -> tensor<256x384xf32> {
-  %e = tensor.empty() : tensor<64x384xf32>
-  %t = linalg.transpose ins(%w : tensor<384x64xf32>) outs(%e : tensor<64x384xf32>) permutation = [1, 0]
-  %0 = linalg.matmul ins(%x, %t : tensor<256x64xf32>, tensor<64x384xf32>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
-  return %0 : tensor<256x384xf32>
-}
 func.func @split_k(%x: tensor<128x1024xf16>, %w: tensor<128x1024xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
   %e = tensor.empty() : tensor<1024x128xf16>
   %t = linalg.transpose ins(%w : tensor<128x1024xf16>) outs(%e : tensor<1024x128xf16>) permutation = [1, 0]
@@ -106,4 +155,19 @@ func.func @batch_swap(%q: tensor<2x128x64xf16>, %k: tensor<64x2x256xf16>, %c: te
   %t = linalg.transpose ins(%k : tensor<64x2x256xf16>) outs(%e : tensor<2x64x256xf16>) permutation = [1, 0, 2]
   %0 = linalg.batch_matmul ins(%q, %t : tensor<2x128x64xf16>, tensor<2x64x256xf16>) outs(%c : tensor<2x128x256xf32>) -> tensor<2x128x256xf32>
   return %0 : tensor<2x128x256xf32>
+}
+
+// -----
+
+// One transpose read as both operands (x.T @ x.T): both reads go through
+// it, and it goes once.
+// CHECK-LABEL: func.func @same_transpose
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<320x320xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[X]] : tensor<320x320xf32>, tensor<320x320xf32>)
+func.func @same_transpose(%x: tensor<320x320xf32>, %c: tensor<320x320xf32>) -> tensor<320x320xf32> {
+  %e = tensor.empty() : tensor<320x320xf32>
+  %t = linalg.transpose ins(%x : tensor<320x320xf32>) outs(%e : tensor<320x320xf32>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%t, %t : tensor<320x320xf32>, tensor<320x320xf32>) outs(%c : tensor<320x320xf32>) -> tensor<320x320xf32>
+  return %0 : tensor<320x320xf32>
 }

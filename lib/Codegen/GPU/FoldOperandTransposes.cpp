@@ -1,0 +1,121 @@
+//===- FoldOperandTransposes.cpp - --google-gpu-fold-operand-transposes ---===//
+
+#include "Codegen/GPU/Passes.h"
+
+#include "GpuKernels.h"
+
+namespace mlir::google {
+#define GEN_PASS_DEF_GPUFOLDOPERANDTRANSPOSESPASS
+#include "Codegen/GPU/Passes.h.inc"
+} // namespace mlir::google
+
+using namespace mlir;
+using namespace mlir::google;
+using namespace mlir::google::kernels;
+
+namespace {
+
+/// Whether `kernel` loads A and B either way round as fast (see
+/// prefersMmaSync, prefersWgmma, getVectorTileSize).
+bool readsEitherLayout(ContractionKernel kernel) {
+  return kernel == ContractionKernel::MmaSync ||
+         kernel == ContractionKernel::Wgmma ||
+         kernel == ContractionKernel::WgmmaSpecialized ||
+         kernel == ContractionKernel::VectorTiles;
+}
+
+/// `op` reading, for each input whose `folds` bit is set, the source of
+/// the transpose that defines it through the map with its last two
+/// results swapped; null when none is set.
+linalg::GenericOp foldTransposes(RewriterBase &rewriter, linalg::LinalgOp op,
+                                 std::array<bool, 2> folds) {
+  if (!folds[0] && !folds[1])
+    return nullptr;
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (auto [index, fold] : llvm::enumerate(folds)) {
+    OpOperand *operand = op.getDpsInputOperand(index);
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (!fold) {
+      inputs.push_back(operand->get());
+      maps.push_back(map);
+      continue;
+    }
+    SmallVector<AffineExpr> results(map.getResults());
+    std::swap(results[results.size() - 2], results.back());
+    inputs.push_back(getSwappedTransposeSource(operand->get()));
+    maps.push_back(
+        AffineMap::get(map.getNumDims(), 0, results, op.getContext()));
+  }
+  rewriter.setInsertionPoint(op);
+  return createContractionWithInputs(rewriter, op, inputs, maps);
+}
+
+struct GpuFoldOperandTransposesPass
+    : public google::impl::GpuFoldOperandTransposesPassBase<
+          GpuFoldOperandTransposesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func->getParentOfType<gpu::GPUModuleOp>())
+      return;
+    ContractionChoices choices{tileSize, mmaSync, mfma, mfmaBf16, tf32, wgmma};
+    SmallVector<linalg::LinalgOp> ops;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics())
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      std::optional<linalg::ContractionDimensions> dims =
+          getTileableContraction(op);
+      if (!dims)
+        continue;
+      // A kernel that wants A and B as they are keeps them (TF32's
+      // mma.sync, MFMA, split K).
+      ContractionKernel kernel =
+          chooseContractionKernel(op, *dims, choices).kernel;
+      if (kernel == ContractionKernel::Tf32MmaSync ||
+          kernel == ContractionKernel::Mfma ||
+          kernel == ContractionKernel::SplitK)
+        continue;
+      std::array<bool, 2> transposed;
+      for (unsigned index : {0u, 1u})
+        transposed[index] = static_cast<bool>(
+            getSwappedTransposeSource(op.getDpsInputs()[index]));
+      // Both transposes read through, else either, where the kernel the
+      // matmul then takes reads its inputs where they lie.
+      linalg::GenericOp folded;
+      for (std::array<bool, 2> folds :
+           {transposed, std::array<bool, 2>{transposed[0], false},
+            std::array<bool, 2>{false, transposed[1]}}) {
+        folded = foldTransposes(rewriter, op, folds);
+        if (!folded)
+          continue;
+        std::optional<linalg::ContractionDimensions> foldedDims =
+            getTileableContraction(folded);
+        if (foldedDims &&
+            readsEitherLayout(
+                chooseContractionKernel(folded, *foldedDims, choices).kernel))
+          break;
+        rewriter.eraseOp(folded);
+        folded = nullptr;
+      }
+      if (!folded)
+        continue;
+      // (x.T @ x.T reads one transpose twice.)
+      llvm::SetVector<Operation *> transposes;
+      for (Value input : op.getDpsInputs())
+        if (auto transpose = input.getDefiningOp<linalg::TransposeOp>())
+          transposes.insert(transpose);
+      rewriter.replaceOp(op, folded->getResults());
+      for (Operation *transpose : transposes)
+        if (transpose->use_empty())
+          rewriter.eraseOp(transpose);
+      ++numFolded;
+    }
+  }
+};
+
+} // namespace
