@@ -21,8 +21,9 @@ warp-specialized; the 16-bit
 ones also with async-copy=false: slices staged through registers, and
 with chip=sm_90a wgmma=true: warpgroup MMAs fed by TMA, blocks of one
 warpgroup and of two, each also warp-specialized), softmax
-4096x4096, relu(x @ w.T + bias) 4096^3 f16 (B^T read where it lies, by
-mma.sync and by wgmma, one warpgroup and two warp-specialized), relu(x + y)
+4096x4096, relu(x @ w.T + bias) 4096^3 (B^T read where it lies: f16 by
+mma.sync and by wgmma, one warpgroup and two warp-specialized; f32 by
+vector tiles), relu(x + y)
 over 64 Mi elements, a 4096x4096 transpose,
 attention 16x1024x64 (also
 with fused-attention=true: one kernel) and the MLP 32x784 -> 256 -> 10
@@ -293,12 +294,14 @@ if a.bench:
         for tag in ("wgmma", "wgmma2", "wgmma-ws", "wgmma2-ws"):
             benches.append((f"mbr4096{t}-{tag}", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
                             [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
-    # x @ w.T in f16: B^T read where it lies, by mma.sync (no suffix) and
-    # wgmma (-wgmma, -wgmma2-ws), against torch's x @ w.t().
-    src = os.path.join(B, "mbt4096f16.mlir"); open(src, "w").write(mbt.format(n=4096, t="f16"))
-    for tag in ("", "-wgmma", "-wgmma2-ws"):
-        benches.append((f"mbt4096f16{tag}", src, "mbt", 2 * 4096 ** 3,
-                        [(4096, 4096, "f16"), (4096, 4096, "f16"), (4096, "f16")]))
+    # x @ w.T: B^T read where it lies, in f16 by mma.sync (no suffix) and
+    # wgmma (-wgmma, -wgmma2-ws), in f32 by vector tiles, against torch's
+    # x @ w.t().
+    for t, tags in (("f16", ("", "-wgmma", "-wgmma2-ws")), ("f32", ("",))):
+        src = os.path.join(B, f"mbt4096{t}.mlir"); open(src, "w").write(mbt.format(n=4096, t=t))
+        for tag in tags:
+            benches.append((f"mbt4096{t}{tag}", src, "mbt", 2 * 4096 ** 3,
+                            [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
     # TF32 on wgmma (-wgmma-tf32, -wgmma2-tf32, -wgmma2-ws-tf32), against
     # torch with TF32 allowed.
     for tag in ("wgmma-tf32", "wgmma2-tf32", "wgmma2-ws-tf32"):

@@ -6,13 +6,16 @@
 //   transposeB (--google-lower-k-major-wgmma). A fused bias + relu, bf16,
 //   a batch, a transpose also returned (kept for it), and, for wgmma,
 //   partial tiles, with a batch whose K is not a multiple of the slices;
-// - f32 x @ w.T, x.T @ dy (weight gradients) and x.T @ w.T, batched too:
+// - f16 and bf16 x.T @ dy (weight gradients), and both transposed: the
+//   mma.sync kernel stages A^T's slices as B's and reads them by
+//   ldmatrix.trans (with wgmma=true too: wgmma reads A only as M x K);
+// - f32 x @ w.T, x.T @ dy and x.T @ w.T, batched too:
 //   the vector-tile kernel loads each operand along its innermost
 //   dimension, storing the slices read along K transposed.
 // Run on the host by mapping-on-host-tensor-cores.test (mma.sync, vector
 // tiles) and mapping-on-host-wgmma.test.
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 11 cases match numpy
+// CHECK: e2e: 14 cases match numpy
 
 // E2E: @xwt(x: 256x128xf16[-1:1], w: 384x128xf16[-1:1]) -> x @ w.T
 func.func @xwt(%x: tensor<256x128xf16>, %w: tensor<384x128xf16>) -> tensor<256x384xf16> {
@@ -61,6 +64,28 @@ func.func @partial_batch(%q: tensor<2x130x104xbf16>, %k: tensor<2x144x104xbf16>)
   %t = google.transpose %k {perm = array<i64: 0, 2, 1>} : tensor<2x144x104xbf16> -> tensor<2x104x144xbf16>
   %0 = google.matmul %q, %t : tensor<2x130x104xbf16>, tensor<2x104x144xbf16> -> tensor<2x130x144xbf16>
   return %0 : tensor<2x130x144xbf16>
+}
+
+// E2E: @weight_gradient(x: 96x256xf16[-1:1], dy: 96x384xf16[-1:1]) -> x.T @ dy
+func.func @weight_gradient(%x: tensor<96x256xf16>, %dy: tensor<96x384xf16>) -> tensor<256x384xf16> {
+  %t = google.transpose %x {perm = array<i64: 1, 0>} : tensor<96x256xf16> -> tensor<256x96xf16>
+  %0 = google.matmul %t, %dy : tensor<256x96xf16>, tensor<96x384xf16> -> tensor<256x384xf16>
+  return %0 : tensor<256x384xf16>
+}
+
+// E2E: @both_bf16(a: 2x64x256xbf16[-1:1], b: 2x256x64xbf16[-1:1]) -> a.transpose(0, 2, 1) @ b.transpose(0, 2, 1)
+func.func @both_bf16(%a: tensor<2x64x256xbf16>, %b: tensor<2x256x64xbf16>) -> tensor<2x256x256xbf16> {
+  %at = google.transpose %a {perm = array<i64: 0, 2, 1>} : tensor<2x64x256xbf16> -> tensor<2x256x64xbf16>
+  %bt = google.transpose %b {perm = array<i64: 0, 2, 1>} : tensor<2x256x64xbf16> -> tensor<2x64x256xbf16>
+  %0 = google.matmul %at, %bt : tensor<2x256x64xbf16>, tensor<2x64x256xbf16> -> tensor<2x256x256xbf16>
+  return %0 : tensor<2x256x256xbf16>
+}
+
+// E2E: @weight_gradient_bias(x: 96x128xbf16[-1:1], dy: 96x256xbf16[-1:1], b: 256xbf16[-1:1]) -> np.maximum(x.T @ dy + b, 0)
+func.func @weight_gradient_bias(%x: tensor<96x128xbf16>, %dy: tensor<96x256xbf16>, %b: tensor<256xbf16>) -> tensor<128x256xbf16> {
+  %t = google.transpose %x {perm = array<i64: 1, 0>} : tensor<96x128xbf16> -> tensor<128x96xbf16>
+  %0 = google.matmul_bias_relu %t, %dy, %b : tensor<128x96xbf16>, tensor<96x256xbf16>, tensor<256xbf16> -> tensor<128x256xbf16>
+  return %0 : tensor<128x256xbf16>
 }
 
 // E2E: @f32_xwt(x: 128x48xf32[-1:1], w: 192x48xf32[-1:1]) -> x @ w.T

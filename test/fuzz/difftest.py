@@ -1683,8 +1683,10 @@ class Generator:
                 self.rng.random() < (0.5 if WGMMA_MODE else 0.2):
             batch = [self.choice([1, 2])] if rank == 3 else []
             # x @ w.T: B given N x K and transposed by its own op, which
-            # the kernels read through (K-major B).
+            # the kernels read through (K-major B); x.T @ dy: A given
+            # K x M (mma.sync reads it through, wgmma keeps the transpose).
             transposed = self.rng.random() < 0.4
+            lhs_transposed = self.rng.random() < 0.25
             m, k, n = (128 * self.choice([1, 2, 3]),
                        32 * self.choice([1, 2, 3, 4]),
                        128 * self.choice([1, 2]))
@@ -1694,7 +1696,9 @@ class Generator:
                 m, n = self.choice([136, 200, 300]), self.choice([136, 264])
                 k = self.choice([64, 128] if batch and not transposed
                                 else [72, 96, 136])
-            a = self.new_arg(dtype, batch + [m, k], batch + [m, k])
+            a = self.transposed_arg(dtype, batch, m, k) if lhs_transposed \
+                else None
+            a = a or self.new_arg(dtype, batch + [m, k], batch + [m, k])
             b = self.transposed_arg(dtype, batch, k, n) if transposed \
                 else None
             return a, b or self.new_arg(dtype, batch + [k, n], batch + [k, n])

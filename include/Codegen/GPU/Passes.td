@@ -146,15 +146,18 @@ def GpuFoldOperandTransposesPass
   let description = [{
     Some GPU contraction kernels load A and B either way round as fast:
     the 16-bit tensor-core kernels take B as K x N or N x K (K-major:
-    `ldmatrix` without `.trans`, wgmma without `transposeB`), and the f32
-    vector-tile kernel takes A and B each either way (it loads each along
-    its innermost dimension). So where A or B is a transpose of the last
+    `ldmatrix` without `.trans`, wgmma without `transposeB`), mma.sync A
+    as M x K or K x M (`ldmatrix.trans`), and the f32 vector-tile kernel
+    A and B each either way (it loads each along its innermost
+    dimension). So where A or B is a transpose of the last
     two dimensions (`x @ w.T`: nn.Linear's weights, attention's
     `q @ k^T`; `x.T @ dy`: weight gradients), the matmul reads the
     transpose's input instead, through a map with the last two results
     swapped, when the kernel it then takes (chooseContractionKernel, with
     these options, as `--google-gpu-tile-to-blocks` chooses) is one of
-    those. Both transposes go in when they can, else one. Matmuls whose
+    those and no slower than the one it took (wgmma > mma.sync > vector
+    tiles: wgmma keeps A^T's transpose). Both transposes go in when they
+    can, else one. Matmuls whose
     kernel wants its operands as they are (TF32's mma.sync, MFMA, split
     K) are left alone. A transpose goes when nothing else reads it: one
     pass over the operand and a buffer of its size saved.
@@ -268,13 +271,14 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     NVIDIA sm_80 and later), f16 and bf16 matmuls accumulating in f32 in
     whole 128x128 tiles (K a multiple of 32) run on tensor cores through
     `nvgpu.mma.sync` m16n8k16 (bf16 lowered by
-    `--google-lower-bf16-mma-sync`), B read K x N or N x K (B^T, staged as
-    A is and read by `ldmatrix` without `.trans`); with `mfma` (the
+    `--google-lower-bf16-mma-sync`), A read M x K or K x M (A^T, staged as
+    B is and read by `ldmatrix.trans`), B read K x N or N x K (B^T, staged
+    as A is and read by `ldmatrix` without `.trans`); with `mfma` (the
     pipeline's `mfma`
     option, off by default: not yet run on an AMD GPU), the f16 ones run on
     CDNA matrix cores through `amdgpu.mfma` 16x16x16 (4 waves of 64 lanes
     per 128x128 tile), and with `mfma-bf16` (gfx90a and later) the bf16
-    ones too (B K x N only). With `tf32` (the pipeline's `tf32` option, an
+    ones too (A M x K and B K x N only). With `tf32` (the pipeline's `tf32` option, an
     opt-in: results change), f32 matmuls of the same shapes run on tensor
     cores too, through `nvgpu.mma.sync` m16n8k8 in TF32: their inputs are
     rounded to 10-bit mantissas (to nearest, ties away from zero) as they

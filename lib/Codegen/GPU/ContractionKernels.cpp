@@ -1063,8 +1063,8 @@ unpackAccumulators(const IndexBuilder &b, ValueRange accumulators,
 }
 
 /// The K slices of a matrix-core kernel's A (kMmaBlockTile x kMmaSliceDepth)
-/// and B (kMmaSliceDepth x kMmaBlockTile, or with `rhsKMajor` B^T laid out
-/// as A: kMmaBlockTile x kMmaSliceDepth) tiles of f16, bf16 or f32, staged
+/// and B (kMmaSliceDepth x kMmaBlockTile) tiles of f16, bf16 or f32, or
+/// without `lhsKMajor` A^T laid out as B, with `rhsKMajor` B^T as A, staged
 /// in workgroup buffers through registers: each of the block's `threads`
 /// threads loads vectors of 16 bytes of each (load), which later go to the
 /// buffers (store), whose rows are padded against bank conflicts: A's by 16
@@ -1086,24 +1086,20 @@ public:
   /// The buffers of one slice, or of `stages` slices (stage first) when
   /// copies are asynchronous.
   static MemRefType getLhsType(Type element, int64_t stages = 1,
-                               bool swizzled = false) {
-    return getType(element, kMmaBlockTile, kMmaSliceDepth,
-                   swizzled ? 0 : getVectorSize(element), stages);
+                               bool swizzled = false, bool kMajor = true) {
+    return getOperandType(element, stages, swizzled, kMajor);
   }
   static MemRefType getRhsType(Type element, int64_t stages = 1,
                                bool swizzled = false, bool kMajor = false) {
-    if (kMajor)
-      return getLhsType(element, stages, swizzled);
-    return getType(element, kMmaSliceDepth, kMmaBlockTile,
-                   swizzled ? 0 : kRhsPad, stages);
+    return getOperandType(element, stages, swizzled, kMajor);
   }
 
   /// Where the 16-byte chunk holding (`row`, `column`) of A's (or B's)
   /// swizzled buffer lies in its row (`column` a multiple of 8 halves):
   /// chunk c of A's (or B^T's) row r (4 chunks) at c ^ (r / 2 % 4), of B's
-  /// row r (16 chunks) at c ^ (r % 8). ldmatrix's 8 rows of one chunk, and
-  /// a quarter warp's 8 chunks (two of A's rows, or 8 consecutive chunks
-  /// of one of B's), then lie in 8 different groups of 4 banks.
+  /// (or A^T's) row r (16 chunks) at c ^ (r % 8). ldmatrix's 8 rows of one
+  /// chunk, and a quarter warp's 8 chunks (two of A's rows, or 8 consecutive
+  /// chunks of one of B's), then lie in 8 different groups of 4 banks.
   Value swizzle(bool rhs, Value row, Value column) const {
     Value key = rowsOfK(rhs) ? b.rem(b.div(row, 2), 4) : b.rem(row, 8);
     int64_t vector = getVectorSize(element);
@@ -1116,12 +1112,13 @@ public:
                const linalg::ContractionDimensions &dims, ArrayRef<Value> loops,
                const TileOrigin &origin, Value thread, int64_t threads,
                Value sharedLhs, Value sharedRhs, bool roundToTf32 = false,
-               bool swizzled = false, bool rhsKMajor = false)
+               bool swizzled = false, bool lhsKMajor = true,
+               bool rhsKMajor = false)
       : b(b), op(op), dims(dims), loops(loops), origin(origin), thread(thread),
         threads(threads), sharedLhs(sharedLhs), sharedRhs(sharedRhs),
         element(cast<MemRefType>(sharedLhs.getType()).getElementType()),
         vectorSize(getVectorSize(element)), roundToTf32(roundToTf32),
-        swizzled(swizzled), rhsKMajor(rhsKMajor) {}
+        swizzled(swizzled), lhsKMajor(lhsKMajor), rhsKMajor(rhsKMajor) {}
 
   /// The vectors of the slice starting at K = `firstDepth`.
   SmallVector<Value> load(Value firstDepth) {
@@ -1233,6 +1230,17 @@ public:
   }
 
 private:
+  /// A slice in rows of K (`rowsOfK`: A's, B^T's), or in rows of the tile
+  /// (B's, A^T's).
+  static MemRefType getOperandType(Type element, int64_t stages, bool swizzled,
+                                   bool rowsOfK) {
+    if (rowsOfK)
+      return getType(element, kMmaBlockTile, kMmaSliceDepth,
+                     swizzled ? 0 : getVectorSize(element), stages);
+    return getType(element, kMmaSliceDepth, kMmaBlockTile,
+                   swizzled ? 0 : kRhsPad, stages);
+  }
+
   static MemRefType getType(Type element, int64_t rows, int64_t columns,
                             int64_t pad, int64_t stages) {
     auto workgroup = gpu::AddressSpaceAttr::get(element.getContext(),
@@ -1290,15 +1298,14 @@ private:
   SmallVector<Value> getSource(bool rhs, Value firstDepth, Value row,
                                Value column) {
     SmallVector<Value> at(loops);
-    if (rhs && rhsKMajor) {
-      at[dims.n.front()] = b.add(origin.firstColumn, row);
+    unsigned tileDim = rhs ? dims.n.front() : dims.m.front();
+    Value firstOfTile = rhs ? origin.firstColumn : origin.firstRow;
+    if (rowsOfK(rhs)) {
+      at[tileDim] = b.add(firstOfTile, row);
       at[dims.k.front()] = b.add(firstDepth, column);
-    } else if (rhs) {
-      at[dims.k.front()] = b.add(firstDepth, row);
-      at[dims.n.front()] = b.add(origin.firstColumn, column);
     } else {
-      at[dims.m.front()] = b.add(origin.firstRow, row);
-      at[dims.k.front()] = b.add(firstDepth, column);
+      at[dims.k.front()] = b.add(firstDepth, row);
+      at[tileDim] = b.add(firstOfTile, column);
     }
     return getIndices(op, *op.getDpsInputOperand(rhs), at);
   }
@@ -1309,7 +1316,7 @@ private:
   }
 
   /// Whether A's (or B's) buffer holds rows of K: A's, and B^T's.
-  bool rowsOfK(bool rhs) const { return !rhs || rhsKMajor; }
+  bool rowsOfK(bool rhs) const { return rhs ? rhsKMajor : lhsKMajor; }
 
   /// Vectors each thread copies of A's slice (and of B's).
   int64_t getCopies() const {
@@ -1328,7 +1335,7 @@ private:
   int64_t vectorSize;
   bool roundToTf32;
   bool swizzled;
-  bool rhsKMajor;
+  bool lhsKMajor, rhsKMajor;
 };
 
 /// The frame of a matrix-core kernel: blocks of `threads` threads own
@@ -1342,13 +1349,13 @@ MatrixCoreLaunch createMatrixCoreLaunch(
     const IndexBuilder &b, const ContractionBlocks &blocks, linalg::LinalgOp op,
     const linalg::ContractionDimensions &dims, linalg::GenericOp epilogue,
     int64_t threads, int64_t stages = 1, bool swizzled = false,
-    bool rhsKMajor = false) {
+    bool lhsKMajor = true, bool rhsKMajor = false) {
   Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   MatrixCoreLaunch frame;
   static_cast<BlockFrame &>(frame) = launchBlocks(
       b.rewriter, blocks, op, dims, epilogue, kMmaBlockTile, threads, 1,
       TypeRange{
-          SliceStaging::getLhsType(element, stages, swizzled),
+          SliceStaging::getLhsType(element, stages, swizzled, lhsKMajor),
           SliceStaging::getRhsType(element, stages, swizzled, rhsKMajor)});
   frame.sharedLhs = frame.launch.getWorkgroupAttributions()[0];
   frame.sharedRhs = frame.launch.getWorkgroupAttributions()[1];
@@ -1401,15 +1408,18 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   constexpr int64_t tilesM = warpRows / 16, tilesN = warpColumns / 8;
   Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   bool tf32 = element.isF32();
-  // B^T (N x K) is staged as A is, and read by ldmatrix without .trans.
+  // B^T (N x K) is staged as A is, and read by ldmatrix without .trans;
+  // A^T (K x M) as B is, and read by ldmatrix.trans.
+  bool lhsKMajor = readsLhsKMajor(op, dims);
   bool rhsKMajor = readsRhsKMajor(op, dims);
-  assert(!(tf32 && rhsKMajor) && "TF32's B is K x N (prefersTf32MmaSync)");
+  assert(!(tf32 && (!lhsKMajor || rhsKMajor)) &&
+         "TF32's A is M x K and B K x N (prefersTf32MmaSync)");
   // TF32 rounds in registers; its stages would not fit in 48 KiB.
   bool async = asyncCopy && !tf32;
   MatrixCoreLaunch frame =
       createMatrixCoreLaunch(b, blocks, op, dims, epilogue, warps * warpSize,
                              /*stages=*/async ? SliceStaging::kAsyncStages : 1,
-                             /*swizzled=*/async, rhsKMajor);
+                             /*swizzled=*/async, lhsKMajor, rhsKMajor);
   Value warp = b.div(frame.thread, warpSize);
   Value lane = b.rem(frame.thread, warpSize);
   Value group = b.div(lane, 4);
@@ -1437,7 +1447,8 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   // A's slice (128 x 32) and as many of B's (32 x 128).
   SliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
                        warps * warpSize, frame.sharedLhs, frame.sharedRhs,
-                       /*roundToTf32=*/tf32, /*swizzled=*/async, rhsKMajor);
+                       /*roundToTf32=*/tf32, /*swizzled=*/async, lhsKMajor,
+                       rhsKMajor);
   if (!async) {
     staging.store(staging.load(frame.zero));
     gpu::BarrierOp::create(rewriter, loc);
@@ -1461,9 +1472,10 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   Value matrixRow = b.add(b.rem(lane, 8), b.mul(b.rem(matrix, 2), 8));
   Value matrixColumn =
       b.mul(b.div(matrix, 2), SliceStaging::getVectorSize(element));
-  // B^T's: matrices (0-7, 0-7), (0-7, 8-15), (8-15, 0-7), (8-15, 8-15).
+  // B^T's (and A^T's, transposed): matrices (0-7, 0-7), (0-7, 8-15),
+  // (8-15, 0-7), (8-15, 8-15).
   Value transposedRow, transposedColumn;
-  if (rhsKMajor) {
+  if (rhsKMajor || !lhsKMajor) {
     transposedRow = b.add(b.rem(lane, 8), b.mul(b.div(matrix, 2), 8));
     transposedColumn = b.mul(b.rem(matrix, 2), 8);
   }
@@ -1524,15 +1536,24 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
         // tiles, the transposes of (rows 0-7, 8-15) x (columns of the first
         // tile, of the second): with B^T in shared memory, its matrices
         // (columns of K 0-7, 8-15) x (rows of the first tile, of the
-        // second) as they lie.
+        // second) as they lie. With A^T, A's matrices are the transposes
+        // of (rows of K 0-7, 8-15) x (its columns 0-7, 8-15).
         SmallVector<Value> lhsFragments, rhsFragments;
         for (int64_t i = 0; i < tilesM; ++i)
-          lhsFragments.push_back(nvgpu::LdMatrixOp::create(
-              rewriter, loc, lhsFragmentType, frame.sharedLhs,
-              at(/*rhs=*/false,
-                 b.add(b.addConstant(warpRow, 16 * i), matrixRow),
-                 b.addConstant(matrixColumn, step)),
-              /*transpose=*/false, /*numTiles=*/4));
+          lhsFragments.push_back(
+              lhsKMajor
+                  ? nvgpu::LdMatrixOp::create(
+                        rewriter, loc, lhsFragmentType, frame.sharedLhs,
+                        at(/*rhs=*/false,
+                           b.add(b.addConstant(warpRow, 16 * i), matrixRow),
+                           b.addConstant(matrixColumn, step)),
+                        /*transpose=*/false, /*numTiles=*/4)
+                  : nvgpu::LdMatrixOp::create(
+                        rewriter, loc, lhsFragmentType, frame.sharedLhs,
+                        at(/*rhs=*/false, b.addConstant(transposedRow, step),
+                           b.add(b.addConstant(warpRow, 16 * i),
+                                 transposedColumn)),
+                        /*transpose=*/true, /*numTiles=*/4));
         for (int64_t j = 0; j < tilesN; j += 2) {
           Value both =
               rhsKMajor ? nvgpu::LdMatrixOp::create(
@@ -2000,7 +2021,8 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
   constexpr int64_t blockTile = kMmaBlockTile, depth = kMmaSliceDepth;
   constexpr int64_t waves = 4, waveSize = 64, waveTile = 64;
   constexpr int64_t tiles = waveTile / 16, fragment = 4;
-  assert(!readsRhsKMajor(op, dims) && "B is K x N (chooseContractionKernel)");
+  assert(readsLhsKMajor(op, dims) && !readsRhsKMajor(op, dims) &&
+         "A is M x K and B K x N (chooseContractionKernel)");
   MatrixCoreLaunch frame =
       createMatrixCoreLaunch(b, blocks, op, dims, epilogue, waves * waveSize);
   Value wave = b.div(frame.thread, waveSize);

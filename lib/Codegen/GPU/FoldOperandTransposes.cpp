@@ -15,13 +15,21 @@ using namespace mlir::google::kernels;
 
 namespace {
 
-/// Whether `kernel` loads A and B either way round as fast (see
-/// prefersMmaSync, prefersWgmma, getVectorTileSize).
-bool readsEitherLayout(ContractionKernel kernel) {
-  return kernel == ContractionKernel::MmaSync ||
-         kernel == ContractionKernel::Wgmma ||
-         kernel == ContractionKernel::WgmmaSpecialized ||
-         kernel == ContractionKernel::VectorTiles;
+/// How fast `kernel` is among those that load a transposed A or B as fast
+/// as the other layout (see prefersWgmma: B; prefersMmaSync: A and B;
+/// getVectorTileSize: A and B); 0 for the others.
+int getRank(ContractionKernel kernel) {
+  switch (kernel) {
+  case ContractionKernel::Wgmma:
+  case ContractionKernel::WgmmaSpecialized:
+    return 3;
+  case ContractionKernel::MmaSync:
+    return 2;
+  case ContractionKernel::VectorTiles:
+    return 1;
+  default:
+    return 0;
+  }
 }
 
 /// `op` reading, for each input whose `folds` bit is set, the source of
@@ -80,12 +88,14 @@ struct GpuFoldOperandTransposesPass
           kernel == ContractionKernel::Mfma ||
           kernel == ContractionKernel::SplitK)
         continue;
+      int rank = getRank(kernel);
       std::array<bool, 2> transposed;
       for (unsigned index : {0u, 1u})
         transposed[index] = static_cast<bool>(
             getSwappedTransposeSource(op.getDpsInputs()[index]));
       // Both transposes read through, else either, where the kernel the
-      // matmul then takes reads its inputs where they lie.
+      // matmul then takes reads its inputs where they lie and is no slower
+      // (wgmma reads A only as M x K: A^T stays for it, not for mma.sync).
       linalg::GenericOp folded;
       for (std::array<bool, 2> folds :
            {transposed, std::array<bool, 2>{transposed[0], false},
@@ -95,9 +105,11 @@ struct GpuFoldOperandTransposesPass
           continue;
         std::optional<linalg::ContractionDimensions> foldedDims =
             getTileableContraction(folded);
-        if (foldedDims &&
-            readsEitherLayout(
-                chooseContractionKernel(folded, *foldedDims, choices).kernel))
+        int foldedRank = 0;
+        if (foldedDims)
+          foldedRank = getRank(
+              chooseContractionKernel(folded, *foldedDims, choices).kernel);
+        if (foldedRank > 0 && foldedRank >= rank)
           break;
         rewriter.eraseOp(folded);
         folded = nullptr;

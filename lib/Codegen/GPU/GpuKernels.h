@@ -318,6 +318,12 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
 constexpr int64_t kMmaBlockTile = 128;
 constexpr int64_t kMmaSliceDepth = 32;
 
+/// Whether contraction `op` reads A as M x K ([batch,] m, k: K-major; not
+/// as `x.T @ dy` once --google-gpu-fold-operand-transposes read through
+/// the transpose).
+bool readsLhsKMajor(linalg::LinalgOp op,
+                    const linalg::ContractionDimensions &dims);
+
 /// Whether contraction `op` reads B as N x K ([batch,] n, k: K-major, as
 /// `x @ w.T` once --google-gpu-fold-operand-transposes read through the
 /// transpose).
@@ -325,11 +331,11 @@ bool readsRhsKMajor(linalg::LinalgOp op,
                     const linalg::ContractionDimensions &dims);
 
 /// Whether contraction `op` can run on tensor cores through
-/// nvgpu.mma.sync m16n8k16 (sm_80 and later): f16 or bf16 A (M x K) and B
-/// (K x N, or N x K: readsRhsKMajor) whose products accumulate into f32 C,
+/// nvgpu.mma.sync m16n8k16 (sm_80 and later): f16 or bf16 A (M x K, or
+/// K x M) and B (K x N, or N x K) whose products accumulate into f32 C,
 /// [batch,] row-major without offsets, static, M and N multiples of
 /// kMmaBlockTile and K of kMmaSliceDepth. (The MFMA kernel, which takes
-/// the same shapes, reads B only as K x N.)
+/// the same shapes, reads A only as M x K and B as K x N.)
 bool prefersMmaSync(linalg::LinalgOp op,
                     const linalg::ContractionDimensions &dims);
 

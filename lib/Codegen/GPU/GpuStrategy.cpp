@@ -186,15 +186,18 @@ bool isWideningHalfProduct(linalg::LinalgOp op, Type half) {
 
 namespace {
 
-/// Whether `op`'s A (M x K) and B (K x N, or with `rhsKMajor` N x K) of
-/// `input` and C of f32 are [batch,] row-major without offsets, static.
+/// Whether `op`'s A (M x K, or without `lhsKMajor` K x M) and B (K x N,
+/// or with `rhsKMajor` N x K) of `input` and C of f32 are [batch,]
+/// row-major without offsets, static.
 bool hasDenseMatrices(linalg::LinalgOp op,
                       const linalg::ContractionDimensions &dims, Type input,
-                      bool rhsKMajor = false) {
+                      bool lhsKMajor = true, bool rhsKMajor = false) {
   unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
   Type f32 = Float32Type::get(op->getContext());
+  OpOperand &lhs = *op.getDpsInputOperand(0);
   OpOperand &rhs = *op.getDpsInputOperand(1);
-  return isDenseOperand(op, *op.getDpsInputOperand(0), dims, m, k, input) &&
+  return (lhsKMajor ? isDenseOperand(op, lhs, dims, m, k, input)
+                    : isDenseOperand(op, lhs, dims, k, m, input)) &&
          (rhsKMajor ? isDenseOperand(op, rhs, dims, n, k, input)
                     : isDenseOperand(op, rhs, dims, k, n, input)) &&
          isDenseOperand(op, *op.getDpsInitOperand(0), dims, m, n, f32);
@@ -205,8 +208,8 @@ bool hasDenseMatrices(linalg::LinalgOp op,
 /// kernels' tiles.
 bool fitsMatrixCoreTiles(linalg::LinalgOp op,
                          const linalg::ContractionDimensions &dims, Type input,
-                         bool rhsKMajor = false) {
-  if (!hasDenseMatrices(op, dims, input, rhsKMajor))
+                         bool lhsKMajor = true, bool rhsKMajor = false) {
+  if (!hasDenseMatrices(op, dims, input, lhsKMajor, rhsKMajor))
     return false;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   return ranges[dims.m.front()] % kMmaBlockTile == 0 &&
@@ -215,6 +218,12 @@ bool fitsMatrixCoreTiles(linalg::LinalgOp op,
 }
 
 } // namespace
+
+bool readsLhsKMajor(linalg::LinalgOp op,
+                    const linalg::ContractionDimensions &dims) {
+  return readsInOrder(op, *op.getDpsInputOperand(0), dims, dims.m.front(),
+                      dims.k.front());
+}
 
 bool readsRhsKMajor(linalg::LinalgOp op,
                     const linalg::ContractionDimensions &dims) {
@@ -226,7 +235,8 @@ bool prefersMmaSync(linalg::LinalgOp op,
                     const linalg::ContractionDimensions &dims) {
   Type half = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   return (half.isF16() || half.isBF16()) &&
-         fitsMatrixCoreTiles(op, dims, half, readsRhsKMajor(op, dims)) &&
+         fitsMatrixCoreTiles(op, dims, half, readsLhsKMajor(op, dims),
+                             readsRhsKMajor(op, dims)) &&
          isWideningHalfProduct(op, half);
 }
 
@@ -235,7 +245,7 @@ bool prefersWgmma(linalg::LinalgOp op,
   Type half = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   bool rhsKMajor = readsRhsKMajor(op, dims);
   if ((!half.isF16() && !half.isBF16()) || !isWideningHalfProduct(op, half) ||
-      !hasDenseMatrices(op, dims, half, rhsKMajor))
+      !hasDenseMatrices(op, dims, half, /*lhsKMajor=*/true, rhsKMajor))
     return false;
   unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -406,8 +416,9 @@ chooseContractionKernel(linalg::LinalgOp op,
                                      : ContractionKernel::Wgmma,
             rows};
   }
-  // (The MFMA kernel reads B only N-major.)
-  if ((choices.mmaSync || (matrixCores && !readsRhsKMajor(op, dims))) &&
+  // (The MFMA kernel reads A only as M x K, B as K x N.)
+  if ((choices.mmaSync || (matrixCores && readsLhsKMajor(op, dims) &&
+                           !readsRhsKMajor(op, dims))) &&
       prefersMmaSync(op, dims))
     return {choices.mmaSync ? ContractionKernel::MmaSync
                             : ContractionKernel::Mfma,

@@ -126,29 +126,33 @@ func.func @f32_both(%x: tensor<64x256xf32>, %w: tensor<384x64xf32>, %c: tensor<2
 
 // -----
 
-// Left alone: a small output that splits K, an f16 transposed A (the
-// tensor-core kernels read A only M x K), and a permutation that is not
-// the last two dimensions'.
-// CHECK-LABEL: func.func @split_k
-// CHECK: linalg.transpose
-// CHECK: linalg.matmul
+// f16 x.T @ dy: mma.sync reads A^T where it lies; wgmma, which reads A
+// only as M x K, keeps the transpose (the faster kernel wins).
 // CHECK-LABEL: func.func @lhs
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64x256xf16>, tensor<64x384xf16>)
+// WGMMA-LABEL: func.func @lhs
+// WGMMA: linalg.transpose
+// WGMMA: linalg.matmul
+// Left alone: a small output that splits K, and a permutation that is
+// not the last two dimensions'.
+// CHECK-LABEL: func.func @split_k
 // CHECK: linalg.transpose
 // CHECK: linalg.matmul
 // CHECK-LABEL: func.func @batch_swap
 // CHECK: linalg.transpose
 // CHECK: linalg.batch_matmul
-func.func @split_k(%x: tensor<128x1024xf16>, %w: tensor<128x1024xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
-  %e = tensor.empty() : tensor<1024x128xf16>
-  %t = linalg.transpose ins(%w : tensor<128x1024xf16>) outs(%e : tensor<1024x128xf16>) permutation = [1, 0]
-  %0 = linalg.matmul ins(%x, %t : tensor<128x1024xf16>, tensor<1024x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
-  return %0 : tensor<128x128xf32>
-}
 func.func @lhs(%x: tensor<64x256xf16>, %w: tensor<64x384xf16>, %c: tensor<256x384xf32>) -> tensor<256x384xf32> {
   %e = tensor.empty() : tensor<256x64xf16>
   %t = linalg.transpose ins(%x : tensor<64x256xf16>) outs(%e : tensor<256x64xf16>) permutation = [1, 0]
   %0 = linalg.matmul ins(%t, %w : tensor<256x64xf16>, tensor<64x384xf16>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
   return %0 : tensor<256x384xf32>
+}
+func.func @split_k(%x: tensor<128x1024xf16>, %w: tensor<128x1024xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %e = tensor.empty() : tensor<1024x128xf16>
+  %t = linalg.transpose ins(%w : tensor<128x1024xf16>) outs(%e : tensor<1024x128xf16>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%x, %t : tensor<128x1024xf16>, tensor<1024x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %0 : tensor<128x128xf32>
 }
 func.func @batch_swap(%q: tensor<2x128x64xf16>, %k: tensor<64x2x256xf16>, %c: tensor<2x128x256xf32>) -> tensor<2x128x256xf32> {
   %e = tensor.empty() : tensor<2x64x256xf16>

@@ -74,7 +74,8 @@ func.func @bf16_matmul(%a: memref<256x64xbf16>, %b: memref<64x128xbf16>, %c: mem
 
 // -----
 
-// The MFMA kernel reads B only K x N: B^T (N x K) takes shared tiles.
+// The MFMA kernel reads A only M x K and B only K x N: B^T (N x K) and
+// A^T (K x M) take shared tiles.
 // CHECK-LABEL: func.func @rhs_k_major
 // CHECK-NOT: amdgpu.mfma
 // CHECK: return
@@ -82,6 +83,23 @@ func.func @rhs_k_major(%a: memref<256x64xf16>, %b: memref<128x64xf16>, %c: memre
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<256x64xf16>, memref<128x64xf16>) outs(%c : memref<256x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @lhs_m_major
+// CHECK-NOT: amdgpu.mfma
+// CHECK: return
+func.func @lhs_m_major(%a: memref<64x256xf16>, %b: memref<64x128xf16>, %c: memref<256x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<64x256xf16>, memref<64x128xf16>) outs(%c : memref<256x128xf32>) {
   ^bb0(%x: f16, %y: f16, %acc: f32):
     %xf = arith.extf %x : f16 to f32
     %yf = arith.extf %y : f16 to f32

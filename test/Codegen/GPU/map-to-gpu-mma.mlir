@@ -184,3 +184,30 @@ func.func @rhs_k_major(%a: memref<256x64xf16>, %b: memref<128x64xf16>, %c: memre
   }
   return
 }
+
+// -----
+
+// A^T (K x M, a (k, m) map: x.T @ dy) is staged as B is, 32 x 128 per
+// slice, and ldmatrix.trans reads A's fragments from it.
+// CHECK-LABEL: func.func @lhs_m_major
+// CHECK: workgroup(%[[SA:.*]] : memref<32x136xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x136xf16, #gpu.address_space<workgroup>>)
+// CHECK: scf.for
+// CHECK-COUNT-4: nvgpu.ldmatrix %[[SA]]{{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK: nvgpu.ldmatrix %[[SB]]{{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK-COUNT-16: nvgpu.mma.sync
+// ASYNC-LABEL: func.func @lhs_m_major
+// ASYNC: workgroup(%[[SA:.*]] : memref<3x32x128xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x32x128xf16, #gpu.address_space<workgroup>>)
+// ASYNC: nvgpu.ldmatrix %[[SA]]{{.*}} {numTiles = 4 : i32, transpose = true}
+func.func @lhs_m_major(%a: memref<64x256xf16>, %b: memref<64x128xf16>, %c: memref<256x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<64x256xf16>, memref<64x128xf16>) outs(%c : memref<256x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
