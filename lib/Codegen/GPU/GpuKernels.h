@@ -55,7 +55,8 @@ bool readsInOrder(linalg::LinalgOp op, OpOperand &operand,
 Value getSwappedTransposeSource(Value value);
 
 /// A linalg.generic computing contraction `op` (created before it, not
-/// replacing it) from `inputs` read through `inputMaps`.
+/// replacing it, with its discardable attributes) from `inputs` read
+/// through `inputMaps`.
 linalg::GenericOp createContractionWithInputs(RewriterBase &rewriter,
                                               linalg::LinalgOp op,
                                               ValueRange inputs,

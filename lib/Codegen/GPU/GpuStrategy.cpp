@@ -343,6 +343,7 @@ linalg::GenericOp createContractionWithInputs(RewriterBase &rewriter,
       maps, op.getIteratorTypesArray());
   rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
                              generic.getRegion().begin());
+  generic->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   return generic;
 }
 
