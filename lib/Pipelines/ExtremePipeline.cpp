@@ -277,6 +277,24 @@ void google::addCpuTilingPasses(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createTileAndVectorizePass(tileOptions));
 }
 
+namespace {
+
+/// The options of a tensor-level GPU pass that chooses contraction kernels
+/// as --google-map-to-gpu will (chooseContractionKernel's choices).
+template <typename Options>
+Options getContractionChoices(const MapToGpuPassOptions &mapping) {
+  Options options;
+  options.tileSize = mapping.tileSize;
+  options.mmaSync = mapping.mmaSync;
+  options.mfma = mapping.mfma;
+  options.mfmaBf16 = mapping.mfmaBf16;
+  options.tf32 = mapping.tf32;
+  options.wgmma = mapping.wgmma;
+  return options;
+}
+
+} // namespace
+
 void google::addTensorCodegenPasses(OpPassManager &pm,
                                     const ExtremePipelineOptions &options) {
   // Convolutions as matmuls: the matmul schedules of both targets take
@@ -297,22 +315,10 @@ void google::addTensorCodegenPasses(OpPassManager &pm,
     MapToGpuPassOptions mapping = getMapToGpuOptions(options);
     if (mapping.wgmma && mapping.tf32)
       pm.addNestedPass<func::FuncOp>(createGpuTf32OperandsPass());
-    GpuFoldOperandTransposesPassOptions folding;
-    folding.tileSize = mapping.tileSize;
-    folding.mmaSync = mapping.mmaSync;
-    folding.mfma = mapping.mfma;
-    folding.mfmaBf16 = mapping.mfmaBf16;
-    folding.tf32 = mapping.tf32;
-    folding.wgmma = mapping.wgmma;
-    pm.addNestedPass<func::FuncOp>(createGpuFoldOperandTransposesPass(folding));
-    GpuTileToBlocksPassOptions tiling;
+    pm.addNestedPass<func::FuncOp>(createGpuFoldOperandTransposesPass(
+        getContractionChoices<GpuFoldOperandTransposesPassOptions>(mapping)));
+    auto tiling = getContractionChoices<GpuTileToBlocksPassOptions>(mapping);
     tiling.fusedAttention = mapping.fusedAttention;
-    tiling.tileSize = mapping.tileSize;
-    tiling.mmaSync = mapping.mmaSync;
-    tiling.mfma = mapping.mfma;
-    tiling.mfmaBf16 = mapping.mfmaBf16;
-    tiling.tf32 = mapping.tf32;
-    tiling.wgmma = mapping.wgmma;
     pm.addNestedPass<func::FuncOp>(createGpuTileToBlocksPass(tiling));
   }
 }
