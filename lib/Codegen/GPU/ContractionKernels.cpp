@@ -1472,13 +1472,6 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   Value matrixRow = b.add(b.rem(lane, 8), b.mul(b.rem(matrix, 2), 8));
   Value matrixColumn =
       b.mul(b.div(matrix, 2), SliceStaging::getVectorSize(element));
-  // B^T's (and A^T's, transposed): matrices (0-7, 0-7), (0-7, 8-15),
-  // (8-15, 0-7), (8-15, 8-15).
-  Value transposedRow, transposedColumn;
-  if (rhsKMajor || !lhsKMajor) {
-    transposedRow = b.add(b.rem(lane, 8), b.mul(b.div(matrix, 2), 8));
-    transposedColumn = b.mul(b.rem(matrix, 2), 8);
-  }
   // TF32: B's fragments are read by row (lane % 4).
   Value quad = tf32 ? b.rem(lane, 4) : Value();
   auto computeStep =
@@ -1534,41 +1527,34 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
         // each matrix. A's fragment of a 16x16 tile is its matrices (rows
         // 0-7, 8-15) x (columns 0-7, 8-15) in that order; B's, of two 16x8
         // tiles, the transposes of (rows 0-7, 8-15) x (columns of the first
-        // tile, of the second): with B^T in shared memory, its matrices
-        // (columns of K 0-7, 8-15) x (rows of the first tile, of the
-        // second) as they lie. With A^T, A's matrices are the transposes
-        // of (rows of K 0-7, 8-15) x (its columns 0-7, 8-15).
+        // tile, of the second). loadFragments reads those of 16 rows (A)
+        // or columns (B) of the tile from `first` on: matrix l / 8 lies
+        // 8 (l / 8 % 2) along A's rows and 8 (l / 8 / 2) along K, or
+        // 8 (l / 8 / 2) along B's columns and 8 (l / 8 % 2) along K; lane l
+        // addresses its row l % 8 in a buffer of rows of the tile (A, B^T:
+        // no .trans), or of rows of K (A^T, B: .trans).
+        auto loadFragments = [&](bool rhs, Value first) -> Value {
+          Value alongTile = b.mul(rhs ? b.div(matrix, 2) : b.rem(matrix, 2), 8);
+          Value alongK = b.mul(rhs ? b.rem(matrix, 2) : b.div(matrix, 2), 8);
+          Value tileIndex = b.add(first, alongTile);
+          Value depthIndex = b.addConstant(alongK, step);
+          bool rowsOfTile = rhs ? rhsKMajor : lhsKMajor;
+          Value &laned = rowsOfTile ? tileIndex : depthIndex;
+          laned = b.add(laned, b.rem(lane, 8));
+          return nvgpu::LdMatrixOp::create(
+              rewriter, loc, lhsFragmentType,
+              rhs ? frame.sharedRhs : frame.sharedLhs,
+              rowsOfTile ? at(rhs, tileIndex, depthIndex)
+                         : at(rhs, depthIndex, tileIndex),
+              /*transpose=*/!rowsOfTile, /*numTiles=*/4);
+        };
         SmallVector<Value> lhsFragments, rhsFragments;
         for (int64_t i = 0; i < tilesM; ++i)
           lhsFragments.push_back(
-              lhsKMajor
-                  ? nvgpu::LdMatrixOp::create(
-                        rewriter, loc, lhsFragmentType, frame.sharedLhs,
-                        at(/*rhs=*/false,
-                           b.add(b.addConstant(warpRow, 16 * i), matrixRow),
-                           b.addConstant(matrixColumn, step)),
-                        /*transpose=*/false, /*numTiles=*/4)
-                  : nvgpu::LdMatrixOp::create(
-                        rewriter, loc, lhsFragmentType, frame.sharedLhs,
-                        at(/*rhs=*/false, b.addConstant(transposedRow, step),
-                           b.add(b.addConstant(warpRow, 16 * i),
-                                 transposedColumn)),
-                        /*transpose=*/true, /*numTiles=*/4));
+              loadFragments(/*rhs=*/false, b.addConstant(warpRow, 16 * i)));
         for (int64_t j = 0; j < tilesN; j += 2) {
           Value both =
-              rhsKMajor ? nvgpu::LdMatrixOp::create(
-                              rewriter, loc, lhsFragmentType, frame.sharedRhs,
-                              at(/*rhs=*/true,
-                                 b.add(b.addConstant(warpColumn, 8 * j),
-                                       transposedRow),
-                                 b.addConstant(transposedColumn, step)),
-                              /*transpose=*/false, /*numTiles=*/4)
-                        : nvgpu::LdMatrixOp::create(
-                              rewriter, loc, lhsFragmentType, frame.sharedRhs,
-                              at(/*rhs=*/true, b.addConstant(matrixRow, step),
-                                 b.add(b.addConstant(warpColumn, 8 * j),
-                                       matrixColumn)),
-                              /*transpose=*/true, /*numTiles=*/4);
+              loadFragments(/*rhs=*/true, b.addConstant(warpColumn, 8 * j));
           for (int64_t tileOf = 0; tileOf < 2; ++tileOf) {
             SmallVector<Value> elements;
             for (int64_t row = 0; row < 2; ++row)
