@@ -13,9 +13,10 @@
 //   the vector-tile kernel loads each operand along its innermost
 //   dimension, storing the slices read along K transposed.
 // Run on the host by mapping-on-host-tensor-cores.test (mma.sync, vector
-// tiles) and mapping-on-host-wgmma.test.
+// tiles), mapping-on-host-wgmma.test and mapping-on-host-mfma.test (AMD's
+// MFMA kernel, which stages and reads them as mma.sync does).
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 14 cases match numpy
+// CHECK: e2e: 19 cases match numpy
 
 // E2E: @xwt(x: 256x128xf16[-1:1], w: 384x128xf16[-1:1]) -> x @ w.T
 func.func @xwt(%x: tensor<256x128xf16>, %w: tensor<384x128xf16>) -> tensor<256x384xf16> {
@@ -119,4 +120,40 @@ func.func @f32_wide(%a: tensor<8x2048xf32>, %b: tensor<4096x8xf32>) -> tensor<20
   %bt = google.transpose %b {perm = array<i64: 1, 0>} : tensor<4096x8xf32> -> tensor<8x4096xf32>
   %0 = google.matmul %at, %bt : tensor<2048x8xf32>, tensor<8x4096xf32> -> tensor<2048x4096xf32>
   return %0 : tensor<2048x4096xf32>
+}
+
+// Shapes off the tensor-core and vector tiles take shared tiles, which
+// copy each operand into shared memory along its innermost dimension:
+// B^T, A^T and both read where they lie, partial tiles, a dynamic batch
+// (nn.Linear's x @ w.T + b), f16.
+// E2E: @shared_xwt(x: 100x60xf32[-1:1], w: 70x60xf32[-1:1]) -> x @ w.T
+func.func @shared_xwt(%x: tensor<100x60xf32>, %w: tensor<70x60xf32>) -> tensor<100x70xf32> {
+  %t = google.transpose %w {perm = array<i64: 1, 0>} : tensor<70x60xf32> -> tensor<60x70xf32>
+  %0 = google.matmul %x, %t : tensor<100x60xf32>, tensor<60x70xf32> -> tensor<100x70xf32>
+  return %0 : tensor<100x70xf32>
+}
+
+// E2E: @shared_weight_gradient(x: 50x100xf32[-1:1], dy: 50x90xf32[-1:1]) -> x.T @ dy
+func.func @shared_weight_gradient(%x: tensor<50x100xf32>, %dy: tensor<50x90xf32>) -> tensor<100x90xf32> {
+  %t = google.transpose %x {perm = array<i64: 1, 0>} : tensor<50x100xf32> -> tensor<100x50xf32>
+  %0 = google.matmul %t, %dy : tensor<100x50xf32>, tensor<50x90xf32> -> tensor<100x90xf32>
+  return %0 : tensor<100x90xf32>
+}
+
+// E2E: @shared_both(a: 2x40x90xf32[-1:1], b: 2x80x40xf32[-1:1]) -> a.transpose(0, 2, 1) @ b.transpose(0, 2, 1)
+func.func @shared_both(%a: tensor<2x40x90xf32>, %b: tensor<2x80x40xf32>) -> tensor<2x90x80xf32> {
+  %at = google.transpose %a {perm = array<i64: 0, 2, 1>} : tensor<2x40x90xf32> -> tensor<2x90x40xf32>
+  %bt = google.transpose %b {perm = array<i64: 0, 2, 1>} : tensor<2x80x40xf32> -> tensor<2x40x80xf32>
+  %0 = google.matmul %at, %bt : tensor<2x90x40xf32>, tensor<2x40x80xf32> -> tensor<2x90x80xf32>
+  return %0 : tensor<2x90x80xf32>
+}
+
+// E2E: @shared_linear(x: 130x48xf32[-1:1], w: 72x48xf32[-1:1], b: 72xf32[-1:1]) -> np.maximum(x @ w.T + b, 0)
+// E2E: @shared_linear(x: 65x48xf32[-1:1], w: 72x48xf32[-1:1], b: 72xf32[-1:1]) -> np.maximum(x @ w.T + b, 0)
+func.func @shared_linear(%x: tensor<?x48xf32>, %w: tensor<72x48xf32>, %b: tensor<72xf32>) -> tensor<?x72xf32> {
+  %t = google.transpose %w {perm = array<i64: 1, 0>} : tensor<72x48xf32> -> tensor<48x72xf32>
+  %0 = google.matmul %x, %t : tensor<?x48xf32>, tensor<48x72xf32> -> tensor<?x72xf32>
+  %1 = google.add %0, %b : tensor<?x72xf32>, tensor<72xf32> -> tensor<?x72xf32>
+  %2 = google.relu %1 : tensor<?x72xf32>
+  return %2 : tensor<?x72xf32>
 }

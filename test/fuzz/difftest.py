@@ -1732,15 +1732,21 @@ class Generator:
             shape[-2] = self.block_extent()
             if large:
                 shape = [self.choice([64, 100, 131]), self.choice([200, 300])]
-            a = self.new_arg(dtype, shape=shape) \
-                if large or self.rng.random() < 0.7 \
-                else self.constant(dtype, shape)
+            # Sometimes x.T @ dy (on GPUs, shared tiles read A^T through).
+            a = self.transposed_arg(dtype, shape[:-2], *shape[-2:]) \
+                if self.rng.random() < 0.15 else None
+            a = a or (self.new_arg(dtype, shape=shape)
+                      if large or self.rng.random() < 0.7
+                      else self.constant(dtype, shape))
         av = self.env[a]
         k = av.shape[-1]
         n = self.choice([96, 130, 200, 256]) if large else self.block_extent()
         shape = ([av.shape[0]] if rank == 3 else []) + [k, n]
         b = self.pick(dtype, lambda node, v: list(v.shape) == shape and
                       node is not a)
+        if b is None and self.rng.random() < 0.15:
+            # x @ w.T (on GPUs, shared tiles read B^T through).
+            b = self.transposed_arg(dtype, shape[:-2], *shape[-2:])
         if b is None:
             dims = [None if self.rng.random() < 0.25 else s for s in shape]
             b = self.new_arg(dtype, dims, shape) if self.rng.random() < 0.7 \

@@ -2007,10 +2007,11 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
   constexpr int64_t blockTile = kMmaBlockTile, depth = kMmaSliceDepth;
   constexpr int64_t waves = 4, waveSize = 64, waveTile = 64;
   constexpr int64_t tiles = waveTile / 16, fragment = 4;
-  assert(readsLhsKMajor(op, dims) && !readsRhsKMajor(op, dims) &&
-         "A is M x K and B K x N (chooseContractionKernel)");
-  MatrixCoreLaunch frame =
-      createMatrixCoreLaunch(b, blocks, op, dims, epilogue, waves * waveSize);
+  bool lhsKMajor = readsLhsKMajor(op, dims);
+  bool rhsKMajor = readsRhsKMajor(op, dims);
+  MatrixCoreLaunch frame = createMatrixCoreLaunch(
+      b, blocks, op, dims, epilogue, waves * waveSize,
+      /*stages=*/1, /*swizzled=*/false, lhsKMajor, rhsKMajor);
   Value wave = b.div(frame.thread, waveSize);
   Value lane = b.rem(frame.thread, waveSize);
   // A's fragment row and B's and C's fragment column; the first of the
@@ -2035,7 +2036,9 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
   completeWholeTile(tile, op, dims, frame, frame.zero);
 
   SliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
-                       waves * waveSize, frame.sharedLhs, frame.sharedRhs);
+                       waves * waveSize, frame.sharedLhs, frame.sharedRhs,
+                       /*roundToTf32=*/false, /*swizzled=*/false, lhsKMajor,
+                       rhsKMajor);
   staging.store(staging.load(frame.zero));
   gpu::BarrierOp::create(rewriter, loc);
 
@@ -2052,6 +2055,21 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
       packAccumulators(b, loadAccumulators(rewriter, loc, op, dims, tile, fill),
                        accumulatorType, tiles * tiles, gridIndex);
 
+  // A fragment: 4 consecutive elements along K at row (A) or column (B)
+  // `index` of the tile, one vector where the slice lies in rows of K (A,
+  // B^T), 4 elements of consecutive rows otherwise (B, A^T).
+  auto loadFragment = [&](Value shared, bool rowsOfK, Value index,
+                          Value firstK) -> Value {
+    if (rowsOfK)
+      return vector::LoadOp::create(rewriter, loc, operandType, shared,
+                                    ValueRange{index, firstK},
+                                    /*nontemporal=*/false, llvm::MaybeAlign(8));
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < fragment; ++e)
+      elements.push_back(memref::LoadOp::create(
+          rewriter, loc, shared, ValueRange{b.addConstant(firstK, e), index}));
+    return vector::FromElementsOp::create(rewriter, loc, operandType, elements);
+  };
   Value lastSlice = b.constant(op.getStaticLoopRanges()[k] - depth);
   auto slices = staging.walkSlices(
       frame.zero, frame.sizeK, lastSlice, initial, /*stepDepth=*/16,
@@ -2059,21 +2077,13 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
         Value firstK = b.addConstant(laneGroup, step);
         SmallVector<Value> lhsFragments, rhsFragments;
         for (int64_t i = 0; i < tiles; ++i)
-          lhsFragments.push_back(vector::LoadOp::create(
-              rewriter, loc, operandType, frame.sharedLhs,
-              ValueRange{b.addConstant(b.add(waveRow, laneColumn), 16 * i),
-                         firstK},
-              /*nontemporal=*/false, llvm::MaybeAlign(8)));
-        for (int64_t j = 0; j < tiles; ++j) {
-          Value column = b.addConstant(b.add(waveColumn, laneColumn), 16 * j);
-          SmallVector<Value> elements;
-          for (int64_t e = 0; e < fragment; ++e)
-            elements.push_back(memref::LoadOp::create(
-                rewriter, loc, frame.sharedRhs,
-                ValueRange{b.addConstant(firstK, e), column}));
-          rhsFragments.push_back(vector::FromElementsOp::create(
-              rewriter, loc, operandType, elements));
-        }
+          lhsFragments.push_back(loadFragment(
+              frame.sharedLhs, lhsKMajor,
+              b.addConstant(b.add(waveRow, laneColumn), 16 * i), firstK));
+        for (int64_t j = 0; j < tiles; ++j)
+          rhsFragments.push_back(loadFragment(
+              frame.sharedRhs, rhsKMajor,
+              b.addConstant(b.add(waveColumn, laneColumn), 16 * j), firstK));
         for (int64_t i = 0; i < tiles; ++i)
           for (int64_t j = 0; j < tiles; ++j)
             partial[i * tiles + j] = amdgpu::MFMAOp::create(

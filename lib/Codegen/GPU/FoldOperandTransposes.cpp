@@ -16,16 +16,20 @@ using namespace mlir::google::kernels;
 namespace {
 
 /// How fast `kernel` is among those that load a transposed A or B as fast
-/// as the other layout (see prefersWgmma: B; prefersMmaSync: A and B;
-/// getVectorTileSize: A and B); 0 for the others.
+/// as the other layout (see prefersWgmma: B; prefersMmaSync, also MFMA's:
+/// A and B; getVectorTileSize: A and B; shared tiles: any layout, each
+/// operand copied along its innermost dimension); 0 for the others.
 int getRank(ContractionKernel kernel) {
   switch (kernel) {
   case ContractionKernel::Wgmma:
   case ContractionKernel::WgmmaSpecialized:
-    return 3;
+    return 4;
   case ContractionKernel::MmaSync:
-    return 2;
+  case ContractionKernel::Mfma:
+    return 3;
   case ContractionKernel::VectorTiles:
+    return 2;
+  case ContractionKernel::SharedTiles:
     return 1;
   default:
     return 0;
@@ -81,11 +85,10 @@ struct GpuFoldOperandTransposesPass
       if (!dims)
         continue;
       // A kernel that wants A and B as they are keeps them (TF32's
-      // mma.sync, MFMA, split K).
+      // mma.sync, split K).
       ContractionKernel kernel =
           chooseContractionKernel(op, *dims, choices).kernel;
       if (kernel == ContractionKernel::Tf32MmaSync ||
-          kernel == ContractionKernel::Mfma ||
           kernel == ContractionKernel::SplitK)
         continue;
       int rank = getRank(kernel);

@@ -335,8 +335,8 @@ bool readsRhsKMajor(linalg::LinalgOp op,
 /// nvgpu.mma.sync m16n8k16 (sm_80 and later): f16 or bf16 A (M x K, or
 /// K x M) and B (K x N, or N x K) whose products accumulate into f32 C,
 /// [batch,] row-major without offsets, static, M and N multiples of
-/// kMmaBlockTile and K of kMmaSliceDepth. (The MFMA kernel, which takes
-/// the same shapes, reads A only as M x K and B as K x N.)
+/// kMmaBlockTile and K of kMmaSliceDepth. (The MFMA kernel takes the same
+/// operands and shapes.)
 bool prefersMmaSync(linalg::LinalgOp op,
                     const linalg::ContractionDimensions &dims);
 
@@ -429,8 +429,8 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
 /// A gpu.launch computing contraction `op` (see prefersMmaSync) on AMD
 /// matrix cores (CDNA: gfx908, gfx90a, gfx94x, gfx950): blocks of 4 waves
 /// own 128x128 tiles of C, each wave 64x64 in 16x16 tiles accumulated by
-/// amdgpu.mfma, A's and B's slices staged in shared memory as for
-/// mma.sync.
+/// amdgpu.mfma, A's and B's slices (in either layout) staged in shared
+/// memory as for mma.sync.
 gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
                                      linalg::LinalgOp op,
                                      const linalg::ContractionDimensions &dims,

@@ -417,10 +417,7 @@ chooseContractionKernel(linalg::LinalgOp op,
                                      : ContractionKernel::Wgmma,
             rows};
   }
-  // (The MFMA kernel reads A only as M x K, B as K x N.)
-  if ((choices.mmaSync || (matrixCores && readsLhsKMajor(op, dims) &&
-                           !readsRhsKMajor(op, dims))) &&
-      prefersMmaSync(op, dims))
+  if ((choices.mmaSync || matrixCores) && prefersMmaSync(op, dims))
     return {choices.mmaSync ? ContractionKernel::MmaSync
                             : ContractionKernel::Mfma,
             kMmaBlockTile};

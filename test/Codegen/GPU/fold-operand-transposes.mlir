@@ -2,13 +2,18 @@
 // RUN: google-opt %s --google-gpu-fold-operand-transposes="mma-sync=true wgmma=true" -split-input-file | FileCheck %s --check-prefix=WGMMA
 // RUN: google-opt %s --google-gpu-fold-operand-transposes -split-input-file | FileCheck %s --check-prefix=CUDA-CORES
 // RUN: google-opt %s --google-gpu-fold-operand-transposes="mma-sync=true tf32=true" -split-input-file | FileCheck %s --check-prefix=TF32
+// RUN: google-opt %s --google-gpu-fold-operand-transposes="mfma=true" -split-input-file | FileCheck %s --check-prefix=MFMA
 
 // x @ w.T in f16 on the mma.sync kernel's tiles: the matmul reads w
-// through an (n, k) map, and the transpose goes. Without tensor cores
-// (shared tiles), it stays.
+// through an (n, k) map, and the transpose goes; on AMD's matrix cores
+// too, and without tensor cores (shared tiles, which copy each operand
+// along its innermost dimension).
+// MFMA-LABEL: func.func @xwt
+// MFMA-NOT: linalg.transpose
+// MFMA: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<256x64xf16>, tensor<384x64xf16>)
 // CUDA-CORES-LABEL: func.func @xwt
-// CUDA-CORES: linalg.transpose
-// CUDA-CORES: linalg.matmul
+// CUDA-CORES-NOT: linalg.transpose
+// CUDA-CORES: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<256x64xf16>, tensor<384x64xf16>)
 // CHECK-DAG: #[[MK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG: #[[NK:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-DAG: #[[MN:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -59,10 +64,10 @@ func.func @also_read(%x: tensor<256x64xf16>, %w: tensor<384x64xf16>, %c: tensor<
 
 // -----
 
-// Partial tiles fit only the wgmma kernel: folded with wgmma only.
+// Partial tiles fit the wgmma kernel, else shared tiles: folded either way.
 // CHECK-LABEL: func.func @partial
-// CHECK: linalg.transpose
-// CHECK: linalg.matmul
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<200x72xf16>, tensor<136x72xf16>)
 // WGMMA-LABEL: func.func @partial
 // WGMMA-NOT: linalg.transpose
 // WGMMA: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<200x72xf16>, tensor<136x72xf16>)
@@ -131,6 +136,9 @@ func.func @f32_both(%x: tensor<64x256xf32>, %w: tensor<384x64xf32>, %c: tensor<2
 // CHECK-LABEL: func.func @lhs
 // CHECK-NOT: linalg.transpose
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64x256xf16>, tensor<64x384xf16>)
+// MFMA-LABEL: func.func @lhs
+// MFMA-NOT: linalg.transpose
+// MFMA: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64x256xf16>, tensor<64x384xf16>)
 // WGMMA-LABEL: func.func @lhs
 // WGMMA: linalg.transpose
 // WGMMA: linalg.matmul

@@ -74,11 +74,18 @@ func.func @bf16_matmul(%a: memref<256x64xbf16>, %b: memref<64x128xbf16>, %c: mem
 
 // -----
 
-// The MFMA kernel reads A only M x K and B only K x N: B^T (N x K) and
-// A^T (K x M) take shared tiles.
+// B^T (N x K, as x @ w.T reads it once
+// --google-gpu-fold-operand-transposes read through the transpose) is
+// staged as A is, in rows of K, and its operands are 4 halves of a row of
+// shared memory; A^T (K x M) is staged as B is, its operands 4 halves down
+// a column.
 // CHECK-LABEL: func.func @rhs_k_major
-// CHECK-NOT: amdgpu.mfma
-// CHECK: return
+// CHECK: gpu.launch {{.*}} workgroup(%[[SA:.*]] : memref<128x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<128x40xf16, #gpu.address_space<workgroup>>)
+// CHECK: scf.for
+// CHECK-COUNT-4: vector.load %[[SA]][{{.*}}] {alignment = 8 : i64} : memref<128x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK-COUNT-4: vector.load %[[SB]][{{.*}}] {alignment = 8 : i64} : memref<128x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK-NOT: memref.load %[[SB]]
+// CHECK-COUNT-16: amdgpu.mfma 16x16x16
 func.func @rhs_k_major(%a: memref<256x64xf16>, %b: memref<128x64xf16>, %c: memref<256x128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
@@ -94,8 +101,12 @@ func.func @rhs_k_major(%a: memref<256x64xf16>, %b: memref<128x64xf16>, %c: memre
 }
 
 // CHECK-LABEL: func.func @lhs_m_major
-// CHECK-NOT: amdgpu.mfma
-// CHECK: return
+// CHECK: gpu.launch {{.*}} workgroup(%[[SA:.*]] : memref<32x136xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x136xf16, #gpu.address_space<workgroup>>)
+// CHECK: scf.for
+// CHECK-NOT: vector.load %[[SA]]
+// CHECK-COUNT-4: memref.load %[[SA]]
+// CHECK: vector.from_elements {{.*}} : vector<4xf16>
+// CHECK-COUNT-16: amdgpu.mfma 16x16x16
 func.func @lhs_m_major(%a: memref<64x256xf16>, %b: memref<64x128xf16>, %c: memref<256x128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
