@@ -226,8 +226,10 @@ void google::addGoogleOptimizationPasses(OpPassManager &pm,
   // Gradients the module asks for (VJP declarations) first: they are
   // google ops too.
   pm.addPass(createDifferentiatePass());
-  if (options.fold)
+  if (options.fold) {
     pm.addPass(createFoldConstantsPass());
+    pm.addPass(createSwapMatmulTransposesPass());
+  }
   if (options.cse)
     pm.addPass(createCSEPass());
   // Dead users would keep a matmul from fusing: DCE first.

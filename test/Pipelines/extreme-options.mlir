@@ -8,6 +8,7 @@
 
 // ALL: google-differentiate
 // ALL-NEXT: google-fold-constants
+// ALL-NEXT: google-swap-matmul-transposes,
 // ALL-NEXT: google-cse,
 // ALL-NEXT: google-dce,
 // ALL-NEXT: google-fuse-matmul-bias-relu,
@@ -22,6 +23,7 @@
 // NONE-NEXT: convert-google-to-linalg{scatter-loops=true},
 
 // NOFUSE: google-fold-constants
+// NOFUSE-NEXT: google-swap-matmul-transposes,
 // NOFUSE-NEXT: google-cse,
 // NOFUSE-NEXT: google-dce,
 // NOFUSE-NEXT: google-export-functions,

@@ -106,6 +106,38 @@ def FuseMatmulBiasReluPass : Pass<"google-fuse-matmul-bias-relu"> {
   ];
 }
 
+def SwapMatmulTransposesPass : Pass<"google-swap-matmul-transposes"> {
+  let summary = "Rewrite transpose(a @ b) as b^T @ a^T where a transpose "
+                "cancels";
+  let description = [{
+    The transpose of a matrix product (of its last two dimensions, batched
+    or not) is the product of the operands' transposes, swapped. Where an
+    operand is itself such a transpose, its transpose cancels: reverse-mode
+    autodiff of `x @ w.T` gives `dw = (x.T @ dy).T`, which becomes
+    `dy.T @ x`, one transpose fewer (and on GPUs, whose matmul kernels read
+    a transposed operand where it lies, no transpose kernel at all).
+
+    ```mlir
+    %xt = google.transpose %x {perm = array<i64: 1, 0>} : tensor<64x784xf32> -> tensor<784x64xf32>
+    %m = google.matmul %xt, %dy : tensor<784x64xf32>, tensor<64x256xf32> -> tensor<784x256xf32>
+    %t = google.transpose %m {perm = array<i64: 1, 0>} : tensor<784x256xf32> -> tensor<256x784xf32>
+    => %dyt = google.transpose %dy {perm = array<i64: 1, 0>} : tensor<64x256xf32> -> tensor<256x64xf32>
+       %t = google.matmul %dyt, %x : tensor<256x64xf32>, tensor<64x784xf32> -> tensor<256x784xf32>
+    ```
+
+    Fires only where the transpose is the product's one user, and K and
+    the batch are static (a run-time check of either would name the
+    operands the other way round). With one operand transposed, the other
+    gets a transpose: only for static shapes and when it is no larger than
+    the transposes that go (the result's, and the operand's unless
+    something else reads it). The products are the same numbers, summed in
+    the same order.
+  }];
+  let statistics = [
+    Statistic<"numSwapped", "num-swapped", "Transposed products swapped">,
+  ];
+}
+
 def DifferentiatePass : Pass<"google-differentiate", "::mlir::ModuleOp"> {
   let summary = "Reverse-mode autodiff of google-dialect functions";
   let description = [{
