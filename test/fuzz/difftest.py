@@ -1765,7 +1765,18 @@ class Generator:
         rank = self.choice([2, 3], [3, 1])
         a, b = self.matmul_operands(dtype, rank)
         shape = list(np.matmul(self.env[a].ref, self.env[b].ref).shape)
-        self.add(Node("matmul", dtype, self.matmul_dims(a, b, shape), [a, b]))
+        product = self.add(Node("matmul", dtype, self.matmul_dims(a, b, shape),
+                                [a, b]))
+        # Transposed back, as autodiff's weight gradients are ((x.T @ dy).T,
+        # which --google-swap-matmul-transposes computes as dy.T @ x).
+        if product is not None and self.rng.random() < 0.3 and \
+                any(o.kind == "transpose" for o in (a, b)):
+            rank = len(shape)
+            perm = list(range(rank - 2)) + [rank - 1, rank - 2]
+            dims = list(product.dims)
+            dims[-2:] = dims[:-3:-1]
+            self.add(Node("transpose", dtype, dims, [product],
+                          {"perm": perm}))
 
     def bias(self, dtype, n, n_dim):
         dims = [n if n_dim is not None or self.rng.random() < 0.5 else None]
