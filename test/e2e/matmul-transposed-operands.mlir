@@ -16,7 +16,7 @@
 // tiles), mapping-on-host-wgmma.test and mapping-on-host-mfma.test (AMD's
 // MFMA kernel, which stages and reads them as mma.sync does).
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 19 cases match numpy
+// CHECK: e2e: 21 cases match numpy
 
 // E2E: @xwt(x: 256x128xf16[-1:1], w: 384x128xf16[-1:1]) -> x @ w.T
 func.func @xwt(%x: tensor<256x128xf16>, %w: tensor<384x128xf16>) -> tensor<256x384xf16> {
@@ -156,4 +156,20 @@ func.func @shared_linear(%x: tensor<?x48xf32>, %w: tensor<72x48xf32>, %b: tensor
   %1 = google.add %0, %b : tensor<?x72xf32>, tensor<72xf32> -> tensor<?x72xf32>
   %2 = google.relu %1 : tensor<?x72xf32>
   return %2 : tensor<?x72xf32>
+}
+
+// Split K (a small output, long K) and register tiles (tiny) read A^T
+// where it lies too: a warp's threads read the same rows of A.
+// E2E: @split_k_weight_gradient(x: 512x24xf32[-1:1], dy: 512x40xf32[-1:1]) -> x.T @ dy
+func.func @split_k_weight_gradient(%x: tensor<512x24xf32>, %dy: tensor<512x40xf32>) -> tensor<24x40xf32> {
+  %t = google.transpose %x {perm = array<i64: 1, 0>} : tensor<512x24xf32> -> tensor<24x512xf32>
+  %0 = google.matmul %t, %dy : tensor<24x512xf32>, tensor<512x40xf32> -> tensor<24x40xf32>
+  return %0 : tensor<24x40xf32>
+}
+
+// E2E: @tiny_weight_gradient(x: 8x6xf32[-1:1], dy: 8x5xf32[-1:1]) -> x.T @ dy
+func.func @tiny_weight_gradient(%x: tensor<8x6xf32>, %dy: tensor<8x5xf32>) -> tensor<6x5xf32> {
+  %t = google.transpose %x {perm = array<i64: 1, 0>} : tensor<8x6xf32> -> tensor<6x8xf32>
+  %0 = google.matmul %t, %dy : tensor<6x8xf32>, tensor<8x5xf32> -> tensor<6x5xf32>
+  return %0 : tensor<6x5xf32>
 }

@@ -36,6 +36,19 @@ int getRank(ContractionKernel kernel) {
   }
 }
 
+/// Whether `kernel` loads the operands `folds` marks as read through their
+/// transposes as fast as it loaded the transposes: the ranked kernels
+/// either operand; split K and register tiles A^T only (a warp's threads
+/// read the same rows of A, one address whatever its layout; they read B
+/// along its rows, which B^T would stride).
+bool readsFoldedAsFast(ContractionKernel kernel, std::array<bool, 2> folds) {
+  if (getRank(kernel) > 0)
+    return true;
+  return (kernel == ContractionKernel::SplitK ||
+          kernel == ContractionKernel::RegisterTiles) &&
+         !folds[1];
+}
+
 /// `op` reading, for each input whose `folds` bit is set, the source of
 /// the transpose that defines it through the map with its last two
 /// results swapped; null when none is set.
@@ -84,12 +97,10 @@ struct GpuFoldOperandTransposesPass
           getTileableContraction(op);
       if (!dims)
         continue;
-      // A kernel that wants A and B as they are keeps them (TF32's
-      // mma.sync, split K).
+      // TF32's mma.sync wants A and B as they are.
       ContractionKernel kernel =
           chooseContractionKernel(op, *dims, choices).kernel;
-      if (kernel == ContractionKernel::Tf32MmaSync ||
-          kernel == ContractionKernel::SplitK)
+      if (kernel == ContractionKernel::Tf32MmaSync)
         continue;
       int rank = getRank(kernel);
       std::array<bool, 2> transposed;
@@ -108,12 +119,13 @@ struct GpuFoldOperandTransposesPass
           continue;
         std::optional<linalg::ContractionDimensions> foldedDims =
             getTileableContraction(folded);
-        int foldedRank = 0;
-        if (foldedDims)
-          foldedRank = getRank(
-              chooseContractionKernel(folded, *foldedDims, choices).kernel);
-        if (foldedRank > 0 && foldedRank >= rank)
-          break;
+        if (foldedDims) {
+          ContractionKernel foldedKernel =
+              chooseContractionKernel(folded, *foldedDims, choices).kernel;
+          if (getRank(foldedKernel) >= rank &&
+              readsFoldedAsFast(foldedKernel, folds))
+            break;
+        }
         rewriter.eraseOp(folded);
         folded = nullptr;
       }

@@ -142,8 +142,8 @@ func.func @f32_both(%x: tensor<64x256xf32>, %w: tensor<384x64xf32>, %c: tensor<2
 // WGMMA-LABEL: func.func @lhs
 // WGMMA: linalg.transpose
 // WGMMA: linalg.matmul
-// Left alone: a small output that splits K, and a permutation that is
-// not the last two dimensions'.
+// Left alone: B^T of a small output that splits K (its threads read B
+// along its rows), and a permutation that is not the last two dimensions'.
 // CHECK-LABEL: func.func @split_k
 // CHECK: linalg.transpose
 // CHECK: linalg.matmul
@@ -167,6 +167,38 @@ func.func @batch_swap(%q: tensor<2x128x64xf16>, %k: tensor<64x2x256xf16>, %c: te
   %t = linalg.transpose ins(%k : tensor<64x2x256xf16>) outs(%e : tensor<2x64x256xf16>) permutation = [1, 0, 2]
   %0 = linalg.batch_matmul ins(%q, %t : tensor<2x128x64xf16>, tensor<2x64x256xf16>) outs(%c : tensor<2x128x256xf32>) -> tensor<2x128x256xf32>
   return %0 : tensor<2x128x256xf32>
+}
+
+// -----
+
+// A^T is read through by split K and register tiles too (a warp's threads
+// read the same rows of A, whatever its layout); B^T is not.
+// CHECK-LABEL: func.func @split_k_lhs
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1024x128xf16>, tensor<1024x128xf16>)
+// CHECK-LABEL: func.func @register_tiles_lhs
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x6xf32>, tensor<8x5xf32>)
+// CHECK-LABEL: func.func @register_tiles_rhs
+// CHECK: linalg.transpose
+// CHECK: linalg.matmul
+func.func @split_k_lhs(%x: tensor<1024x128xf16>, %w: tensor<1024x128xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %e = tensor.empty() : tensor<128x1024xf16>
+  %t = linalg.transpose ins(%x : tensor<1024x128xf16>) outs(%e : tensor<128x1024xf16>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%t, %w : tensor<128x1024xf16>, tensor<1024x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %0 : tensor<128x128xf32>
+}
+func.func @register_tiles_lhs(%x: tensor<8x6xf32>, %dy: tensor<8x5xf32>, %c: tensor<6x5xf32>) -> tensor<6x5xf32> {
+  %e = tensor.empty() : tensor<6x8xf32>
+  %t = linalg.transpose ins(%x : tensor<8x6xf32>) outs(%e : tensor<6x8xf32>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%t, %dy : tensor<6x8xf32>, tensor<8x5xf32>) outs(%c : tensor<6x5xf32>) -> tensor<6x5xf32>
+  return %0 : tensor<6x5xf32>
+}
+func.func @register_tiles_rhs(%x: tensor<6x8xf32>, %w: tensor<5x8xf32>, %c: tensor<6x5xf32>) -> tensor<6x5xf32> {
+  %e = tensor.empty() : tensor<8x5xf32>
+  %t = linalg.transpose ins(%w : tensor<5x8xf32>) outs(%e : tensor<8x5xf32>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%x, %t : tensor<6x8xf32>, tensor<8x5xf32>) outs(%c : tensor<6x5xf32>) -> tensor<6x5xf32>
+  return %0 : tensor<6x5xf32>
 }
 
 // -----
