@@ -30,8 +30,8 @@ bool swapsLastTwo(ArrayRef<int64_t> perm) {
   return true;
 }
 
-/// The input of the transpose swapping the last two dimensions that
-/// defines `value`, or null.
+/// The transpose swapping the last two dimensions that defines `value`, or
+/// null.
 TransposeOp getSwappingTranspose(Value value) {
   auto transpose = value.getDefiningOp<TransposeOp>();
   return transpose && swapsLastTwo(transpose.getPerm()) ? transpose
