@@ -229,6 +229,14 @@ if a.bench:
   return %m : tensor<{n}x{n}x{t}>
 }}
 """
+    # nn.Linear at a small batch, relu(x @ w.T + b) (M x K, N x K): warp
+    # dots, against torch's x @ w.t().
+    lin = """func.func @mbt(%a: tensor<{m}x{k}xf32>, %w: tensor<{n}x{k}xf32>, %c: tensor<{n}xf32>) -> tensor<{m}x{n}xf32> {{
+  %b = google.transpose %w {{perm = array<i64: 1, 0>}} : tensor<{n}x{k}xf32> -> tensor<{k}x{n}xf32>
+  %m = google.matmul_bias_relu %a, %b, %c : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>, tensor<{n}xf32> -> tensor<{m}x{n}xf32>
+  return %m : tensor<{m}x{n}xf32>
+}}
+"""
     sm = """func.func @sm(%x: tensor<{r}x{c}xf32>) -> tensor<{r}x{c}xf32> {{
   %s = google.softmax %x {{axis = 1 : i64}} : tensor<{r}x{c}xf32>
   return %s : tensor<{r}x{c}xf32>
@@ -272,6 +280,9 @@ if a.bench:
     for n, t in ((4096, "f32"), (4096, "f16"), (4096, "bf16"), (1024, "f32")):
         src = os.path.join(B, f"mbr{n}{t}.mlir"); open(src, "w").write(mbr.format(n=n, t=t))
         benches.append((f"mbr{n}{t}", src, "mbr", 2 * n ** 3, [(n, n, t), (n, n, t), (n, t)]))
+    for m, k, n in ((32, 784, 256), (8, 4096, 4096)):
+        src = os.path.join(B, f"linear{m}x{k}x{n}.mlir"); open(src, "w").write(lin.format(m=m, k=k, n=n))
+        benches.append((f"linear{m}x{k}x{n}", src, "mbt", 2 * m * k * n, [(m, k, "f32"), (n, k, "f32"), (n, "f32")]))
     src = os.path.join(B, "sm.mlir"); open(src, "w").write(sm.format(r=4096, c=4096))
     benches.append(("softmax4096", src, "sm", 0, [(4096, 4096, "f32")]))
     src = os.path.join(B, "ew.mlir"); open(src, "w").write(ew.format(n=1 << 26))

@@ -1724,6 +1724,19 @@ class Generator:
                 if self.rng.random() < 0.3 else None
             return (a or self.new_arg(dtype, batch + [m, k], batch + [m, k]),
                     b or self.new_arg(dtype, batch + [k, n], batch + [k, n]))
+        # A small static output over a long K (an MLP's layer at a small
+        # batch): on GPUs split K, or warp dots where B is read as N x K
+        # (x @ w.T, B given transposed by its own op) and A as M x K.
+        if self.rng.random() < 0.08:
+            batch = [self.choice([1, 3])] if rank == 3 else []
+            m, k, n = (self.choice([1, 5, 32]), self.choice([128, 301, 784]),
+                       self.choice([1, 7, 64]))
+            a = self.transposed_arg(dtype, batch, m, k) \
+                if self.rng.random() < 0.2 else None
+            b = self.transposed_arg(dtype, batch, k, n) \
+                if self.rng.random() < 0.6 else None
+            return (a or self.new_arg(dtype, batch + [m, k], batch + [m, k]),
+                    b or self.new_arg(dtype, batch + [k, n], batch + [k, n]))
         a = self.pick(dtype, lambda n, v: len(n.dims) == rank)
         # Sometimes enough work that the block loops run on threads.
         large = rank == 2 and self.rng.random() < 0.15

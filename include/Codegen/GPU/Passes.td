@@ -150,8 +150,9 @@ def GpuFoldOperandTransposesPass
     M x K or K x M (`ldmatrix.trans`), the f32 vector-tile kernel A and B
     each either way (it loads each along its innermost dimension), shared
     tiles any layout (each operand copied along its innermost dimension),
-    and split K and register tiles A as M x K or K x M (a warp's threads
-    read the same rows of A). So where A or B is a transpose of the last two
+    split K and register tiles A as M x K or K x M (a warp's threads
+    read the same rows of A), and warp dots B^T with A as M x K (a warp
+    reads a row of each). So where A or B is a transpose of the last two
     dimensions (`x @ w.T`: nn.Linear's weights, attention's `q @ k^T`;
     `x.T @ dy`: weight gradients), the matmul reads the transpose's input
     instead, through a map with the last two results swapped, when the
@@ -314,6 +315,10 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
     over a long static K (at least 128) split K instead: blocks of 32
     output elements x up to 8 chunks of K, whose partial sums meet in
+    shared memory; where A is M x K and B N x K (`x @ w.T`), warp dots:
+    blocks of 8 warps, a warp per output element, its lanes 32 apart along
+    K (reading rows of A and B^T coalesced), their sums added by a
+    butterfly of shuffles (with `warp-shuffles`, 32-bit sums) or in
     shared memory. Other contractions give each thread such a tile
     (smaller when a static output would give fewer than 16 Ki threads),
     loading a column of A and a row of B per step from global memory.

@@ -307,18 +307,23 @@ namespace {
 
 /// The origin of tile `index` of `grid`. Column tiles come fastest, so that
 /// neighbouring tiles read neighbouring columns of B and write neighbouring
-/// columns of C.
+/// columns of C; with `rowsFirst`, row tiles (neighbours read one column of
+/// B).
 TileOrigin getTileOrigin(RewriterBase &rewriter, Location loc,
                          const TileGrid &grid, Value index, int64_t tileM,
-                         int64_t tileN) {
+                         int64_t tileN, bool rowsFirst = false) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
-  Value tileJ = arith::RemSIOp::create(rewriter, loc, index, grid.tilesN);
-  Value rest = arith::DivSIOp::create(rewriter, loc, index, grid.tilesN);
-  Value tileI = arith::RemSIOp::create(rewriter, loc, rest, grid.tilesM);
+  Value fast = rowsFirst ? grid.tilesM : grid.tilesN;
+  Value slow = rowsFirst ? grid.tilesN : grid.tilesM;
+  Value tileJ = arith::RemSIOp::create(rewriter, loc, index, fast);
+  Value rest = arith::DivSIOp::create(rewriter, loc, index, fast);
+  Value tileI = arith::RemSIOp::create(rewriter, loc, rest, slow);
+  if (rowsFirst)
+    std::swap(tileI, tileJ);
   TileOrigin origin;
-  origin.batch = arith::DivSIOp::create(rewriter, loc, rest, grid.tilesM);
+  origin.batch = arith::DivSIOp::create(rewriter, loc, rest, slow);
   origin.firstRow =
       arith::MulIOp::create(rewriter, loc, tileI, constant(tileM));
   origin.firstColumn =
@@ -722,6 +727,95 @@ Value getAdditiveIdentity(RewriterBase &rewriter, Location loc,
 
 } // namespace
 
+namespace {
+
+/// Tile `index` of `grid`, `rows` x 1 elements of C (row tiles first with
+/// `rowsFirst`), its rows clamped into range for reading. Threads past the
+/// last tile compute the last one again, unstored (see `inRange`).
+struct ColumnTile {
+  OutputTile tile;
+  Value inRange;
+};
+
+ColumnTile getColumnTile(RewriterBase &rewriter, Location loc,
+                         linalg::LinalgOp op,
+                         const linalg::ContractionDimensions &dims,
+                         const TileGrid &grid, Value index, int64_t rows,
+                         bool rowsFirst) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  ColumnTile column;
+  column.inRange = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::slt, index, grid.count);
+  Value clamped = arith::MinSIOp::create(
+      rewriter, loc, index,
+      arith::SubIOp::create(rewriter, loc, grid.count, constant(1)));
+  TileOrigin origin =
+      getTileOrigin(rewriter, loc, grid, clamped, rows, 1, rowsFirst);
+  OutputTile &tile = column.tile;
+  tile.sizeM = grid.sizeM;
+  tile.sizeN = grid.sizeN;
+  // Tiles of whole rows need no clamps.
+  int64_t sizeM = op.getStaticLoopRanges()[dims.m.front()];
+  tile.whole = !ShapedType::isDynamic(sizeM) && sizeM % rows == 0;
+  Value lastRow = arith::SubIOp::create(rewriter, loc, grid.sizeM, constant(1));
+  for (int64_t i = 0; i < rows; ++i) {
+    Value row = i == 0 ? origin.firstRow
+                       : arith::AddIOp::create(rewriter, loc, origin.firstRow,
+                                               constant(i));
+    tile.rows.push_back(row);
+    tile.clampedRows.push_back(
+        i == 0 || tile.whole
+            ? row
+            : arith::MinSIOp::create(rewriter, loc, row, lastRow));
+  }
+  tile.columns = tile.clampedColumns = {origin.firstColumn};
+  tile.loops.assign(op.getNumLoops(), constant(0));
+  if (!dims.batch.empty())
+    tile.loops[dims.batch.front()] = origin.batch;
+  return column;
+}
+
+/// A loop adding up the products of each element of the column `tile` at
+/// K indices `begin`, `begin + step`, ... below `end`, from the additive
+/// identity of `accumulation` (its results are the sums, one per row).
+/// B's element is loaded once per step for all the rows.
+scf::ForOp createProductSums(RewriterBase &rewriter, Location loc,
+                             linalg::LinalgOp op,
+                             const linalg::ContractionDimensions &dims,
+                             const OutputTile &tile, Operation *accumulation,
+                             Value begin, Value end, Value step) {
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  SmallVector<Value> identities(
+      tile.clampedRows.size(),
+      getAdditiveIdentity(rewriter, loc, accumulation));
+  return scf::ForOp::create(
+      rewriter, loc, begin, end, step, identities,
+      [&](OpBuilder &builder, Location nested, Value depth,
+          ValueRange partials) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
+        SmallVector<Value> loops = tile.loops;
+        loops[dims.m.front()] = tile.clampedRows.front();
+        loops[dims.n.front()] = tile.clampedColumns.front();
+        loops[dims.k.front()] = depth;
+        Value b = memref::LoadOp::create(rewriter, loc, rhs->get(),
+                                         getIndices(op, *rhs, loops));
+        SmallVector<Value> sums;
+        for (auto [row, partial] : llvm::zip(tile.clampedRows, partials)) {
+          loops[dims.m.front()] = row;
+          Value a = memref::LoadOp::create(rewriter, loc, lhs->get(),
+                                           getIndices(op, *lhs, loops));
+          sums.push_back(accumulate(rewriter, op, a, b, partial));
+        }
+        scf::YieldOp::create(rewriter, nested, sums);
+      });
+}
+
+} // namespace
+
 /// A gpu.launch computing contraction `op` with K split `splits` ways:
 /// blocks of kSplitKOutputs x `splits` threads, thread (x, y) adds up the
 /// products of output element (block * kSplitKOutputs + x) over the y-th
@@ -742,9 +836,7 @@ lowerContractionToSplitK(RewriterBase &rewriter, linalg::LinalgOp op,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
-  unsigned m = dims.m.front(), n = dims.n.front(), k = dims.k.front();
   TileGrid grid = getTileGrid(rewriter, loc, op, dims, 1, 1);
-  Value one = constant(1);
   Value outputsPerBlock = constant(kSplitKOutputs);
   Value blocks =
       arith::CeilDivSIOp::create(rewriter, loc, grid.count, outputsPerBlock);
@@ -757,30 +849,17 @@ lowerContractionToSplitK(RewriterBase &rewriter, linalg::LinalgOp op,
                              constant(splits), TypeRange{partialsType});
   Value partials = launch.getWorkgroupAttributions()[0];
   Value zero = constant(0);
-  one = constant(1);
+  Value one = constant(1);
   Value threadX = launch.getThreadIds().x;
   Value threadY = launch.getThreadIds().y;
 
-  // Threads past the last element compute the last one again, unstored.
   Value index = arith::AddIOp::create(
       rewriter, loc,
       arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
                             constant(kSplitKOutputs)),
       threadX);
-  Value inRange = arith::CmpIOp::create(
-      rewriter, loc, arith::CmpIPredicate::slt, index, grid.count);
-  Value clamped = arith::MinSIOp::create(
-      rewriter, loc, index,
-      arith::SubIOp::create(rewriter, loc, grid.count, one));
-  TileOrigin origin = getTileOrigin(rewriter, loc, grid, clamped, 1, 1);
-  OutputTile tile;
-  tile.sizeM = grid.sizeM;
-  tile.sizeN = grid.sizeN;
-  tile.rows = tile.clampedRows = {origin.firstRow};
-  tile.columns = tile.clampedColumns = {origin.firstColumn};
-  tile.loops.assign(op.getNumLoops(), zero);
-  if (!dims.batch.empty())
-    tile.loops[dims.batch.front()] = origin.batch;
+  ColumnTile element = getColumnTile(rewriter, loc, op, dims, grid, index,
+                                     /*rows=*/1, /*rowsFirst=*/false);
 
   Value chunk =
       arith::CeilDivSIOp::create(rewriter, loc, grid.sizeK, constant(splits));
@@ -788,45 +867,141 @@ lowerContractionToSplitK(RewriterBase &rewriter, linalg::LinalgOp op,
   Value end = arith::MinSIOp::create(
       rewriter, loc, arith::AddIOp::create(rewriter, loc, begin, chunk),
       grid.sizeK);
-  OpOperand *lhs = op.getDpsInputOperand(0);
-  OpOperand *rhs = op.getDpsInputOperand(1);
-  auto steps = scf::ForOp::create(
-      rewriter, loc, begin, end, one,
-      ValueRange{getAdditiveIdentity(rewriter, loc, accumulation)},
-      [&](OpBuilder &builder, Location nested, Value depth,
-          ValueRange partial) {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(builder.getInsertionBlock());
-        SmallVector<Value> loops = tile.loops;
-        loops[m] = origin.firstRow;
-        loops[n] = origin.firstColumn;
-        loops[k] = depth;
-        Value a = memref::LoadOp::create(rewriter, loc, lhs->get(),
-                                         getIndices(op, *lhs, loops));
-        Value b = memref::LoadOp::create(rewriter, loc, rhs->get(),
-                                         getIndices(op, *rhs, loops));
-        scf::YieldOp::create(rewriter, nested,
-                             accumulate(rewriter, op, a, b, partial.front()));
-      });
+  scf::ForOp steps = createProductSums(rewriter, loc, op, dims, element.tile,
+                                       accumulation, begin, end, one);
   memref::StoreOp::create(rewriter, loc, steps.getResult(0), partials,
                           ValueRange{threadY, threadX});
   gpu::BarrierOp::create(rewriter, loc);
   Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                       threadY, zero);
   auto last = scf::IfOp::create(
-      rewriter, loc, arith::AndIOp::create(rewriter, loc, first, inRange));
+      rewriter, loc,
+      arith::AndIOp::create(rewriter, loc, first, element.inRange));
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(last.thenBlock());
-    Value total = loadAccumulators(rewriter, loc, op, dims, tile, fill).front();
+    Value total =
+        loadAccumulators(rewriter, loc, op, dims, element.tile, fill).front();
     for (int64_t split = 0; split < splits; ++split)
       total = addPartials(
           rewriter, accumulation, total,
           memref::LoadOp::create(rewriter, loc, partials,
                                  ValueRange{constant(split), threadX}));
-    storeTile(rewriter, loc, op, dims, tile, total, epilogue);
+    storeTile(rewriter, loc, op, dims, element.tile, total, epilogue);
   }
   // Independent loads in flight hide the latency of global memory.
+  (void)loopUnrollByFactor(steps, 4);
+  eraseContraction(rewriter, op, fill, epilogue);
+  return launch;
+}
+
+int64_t getWarpDotRows(linalg::LinalgOp op,
+                       const linalg::ContractionDimensions &dims) {
+  int64_t m = op.getStaticLoopRanges()[dims.m.front()];
+  return ShapedType::isDynamic(m) ? 1 : std::clamp<int64_t>(m, 1, kWarpDotRows);
+}
+
+gpu::LaunchOp
+lowerContractionToWarpDots(RewriterBase &rewriter, linalg::LinalgOp op,
+                           const linalg::ContractionDimensions &dims,
+                           linalg::FillOp fill, linalg::GenericOp epilogue,
+                           bool warpShuffles) {
+  Location loc = op.getLoc();
+  Operation *accumulation = getAccumulation(op);
+  assert(accumulation && "expected a contraction that adds products");
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Type sumType = accumulation->getResult(0).getType();
+  // gpu.shuffle moves 32 bits.
+  bool shuffles = warpShuffles && sumType.getIntOrFloatBitWidth() == 32;
+  int64_t rows = getWarpDotRows(op, dims);
+  TileGrid grid = getTileGrid(rewriter, loc, op, dims, rows, 1);
+  Value blocks = arith::CeilDivSIOp::create(rewriter, loc, grid.count,
+                                            constant(kWarpDotWarps));
+  SmallVector<Type> shared;
+  if (!shuffles)
+    shared.push_back(MemRefType::get(
+        {kWarpDotWarps * rows * kWarpLanes}, sumType,
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                   gpu::AddressSpace::Workgroup)));
+  auto launch =
+      createLaunch(rewriter, loc, blocks, constant(kWarpDotWarps * kWarpLanes),
+                   constant(1), shared);
+  Value zero = constant(0);
+  Value thread = launch.getThreadIds().x;
+  Value lane =
+      arith::RemUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
+  Value warp =
+      arith::DivUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
+  Value index = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
+                            constant(kWarpDotWarps)),
+      warp);
+  // Neighbouring warps share B^T's row where it is the larger operand (an
+  // MLP's weights at a small batch), else A's.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  bool rowsFirst = ranges[dims.n.front()] >= ranges[dims.m.front()];
+  ColumnTile column =
+      getColumnTile(rewriter, loc, op, dims, grid, index, rows, rowsFirst);
+  scf::ForOp steps =
+      createProductSums(rewriter, loc, op, dims, column.tile, accumulation,
+                        lane, grid.sizeK, constant(kWarpLanes));
+  SmallVector<Value> sums(steps.getResults());
+  Value firstLane = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::eq, lane, zero);
+  auto last = scf::IfOp::create(
+      rewriter, loc,
+      arith::AndIOp::create(rewriter, loc, firstLane, column.inRange));
+  rewriter.setInsertionPoint(last);
+  // Where the lanes' sums of row i start in shared memory.
+  auto partialsOf = [&](int64_t i) -> Value {
+    return arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, warp, constant(rows * kWarpLanes)),
+        constant(i * kWarpLanes));
+  };
+  if (shuffles) {
+    // A butterfly: every lane ends with the same totals.
+    for (Value &sum : sums)
+      for (int64_t offset = kWarpLanes / 2; offset >= 1; offset /= 2) {
+        Value other = gpu::ShuffleOp::create(rewriter, loc, sum, offset,
+                                             kWarpLanes, gpu::ShuffleMode::XOR)
+                          .getShuffleResult();
+        sum = addPartials(rewriter, accumulation, sum, other);
+      }
+  } else {
+    Value partials = launch.getWorkgroupAttributions()[0];
+    for (auto [i, sum] : llvm::enumerate(sums))
+      memref::StoreOp::create(rewriter, loc, sum, partials,
+                              ValueRange{arith::AddIOp::create(
+                                  rewriter, loc, partialsOf(i), lane)});
+    gpu::BarrierOp::create(rewriter, loc);
+  }
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(last.thenBlock());
+    SmallVector<Value> totals =
+        loadAccumulators(rewriter, loc, op, dims, column.tile, fill);
+    for (auto [i, total] : llvm::enumerate(totals)) {
+      if (shuffles) {
+        total = addPartials(rewriter, accumulation, total, sums[i]);
+        continue;
+      }
+      Value partials = launch.getWorkgroupAttributions()[0];
+      Value first = partialsOf(i);
+      for (int64_t other = 0; other < kWarpLanes; ++other)
+        total = addPartials(rewriter, accumulation, total,
+                            memref::LoadOp::create(
+                                rewriter, loc, partials,
+                                ValueRange{arith::AddIOp::create(
+                                    rewriter, loc, first, constant(other))}));
+    }
+    storeTile(rewriter, loc, op, dims, column.tile, totals, epilogue);
+  }
   (void)loopUnrollByFactor(steps, 4);
   eraseContraction(rewriter, op, fill, epilogue);
   return launch;
@@ -2127,6 +2302,7 @@ gpu::LaunchOp lowerContractionToBlocks(
     return lowerContractionToSharedTiles(rewriter, op, dims, strategy.size,
                                          fill, epilogue, blocks);
   case ContractionKernel::SplitK:
+  case ContractionKernel::WarpDots:
   case ContractionKernel::RegisterTiles:
     break;
   }

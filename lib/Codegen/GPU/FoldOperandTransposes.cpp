@@ -37,12 +37,13 @@ int getRank(ContractionKernel kernel) {
 }
 
 /// Whether `kernel` loads the operands `folds` marks as read through their
-/// transposes as fast as it loaded the transposes: the ranked kernels
-/// either operand; split K and register tiles A^T only (a warp's threads
-/// read the same rows of A, one address whatever its layout; they read B
-/// along its rows, which B^T would stride).
+/// transposes as fast as it loaded the transposes: the ranked kernels and
+/// warp dots (rows of A and of B^T, chosen for those layouts) either
+/// operand; split K and register tiles A^T only (a warp's threads read the
+/// same rows of A, one address whatever its layout; they read B along its
+/// rows, which B^T would stride).
 bool readsFoldedAsFast(ContractionKernel kernel, std::array<bool, 2> folds) {
-  if (getRank(kernel) > 0)
+  if (getRank(kernel) > 0 || kernel == ContractionKernel::WarpDots)
     return true;
   return (kernel == ContractionKernel::SplitK ||
           kernel == ContractionKernel::RegisterTiles) &&

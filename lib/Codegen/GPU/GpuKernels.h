@@ -182,6 +182,7 @@ struct ContractionBlocks {
 /// The kernels of a contraction, in the order the strategy prefers them.
 enum class ContractionKernel {
   SplitK,
+  WarpDots,
   WgmmaSpecialized,
   Wgmma,
   MmaSync,
@@ -192,7 +193,8 @@ enum class ContractionKernel {
   RegisterTiles,
 };
 
-/// A contraction's kernel and its size: the splits of K (SplitK), the rows
+/// A contraction's kernel and its size: the splits of K (SplitK), the
+/// warps of a block (WarpDots), the rows
 /// and columns of C per thread (VectorTiles, SharedTiles, RegisterTiles);
 /// the tensor-core kernels' is their block tile.
 struct ContractionStrategy {
@@ -212,7 +214,8 @@ struct ContractionStrategy {
 };
 
 /// The kernel for contraction `op` (see getTileableContraction): split-K
-/// for small outputs with long K, then the tensor-core kernels the choices
+/// for small outputs with long K (warp dots where A is M x K and B N x K),
+/// then the tensor-core kernels the choices
 /// allow, vector tiles, shared tiles, and register tiles for the rest. On
 /// tensors, the layouts bufferization will give the operands are not known
 /// yet: kernels needing aligned inputs are chosen assuming dense buffers,
@@ -284,6 +287,34 @@ lowerContractionToSplitK(RewriterBase &rewriter, linalg::LinalgOp op,
                          const linalg::ContractionDimensions &dims,
                          int64_t splits, linalg::FillOp fill,
                          linalg::GenericOp epilogue);
+
+/// Warps per block of a warp-dot contraction kernel, and lanes per warp.
+constexpr int64_t kWarpDotWarps = 8;
+constexpr int64_t kWarpLanes = 32;
+
+/// The most rows of C a warp of a warp-dot kernel computes.
+constexpr int64_t kWarpDotRows = 8;
+
+/// The rows of C per warp of a warp-dot kernel for `op`: M, at most
+/// kWarpDotRows.
+int64_t getWarpDotRows(linalg::LinalgOp op,
+                       const linalg::ContractionDimensions &dims);
+
+/// A gpu.launch computing contraction `op` (the outputs and K that
+/// getSplitKFactor splits; A M x K and B N x K, as `x @ w.T`) by warps
+/// that each own R = getWarpDotRows rows of one column of C: blocks of
+/// kWarpDotWarps warps; lane l adds up the products at K indices l,
+/// l + 32, ..., so that a warp reads 32 neighbours of a row of B^T per
+/// step (once for its R rows) and of R rows of A. Neighbouring warps
+/// share a column (B^T's row) where N >= M, a block of rows otherwise. The
+/// lanes' sums meet by shuffles (with `warpShuffles`, for 32-bit sums) or
+/// in shared memory; lane 0 adds the totals to the accumulators' starting
+/// values and stores the elements in range (through the epilogue).
+gpu::LaunchOp
+lowerContractionToWarpDots(RewriterBase &rewriter, linalg::LinalgOp op,
+                           const linalg::ContractionDimensions &dims,
+                           linalg::FillOp fill, linalg::GenericOp epilogue,
+                           bool warpShuffles);
 
 /// The alignment in bytes of the inputs that vector tile and tensor-core
 /// kernels read as vectors of 16 bytes (checked at run time).

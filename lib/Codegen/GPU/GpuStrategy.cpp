@@ -401,8 +401,12 @@ ContractionStrategy
 chooseContractionKernel(linalg::LinalgOp op,
                         const linalg::ContractionDimensions &dims,
                         const ContractionChoices &choices) {
-  if (int64_t splits = getSplitKFactor(op, dims))
+  if (int64_t splits = getSplitKFactor(op, dims)) {
+    // Rows of A and of B^T: a warp reads both along K.
+    if (readsLhsKMajor(op, dims) && readsRhsKMajor(op, dims))
+      return {ContractionKernel::WarpDots, kWarpDotWarps};
     return {ContractionKernel::SplitK, splits};
+  }
   // AMD's matrix-core kernel takes f16, and bf16 from gfx90a on.
   Type input = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   bool matrixCores =
@@ -441,6 +445,7 @@ int64_t ContractionStrategy::getBlockTile() const {
   case ContractionKernel::SharedTiles:
     return kSharedThreads * size;
   case ContractionKernel::SplitK:
+  case ContractionKernel::WarpDots:
   case ContractionKernel::RegisterTiles:
   case ContractionKernel::Wgmma:
   case ContractionKernel::WgmmaSpecialized:
@@ -463,6 +468,7 @@ namespace {
 /// The names of the kernels in kContractionKernelAttr.
 constexpr std::pair<ContractionKernel, llvm::StringLiteral> kKernelNames[] = {
     {ContractionKernel::SplitK, "split_k"},
+    {ContractionKernel::WarpDots, "warp_dots"},
     {ContractionKernel::WgmmaSpecialized, "wgmma_specialized"},
     {ContractionKernel::Wgmma, "wgmma"},
     {ContractionKernel::MmaSync, "mma_sync"},

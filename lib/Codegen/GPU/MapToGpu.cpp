@@ -413,6 +413,11 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
                                    fused.fill, fused.epilogue);
           ++numKernels;
           continue;
+        case ContractionKernel::WarpDots:
+          lowerContractionToWarpDots(rewriter, op, fused.dims, fused.fill,
+                                     fused.epilogue, warpShuffles);
+          ++numKernels;
+          continue;
         case ContractionKernel::RegisterTiles:
           loop = lowerContractionToTiles(rewriter, op, fused.dims,
                                          strategy.size, strategy.size,

@@ -142,11 +142,12 @@ func.func @f32_both(%x: tensor<64x256xf32>, %w: tensor<384x64xf32>, %c: tensor<2
 // WGMMA-LABEL: func.func @lhs
 // WGMMA: linalg.transpose
 // WGMMA: linalg.matmul
-// Left alone: B^T of a small output that splits K (its threads read B
-// along its rows), and a permutation that is not the last two dimensions'.
+// B^T of a small output over a long K is read through: x @ w.T then runs
+// as warp dots (a warp reads rows of x and w along K).
 // CHECK-LABEL: func.func @split_k
-// CHECK: linalg.transpose
-// CHECK: linalg.matmul
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<128x1024xf16>, tensor<128x1024xf16>)
+// Left alone: a permutation that is not the last two dimensions'.
 // CHECK-LABEL: func.func @batch_swap
 // CHECK: linalg.transpose
 // CHECK: linalg.batch_matmul
@@ -172,10 +173,16 @@ func.func @batch_swap(%q: tensor<2x128x64xf16>, %k: tensor<64x2x256xf16>, %c: te
 // -----
 
 // A^T is read through by split K and register tiles too (a warp's threads
-// read the same rows of A, whatever its layout); B^T is not.
+// read the same rows of A, whatever its layout); B^T is not, but by warp
+// dots, which need A as M x K: with both transposed, A^T is read through.
 // CHECK-LABEL: func.func @split_k_lhs
 // CHECK-NOT: linalg.transpose
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1024x128xf16>, tensor<1024x128xf16>)
+// CHECK-LABEL: func.func @split_k_both
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<1024x128xf16>, %[[W:[^:]*]]: tensor<128x1024xf16>
+// CHECK: %[[WT:.*]] = linalg.transpose ins(%[[W]]
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[WT]] : tensor<1024x128xf16>, tensor<1024x128xf16>)
 // CHECK-LABEL: func.func @register_tiles_lhs
 // CHECK-NOT: linalg.transpose
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x6xf32>, tensor<8x5xf32>)
@@ -186,6 +193,14 @@ func.func @split_k_lhs(%x: tensor<1024x128xf16>, %w: tensor<1024x128xf16>, %c: t
   %e = tensor.empty() : tensor<128x1024xf16>
   %t = linalg.transpose ins(%x : tensor<1024x128xf16>) outs(%e : tensor<128x1024xf16>) permutation = [1, 0]
   %0 = linalg.matmul ins(%t, %w : tensor<128x1024xf16>, tensor<1024x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %0 : tensor<128x128xf32>
+}
+func.func @split_k_both(%x: tensor<1024x128xf16>, %w: tensor<128x1024xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %e = tensor.empty() : tensor<128x1024xf16>
+  %t = linalg.transpose ins(%x : tensor<1024x128xf16>) outs(%e : tensor<128x1024xf16>) permutation = [1, 0]
+  %f = tensor.empty() : tensor<1024x128xf16>
+  %u = linalg.transpose ins(%w : tensor<128x1024xf16>) outs(%f : tensor<1024x128xf16>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%t, %u : tensor<128x1024xf16>, tensor<1024x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %0 : tensor<128x128xf32>
 }
 func.func @register_tiles_lhs(%x: tensor<8x6xf32>, %dy: tensor<8x5xf32>, %c: tensor<6x5xf32>) -> tensor<6x5xf32> {

@@ -128,3 +128,42 @@ func.func @f64_rows(%x: memref<2x512xf64>, %y: memref<2x512xf64>, %s: memref<2xf
   }
   return
 }
+
+// -----
+
+// Warp dots (x @ w.T over a long K) add up their lanes' 32-bit sums by a
+// butterfly of shuffles, one per row of the warp's column (here all 4
+// rows of a batch's C): every lane holds the totals, lane 0 stores them.
+// (An f64 sum meets in shared memory.)
+// CHECK-LABEL: func.func @warp_dots
+// CHECK: gpu.launch
+// CHECK-NOT: workgroup(
+// CHECK-SAME: {
+// CHECK: scf.for
+// CHECK: %[[SUMS:.*]]:4 = scf.for
+// CHECK: %[[S16:.*]], %{{.*}} = gpu.shuffle xor %[[SUMS]]#0, %c16_i32, %c32_i32
+// CHECK: %[[T16:.*]] = arith.addf %[[SUMS]]#0, %[[S16]] : f32
+// CHECK: gpu.shuffle xor %[[T16]], %c8_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32
+// CHECK: %[[S1:.*]], %{{.*}} = gpu.shuffle xor %[[T2:.*]], %c1_i32
+// CHECK: %[[TOTAL:.*]] = arith.addf %[[T2]], %[[S1]] : f32
+// CHECK: gpu.shuffle xor %[[SUMS]]#1, %c16_i32
+// CHECK-COUNT-14: gpu.shuffle
+// CHECK-NOT: gpu.shuffle
+// CHECK: scf.if
+// CHECK: %[[OLD:.*]] = memref.load %arg2
+// CHECK: arith.addf %[[OLD]], %[[TOTAL]] : f32
+// CHECK-LABEL: func.func @warp_dots_f64
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%{{.*}} : memref<1024xf64, #gpu.address_space<workgroup>>)
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.terminator
+func.func @warp_dots(%x: memref<2x4x512xf32>, %w: memref<2x6x512xf32>, %c: memref<2x4x6xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%x, %w : memref<2x4x512xf32>, memref<2x6x512xf32>) outs(%c : memref<2x4x6xf32>)
+  return
+}
+func.func @warp_dots_f64(%x: memref<4x512xf64>, %w: memref<6x512xf64>, %c: memref<4x6xf64>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : memref<4x512xf64>, memref<6x512xf64>) outs(%c : memref<4x6xf64>)
+  return
+}
