@@ -5,12 +5,14 @@
 // B transposed, a chain of two layers, a dot product, and a K just below
 // the split's threshold (tiles of C). Where A is M x K and B is read as
 // N x K (x @ w.T), warp dots instead (a warp per column of up to 8 rows
-// of C, its lanes along K, their sums added by shuffles, or in shared
-// memory for 64-bit sums and on AMD): nn.Linear's layer with bias + relu,
-// a partial block with a K that 32 does not divide, a partial block of
-// rows, batched integers, f16, and f64 with more rows than columns.
+// of C, fewer where that leaves under 4096 warps; its lanes along K,
+// their sums added by shuffles, or in shared memory for 64-bit sums and
+// on AMD): nn.Linear's layer with bias + relu (2 rows), a partial block
+// with a K that 32 does not divide, 8 rows with a partial block of them,
+// more rows than columns (neighbouring warps take rows), batched
+// integers, f16, and f64 (8 rows, a partial block).
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 14 cases match numpy
+// CHECK: e2e: 15 cases match numpy
 
 // E2E: @layer(x: 32x784xf32, w: 784x256xf32, b: 256xf32) -> np.maximum(x @ w + b, 0)
 // E2E: @odd(a: 5x301xf32, b: 301x7xf32) -> a @ b
@@ -22,10 +24,11 @@
 // E2E: @tiny_depth(a: 64x127xf32, b: 127x64xf32) -> a @ b
 // E2E: @linear(x: 32x784xf32, w: 256x784xf32, b: 256xf32) -> np.maximum(x @ w.T + b, 0)
 // E2E: @linear_odd(x: 5x301xf32, w: 7x301xf32) -> x @ w.T
-// E2E: @linear_rows(x: 12x256xf32, w: 40x256xf32) -> x @ w.T
+// E2E: @linear_rows(x: 12x256xf32, w: 4096x256xf32) -> x @ w.T
+// E2E: @tall_t(x: 4096x256xf32, w: 16x256xf32) -> x @ w.T
 // E2E: @ints_t(a: 3x5x130xi32, bt: 3x7x130xi32) -> a @ bt.transpose(0, 2, 1)
 // E2E: @half_t(a: 4x256xf16[-1:1], bt: 24x256xf16[-1:1]) -> a @ bt.T
-// E2E: @wide_t(a: 9x300xf64, bt: 6x300xf64) -> a @ bt.T
+// E2E: @wide_t(a: 9x300xf64, bt: 2048x300xf64) -> a @ bt.T
 
 func.func @layer(%x: tensor<32x784xf32>, %w: tensor<784x256xf32>, %b: tensor<256xf32>) -> tensor<32x256xf32> {
   %0 = google.matmul_bias_relu %x, %w, %b : tensor<32x784xf32>, tensor<784x256xf32>, tensor<256xf32> -> tensor<32x256xf32>
@@ -81,10 +84,16 @@ func.func @linear_odd(%x: tensor<5x301xf32>, %w: tensor<7x301xf32>) -> tensor<5x
   return %0 : tensor<5x7xf32>
 }
 
-func.func @linear_rows(%x: tensor<12x256xf32>, %w: tensor<40x256xf32>) -> tensor<12x40xf32> {
-  %wt = google.transpose %w {perm = array<i64: 1, 0>} : tensor<40x256xf32> -> tensor<256x40xf32>
-  %0 = google.matmul %x, %wt : tensor<12x256xf32>, tensor<256x40xf32> -> tensor<12x40xf32>
-  return %0 : tensor<12x40xf32>
+func.func @linear_rows(%x: tensor<12x256xf32>, %w: tensor<4096x256xf32>) -> tensor<12x4096xf32> {
+  %wt = google.transpose %w {perm = array<i64: 1, 0>} : tensor<4096x256xf32> -> tensor<256x4096xf32>
+  %0 = google.matmul %x, %wt : tensor<12x256xf32>, tensor<256x4096xf32> -> tensor<12x4096xf32>
+  return %0 : tensor<12x4096xf32>
+}
+
+func.func @tall_t(%x: tensor<4096x256xf32>, %w: tensor<16x256xf32>) -> tensor<4096x16xf32> {
+  %wt = google.transpose %w {perm = array<i64: 1, 0>} : tensor<16x256xf32> -> tensor<256x16xf32>
+  %0 = google.matmul %x, %wt : tensor<4096x256xf32>, tensor<256x16xf32> -> tensor<4096x16xf32>
+  return %0 : tensor<4096x16xf32>
 }
 
 func.func @ints_t(%a: tensor<3x5x130xi32>, %bt: tensor<3x7x130xi32>) -> tensor<3x5x7xi32> {
@@ -99,8 +108,8 @@ func.func @half_t(%a: tensor<4x256xf16>, %bt: tensor<24x256xf16>) -> tensor<4x24
   return %0 : tensor<4x24xf16>
 }
 
-func.func @wide_t(%a: tensor<9x300xf64>, %bt: tensor<6x300xf64>) -> tensor<9x6xf64> {
-  %b = google.transpose %bt {perm = array<i64: 1, 0>} : tensor<6x300xf64> -> tensor<300x6xf64>
-  %0 = google.matmul %a, %b : tensor<9x300xf64>, tensor<300x6xf64> -> tensor<9x6xf64>
-  return %0 : tensor<9x6xf64>
+func.func @wide_t(%a: tensor<9x300xf64>, %bt: tensor<2048x300xf64>) -> tensor<9x2048xf64> {
+  %b = google.transpose %bt {perm = array<i64: 1, 0>} : tensor<2048x300xf64> -> tensor<300x2048xf64>
+  %0 = google.matmul %a, %b : tensor<9x300xf64>, tensor<300x2048xf64> -> tensor<9x2048xf64>
+  return %0 : tensor<9x2048xf64>
 }

@@ -1729,8 +1729,9 @@ class Generator:
         # (x @ w.T, B given transposed by its own op) and A as M x K.
         if self.rng.random() < 0.08:
             batch = [self.choice([1, 3])] if rank == 3 else []
-            m, k, n = (self.choice([1, 5, 32]), self.choice([128, 301, 784]),
-                       self.choice([1, 7, 64]))
+            # (N of 2048: warp dots give each warp several rows.)
+            m, n = self.choice([1, 5, 32]), self.choice([1, 7, 64, 2048])
+            k = 128 if n > 64 else self.choice([128, 301, 784])
             a = self.transposed_arg(dtype, batch, m, k) \
                 if self.rng.random() < 0.2 else None
             b = self.transposed_arg(dtype, batch, k, n) \

@@ -897,8 +897,17 @@ lowerContractionToSplitK(RewriterBase &rewriter, linalg::LinalgOp op,
 
 int64_t getWarpDotRows(linalg::LinalgOp op,
                        const linalg::ContractionDimensions &dims) {
-  int64_t m = op.getStaticLoopRanges()[dims.m.front()];
-  return ShapedType::isDynamic(m) ? 1 : std::clamp<int64_t>(m, 1, kWarpDotRows);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t columns = ranges[dims.n.front()];
+  for (unsigned batch : dims.batch)
+    columns *= ranges[batch];
+  int64_t m = ranges[dims.m.front()];
+  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(columns))
+    return 1;
+  int64_t rows = std::clamp<int64_t>(m, 1, kWarpDotRows);
+  while (rows > 1 && llvm::divideCeil(m, rows) * columns < kMinWarpDotWarps)
+    rows /= 2;
+  return rows;
 }
 
 gpu::LaunchOp

@@ -295,8 +295,12 @@ constexpr int64_t kWarpLanes = 32;
 /// The most rows of C a warp of a warp-dot kernel computes.
 constexpr int64_t kWarpDotRows = 8;
 
+/// Warps that keep an H100's multiprocessors busy (132 x 32).
+constexpr int64_t kMinWarpDotWarps = 4096;
+
 /// The rows of C per warp of a warp-dot kernel for `op`: M, at most
-/// kWarpDotRows.
+/// kWarpDotRows, halved while that gives fewer than kMinWarpDotWarps
+/// warps (each row of B^T read by fewer warps, but enough of them).
 int64_t getWarpDotRows(linalg::LinalgOp op,
                        const linalg::ContractionDimensions &dims);
 

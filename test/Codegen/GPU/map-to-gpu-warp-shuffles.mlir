@@ -134,7 +134,8 @@ func.func @f64_rows(%x: memref<2x512xf64>, %y: memref<2x512xf64>, %s: memref<2xf
 // Warp dots (x @ w.T over a long K) add up their lanes' 32-bit sums by a
 // butterfly of shuffles, one per row of the warp's column (here all 4
 // rows of a batch's C): every lane holds the totals, lane 0 stores them.
-// (An f64 sum meets in shared memory.)
+// (An f64 sum meets in shared memory; a small output gives each warp one
+// element, so that there are more warps.)
 // CHECK-LABEL: func.func @warp_dots
 // CHECK: gpu.launch
 // CHECK-NOT: workgroup(
@@ -156,11 +157,11 @@ func.func @f64_rows(%x: memref<2x512xf64>, %y: memref<2x512xf64>, %s: memref<2xf
 // CHECK: arith.addf %[[OLD]], %[[TOTAL]] : f32
 // CHECK-LABEL: func.func @warp_dots_f64
 // CHECK: gpu.launch
-// CHECK-SAME: workgroup(%{{.*}} : memref<1024xf64, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<256xf64, #gpu.address_space<workgroup>>)
 // CHECK-NOT: gpu.shuffle
 // CHECK: gpu.terminator
-func.func @warp_dots(%x: memref<2x4x512xf32>, %w: memref<2x6x512xf32>, %c: memref<2x4x6xf32>) {
-  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%x, %w : memref<2x4x512xf32>, memref<2x6x512xf32>) outs(%c : memref<2x4x6xf32>)
+func.func @warp_dots(%x: memref<2x4x512xf32>, %w: memref<2x2048x512xf32>, %c: memref<2x4x2048xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%x, %w : memref<2x4x512xf32>, memref<2x2048x512xf32>) outs(%c : memref<2x4x2048xf32>)
   return
 }
 func.func @warp_dots_f64(%x: memref<4x512xf64>, %w: memref<6x512xf64>, %c: memref<4x6xf64>) {

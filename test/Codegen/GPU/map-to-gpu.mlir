@@ -379,16 +379,17 @@ func.func @split_k_accumulates(%a: memref<3x5x128xi32>, %b: memref<3x128x7xi32>,
 
 // -----
 
-// x @ w.T (A M x K, B N x K) over a long K runs as warp dots: blocks of 8
-// warps, each owning 8 rows of a column of C (neighbouring warps the same
-// column: w is the larger operand); lane l sums the products at l, l + 32,
-// ... (rows of x and of w read along K, w's element once for the 8 rows).
+// x @ w.T (A M x K, B N x K) over a long K runs as warp dots (here an
+// 8 x 4096 layer): blocks of 8 warps, each owning 8 rows of a column of C
+// (4096 warps; neighbouring warps would share the column: w is the larger
+// operand); lane l sums the products at l, l + 32, ... (rows of x and of
+// w read along K, w's element once for the 8 rows).
 // Without warp shuffles the lanes' sums meet in shared memory, and lane 0
 // adds its warp's 32 of each row to the fill's value in order.
 // CHECK-LABEL: func.func @warp_dots
-// CHECK-SAME: (%[[X:.*]]: memref<32x784xf32>, %[[W:.*]]: memref<256x784xf32>, %[[C:.*]]: memref<32x256xf32>)
+// CHECK-SAME: (%[[X:.*]]: memref<8x784xf32>, %[[W:.*]]: memref<4096x784xf32>, %[[C:.*]]: memref<8x4096xf32>)
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[ROW_TILES:.*]] = arith.ceildivsi %c32, %c8 : index
+// CHECK: %[[ROW_TILES:.*]] = arith.ceildivsi %c8, %c8{{.*}} : index
 // CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %{{.*}}, %c8{{.*}} : index
 // CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}} workgroup(%[[PARTIALS:.*]] : memref<2048xf32, #gpu.address_space<workgroup>>)
 // CHECK: %[[LANE:.*]] = arith.remui %[[T]], %{{.*}} : index
@@ -419,10 +420,10 @@ func.func @split_k_accumulates(%a: memref<3x5x128xi32>, %b: memref<3x128x7xi32>,
 // CHECK-COUNT-7: memref.store %{{.*}}, %[[C]]
 // CHECK: gpu.terminator
 // CHECK-NOT: gpu.launch
-func.func @warp_dots(%x: memref<32x784xf32>, %w: memref<256x784xf32>, %c: memref<32x256xf32>) {
+func.func @warp_dots(%x: memref<8x784xf32>, %w: memref<4096x784xf32>, %c: memref<8x4096xf32>) {
   %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%c : memref<32x256xf32>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : memref<32x784xf32>, memref<256x784xf32>) outs(%c : memref<32x256xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x4096xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : memref<8x784xf32>, memref<4096x784xf32>) outs(%c : memref<8x4096xf32>)
   return
 }
 
