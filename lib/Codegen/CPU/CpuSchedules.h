@@ -254,6 +254,8 @@ private:
   void packRhs(IRRewriter &rewriter, linalg::LinalgOp tiledMatmul,
                ArrayRef<LoopLikeOpInterface> loops, BlockShape block,
                bool dynamicRows);
+  bool packTransposedRhs(IRRewriter &rewriter, tensor::ExtractSliceOp slice,
+                         Value panel);
   void versionForLargeM(IRRewriter &rewriter, scf::ForOp rowBlocks,
                         int64_t minRows);
 

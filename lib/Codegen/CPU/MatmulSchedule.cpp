@@ -610,6 +610,8 @@ void CpuScheduler::packRhs(IRRewriter &rewriter, linalg::LinalgOp tiledMatmul,
   Location loc = slice.getLoc();
   Value empty = tensor::EmptyOp::create(rewriter, loc, slice.getMixedSizes(),
                                         slice.getResultType().getElementType());
+  if (packTransposedRhs(rewriter, slice, empty))
+    return;
   auto copy = linalg::CopyOp::create(rewriter, loc, slice.getResult(), empty);
   rewriter.replaceAllUsesExcept(slice.getResult(), copy.getResult(0), copy);
   scf::SCFTilingOptions rows;
@@ -622,6 +624,48 @@ void CpuScheduler::packRhs(IRRewriter &rewriter, linalg::LinalgOp tiledMatmul,
   rewriter.replaceOp(copy, tiled->replacements);
   for (Operation *op : tiled->tiledOps)
     op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+}
+
+/// Where B is W^T (x @ w.T: a 2-D transpose, or slices of it from 0),
+/// B's panel `slice` becomes a transpose of W's slice into `panel`
+/// (tiled in registers by tileTransposes): W is read once, in place,
+/// instead of through a transposed copy of it. False when the panel does
+/// not qualify for tileTransposes.
+bool CpuScheduler::packTransposedRhs(IRRewriter &rewriter,
+                                     tensor::ExtractSliceOp slice,
+                                     Value panel) {
+  // (A dynamic M's row split slices B whole, from 0.)
+  Value transposed = slice.getSource();
+  while (auto whole = transposed.getDefiningOp<tensor::ExtractSliceOp>()) {
+    if (!whole.hasUnitStride() ||
+        !llvm::all_of(whole.getMixedOffsets(), isZeroInteger))
+      return false;
+    transposed = whole.getSource();
+  }
+  auto transpose = transposed.getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
+      !slice.hasUnitStride())
+    return false;
+  Location loc = slice.getLoc();
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  std::swap(offsets[0], offsets[1]);
+  std::swap(sizes[0], sizes[1]);
+  SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+  auto source = tensor::ExtractSliceOp::create(
+      rewriter, loc, transpose.getInput(), offsets, sizes, strides);
+  auto pack = linalg::TransposeOp::create(rewriter, loc, source.getResult(),
+                                          panel, ArrayRef<int64_t>{1, 0});
+  if (!getTransposeTile(pack, vectorBits)) {
+    rewriter.eraseOp(pack);
+    rewriter.eraseOp(source);
+    return false;
+  }
+  rewriter.replaceAllUsesWith(slice.getResult(), pack->getResult(0));
+  rewriter.eraseOp(slice);
+  if (transpose->use_empty())
+    rewriter.eraseOp(transpose);
+  return true;
 }
 
 /// Wraps `rowBlocks` (a loop from 0 to M) in `scf.if M >= minRows`; the

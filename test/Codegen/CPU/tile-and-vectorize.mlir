@@ -360,6 +360,35 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 
 // -----
 
+// B as W^T (x @ w.T, nn.Linear's weights): each panel is W's 32 x 128
+// slice transposed in 16 x 16 register tiles, read from W in place; no
+// transposed copy of W is made.
+// CHECK-LABEL: func @packed_transposed_rhs
+// CHECK-NOT:   linalg.transpose
+// CHECK:       scf.for %[[J:.*]] = %c0 to %c256 step %c32
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<128x32xf32>
+// CHECK:         %[[W:.*]] = tensor.extract_slice %arg1[%[[J]], 0] [32, 128] [1, 1]
+// CHECK:         %[[PANEL:.*]] = scf.for %[[K:.*]] = %c0 to %c128 step %c16 iter_args(%[[P:.*]] = %[[EMPTY]])
+// CHECK:           scf.for %[[C:.*]] = %c0 to %c32 step %c16
+// CHECK:             vector.transfer_read %[[W]][%[[C]], %[[K]]], {{.*}} : tensor<32x128xf32>, vector<16x16xf32>
+// CHECK:             vector.shuffle
+// CHECK:             vector.transfer_write {{.*}}[%[[K]], %[[C]]]{{.*}} : vector<16x16xf32>, tensor<128x32xf32>
+// CHECK:         scf.for {{.*}} step %c8
+// CHECK:           scf.for
+// CHECK:             vector.transfer_read %[[PANEL]]{{.*}} : tensor<128x32xf32>, vector<1x32xf32>
+// CHECK-NOT:   linalg.
+func.func @packed_transposed_rhs(%a: tensor<64x128xf32>, %w: tensor<256x128xf32>) -> tensor<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %t = tensor.empty() : tensor<128x256xf32>
+  %b = linalg.transpose ins(%w : tensor<256x128xf32>) outs(%t : tensor<128x256xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<64x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+
+// -----
+
 // A dynamic M packs B's panels only when its full blocks turn out to have
 // at least 32 rows at run time; fewer rows read B in place. The last rows
 // read B in place: up to 4 in whole rows of it (4x64, 2x128 and 1x256
