@@ -24,6 +24,17 @@ SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
   return indices;
 }
 
+Value createWarpButterfly(OpBuilder &builder, Location loc, Value value,
+                          function_ref<Value(Value, Value)> combine) {
+  for (int64_t offset = kWarpLanes / 2; offset >= 1; offset /= 2) {
+    Value other = gpu::ShuffleOp::create(builder, loc, value, offset,
+                                         kWarpLanes, gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    value = combine(value, other);
+  }
+  return value;
+}
+
 gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value blocks,
                            Value threadsX, Value threadsY, TypeRange shared,
                            Value dynamicShared) {
@@ -976,12 +987,10 @@ lowerContractionToWarpDots(RewriterBase &rewriter, linalg::LinalgOp op,
   if (shuffles) {
     // A butterfly: every lane ends with the same totals.
     for (Value &sum : sums)
-      for (int64_t offset = kWarpLanes / 2; offset >= 1; offset /= 2) {
-        Value other = gpu::ShuffleOp::create(rewriter, loc, sum, offset,
-                                             kWarpLanes, gpu::ShuffleMode::XOR)
-                          .getShuffleResult();
-        sum = addPartials(rewriter, accumulation, sum, other);
-      }
+      sum =
+          createWarpButterfly(rewriter, loc, sum, [&](Value mine, Value other) {
+            return addPartials(rewriter, accumulation, mine, other);
+          });
   } else {
     Value partials = launch.getWorkgroupAttributions()[0];
     for (auto [i, sum] : llvm::enumerate(sums))

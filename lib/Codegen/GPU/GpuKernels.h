@@ -84,6 +84,14 @@ SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
 /// bytes of dynamic shared memory, an i32, when given), its body holding
 /// only the terminator; the rewriter's insertion point is left at the
 /// body's start.
+/// Lanes per warp (NVIDIA's; the unit of warp-shuffles).
+constexpr int64_t kWarpLanes = 32;
+
+/// `value` combined across a warp's lanes by a butterfly of gpu.shuffle xor,
+/// `combine(mine, other)` at each step: every lane ends with the result.
+Value createWarpButterfly(OpBuilder &builder, Location loc, Value value,
+                          function_ref<Value(Value, Value)> combine);
+
 gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value blocks,
                            Value threadsX, Value threadsY, TypeRange shared,
                            Value dynamicShared = nullptr);
@@ -288,9 +296,8 @@ lowerContractionToSplitK(RewriterBase &rewriter, linalg::LinalgOp op,
                          int64_t splits, linalg::FillOp fill,
                          linalg::GenericOp epilogue);
 
-/// Warps per block of a warp-dot contraction kernel, and lanes per warp.
+/// Warps per block of a warp-dot contraction kernel.
 constexpr int64_t kWarpDotWarps = 8;
-constexpr int64_t kWarpLanes = 32;
 
 /// The most rows of C a warp of a warp-dot kernel computes.
 constexpr int64_t kWarpDotRows = 8;

@@ -347,7 +347,6 @@ void emitPayload(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
 /// The most elements of a row each thread holds in registers (see
 /// RowInRegisters).
 constexpr int64_t kMaxRowSlots = 16;
-constexpr int64_t kWarpSize = 32;
 
 /// A row chain run with every row's values in registers: thread t holds
 /// elements t + 256 s (slot s) of each buffer the chain accesses at the
@@ -430,16 +429,14 @@ public:
                                   .getResult()
                             : combined;
     }
-    for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-      Value other = gpu::ShuffleOp::create(rewriter, loc, partial, offset,
-                                           kWarpSize, gpu::ShuffleMode::XOR)
-                        .getShuffleResult();
-      partial = combine.apply(rewriter, other, partial);
-    }
+    partial = createWarpButterfly(rewriter, loc, partial,
+                                  [&](Value mine, Value other) {
+                                    return combine.apply(rewriter, other, mine);
+                                  });
     Value lane =
-        arith::RemUIOp::create(rewriter, loc, thread, constant(kWarpSize));
+        arith::RemUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
     Value warp =
-        arith::DivUIOp::create(rewriter, loc, thread, constant(kWarpSize));
+        arith::DivUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
     auto first = scf::IfOp::create(
         rewriter, loc,
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
@@ -451,7 +448,7 @@ public:
     }
     gpu::BarrierOp::create(rewriter, loc);
     Value total = memref::LoadOp::create(rewriter, loc, partials, constant(0));
-    for (int64_t other = 1; other < kRowReductionThreads / kWarpSize; ++other)
+    for (int64_t other = 1; other < kRowReductionThreads / kWarpLanes; ++other)
       total = combine.apply(
           rewriter,
           memref::LoadOp::create(rewriter, loc, partials, constant(other)),
@@ -616,7 +613,7 @@ SmallVector<Type> getRowChainSharedTypes(const RowChain &chain,
     if (step.kind == RowStep::Kind::Reduction)
       sharedTypes.push_back(
           inRegisters
-              ? getPartialsType(step.op, kRowReductionThreads / kWarpSize)
+              ? getPartialsType(step.op, kRowReductionThreads / kWarpLanes)
               : getPartialsType(step.op));
   return sharedTypes;
 }
