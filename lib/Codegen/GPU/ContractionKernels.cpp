@@ -909,12 +909,16 @@ lowerContractionToSplitK(RewriterBase &rewriter, linalg::LinalgOp op,
 int64_t getWarpDotRows(linalg::LinalgOp op,
                        const linalg::ContractionDimensions &dims) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> outputDims = {dims.m.front(), dims.n.front()};
+  llvm::append_range(outputDims, dims.batch);
+  if (llvm::any_of(outputDims, [&](unsigned dim) {
+        return ShapedType::isDynamic(ranges[dim]);
+      }))
+    return 1;
   int64_t columns = ranges[dims.n.front()];
   for (unsigned batch : dims.batch)
     columns *= ranges[batch];
   int64_t m = ranges[dims.m.front()];
-  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(columns))
-    return 1;
   int64_t rows = std::clamp<int64_t>(m, 1, kWarpDotRows);
   while (rows > 1 && llvm::divideCeil(m, rows) * columns < kMinWarpDotWarps)
     rows /= 2;
