@@ -316,10 +316,11 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     over a long static K (at least 128) split K instead: blocks of 32
     output elements x up to 8 chunks of K, whose partial sums meet in
     shared memory; where A is M x K and B N x K (`x @ w.T`), warp dots:
-    blocks of 8 warps, a warp per output element, its lanes 32 apart along
-    K (reading rows of A and B^T coalesced), their sums added by a
-    butterfly of shuffles (with `warp-shuffles`, 32-bit sums) or in
-    shared memory. Other contractions give each thread such a tile
+    blocks of 8 warps, each owning up to 8 rows of a column of C (fewer
+    while that leaves under 4096 warps), its lanes 32 apart along K
+    (reading rows of A and B^T coalesced, B^T's once for the rows), their
+    sums added by a butterfly of shuffles (with `warp-shuffles`, 32-bit
+    sums) or in shared memory. Other contractions give each thread such a tile
     (smaller when a static output would give fewer than 16 Ki threads),
     loading a column of A and a row of B per step from global memory.
     Only elements in range are stored.
