@@ -23,7 +23,8 @@ with chip=sm_90a wgmma=true: warpgroup MMAs fed by TMA, blocks of one
 warpgroup and of two, each also warp-specialized), softmax
 4096x4096, relu(x @ w.T + bias) 4096^3 (B^T read where it lies: f16 by
 mma.sync and by wgmma, one warpgroup and two warp-specialized; f32 by
-vector tiles), relu(x + y)
+vector tiles), nn.Linear's relu(x @ w.T + b) at batches 32 and 8 (split
+K, and warp dots with warp-dots=true), relu(x + y)
 over 64 Mi elements, a 4096x4096 transpose,
 attention 16x1024x64 (also
 with fused-attention=true: one kernel) and the MLP 32x784 -> 256 -> 10
@@ -36,7 +37,8 @@ wgmma-specialized=true, with one and two MMA warpgroups), the
 transposed-B file (test/e2e/matmul-transposed-operands.mlir) with chip=sm_90a
 wgmma=true, plain and warp-specialized with two warpgroups, the TF32
 wgmma file (test/Codegen/GPU/Inputs/matmul-wgmma-tf32.mlir) with
-chip=sm_90a wgmma=true tf32=true, plain and warp-specialized, and
+chip=sm_90a wgmma=true tf32=true, plain and warp-specialized, the
+split-K file with warp-dots=true, and
 test/Codegen/GPU/Inputs/kernel-bounds.mlir with
 check-bounds=true, whose cases are marked isolated (a failed check in a
 kernel loses the CUDA context: device_run.py --isolated runs them, one
@@ -108,6 +110,9 @@ if not a.files:
     runs.append((tf32_wgmma, "chip=sm_90a wgmma=true tf32=true", "wgmma"))
     runs.append((tf32_wgmma, "chip=sm_90a wgmma=true tf32=true wgmma-specialized=true wgmma-warpgroups=2",
                  "wgmma-specialized2"))
+    # Warp dots for x @ w.T at small batches (an opt-in until it has run
+    # on a GPU).
+    runs.append((os.path.join(a.main, "test/e2e/split-k.mlir"), "warp-dots=true", "warp-dots"))
     # Bounds checks in kernels: a failed one is the driver's device-side
     # assert, after which the context is lost (each case its own process).
     runs.append((os.path.join(a.main, "test/Codegen/GPU/Inputs/kernel-bounds.mlir"), "check-bounds=true"))
@@ -229,8 +234,9 @@ if a.bench:
   return %m : tensor<{n}x{n}x{t}>
 }}
 """
-    # nn.Linear at a small batch, relu(x @ w.T + b) (M x K, N x K): warp
-    # dots, against torch's x @ w.t().
+    # nn.Linear at a small batch, relu(x @ w.T + b) (M x K, N x K): split K
+    # after a transpose, and warp dots (-warp-dots), against torch's
+    # x @ w.t().
     lin = """func.func @mbt(%a: tensor<{m}x{k}xf32>, %w: tensor<{n}x{k}xf32>, %c: tensor<{n}xf32>) -> tensor<{m}x{n}xf32> {{
   %b = google.transpose %w {{perm = array<i64: 1, 0>}} : tensor<{n}x{k}xf32> -> tensor<{k}x{n}xf32>
   %m = google.matmul_bias_relu %a, %b, %c : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>, tensor<{n}xf32> -> tensor<{m}x{n}xf32>
@@ -280,9 +286,11 @@ if a.bench:
     for n, t in ((4096, "f32"), (4096, "f16"), (4096, "bf16"), (1024, "f32")):
         src = os.path.join(B, f"mbr{n}{t}.mlir"); open(src, "w").write(mbr.format(n=n, t=t))
         benches.append((f"mbr{n}{t}", src, "mbr", 2 * n ** 3, [(n, n, t), (n, n, t), (n, t)]))
+    # -warp-dots: warp-dots=true (the default splits K after a transpose).
     for m, k, n in ((32, 784, 256), (8, 4096, 4096)):
         src = os.path.join(B, f"linear{m}x{k}x{n}.mlir"); open(src, "w").write(lin.format(m=m, k=k, n=n))
-        benches.append((f"linear{m}x{k}x{n}", src, "mbt", 2 * m * k * n, [(m, k, "f32"), (n, k, "f32"), (n, "f32")]))
+        for tag in ("", "-warp-dots"):
+            benches.append((f"linear{m}x{k}x{n}{tag}", src, "mbt", 2 * m * k * n, [(m, k, "f32"), (n, k, "f32"), (n, "f32")]))
     src = os.path.join(B, "sm.mlir"); open(src, "w").write(sm.format(r=4096, c=4096))
     benches.append(("softmax4096", src, "sm", 0, [(4096, 4096, "f32")]))
     src = os.path.join(B, "ew.mlir"); open(src, "w").write(ew.format(n=1 << 26))
@@ -326,6 +334,7 @@ if a.bench:
         wgmma_tf32 = [v for k, v in WGMMA_TF32.items() if name.endswith(k)]
         extra = (wgmma_tf32[0] if wgmma_tf32 else " tf32=true" if tf32 else " async-copy=false" if name.endswith("-sync")
                  else " fused-attention=true" if name.endswith("-fused")
+                 else " warp-dots=true" if name.endswith("-warp-dots")
                  else " chip=sm_90a wgmma=true" if name.endswith("-wgmma")
                  else " chip=sm_90a wgmma=true wgmma-warpgroups=2" if name.endswith("-wgmma2")
                  else " chip=sm_90a wgmma=true wgmma-specialized=true" if name.endswith("-wgmma-ws")

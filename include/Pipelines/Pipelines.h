@@ -103,6 +103,14 @@ struct ExtremePipelineOptions
                      "depths 16 to 64) in one kernel with an online softmax "
                      "(off by default: not yet run on a GPU)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> warpDots{
+      *this, "warp-dots",
+      llvm::cl::desc("GPU targets: x @ w.T with a small output over a long "
+                     "K (nn.Linear at small batches) in one kernel of warp "
+                     "dot products reading w's rows, instead of split K "
+                     "after a transpose kernel (off by default: not yet "
+                     "run on a GPU)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> asyncCopy{
       *this, "async-copy",
       llvm::cl::desc("target=nvvm on sm_80 and later: the 16-bit "

@@ -292,6 +292,7 @@ Options getContractionChoices(const MapToGpuPassOptions &mapping) {
   options.mfmaBf16 = mapping.mfmaBf16;
   options.tf32 = mapping.tf32;
   options.wgmma = mapping.wgmma;
+  options.warpDots = mapping.warpDots;
   return options;
 }
 

@@ -63,6 +63,7 @@ google::getMapToGpuOptions(const ExtremePipelineOptions &options) {
   mapping.wgmmaWarpgroups = options.wgmmaWarpgroups;
   mapping.wgmmaSpecialized = mapping.wgmma && options.wgmmaSpecialized;
   mapping.warpShuffles = nvidia;
+  mapping.warpDots = options.warpDots;
   mapping.fusedAttention = nvidia && options.fusedAttention;
   return mapping;
 }

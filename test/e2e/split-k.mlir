@@ -4,7 +4,7 @@
 // block and a K that the chunks do not divide, a batch of integers, f16,
 // B transposed, a chain of two layers, a dot product, and a K just below
 // the split's threshold (tiles of C). Where A is M x K and B is read as
-// N x K (x @ w.T), warp dots instead (a warp per column of up to 8 rows
+// N x K (x @ w.T), with warp-dots=true (off by default), warp dots instead (a warp per column of up to 8 rows
 // of C, fewer where that leaves under 4096 warps; its lanes along K,
 // their sums added by shuffles, or in shared memory for 64-bit sums and
 // on AMD): nn.Linear's layer with bias + relu (2 rows), a partial block

@@ -123,6 +123,8 @@ def GpuTileToBlocksPass
            "As --google-map-to-gpu's">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "As --google-map-to-gpu's: its contractions stay whole">,
+    Option<"warpDots", "warp-dots", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
@@ -151,8 +153,8 @@ def GpuFoldOperandTransposesPass
     each either way (it loads each along its innermost dimension), shared
     tiles any layout (each operand copied along its innermost dimension),
     split K and register tiles A as M x K or K x M (a warp's threads
-    read the same rows of A), and warp dots B^T with A as M x K (a warp
-    reads a row of each). So where A or B is a transpose of the last two
+    read the same rows of A), and warp dots (`warp-dots`) B^T with A as
+    M x K (a warp reads a row of each). So where A or B is a transpose of the last two
     dimensions (`x @ w.T`: nn.Linear's weights, attention's `q @ k^T`;
     `x.T @ dy`: weight gradients), the matmul reads the transpose's input
     instead, through a map with the last two results swapped, when the
@@ -185,6 +187,8 @@ def GpuFoldOperandTransposesPass
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "As --google-map-to-gpu's">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "As --google-map-to-gpu's">,
+    Option<"warpDots", "warp-dots", "bool", /*default=*/"false",
            "As --google-map-to-gpu's">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
@@ -315,7 +319,9 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     so that multiply-adds fuse. Small static outputs (at most 64 Ki elements)
     over a long static K (at least 128) split K instead: blocks of 32
     output elements x up to 8 chunks of K, whose partial sums meet in
-    shared memory; where A is M x K and B N x K (`x @ w.T`), warp dots:
+    shared memory; with `warp-dots` (the pipeline's `warp-dots`
+    option, off by default: not yet run on a GPU), where A is M x K and
+    B N x K (`x @ w.T`), warp dots:
     blocks of 8 warps, each owning up to 8 rows of a column of C (fewer
     while that leaves under 4096 warps), its lanes 32 apart along K
     (reading rows of A and B^T coalesced, B^T's once for the rows), their
@@ -410,6 +416,10 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "With wgmma: warp-specialized, one more warpgroup (the producer) "
            "loads the stages as the MMA warpgroups release them through "
            "mbarriers, instead of a block barrier per slice">,
+    Option<"warpDots", "warp-dots", "bool", /*default=*/"false",
+           "Split K's x @ w.T (A M x K, B N x K) as warp dot products: "
+           "each warp owns rows of a column of C, its lanes read rows of "
+           "A and B^T along K">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::amdgpu::AMDGPUDialect",

@@ -86,7 +86,8 @@ struct GpuFoldOperandTransposesPass
     func::FuncOp func = getOperation();
     if (func->getParentOfType<gpu::GPUModuleOp>())
       return;
-    ContractionChoices choices{tileSize, mmaSync, mfma, mfmaBf16, tf32, wgmma};
+    ContractionChoices choices{tileSize, mmaSync, mfma,    mfmaBf16,
+                               tf32,     wgmma,   warpDots};
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics())

@@ -172,6 +172,8 @@ struct ContractionChoices {
   int64_t tileSize = 4;
   bool mmaSync = false, mfma = false, mfmaBf16 = false, tf32 = false;
   bool wgmma = false;
+  /// Warp dots for split K's `x @ w.T` (WarpDots).
+  bool warpDots = false;
   /// Warpgroups per block of the wgmma kernel: 1 or 2.
   int64_t wgmmaWarpgroups = 1;
   /// The wgmma kernel with a producer warpgroup (warp specialization).

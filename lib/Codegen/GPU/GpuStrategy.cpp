@@ -403,7 +403,8 @@ chooseContractionKernel(linalg::LinalgOp op,
                         const ContractionChoices &choices) {
   if (int64_t splits = getSplitKFactor(op, dims)) {
     // Rows of A and of B^T: a warp reads both along K.
-    if (readsLhsKMajor(op, dims) && readsRhsKMajor(op, dims))
+    if (choices.warpDots && readsLhsKMajor(op, dims) &&
+        readsRhsKMajor(op, dims))
       return {ContractionKernel::WarpDots, kWarpDotWarps};
     return {ContractionKernel::SplitK, splits};
   }

@@ -403,10 +403,10 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       auto contraction = contractions.find(op);
       if (contraction != contractions.end()) {
         const Fused &fused = contraction->second;
-        ContractionStrategy strategy =
-            chooseContractionKernel(op, fused.dims,
-                                    {tileSize, mmaSync, mfma, mfmaBf16, tf32,
-                                     wgmma, wgmmaWarpgroups, wgmmaSpecialized});
+        ContractionStrategy strategy = chooseContractionKernel(
+            op, fused.dims,
+            {tileSize, mmaSync, mfma, mfmaBf16, tf32, wgmma, warpDots,
+             wgmmaWarpgroups, wgmmaSpecialized});
         switch (strategy.kernel) {
         case ContractionKernel::SplitK:
           lowerContractionToSplitK(rewriter, op, fused.dims, strategy.size,

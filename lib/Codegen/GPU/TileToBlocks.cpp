@@ -546,7 +546,8 @@ struct GpuTileToBlocksPass
     llvm::SmallPtrSet<Operation *, 8> nearAttention =
         getAttentionNeighbours(keptChains);
     // Contractions whose kernels' blocks own tiles of C.
-    ContractionChoices choices{tileSize, mmaSync, mfma, mfmaBf16, tf32, wgmma};
+    ContractionChoices choices{tileSize, mmaSync, mfma,    mfmaBf16,
+                               tf32,     wgmma,   warpDots};
     struct Contraction {
       linalg::LinalgOp op;
       linalg::ContractionDimensions dims;

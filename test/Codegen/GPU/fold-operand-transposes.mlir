@@ -3,6 +3,7 @@
 // RUN: google-opt %s --google-gpu-fold-operand-transposes -split-input-file | FileCheck %s --check-prefix=CUDA-CORES
 // RUN: google-opt %s --google-gpu-fold-operand-transposes="mma-sync=true tf32=true" -split-input-file | FileCheck %s --check-prefix=TF32
 // RUN: google-opt %s --google-gpu-fold-operand-transposes="mfma=true" -split-input-file | FileCheck %s --check-prefix=MFMA
+// RUN: google-opt %s --google-gpu-fold-operand-transposes="mma-sync=true warp-dots=true" -split-input-file | FileCheck %s --check-prefix=WARP-DOTS
 
 // x @ w.T in f16 on the mma.sync kernel's tiles: the matmul reads w
 // through an (n, k) map, and the transpose goes; on AMD's matrix cores
@@ -142,11 +143,15 @@ func.func @f32_both(%x: tensor<64x256xf32>, %w: tensor<384x64xf32>, %c: tensor<2
 // WGMMA-LABEL: func.func @lhs
 // WGMMA: linalg.transpose
 // WGMMA: linalg.matmul
-// B^T of a small output over a long K is read through: x @ w.T then runs
+// B^T of a small output over a long K stays for split K (its threads
+// read B along N); with warp-dots it is read through: x @ w.T then runs
 // as warp dots (a warp reads rows of x and w along K).
 // CHECK-LABEL: func.func @split_k
-// CHECK-NOT: linalg.transpose
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<128x1024xf16>, tensor<128x1024xf16>)
+// CHECK: linalg.transpose
+// CHECK: linalg.matmul
+// WARP-DOTS-LABEL: func.func @split_k
+// WARP-DOTS-NOT: linalg.transpose
+// WARP-DOTS: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<128x1024xf16>, tensor<128x1024xf16>)
 // Left alone: a permutation that is not the last two dimensions'.
 // CHECK-LABEL: func.func @batch_swap
 // CHECK: linalg.transpose
@@ -174,7 +179,12 @@ func.func @batch_swap(%q: tensor<2x128x64xf16>, %k: tensor<64x2x256xf16>, %c: te
 
 // A^T is read through by split K and register tiles too (a warp's threads
 // read the same rows of A, whatever its layout); B^T is not, but by warp
-// dots, which need A as M x K: with both transposed, A^T is read through.
+// dots (warp-dots), which need A as M x K: with both transposed, A^T is
+// read through.
+// WARP-DOTS-LABEL: func.func @split_k_both
+// WARP-DOTS: linalg.transpose
+// WARP-DOTS-NOT: linalg.transpose
+// WARP-DOTS: linalg.generic
 // CHECK-LABEL: func.func @split_k_lhs
 // CHECK-NOT: linalg.transpose
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1024x128xf16>, tensor<1024x128xf16>)

@@ -379,56 +379,6 @@ func.func @split_k_accumulates(%a: memref<3x5x128xi32>, %b: memref<3x128x7xi32>,
 
 // -----
 
-// x @ w.T (A M x K, B N x K) over a long K runs as warp dots (here an
-// 8 x 4096 layer): blocks of 8 warps, each owning 8 rows of a column of C
-// (4096 warps; neighbouring warps would share the column: w is the larger
-// operand); lane l sums the products at l, l + 32, ... (rows of x and of
-// w read along K, w's element once for the 8 rows).
-// Without warp shuffles the lanes' sums meet in shared memory, and lane 0
-// adds its warp's 32 of each row to the fill's value in order.
-// CHECK-LABEL: func.func @warp_dots
-// CHECK-SAME: (%[[X:.*]]: memref<8x784xf32>, %[[W:.*]]: memref<4096x784xf32>, %[[C:.*]]: memref<8x4096xf32>)
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[ROW_TILES:.*]] = arith.ceildivsi %c8, %c8{{.*}} : index
-// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %{{.*}}, %c8{{.*}} : index
-// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}} workgroup(%[[PARTIALS:.*]] : memref<2048xf32, #gpu.address_space<workgroup>>)
-// CHECK: %[[LANE:.*]] = arith.remui %[[T]], %{{.*}} : index
-// CHECK: %[[WARP:.*]] = arith.divui %[[T]], %{{.*}} : index
-// CHECK: %[[TILE:.*]] = arith.minsi
-// CHECK: %[[ROW_TILE:.*]] = arith.remsi %[[TILE]], %[[ROW_TILES]] : index
-// CHECK: %[[ROW0:.*]] = arith.muli %[[ROW_TILE]], %c8
-// CHECK: %[[COLUMN:.*]] = arith.muli
-// CHECK-NOT: arith.minsi
-// CHECK: %[[ROW7:.*]] = arith.addi %[[ROW0]], %c7 : index
-// CHECK: %[[NEG_ZERO:.*]] = arith.constant -0.000000e+00 : f32
-// CHECK: scf.for %[[K:.*]] = %[[LANE]] to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[NEG_ZERO]], {{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32)
-// CHECK: memref.load %[[W]][%[[COLUMN]], %[[K]]]
-// CHECK: memref.load %[[X]][%[[ROW0]], %[[K]]]
-// CHECK-COUNT-7: memref.load %[[X]]
-// CHECK-NOT: memref.load %[[X]]
-// CHECK: memref.load %[[W]]
-// CHECK: %[[SUMS:.*]]:8 = scf.for
-// CHECK-NOT: gpu.shuffle
-// CHECK: memref.store %[[SUMS]]#0, %[[PARTIALS]]
-// CHECK-COUNT-7: memref.store %[[SUMS]]
-// CHECK-NEXT: gpu.barrier
-// CHECK: scf.if
-// CHECK: %[[P0:.*]] = memref.load %[[PARTIALS]][%{{.*}}]
-// CHECK-NEXT: arith.addf %[[ZERO]], %[[P0]] : f32
-// CHECK-COUNT-255: memref.load %[[PARTIALS]]
-// CHECK: memref.store %{{.*}}, %[[C]][%[[ROW0]], %[[COLUMN]]]
-// CHECK-COUNT-7: memref.store %{{.*}}, %[[C]]
-// CHECK: gpu.terminator
-// CHECK-NOT: gpu.launch
-func.func @warp_dots(%x: memref<8x784xf32>, %w: memref<4096x784xf32>, %c: memref<8x4096xf32>) {
-  %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%c : memref<8x4096xf32>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %w : memref<8x784xf32>, memref<4096x784xf32>) outs(%c : memref<8x4096xf32>)
-  return
-}
-
-// -----
-
 // The product is returned too, so the epilogue cannot replace its stores:
 // two kernels.
 // CHECK-LABEL: func.func @negative_product_used_later
