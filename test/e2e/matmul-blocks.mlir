@@ -4,7 +4,7 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_E2E_OPT_LEVELS=3 GOOGLE_E2E_PIPELINE_OPTIONS=chip=haswell %python %e2e run %s google-run | FileCheck %s
 // RUN: env GOOGLE_E2E_OPT_LEVELS=3 GOOGLE_E2E_PIPELINE_OPTIONS=chip=x86-64 %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 24 cases match numpy
+// CHECK: e2e: 26 cases match numpy
 
 // E2E: @static(a: 24x20xf32, b: 20x96xf32) -> a @ b
 // E2E: @remainders(a: 19x5xf32, b: 5x70xf32) -> a @ b
@@ -30,6 +30,8 @@
 // E2E: @f64(a: 19x5xf64, b: 5x40xf64) -> a @ b
 // E2E: @long_k(a: 40x256xf32, b: 256x48xf32) -> a @ b
 // E2E: @long_k(a: 33x256xf32, b: 256x129xf32) -> a @ b
+// E2E: @partial_panels(a: 64x300xf32, b: 300x264xf32) -> a @ b
+// E2E: @partial_panels_fused(x: 70x96xf32, w: 96x150xf32, b: 150xf32) -> np.maximum(x @ w + b, 0)
 
 func.func @static(%a: tensor<24x20xf32>, %b: tensor<20x96xf32>) -> tensor<24x96xf32> {
   %0 = google.matmul %a, %b : tensor<24x20xf32>, tensor<20x96xf32> -> tensor<24x96xf32>
@@ -102,4 +104,16 @@ func.func @no_columns(%a: tensor<4x16xf32>, %b: tensor<16x0xf32>) -> tensor<4x0x
 func.func @no_rows_fused(%x: tensor<0x16xf32>, %w: tensor<16x64xf32>, %b: tensor<64xf32>) -> tensor<0x64xf32> {
   %0 = google.matmul_bias_relu %x, %w, %b : tensor<0x16xf32>, tensor<16x64xf32>, tensor<64xf32> -> tensor<0x64xf32>
   return %0 : tensor<0x64xf32>
+}
+
+// B packed into panels where N is not a multiple of the block's columns:
+// the last block column's panel is as wide as it is.
+func.func @partial_panels(%a: tensor<64x300xf32>, %b: tensor<300x264xf32>) -> tensor<64x264xf32> {
+  %0 = google.matmul %a, %b : tensor<64x300xf32>, tensor<300x264xf32> -> tensor<64x264xf32>
+  return %0 : tensor<64x264xf32>
+}
+
+func.func @partial_panels_fused(%x: tensor<?x96xf32>, %w: tensor<96x150xf32>, %b: tensor<150xf32>) -> tensor<?x150xf32> {
+  %0 = google.matmul_bias_relu %x, %w, %b : tensor<?x96xf32>, tensor<96x150xf32>, tensor<150xf32> -> tensor<?x150xf32>
+  return %0 : tensor<?x150xf32>
 }

@@ -598,10 +598,21 @@ void CpuScheduler::packRhs(IRRewriter &rewriter, linalg::LinalgOp tiledMatmul,
   if (!slice || loops.size() != 2)
     return;
   auto inner = dyn_cast<scf::ForOp>(*loops[1]);
-  if (!inner || !slice->hasOneUse() ||
-      !llvm::all_of(slice->getOperands(), [&](Value operand) {
-        return inner.isDefinedOutsideOfLoop(operand);
-      }))
+  if (!inner || !slice->hasOneUse())
+    return;
+  // A partial block column's width (affine.min of the column loop's index)
+  // is computed in the row loop: it moves out of it.
+  std::function<bool(Value)> hoist = [&](Value value) {
+    if (inner.isDefinedOutsideOfLoop(value))
+      return true;
+    Operation *op = value.getDefiningOp();
+    if (!op || op->getNumRegions() != 0 || !isPure(op) ||
+        !llvm::all_of(op->getOperands(), hoist))
+      return false;
+    rewriter.moveOpBefore(op, inner);
+    return true;
+  };
+  if (!llvm::all_of(slice->getOperands(), hoist))
     return;
   if (dynamicRows)
     versionForLargeM(rewriter, inner, 4 * block.rows);

@@ -360,6 +360,28 @@ func.func @packed_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor
 
 // -----
 
+// N not a multiple of the block's columns (8 x 32 blocks, 264 columns):
+// the last block column, 8 wide, packs its own K x 8 panel (its width,
+// computed in the row loop by tiling, moves out of it first).
+// CHECK-LABEL: func @packed_rhs_partial_columns
+// CHECK:       scf.for %[[J:.*]] = %c0 to %c256 step %c32
+// CHECK:         tensor.empty() : tensor<128x32xf32>
+// CHECK:         vector.transfer_read %arg1[%{{.*}}, %[[J]]]{{.*}} vector<1x32xf32>
+// CHECK:         scf.for {{.*}} step %c8
+// CHECK:       tensor.empty() : tensor<128x8xf32>
+// CHECK:       vector.transfer_read %arg1[%{{.*}}, %c256]{{.*}} vector<1x8xf32>
+// CHECK:       scf.for {{.*}} step %c8
+// CHECK:         vector.transfer_read %{{.*}} : tensor<128x8xf32>, vector<1x8xf32>
+func.func @packed_rhs_partial_columns(%a: tensor<64x128xf32>, %b: tensor<128x264xf32>) -> tensor<64x264xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x264xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x264xf32>) -> tensor<64x264xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x264xf32>) outs(%f : tensor<64x264xf32>) -> tensor<64x264xf32>
+  return %r : tensor<64x264xf32>
+}
+
+// -----
+
 // B as W^T (x @ w.T, nn.Linear's weights): each panel is W's 32 x 128
 // slice transposed in 16 x 16 register tiles, read from W in place; no
 // transposed copy of W is made.
