@@ -154,17 +154,18 @@ def GpuFoldOperandTransposesPass
     tiles any layout (each operand copied along its innermost dimension),
     split K and register tiles A as M x K or K x M (a warp's threads
     read the same rows of A), and warp dots (`warp-dots`) B^T with A as
-    M x K (a warp reads a row of each). So where A or B is a transpose of the last two
-    dimensions (`x @ w.T`: nn.Linear's weights, attention's `q @ k^T`;
-    `x.T @ dy`: weight gradients), the matmul reads the transpose's input
-    instead, through a map with the last two results swapped, when the
-    kernel it then takes (chooseContractionKernel, with these options, as
-    `--google-gpu-tile-to-blocks` chooses) is one of those and no slower
-    than the one it took (wgmma > mma.sync or MFMA > vector tiles > shared
-    tiles: wgmma keeps A^T's transpose). Both transposes go in when they
-    can, else one. Matmuls on TF32's mma.sync, which wants its operands as
-    they are, are left alone. A transpose goes when nothing else reads it:
-    one pass over the operand and a buffer of its size saved.
+    M x K (a warp reads a row of each). So where A or B is a transpose of
+    the last two dimensions (`x @ w.T`: nn.Linear's weights, attention's
+    `q @ k^T`; `x.T @ dy`: weight gradients), the matmul reads the
+    transpose's input instead, through a map with the last two results
+    swapped, when the kernel it then takes (chooseContractionKernel, with
+    these options, as `--google-gpu-tile-to-blocks` chooses) is one of
+    those and no slower than the one it took (wgmma > mma.sync or MFMA >
+    vector tiles > shared tiles: wgmma keeps A^T's transpose). Both
+    transposes go in when they can, else one. Matmuls on TF32's mma.sync,
+    which wants its operands as they are, are left alone. A transpose goes
+    when nothing else reads it: one pass over the operand and a buffer of
+    its size saved.
 
     ```mlir
     %t = linalg.transpose ins(%w : tensor<NxKxf16>) outs(...) permutation = [1, 0]
