@@ -28,9 +28,9 @@ export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp:print_suppressions=0
 status=0
 # The suite but its slowest GPU tests: the host-mapping runs of whole e2e
 # files under each kernel family (CUDA-core contractions, tensor cores,
-# wgmma, MFMA, TF32, attention) and the device-binary checks (under ASan they took 750
-# of this lit run's 1260 test-seconds; the time goes to LLVM and the
-# emulated kernels, which are not instrumented). They run unsanitized in
+# wgmma, MFMA, TF32, attention) and the device-binary checks (under ASan
+# they took 750 of this lit run's 1260 test-seconds; the time goes to
+# LLVM, ptxas and the emulated kernels, which are not instrumented). They run unsanitized in
 # the test suite; here the compiler paths they take are covered by the
 # mapping and codegen tests, mapping-on-host.test's files and a GPU
 # mapping difftest.
