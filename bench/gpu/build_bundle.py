@@ -38,7 +38,10 @@ transposed-B file (test/e2e/matmul-transposed-operands.mlir) with chip=sm_90a
 wgmma=true, plain and warp-specialized with two warpgroups, the TF32
 wgmma file (test/Codegen/GPU/Inputs/matmul-wgmma-tf32.mlir) with
 chip=sm_90a wgmma=true tf32=true, plain and warp-specialized, the
-split-K file with warp-dots=true, and
+split-K file with warp-dots=true, the tensor-core, transposed-operand and
+TF32 files with mma-sync-warps=4 and the tensor-core file with
+mma-sync-blocks-per-sm=2 (benches -warps4 and -blocks2 of the 16-bit
+relu(A @ B + bias) too), and
 test/Codegen/GPU/Inputs/kernel-bounds.mlir with
 check-bounds=true, whose cases are marked isolated (a failed check in a
 kernel loses the CUDA context: device_run.py --isolated runs them, one
@@ -110,6 +113,15 @@ if not a.files:
     runs.append((tf32_wgmma, "chip=sm_90a wgmma=true tf32=true", "wgmma"))
     runs.append((tf32_wgmma, "chip=sm_90a wgmma=true tf32=true wgmma-specialized=true wgmma-warpgroups=2",
                  "wgmma-specialized2"))
+    # The mma.sync kernels' tunings (off by default until they have run on
+    # a GPU): blocks of 4 warps of 64x64, and launch bounds of two blocks
+    # per SM.
+    for f in ("test/e2e/matmul-tensor-cores.mlir", "test/e2e/matmul-transposed-operands.mlir"):
+        runs.append((os.path.join(a.main, f), "mma-sync-warps=4", "warps4"))
+    runs.append((os.path.join(a.main, "test/Codegen/GPU/Inputs/matmul-tf32.mlir"),
+                 "tf32=true mma-sync-warps=4", "warps4"))
+    runs.append((os.path.join(a.main, "test/e2e/matmul-tensor-cores.mlir"),
+                 "mma-sync-blocks-per-sm=2", "blocks2"))
     # Warp dots for x @ w.T at small batches (an opt-in until it has run
     # on a GPU).
     runs.append((os.path.join(a.main, "test/e2e/split-k.mlir"), "warp-dots=true", "warp-dots"))
@@ -313,6 +325,12 @@ if a.bench:
         for tag in ("wgmma", "wgmma2", "wgmma-ws", "wgmma2-ws"):
             benches.append((f"mbr4096{t}-{tag}", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
                             [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
+    # The mma.sync kernels' tunings: -warps4 (mma-sync-warps=4), -blocks2
+    # (mma-sync-blocks-per-sm=2).
+    for t in ("f16", "bf16"):
+        for tag in ("warps4", "blocks2"):
+            benches.append((f"mbr4096{t}-{tag}", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
+                            [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
     # x @ w.T: B^T read where it lies, in f16 by mma.sync (no suffix) and
     # wgmma (-wgmma, -wgmma2-ws), in f32 by vector tiles, against torch's
     # x @ w.t().
@@ -329,6 +347,7 @@ if a.bench:
     WGMMA_TF32 = {"-wgmma-tf32": " chip=sm_90a wgmma=true tf32=true",
                   "-wgmma2-tf32": " chip=sm_90a wgmma=true tf32=true wgmma-warpgroups=2",
                   "-wgmma2-ws-tf32": " chip=sm_90a wgmma=true tf32=true wgmma-specialized=true wgmma-warpgroups=2"}
+    MMA_SYNC = {"-warps4": " mma-sync-warps=4", "-blocks2": " mma-sync-blocks-per-sm=2"}
     for name, src, fn, flops, shapes in benches:
         tf32 = name.endswith("-tf32")
         wgmma_tf32 = [v for k, v in WGMMA_TF32.items() if name.endswith(k)]
@@ -339,7 +358,9 @@ if a.bench:
                  else " chip=sm_90a wgmma=true wgmma-warpgroups=2" if name.endswith("-wgmma2")
                  else " chip=sm_90a wgmma=true wgmma-specialized=true" if name.endswith("-wgmma-ws")
                  else " chip=sm_90a wgmma=true wgmma-specialized=true wgmma-warpgroups=2"
-                 if name.endswith("-wgmma2-ws") else "")
+                 if name.endswith("-wgmma2-ws")
+                 else [v for k, v in MMA_SYNC.items() if name.endswith(k)][0]
+                 if any(name.endswith(k) for k in MMA_SYNC) else "")
         obj = compile_obj(src, "opt-level=3" + extra, "bench-" + name)
         manifest.append({"id": "bench-" + name, "bench": True, "obj": obj, "func": fn,
                          "flops": flops, "shapes": [list(s) for s in shapes], "tf32": tf32})

@@ -73,6 +73,20 @@ struct ExtremePipelineOptions
                      "cores in TF32 (inputs rounded to 10-bit mantissas; "
                      "off by default, an opt-in that changes results)"),
       llvm::cl::init(false)};
+  PassOptions::Option<unsigned> mmaSyncWarps{
+      *this, "mma-sync-warps",
+      llvm::cl::desc("target=nvvm on sm_80 and later: warps per block of "
+                     "the mma.sync tensor-core kernels, 8 (each 64x32 of a "
+                     "128x128 tile of C) or 4 (each 64x64: fewer fragment "
+                     "loads per mma; not yet run on a GPU)"),
+      llvm::cl::init(8)};
+  PassOptions::Option<unsigned> mmaSyncBlocksPerSM{
+      *this, "mma-sync-blocks-per-sm",
+      llvm::cl::desc("target=nvvm on sm_80 and later: blocks of the mma.sync "
+                     "tensor-core kernels that each SM must hold at once, 1 "
+                     "or 2 (the kernel's launch bounds: ptxas caps its "
+                     "registers to fit; not yet run on a GPU)"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",
       llvm::cl::desc("target=nvvm chip=sm_90a: f16 and bf16 matmuls "

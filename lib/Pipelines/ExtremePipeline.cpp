@@ -133,6 +133,13 @@ llvm::Error google::verifyOptions(const ExtremePipelineOptions &options) {
   if (options.wgmmaWarpgroups != 1 && options.wgmmaWarpgroups != 2)
     return llvm::createStringError("wgmma-warpgroups must be 1 or 2, got " +
                                    Twine(options.wgmmaWarpgroups.getValue()));
+  if (options.mmaSyncWarps != 8 && options.mmaSyncWarps != 4)
+    return llvm::createStringError("mma-sync-warps must be 8 or 4, got " +
+                                   Twine(options.mmaSyncWarps.getValue()));
+  if (options.mmaSyncBlocksPerSM != 1 && options.mmaSyncBlocksPerSM != 2)
+    return llvm::createStringError(
+        "mma-sync-blocks-per-sm must be 1 or 2, got " +
+        Twine(options.mmaSyncBlocksPerSM.getValue()));
   if (options.fusedAttention && options.target != Target::NVVM)
     return llvm::createStringError(
         "fused-attention=true needs target=nvvm, got target=" + target);

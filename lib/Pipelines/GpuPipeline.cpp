@@ -59,6 +59,8 @@ google::getMapToGpuOptions(const ExtremePipelineOptions &options) {
   mapping.mfmaBf16 = options.mfma && hasMfmaBf16(options.getChip());
   mapping.tf32 = options.tf32;
   mapping.asyncCopy = options.asyncCopy && mapping.mmaSync;
+  mapping.mmaSyncWarps = options.mmaSyncWarps;
+  mapping.mmaSyncBlocksPerSM = options.mmaSyncBlocksPerSM;
   mapping.wgmma = options.wgmma && mapping.mmaSync;
   mapping.wgmmaWarpgroups = options.wgmmaWarpgroups;
   mapping.wgmmaSpecialized = mapping.wgmma && options.wgmmaSpecialized;
@@ -86,7 +88,7 @@ void google::addGpuKernelPasses(OpPassManager &pm,
   if (options.checkBounds)
     pm.addNestedPass<func::FuncOp>(createCheckKernelBoundsPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
-  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createOutlineKernelsPass());
   pm.addPass(createMergeKernelModulesPass());
   if (options.wgmma)
     pm.addPass(createPassTensorMapsAsPointersPass());

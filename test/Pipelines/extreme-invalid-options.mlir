@@ -15,6 +15,8 @@
 // RUN: not google-opt %s --google-extreme-pipeline="target=nvvm chip=sm_90 wgmma=true" 2>&1 | FileCheck %s --check-prefix=WGMMA-SM90
 // RUN: not google-opt %s --google-extreme-pipeline="wgmma=true" 2>&1 | FileCheck %s --check-prefix=WGMMA-CPU
 // RUN: not google-opt %s --google-extreme-pipeline="target=nvvm chip=sm_90a wgmma=true wgmma-warpgroups=4" 2>&1 | FileCheck %s --check-prefix=WGMMA-GROUPS
+// RUN: not google-opt %s --google-extreme-pipeline="target=nvvm mma-sync-warps=16" 2>&1 | FileCheck %s --check-prefix=MMA-WARPS
+// RUN: not google-opt %s --google-extreme-pipeline="target=nvvm mma-sync-blocks-per-sm=0" 2>&1 | FileCheck %s --check-prefix=MMA-BLOCKS
 // RUN: not google-opt %s --google-extreme-pipeline="target=tpu" 2>&1 | FileCheck %s --check-prefix=TARGET --implicit-check-not=Parser --implicit-check-not=google-opt:
 // RUN: not google-opt %s --google-extreme-pipeline="fusion=true" 2>&1 | FileCheck %s --check-prefix=UNKNOWN --implicit-check-not=Parser --implicit-check-not=google-opt:
 // RUN: not google-opt %s --google-extreme-pipeline="chip=notacpu" 2>&1 | FileCheck %s --check-prefix=CHIP --implicit-check-not=warning --implicit-check-not=recognized
@@ -37,9 +39,11 @@
 // WGMMA-SM90: error: google-extreme-pipeline: wgmma=true needs target=nvvm chip=sm_90a (wgmma and TMA are sm_90a's), got target=nvvm chip=sm_90
 // WGMMA-GROUPS: error: google-extreme-pipeline: wgmma-warpgroups must be 1 or 2, got 4
 // WGMMA-CPU: error: google-extreme-pipeline: wgmma=true needs target=nvvm chip=sm_90a (wgmma and TMA are sm_90a's), got target=cpu chip=host
+// MMA-WARPS: error: google-extreme-pipeline: mma-sync-warps must be 8 or 4, got 16
+// MMA-BLOCKS: error: google-extreme-pipeline: mma-sync-blocks-per-sm must be 1 or 2, got 0
 // One line each (the option parser's own lines came first).
 // TARGET: error: google-extreme-pipeline: invalid pipeline options 'target=tpu': target=tpu: expected cpu, nvvm or rocdl
-// UNKNOWN: error: google-extreme-pipeline: invalid pipeline options 'fusion=true': no option 'fusion'; expected async-copy, check-bounds, chip, cse, dce, fold, fuse, fused-attention, mfma, opt-level, target, tf32, toolkit, warp-dots, wgmma, wgmma-specialized, wgmma-warpgroups
+// UNKNOWN: error: google-extreme-pipeline: invalid pipeline options 'fusion=true': no option 'fusion'; expected async-copy, check-bounds, chip, cse, dce, fold, fuse, fused-attention, mfma, mma-sync-blocks-per-sm, mma-sync-warps, opt-level, target, tf32, toolkit, warp-dots, wgmma, wgmma-specialized, wgmma-warpgroups
 // CHIP: error: google-extreme-pipeline: unknown chip 'notacpu' for x86_64: expected host or a 64-bit CPU name that `llc -mtriple={{.*}} -mcpu=help` lists
 // ARM: error: google-extreme-pipeline: unknown chip 'cortex-a53' for x86_64
 // I386: error: google-extreme-pipeline: chip 'i386' cannot run x86_64 code (it has no 64-bit mode): expected host or a 64-bit CPU, like x86-64-v3 or znver4

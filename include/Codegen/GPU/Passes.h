@@ -95,6 +95,10 @@ void insertKernelBoundsChecks(OpBuilder &builder, gpu::LaunchOp launch);
 /// operand tiles hold f32 (see LowerKMajorWgmmaPass).
 constexpr llvm::StringLiteral kTf32WgmmaAttr = "google.tf32";
 
+/// A gpu.launch's dictionary of attributes for the kernel outlined from it
+/// (see OutlineKernelsPass).
+constexpr llvm::StringLiteral kKernelAttrsAttr = "google.kernel_attrs";
+
 #define GEN_PASS_REGISTRATION
 #include "Codegen/GPU/Passes.h.inc"
 

@@ -294,7 +294,14 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     kernels copy their slices to shared memory by cp.async
     (`nvgpu.device_async_copy`) into three stages whose rows' 16-byte
     chunks are swizzled instead of padded: the slice two ahead is copied
-    while the current one is computed, with one barrier per slice. With
+    while the current one is computed, with one barrier per slice. The
+    mma.sync kernels' blocks are 8 warps, each 64x32 of C, or with
+    `mma-sync-warps=4` (the pipeline's option, off by default: not yet
+    run on a GPU) 4 warps, each 64x64; with `mma-sync-blocks-per-sm=2`
+    their launches ask for kernels of which each SM holds two blocks
+    (`nvvm.minctasm`, set by `--google-outline-kernels`: ptxas then keeps
+    the 8-warp kernel within 128 registers, where it took 130 and one
+    block per SM). With
     `wgmma` (and `mma-sync`; the pipeline's `wgmma` option, off by
     default: not yet run on a GPU, needs `chip=sm_90a`), those (batched
     or not) with M and N at least 128, K at least 64 and a multiple of 8
@@ -401,6 +408,15 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
            "With mma-sync: 16-bit tensor-core kernels copy their slices to "
            "shared memory by cp.async, in three swizzled stages, instead of "
            "through registers">,
+    Option<"mmaSyncWarps", "mma-sync-warps", "int64_t", /*default=*/"8",
+           "With mma-sync: warps per block of the mma.sync kernels, 8 "
+           "(each 64x32 of the block's 128x128 tile of C) or 4 (each "
+           "64x64)">,
+    Option<"mmaSyncBlocksPerSM", "mma-sync-blocks-per-sm", "int64_t",
+           /*default=*/"1",
+           "With mma-sync: blocks of the mma.sync kernels that each SM must "
+           "hold at once, 1 or 2 (nvvm.minctasm on the kernel: ptxas caps "
+           "its registers to fit)">,
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "With mma-sync: f16 and bf16 matmuls (batched or not; M, N at "
            "least 128, K at least 64, K and N multiples of 8) on sm_90a's "
@@ -498,6 +514,26 @@ def PassTensorMapsAsPointersPass
     and to LLVM (the host), and fold away.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def OutlineKernelsPass : Pass<"google-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Outline gpu.launch bodies into kernels that keep the "
+                "attributes their launches asked for";
+  let description = [{
+    Upstream's `--gpu-kernel-outlining`, which drops a launch's attributes,
+    then the attributes that each launch asked its kernel to have (a
+    dictionary, `google.kernel_attrs`, set by `--google-map-to-gpu`) on the
+    kernel made of it: launch bounds such as `nvvm.minctasm`, which the
+    NVVM lowering turns into PTX's `.minnctapersm`.
+
+    ```mlir
+    gpu.launch blocks(...) threads(...) { ... }
+        {google.kernel_attrs = {nvvm.minctasm = 2 : i32}}
+    => gpu.func @f_kernel(...) kernel attributes {known_block_size = ...,
+           nvvm.minctasm = 2 : i32}
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 def MergeKernelModulesPass

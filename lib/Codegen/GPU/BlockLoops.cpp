@@ -427,7 +427,7 @@ void lowerContractionLoop(RewriterBase &rewriter, scf::ForallOp loop,
                           const BlockKernelOptions &options) {
   lowerContractionToBlocks(rewriter, strategy, contraction.op, contraction.dims,
                            contraction.fill, contraction.epilogue,
-                           options.asyncCopy, ContractionBlocks{loop});
+                           options.mmaSync, ContractionBlocks{loop});
   if (contraction.product)
     eraseBlockBuffer(rewriter, contraction.product);
 }

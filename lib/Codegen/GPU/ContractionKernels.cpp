@@ -1581,11 +1581,12 @@ void completeWholeTile(OutputTile &tile, linalg::LinalgOp op,
 /// A gpu.launch computing contraction `op` (see prefersMmaSync, or
 /// prefersTf32MmaSync for f32) on tensor cores: blocks of 8 warps own
 /// 128x128 tiles of C, each warp 64x32 (4 x 4 tiles of 16x8, accumulated in
-/// f32 by nvgpu.mma.sync m16n8k16 for f16, m16n8k8 in TF32 for f32),
+/// f32 by nvgpu.mma.sync m16n8k16 for f16, m16n8k8 in TF32 for f32; with
+/// `options.warps` 4, blocks of 4 warps, each 64x64 in 4 x 8 tiles),
 /// walking K in slices of 32 staged in shared memory through registers
 /// (vectors of 16 bytes, the next slice loaded while the current one is
 /// computed; rows padded so that the fragments' reads avoid bank
-/// conflicts; f32 rounded to TF32 on the way). With `asyncCopy`, 16-bit
+/// conflicts; f32 rounded to TF32 on the way). With `options.asyncCopy`, 16-bit
 /// slices go to shared memory by cp.async instead, in three swizzled
 /// stages: the slice two ahead is copied while the current one is
 /// computed, one barrier per slice.
@@ -1595,14 +1596,19 @@ gpu::LaunchOp
 lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims,
                           linalg::FillOp fill, linalg::GenericOp epilogue,
-                          bool asyncCopy, const ContractionBlocks &blocks) {
+                          const MmaSyncOptions &options,
+                          const ContractionBlocks &blocks) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   IndexBuilder b{rewriter, loc};
   unsigned k = dims.k.front();
   constexpr int64_t blockTile = kMmaBlockTile, depth = kMmaSliceDepth;
-  constexpr int64_t warps = 8, warpSize = 32, warpRows = 64, warpColumns = 32;
-  constexpr int64_t tilesM = warpRows / 16, tilesN = warpColumns / 8;
+  constexpr int64_t warpSize = 32, warpRows = 64;
+  assert((options.warps == 8 || options.warps == 4) &&
+         "blocks of 2 x 4 warps of 64x32, or 2 x 2 of 64x64");
+  const int64_t warps = options.warps;
+  const int64_t warpColumns = blockTile * blockTile / warpRows / warps;
+  const int64_t tilesM = warpRows / 16, tilesN = warpColumns / 8;
   Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   bool tf32 = element.isF32();
   // B^T (N x K) is staged as A is, and read by ldmatrix without .trans;
@@ -1612,7 +1618,7 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   assert(!(tf32 && (!lhsKMajor || rhsKMajor)) &&
          "TF32's A is M x K and B K x N (prefersTf32MmaSync)");
   // TF32 rounds in registers; its stages would not fit in 48 KiB.
-  bool async = asyncCopy && !tf32;
+  bool async = options.asyncCopy && !tf32;
   MatrixCoreLaunch frame =
       createMatrixCoreLaunch(b, blocks, op, dims, epilogue, warps * warpSize,
                              /*stages=*/async ? SliceStaging::kAsyncStages : 1,
@@ -1641,7 +1647,8 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
   int64_t gridColumns = tile.columns.size();
 
   // Staging: each thread copies 2 vectors of 8 halves (4 of 4 floats) of
-  // A's slice (128 x 32) and as many of B's (32 x 128).
+  // A's slice (128 x 32) and as many of B's (32 x 128), twice as many with
+  // 4 warps.
   SliceStaging staging(b, op, dims, tile.loops, frame.origin, frame.thread,
                        warps * warpSize, frame.sharedLhs, frame.sharedRhs,
                        /*roundToTf32=*/tf32, /*swizzled=*/async, lhsKMajor,
@@ -1780,6 +1787,12 @@ lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                                gridIndex),
             epilogue);
   eraseContraction(rewriter, op, fill, epilogue);
+  if (options.blocksPerSM > 1)
+    frame.launch->setAttr(
+        kKernelAttrsAttr,
+        rewriter.getDictionaryAttr(rewriter.getNamedAttr(
+            NVVM::NVVMDialect::getMinctasmAttrName(),
+            rewriter.getI32IntegerAttr(options.blocksPerSM))));
   return frame.launch;
 }
 
@@ -2300,8 +2313,8 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
 gpu::LaunchOp lowerContractionToBlocks(
     RewriterBase &rewriter, const ContractionStrategy &strategy,
     linalg::LinalgOp op, const linalg::ContractionDimensions &dims,
-    linalg::FillOp fill, linalg::GenericOp epilogue, bool asyncCopy,
-    const ContractionBlocks &blocks) {
+    linalg::FillOp fill, linalg::GenericOp epilogue,
+    const MmaSyncOptions &mmaSync, const ContractionBlocks &blocks) {
   switch (strategy.kernel) {
   case ContractionKernel::Wgmma:
   case ContractionKernel::WgmmaSpecialized:
@@ -2310,11 +2323,9 @@ gpu::LaunchOp lowerContractionToBlocks(
         rewriter, op, dims, strategy.size,
         strategy.kernel == ContractionKernel::WgmmaSpecialized, fill, epilogue);
   case ContractionKernel::MmaSync:
-    return lowerContractionToMmaSync(rewriter, op, dims, fill, epilogue,
-                                     asyncCopy, blocks);
   case ContractionKernel::Tf32MmaSync:
     return lowerContractionToMmaSync(rewriter, op, dims, fill, epilogue,
-                                     /*asyncCopy=*/false, blocks);
+                                     mmaSync, blocks);
   case ContractionKernel::Mfma:
     return lowerContractionToMfma(rewriter, op, dims, fill, epilogue, blocks);
   case ContractionKernel::VectorTiles:

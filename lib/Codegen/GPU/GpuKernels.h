@@ -363,6 +363,19 @@ lowerContractionToVectorTiles(RewriterBase &rewriter, linalg::LinalgOp op,
 constexpr int64_t kMmaBlockTile = 128;
 constexpr int64_t kMmaSliceDepth = 32;
 
+/// How the mma.sync kernels are built (--google-map-to-gpu's options).
+struct MmaSyncOptions {
+  /// 16-bit slices copied to shared memory by cp.async, in three swizzled
+  /// stages, instead of through registers.
+  bool asyncCopy = false;
+  /// Warps per block: 8, each owning 64x32 of C, or 4, each 64x64 (fewer
+  /// fragment loads per mma, twice the accumulators per thread).
+  int64_t warps = 8;
+  /// Blocks that each SM must be able to hold at once (the kernel's
+  /// nvvm.minctasm, which caps its registers): 1 leaves ptxas free.
+  int64_t blocksPerSM = 1;
+};
+
 /// Whether contraction `op` reads A as M x K ([batch,] m, k: K-major; not
 /// as `x.T @ dy` once --google-gpu-fold-operand-transposes read through
 /// the transpose).
@@ -460,15 +473,17 @@ gpu::LaunchOp lowerContractionToWgmma(RewriterBase &rewriter,
 
 /// A gpu.launch computing contraction `op` (see prefersMmaSync, or
 /// prefersTf32MmaSync for f32) on tensor cores: blocks of 8 warps own
-/// 128x128 tiles of C, each warp 64x32 in 16x8 tiles accumulated by
-/// nvgpu.mma.sync, A's and B's slices staged in shared memory through
-/// registers, or for f16 with `asyncCopy` copied there by cp.async into
-/// two stages (the next slice while the current one is computed).
+/// 128x128 tiles of C, each warp 64x32 (or blocks of 4 warps, each 64x64:
+/// `options.warps`) in 16x8 tiles accumulated by nvgpu.mma.sync, A's and
+/// B's slices staged in shared memory through registers, or for 16-bit
+/// types with `options.asyncCopy` copied there by cp.async into three
+/// stages (two slices ahead while the current one is computed).
 gpu::LaunchOp
 lowerContractionToMmaSync(RewriterBase &rewriter, linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims,
                           linalg::FillOp fill, linalg::GenericOp epilogue,
-                          bool asyncCopy, const ContractionBlocks &blocks = {});
+                          const MmaSyncOptions &options,
+                          const ContractionBlocks &blocks = {});
 
 /// A gpu.launch computing contraction `op` (see prefersMmaSync) on AMD
 /// matrix cores (CDNA: gfx908, gfx90a, gfx94x, gfx950): blocks of 4 waves
@@ -484,13 +499,13 @@ gpu::LaunchOp lowerContractionToMfma(RewriterBase &rewriter,
 
 /// The kernel `strategy` names (one whose blocks own square tiles of C:
 /// see ContractionStrategy::getBlockTile) for contraction `op` with `fill`
-/// and `epilogue` (either may be null); `asyncCopy` as for
+/// and `epilogue` (either may be null); `mmaSync` as for
 /// lowerContractionToMmaSync.
 gpu::LaunchOp lowerContractionToBlocks(
     RewriterBase &rewriter, const ContractionStrategy &strategy,
     linalg::LinalgOp op, const linalg::ContractionDimensions &dims,
-    linalg::FillOp fill, linalg::GenericOp epilogue, bool asyncCopy,
-    const ContractionBlocks &blocks = {});
+    linalg::FillOp fill, linalg::GenericOp epilogue,
+    const MmaSyncOptions &mmaSync, const ContractionBlocks &blocks = {});
 
 /// At most this many threads share a split reduction, each reducing a
 /// chunk of at least kMinReductionChunk elements.
@@ -669,7 +684,7 @@ Value createAlignmentCheck(RewriterBase &rewriter, Location loc,
 struct BlockKernelOptions {
   bool warpShuffles = false;
   int64_t tileSize = 4;
-  bool asyncCopy = false;
+  MmaSyncOptions mmaSync;
   bool fusedAttention = false;
 };
 

@@ -243,6 +243,18 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
                        << static_cast<int64_t>(wgmmaWarpgroups);
       return signalPassFailure();
     }
+    if (mmaSyncBlocksPerSM != 1 && mmaSyncBlocksPerSM != 2) {
+      func.emitError() << "google-map-to-gpu: mma-sync-blocks-per-sm must "
+                          "be 1 or 2, got "
+                       << static_cast<int64_t>(mmaSyncBlocksPerSM);
+      return signalPassFailure();
+    }
+    if (mmaSyncWarps != 8 && mmaSyncWarps != 4) {
+      func.emitError() << "google-map-to-gpu: mma-sync-warps must be 8 or "
+                          "4, got "
+                       << static_cast<int64_t>(mmaSyncWarps);
+      return signalPassFailure();
+    }
     if (wgmmaSpecialized && !wgmma) {
       func.emitError() << "google-map-to-gpu: wgmma-specialized needs wgmma";
       return signalPassFailure();
@@ -286,9 +298,12 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         blockLoops.push_back(loop);
     });
     for (scf::ForallOp loop : blockLoops) {
-      if (FailureOr<int64_t> kernels = lowerBlockLoop(
-              rewriter, loop,
-              {warpShuffles, tileSize, asyncCopy, fusedAttention});
+      if (FailureOr<int64_t> kernels =
+              lowerBlockLoop(rewriter, loop,
+                             {warpShuffles,
+                              tileSize,
+                              {asyncCopy, mmaSyncWarps, mmaSyncBlocksPerSM},
+                              fusedAttention});
           succeeded(kernels)) {
         numKernels += *kernels;
         continue;
@@ -427,8 +442,9 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
           auto lower = [&](const ContractionStrategy &kernel) {
             return [&, kernel](linalg::LinalgOp clone, linalg::FillOp fill,
                                linalg::GenericOp epilogue) {
-              lowerContractionToBlocks(rewriter, kernel, clone, fused.dims,
-                                       fill, epilogue, asyncCopy);
+              lowerContractionToBlocks(
+                  rewriter, kernel, clone, fused.dims, fill, epilogue,
+                  {asyncCopy, mmaSyncWarps, mmaSyncBlocksPerSM});
             };
           };
           if (!strategy.needsAlignedInputs()) {

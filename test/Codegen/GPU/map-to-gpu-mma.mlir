@@ -6,6 +6,12 @@
 // RUN: google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true async-copy=true" | FileCheck %s --check-prefix=ASYNC
 // RUN: not google-opt %s -split-input-file --google-map-to-gpu="async-copy=true" 2>&1 | FileCheck %s --check-prefix=ASYNC-ALONE
 // ASYNC-ALONE: error: google-map-to-gpu: async-copy needs mma-sync
+// RUN: google-opt %s -split-input-file --google-map-to-gpu="mma-sync=true async-copy=true mma-sync-warps=4 mma-sync-blocks-per-sm=2" | FileCheck %s --check-prefix=WIDE
+// RUN: google-opt %s -split-input-file --google-map-to-gpu="tf32=true mma-sync-warps=4" | FileCheck %s --check-prefix=TF32-WIDE
+// RUN: not google-opt %s --google-map-to-gpu="mma-sync=true mma-sync-warps=2" 2>&1 | FileCheck %s --check-prefix=WARPS
+// WARPS: error: google-map-to-gpu: mma-sync-warps must be 8 or 4, got 2
+// RUN: not google-opt %s --google-map-to-gpu="mma-sync=true mma-sync-blocks-per-sm=3" 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// BLOCKS: error: google-map-to-gpu: mma-sync-blocks-per-sm must be 1 or 2, got 3
 
 // With mma-sync, an f16 matmul accumulating in f32 in whole 128x128 tiles
 // runs on tensor cores: blocks of 256 threads (8 warps), slices of 32 of K
@@ -65,6 +71,28 @@
 // ASYNC: nvgpu.device_async_wait %[[NEXT]] {numGroups = 1 : i32}
 // ASYNC-NEXT: gpu.barrier
 // ASYNC: scf.yield {{.*}} : vector<2x2xf32>,
+// With mma-sync-warps=4, blocks of 128 threads (4 warps), each warp 64x64
+// of C: per step of 16 of K 4 ldmatrix of A and 4 of B (two 16x8 tiles
+// each) for 32 mma.sync (8 with 64x32 warps: 6 for 16), 4 + 4 copies per
+// thread and slice; with mma-sync-blocks-per-sm=2 the launch asks for
+// kernels of which each SM holds two blocks (--google-outline-kernels
+// sets it on the kernel).
+// WIDE-LABEL: func.func @f16_matmul
+// WIDE: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128{{.*}}, {{.*}} workgroup(%[[SA:.*]] : memref<3x128x32xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<3x32x128xf16, #gpu.address_space<workgroup>>)
+// WIDE-COUNT-4: nvgpu.device_async_copy %{{.*}}, %[[SA]][%c0
+// WIDE-COUNT-4: nvgpu.device_async_copy %{{.*}}, %[[SB]][%c0
+// WIDE: nvgpu.device_async_create_group
+// WIDE: scf.for {{.*}} -> (vector<2x2xf32>,
+// WIDE-COUNT-4: nvgpu.ldmatrix %[[SA]]
+// WIDE-COUNT-4: nvgpu.ldmatrix %[[SB]]
+// WIDE-COUNT-32: nvgpu.mma.sync
+// WIDE-COUNT-4: nvgpu.ldmatrix %[[SA]]
+// WIDE-COUNT-4: nvgpu.ldmatrix %[[SB]]
+// WIDE-COUNT-32: nvgpu.mma.sync
+// WIDE-NOT: nvgpu.mma.sync
+// WIDE: nvgpu.device_async_wait
+// WIDE: scf.yield
+// WIDE: } {google.kernel_attrs = {nvvm.minctasm = 2 : i32}}
 func.func @f16_matmul(%a: memref<256x64xf16>, %b: memref<64x128xf16>, %c: memref<256x128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
@@ -125,6 +153,19 @@ func.func @negative_f16_accumulator(%a: memref<256x64xf16>, %b: memref<64x128xf1
 // TF32: return
 // CHECK-LABEL: func.func @tf32_matmul
 // CHECK-NOT: nvgpu.mma.sync
+// TF32's kernel with 4 warps: 8 + 8 vectors of 4 floats per thread and
+// slice, 4 ldmatrix of A, 16 loads of B and 32 mma.sync per step of 8.
+// TF32-WIDE-LABEL: func.func @tf32_matmul
+// TF32-WIDE: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128{{.*}}, {{.*}} workgroup(%[[SA:.*]] : memref<128x36xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x136xf32, #gpu.address_space<workgroup>>)
+// TF32-WIDE-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<{{.*}}xf32>, vector<4xf32>
+// TF32-WIDE: scf.for {{.*}} -> (vector<2x2xf32>,
+// TF32-WIDE-COUNT-4: nvgpu.ldmatrix %[[SA]]
+// TF32-WIDE-COUNT-16: memref.load %[[SB]]
+// TF32-WIDE-COUNT-32: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
+// TF32-WIDE-COUNT-96: nvgpu.mma.sync
+// TF32-WIDE-NOT: nvgpu.mma.sync
+// TF32-WIDE-NOT: google.kernel_attrs
+// TF32-WIDE: return
 func.func @tf32_matmul(%a: memref<256x64xf32>, %b: memref<64x128xf32>, %c: memref<256x128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<256x128xf32>)
