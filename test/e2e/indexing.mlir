@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 11 cases match numpy, 5 fail as expected
+// CHECK: e2e: 16 cases match numpy, 7 fail as expected
 // concat, pad, iota and gather (numpy.take): data movement by index.
 
 // E2E: @join(a: 2x3xf32, b: 2x5xf32, c: 2x0xf32) -> np.concatenate([a, b, c], axis=1)
@@ -21,6 +21,14 @@
 // of the dynamic index shape).
 // E2E: @take_from_empty(t: 3x0xi32, ids: 0xi64) -> np.take(t, ids, axis=1)
 // E2E-ERROR: @take_from_empty(t: 3x0xi32, ids: 2xi64[0:0]) -> google.gather: 2 indices are outside
+// One index (0-d indices): the slice at it.
+// E2E: @take_one(t: 6x3x4xf32, i: i64[-6:5]) -> np.take(t, i, axis=0)
+// E2E: @take_one_middle(t: 2x5x3xbf16, i: i32[-5:4]) -> np.take(t, i, axis=1)
+// E2E: @take_one_dynamic(t: 7x4xf32, i: i64[-7:6]) -> np.take(t, i, axis=0)
+// E2E: @take_one_last(x: 1x2x3x3xf64, w: 1x3x3x2xf64, i: i32[-2:1]) -> np.take(conv(x, w, (2, 1), (2, 1), (1, 1, 2, 2), 1), i, axis=3)
+// E2E: @take_one_empty(t: 3x0xf64, i: i64[-3:2]) -> np.take(t, i, axis=0)
+// E2E-ERROR: @take_one(t: 6x3x4xf32, i: i64[6:9]) -> @take_one: google.gather: 1 indices are outside [-6, 6) for axis 0 (expected 0)
+// E2E-ERROR: @take_one_dynamic(t: 0x4xf32, i: i64[0:0]) -> google.gather: 1 indices are outside its extent for axis 0
 
 func.func @join(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>, %c: tensor<2x0xf32>) -> tensor<2x8xf32> {
   %0 = google.concat %a, %b, %c {axis = -1 : i64} : tensor<2x3xf32>, tensor<2x5xf32>, tensor<2x0xf32> -> tensor<2x8xf32>
@@ -71,4 +79,25 @@ func.func @take_from_empty(%t: tensor<?x0xi32>, %ids: tensor<?xi64>) -> tensor<?
 func.func @take_dynamic(%t: tensor<?x4xf32>, %ids: tensor<?xi64>) -> tensor<?x4xf32> {
   %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<?x4xf32>, tensor<?xi64> -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
+}
+func.func @take_one_last(%x: tensor<1x2x3x3xf64>, %w: tensor<1x3x3x2xf64>, %i: tensor<i32>) -> tensor<1x2x5xf64> {
+  %c = google.conv2d %x, %w {strides = array<i64: 2, 1>, dilations = array<i64: 2, 1>, padding = array<i64: 1, 1, 2, 2>, groups = 1 : i64} : tensor<1x2x3x3xf64>, tensor<1x3x3x2xf64> -> tensor<1x2x5x2xf64>
+  %0 = google.gather %c, %i {axis = 3 : i64} : tensor<1x2x5x2xf64>, tensor<i32> -> tensor<1x2x5xf64>
+  return %0 : tensor<1x2x5xf64>
+}
+func.func @take_one_empty(%t: tensor<3x0xf64>, %i: tensor<i64>) -> tensor<0xf64> {
+  %0 = google.gather %t, %i {axis = 0 : i64} : tensor<3x0xf64>, tensor<i64> -> tensor<0xf64>
+  return %0 : tensor<0xf64>
+}
+func.func @take_one(%t: tensor<6x3x4xf32>, %i: tensor<i64>) -> tensor<3x4xf32> {
+  %0 = google.gather %t, %i {axis = 0 : i64} : tensor<6x3x4xf32>, tensor<i64> -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+func.func @take_one_middle(%t: tensor<2x5x3xbf16>, %i: tensor<i32>) -> tensor<2x3xbf16> {
+  %0 = google.gather %t, %i {axis = 1 : i64} : tensor<2x5x3xbf16>, tensor<i32> -> tensor<2x3xbf16>
+  return %0 : tensor<2x3xbf16>
+}
+func.func @take_one_dynamic(%t: tensor<?x4xf32>, %i: tensor<i64>) -> tensor<4xf32> {
+  %0 = google.gather %t, %i {axis = 0 : i64} : tensor<?x4xf32>, tensor<i64> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -218,6 +218,42 @@ Value wrapIndex(OpBuilder &b, Location loc, Value index, Value extent) {
       b, loc, arith::MinSIOp::create(b, loc, wrapped, last), zero);
 }
 
+/// `source`'s slice at `index` along `axis`: every other dimension whole,
+/// the axis kept with extent 1.
+static Value extractAxisSlice(OpBuilder &b, Location loc, Value source,
+                              int64_t axis, Value index) {
+  int64_t rank = cast<RankedTensorType>(source.getType()).getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = getDimSizes(b, loc, source);
+  offsets[axis] = index;
+  sizes[axis] = b.getIndexAttr(1);
+  return tensor::ExtractSliceOp::create(
+      b, loc, source, offsets, sizes,
+      SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
+}
+
+/// Whether `type`, a ranked tensor, has a dimension of static extent 0.
+static bool hasEmptyDimension(Type type) {
+  return llvm::is_contained(cast<RankedTensorType>(type).getShape(), 0);
+}
+
+/// The reassociation that drops dimension `axis` (of extent 1) of a
+/// rank-`rank` shape, merging it into a neighbour's group.
+static SmallVector<ReassociationIndices> getAxisDropGroups(int64_t rank,
+                                                           int64_t axis) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      groups.push_back({d});
+  if (groups.empty())
+    return groups;
+  if (axis == 0)
+    groups.front().insert(groups.front().begin(), 0);
+  else
+    groups[axis - 1].push_back(axis);
+  return groups;
+}
+
 /// A linalg.generic over the result reading each element with
 /// tensor.extract at its index, wrapped to [0, extent) and clamped there,
 /// so that no index can read outside the input; a check in front reports
@@ -273,7 +309,22 @@ struct GatherToLinalg : public OpConversionPattern<GatherOp> {
       indexDims.push_back(rewriter.getAffineDimExpr(axis + d));
     AffineMap indexMap =
         AffineMap::get(loops, 0, indexDims, rewriter.getContext());
-    auto buildGather = [&](OpBuilder &b, Location bodyLoc) {
+    auto buildGather = [&](OpBuilder &b, Location bodyLoc) -> Value {
+      // One index (0-d indices, as a scan reads its steps back): the
+      // input's slice at it, a view instead of an element-by-element copy.
+      // The slice keeps the axis (extent 1), which a collapse then drops:
+      // a rank-reducing slice would leave unsaid which unit dimension goes.
+      // (Not with an empty dimension: a slice's verifier wants its offsets
+      // inside every dimension.)
+      if (indexRank == 0 && !hasEmptyDimension(input.getType())) {
+        Value index = wrapIndex(
+            b, bodyLoc,
+            tensor::ExtractOp::create(b, bodyLoc, indices, ValueRange()),
+            extent);
+        Value slice = extractAxisSlice(b, bodyLoc, input, axis, index);
+        return tensor::CollapseShapeOp::create(b, bodyLoc, type, slice,
+                                               getAxisDropGroups(rank, axis));
+      }
       return createParallelGeneric(
           b, bodyLoc, type, sizes, indices, {indexMap},
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
@@ -363,6 +414,11 @@ struct ScatterAddToLinalg : public OpConversionPattern<ScatterAddOp> {
         rewriter, loc, getDimSize(rewriter, loc, base, axis));
     Value inRange = emitIndexRangeCheck(rewriter, loc, name, indices, extent,
                                         baseType.getDimSize(axis), axis);
+    if (indexRank == 0 && !hasEmptyDimension(base.getType())) {
+      rewriter.replaceOp(op, addAtIndex(rewriter, loc, base, indices, updates,
+                                        inRange, extent, axis));
+      return success();
+    }
 
     Type accumulatorType = semantics::getAccumulatorType(elementType);
     SmallVector<OpFoldResult> baseSizes = getDimSizes(rewriter, loc, base);
@@ -388,6 +444,57 @@ private:
     ArithAlgebra algebra(b, loc, elementType);
     return algebra.accumulator().add(accumulator,
                                      algebra.toAccumulator(update));
+  }
+
+  /// One index (0-d indices, as a scan stacks its steps): the updates
+  /// added to base's slice at it, written back in place of the slice
+  /// (work: the updates' size, elementwise; one update per element, so
+  /// f16 and bf16 round once as the accumulation would). Base unchanged
+  /// when the index is out of range (the check reports it).
+  static Value addAtIndex(OpBuilder &b, Location loc, Value base, Value indices,
+                          Value updates, Value inRange, Value extent,
+                          int64_t axis) {
+    auto updatesType = cast<RankedTensorType>(updates.getType());
+    Type elementType = updatesType.getElementType();
+    int64_t rank = cast<RankedTensorType>(base.getType()).getRank();
+    auto branch = scf::IfOp::create(
+        b, loc, inRange,
+        [&](OpBuilder &tb, Location l) {
+          Value index = wrapIndex(
+              tb, l, tensor::ExtractOp::create(tb, l, indices, ValueRange()),
+              extent);
+          auto slice = cast<TypedValue<RankedTensorType>>(
+              extractAxisSlice(tb, l, base, axis, index));
+          // The sum goes to the slice itself (it reads its output), so
+          // that bufferization updates base in place; the updates are
+          // read without the slice's axis (extent 1).
+          SmallVector<AffineExpr> updateDims;
+          for (int64_t d = 0; d < rank; ++d)
+            if (d != axis)
+              updateDims.push_back(tb.getAffineDimExpr(d));
+          auto sum = linalg::GenericOp::create(
+              tb, l, slice.getType(), ValueRange{updates}, ValueRange{slice},
+              ArrayRef<AffineMap>{
+                  AffineMap::get(rank, 0, updateDims, tb.getContext()),
+                  tb.getMultiDimIdentityMap(rank)},
+              parallelIterators(rank),
+              [&](OpBuilder &nb, Location nl, ValueRange args) {
+                linalg::YieldOp::create(
+                    nb, nl,
+                    ArithAlgebra(nb, nl, elementType).add(args[1], args[0]));
+              });
+          SmallVector<OpFoldResult> offsets(rank, tb.getIndexAttr(0));
+          offsets[axis] = index;
+          scf::YieldOp::create(
+              tb, l,
+              tensor::InsertSliceOp::create(
+                  tb, l, sum.getResult(0), base, offsets,
+                  tensor::getMixedSizes(tb, l, slice),
+                  SmallVector<OpFoldResult>(rank, tb.getIndexAttr(1)))
+                  .getResult());
+        },
+        [&](OpBuilder &eb, Location l) { scf::YieldOp::create(eb, l, base); });
+    return branch.getResult(0);
   }
 
   /// A loop nest over the updates in row-major order, each added into

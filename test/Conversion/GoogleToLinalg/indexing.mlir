@@ -88,6 +88,54 @@ func.func @gather_dynamic(%t: tensor<?x4xf32>, %ids: tensor<5xi64>) -> tensor<5x
 
 // -----
 
+// One index (0-d indices, as a scan reads its steps back): the slice at the
+// wrapped and clamped index, a view (no element-by-element copy), the
+// axis dropped by a collapse (a rank-reducing slice would not say which
+// unit dimension goes).
+// CHECK-LABEL: func @gather_one
+// CHECK: cf.assert %[[OK:[^,]*]], "google.gather: {0} indices are outside [-6, 6) for axis 1 (expected {1})"
+// CHECK: %[[ID:.*]] = tensor.extract %{{.*}}[] : tensor<i64>
+// CHECK: %[[CLAMPED:.*]] = arith.maxsi
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %{{.*}}[0, %[[CLAMPED]], 0] [3, 1, 4] [1, 1, 1] : tensor<3x6x4xf32> to tensor<3x1x4xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %[[SLICE]] {{\[}}[0, 1], [2]] : tensor<3x1x4xf32> into tensor<3x4xf32>
+// CHECK: return %[[ROWS]]
+func.func @gather_one(%t: tensor<3x6x4xf32>, %id: tensor<i64>) -> tensor<3x4xf32> {
+  %0 = google.gather %t, %id {axis = 1 : i64} : tensor<3x6x4xf32>, tensor<i64> -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// scatter_add of one index (a scan stacking its steps), on every target:
+// the updates added to base's slice at the index, elementwise, the sum
+// written to the slice itself (bufferized in place) and the slice inserted
+// back; nothing else of base is read. bf16 adds in f32 and rounds once.
+// CHECK-LABEL: func @scatter_add_one
+// CHECK: cf.assert %[[OK:[^,]*]], "google.scatter_add: {0} indices are outside [-10, 10) for axis 0 (expected {1})"
+// CHECK: scf.if %[[OK]] -> (tensor<10x4xbf16>)
+// CHECK: %[[CLAMPED:.*]] = arith.maxsi
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[B:.*]][%[[CLAMPED]], 0] [1, 4] [1, 1] : tensor<10x4xbf16> to tensor<1x4xbf16>
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%{{.*}} : tensor<4xbf16>) outs(%[[SLICE]] : tensor<1x4xbf16>)
+// CHECK: ^bb0(%[[U:.*]]: bf16, %[[ACC:.*]]: bf16):
+// CHECK: %[[WIDE_ACC:.*]] = arith.extf %[[ACC]] : bf16 to f32
+// CHECK: %[[WIDE_U:.*]] = arith.extf %[[U]] : bf16 to f32
+// CHECK: arith.addf %[[WIDE_ACC]], %[[WIDE_U]] : f32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: tensor.insert_slice %[[SUM]] into %[[B]][%[[CLAMPED]], 0] [1, 4] [1, 1] : tensor<1x4xbf16> into tensor<10x4xbf16>
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[B]]
+// LOOPS-LABEL: func @scatter_add_one
+// LOOPS: tensor.extract_slice
+// LOOPS-NOT: scf.for
+// LOOPS: tensor.insert_slice
+func.func @scatter_add_one(%b: tensor<10x4xbf16>, %id: tensor<i32>, %u: tensor<4xbf16>) -> tensor<10x4xbf16> {
+  %0 = google.scatter_add %b, %id, %u {axis = 0 : i64} : tensor<10x4xbf16>, tensor<i32>, tensor<4xbf16> -> tensor<10x4xbf16>
+  return %0 : tensor<10x4xbf16>
+}
+
+// -----
+
 // scatter_add: indices checked like a gather's; the updates' dynamic
 // extents checked against the base's and the indices'; bf16 accumulates in
 // f32 (the base extended, one rounding at the end). By default a reduction
