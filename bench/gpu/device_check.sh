@@ -21,7 +21,7 @@ NEW=${NEW:-wgmma|warps4|blocks2}
 WS=${WS:-wgmma-specialized|wgmma2?-ws}
 timeout ${BENCH_S:-90} python3 bench/gpu/device_run.py $B --no-cases --calls 20 --skip "$NEW" 2>&1 | tee $OUT/bench.txt
 timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench --skip "$NEW" ${ONLY:+--only "$ONLY"} 2>&1 | tail -40 | tee $OUT/cases.txt
-timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-bench --only "$NEW" --skip "$WS" 2>&1 | tail -20 | tee $OUT/new-cases.txt
+timeout ${NEW_CASES_S:-90} python3 bench/gpu/device_run.py $B --no-bench --only "$NEW" --skip "$WS" 2>&1 | tail -20 | tee $OUT/new-cases.txt
 timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-cases --calls 20 --only "$NEW" --skip "$WS" 2>&1 | tee $OUT/new-bench.txt
 timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-bench --only "$WS" 2>&1 | tail -20 | tee $OUT/ws-cases.txt
 timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-cases --calls 20 --only "$WS" 2>&1 | tee $OUT/ws-bench.txt
