@@ -116,6 +116,44 @@ bool isCancellingShift(Value shift) {
          });
 }
 
+/// `slot` + `ct` as one scatter_add into `slot` when `ct` (unused so far)
+/// scatters one index's updates into zeros, as a gather's adjoint does (a
+/// scan reading its inputs step by step): each element gets the same sum,
+/// but for the sign of a zero, without a pass over the zeros. Null
+/// otherwise.
+static Value scatterInto(OpBuilder &builder, Value slot, Value ct) {
+  auto scatter = ct.getDefiningOp<ScatterAddOp>();
+  if (!scatter || !ct.use_empty() || slot.getType() != ct.getType() ||
+      cast<RankedTensorType>(scatter.getIndices().getType()).getRank() != 0)
+    return nullptr;
+  auto zeros = scatter.getBase().getDefiningOp<ConstantOp>();
+  auto values = zeros ? dyn_cast<DenseElementsAttr>(zeros.getValue())
+                      : DenseElementsAttr();
+  if (!values || !values.isSplat())
+    return nullptr;
+  Attribute element = values.getSplatValue<Attribute>();
+  auto floatZero = dyn_cast<FloatAttr>(element);
+  auto intZero = dyn_cast<IntegerAttr>(element);
+  if (!(floatZero && floatZero.getValue().isZero()) &&
+      !(intZero && intZero.getValue().isZero()))
+    return nullptr;
+  Value sum = ScatterAddOp::create(builder, scatter.getLoc(), ct.getType(),
+                                   slot, scatter.getIndices(),
+                                   scatter.getUpdates(), scatter.getAxisAttr());
+  scatter.erase();
+  if (zeros->use_empty())
+    zeros.erase();
+  return sum;
+}
+
+/// The sum of two cotangents of one value.
+static Value addCotangents(OpBuilder &builder, Location loc, Value slot,
+                           Value ct) {
+  if (Value scattered = scatterInto(builder, slot, ct))
+    return scattered;
+  return AdjointBuilder(builder, loc).add(slot, ct);
+}
+
 /// Builds the body of `vjp` (a declaration of getVjpType's type) from
 /// `function`.
 /// Cotangents accumulated backwards over ops built with one builder.
@@ -130,8 +168,7 @@ public:
       slot = ct;
       return;
     }
-    AdjointBuilder b(builder, value.getLoc());
-    slot = b.add(slot, ct);
+    slot = addCotangents(builder, value.getLoc(), slot, ct);
   }
 
   /// Walks `forward` (ops already built) backwards from the cotangents
@@ -471,7 +508,7 @@ private:
       for (auto [index, value] : llvm::enumerate(captured)) {
         Value sum = body->getArgument(1 + floats.size() + index);
         if (Value ct = nested.cotangents.lookup(value))
-          sum = ab.add(sum, ct);
+          sum = addCotangents(b, loc, sum, ct);
         next.push_back(sum);
       }
       YieldOp::create(b, loc, next);

@@ -118,6 +118,59 @@ func.func @f(%t: tensor<?x4xf32>, %w: tensor<4xf32>) -> tensor<f32> {
 
 // -----
 
+// Two gathers of one index each from one tensor: the second cotangent is
+// scattered into the first (the same sums, no zeros added), not a
+// scatter_add into zeros and an add.
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: %[[T:.*]]: tensor<5x3xf32>, %[[S:.*]]: tensor<3xf32>, %[[I:.*]]: tensor<i32>, %[[J:.*]]: tensor<i64>, %[[CT:.*]]: tensor<3xf32>)
+// CHECK: %[[ZEROS:.*]] = google.constant dense<0.000000e+00> : tensor<5x3xf32>
+// CHECK: %[[FIRST:.*]] = google.scatter_add %[[ZEROS]], %[[J]], %{{.*}} {axis = 0 : i64} : tensor<5x3xf32>, tensor<i64>, tensor<3xf32> -> tensor<5x3xf32>
+// CHECK: %[[BOTH:.*]] = google.scatter_add %[[FIRST]], %[[I]], %{{.*}} {axis = 0 : i64} : tensor<5x3xf32>, tensor<i32>, tensor<3xf32> -> tensor<5x3xf32>
+// CHECK-NOT: google.add
+// CHECK: return %{{.*}}, %[[BOTH]], %{{.*}} : tensor<3xf32>, tensor<5x3xf32>, tensor<3xf32>
+func.func @f(%t: tensor<5x3xf32>, %s: tensor<3xf32>, %i: tensor<i32>, %j: tensor<i64>) -> tensor<3xf32> {
+  %a = google.gather %t, %i {axis = 0 : i64} : tensor<5x3xf32>, tensor<i32> -> tensor<3xf32>
+  %b = google.gather %t, %j {axis = 0 : i64} : tensor<5x3xf32>, tensor<i64> -> tensor<3xf32>
+  %m = google.mul %a, %b : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  %r = google.mul %m, %s : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+// -----
+
+// A loop reading its input a step at a time (a scan): each backward step
+// scatters its cotangent into the one carried for the input, instead of
+// into zeros of the input's shape added to it (a pass over the whole
+// input per step).
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: %[[XS:.*]]: tensor<4x2xf32>, %[[H:.*]]: tensor<2xf32>, %[[CT:.*]]: tensor<2xf32>)
+// CHECK: %[[B:.*]]:3 = google.while %{{.*}}, %[[CT]], %{{.*}} {trip_count = 4 : i64}
+// CHECK: } do {
+// CHECK-NEXT: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<2xf32>, %[[DXS:.*]]: tensor<4x2xf32>):
+// CHECK-NOT: google.add %[[DXS]]
+// CHECK:   %[[NEXT:.*]] = google.scatter_add %[[DXS]], %{{.*}}, %{{.*}} {axis = 0 : i64} : tensor<4x2xf32>, tensor<i64>, tensor<2xf32> -> tensor<4x2xf32>
+// CHECK-NEXT: google.yield %{{.*}}, %{{.*}}, %[[NEXT]]
+// CHECK: return %{{.*}}, %[[B]]#2, %[[B]]#1
+func.func @f(%xs: tensor<4x2xf32>, %h: tensor<2xf32>) -> tensor<2xf32> {
+  %zero = google.constant dense<0> : tensor<i64>
+  %r:2 = google.while %zero, %h {trip_count = 4 : i64} : (tensor<i64>, tensor<2xf32>) -> (tensor<i64>, tensor<2xf32>) cond {
+  ^bb0(%i: tensor<i64>, %y: tensor<2xf32>):
+    %n = google.constant dense<4> : tensor<i64>
+    %c = google.lt %i, %n : tensor<i64>, tensor<i64> -> tensor<i1>
+    google.condition %c : tensor<i1>
+  } do {
+  ^bb0(%i: tensor<i64>, %y: tensor<2xf32>):
+    %one = google.constant dense<1> : tensor<i64>
+    %next = google.add %i, %one : tensor<i64>, tensor<i64> -> tensor<i64>
+    %x = google.gather %xs, %i {axis = 0 : i64} : tensor<4x2xf32>, tensor<i64> -> tensor<2xf32>
+    %z = google.mul %y, %x : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+    google.yield %next, %z : tensor<i64>, tensor<2xf32>
+  }
+  return %r#1 : tensor<2xf32>
+}
+
+// -----
+
 // scatter_add: the base gets the cotangent, the updates gather theirs.
 // CHECK-LABEL: func.func @f_vjp(
 // CHECK-SAME: %[[B:.*]]: tensor<2x6xf32>, %[[U:.*]]: tensor<2x3xf32>, %[[CT:.*]]: tensor<2x6xf32>)
