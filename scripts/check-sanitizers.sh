@@ -35,7 +35,7 @@ status=0
 # mapping and codegen tests, mapping-on-host.test's files and a GPU
 # mapping difftest.
 /usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" \
-  --filter-out 'mapping-on-host-(tensor-cores|tensor-cores-registers|wgmma|mfma|attention|contractions|tf32|difftest)\.test|(device|wgmma|mfma)-binaries\.test' \
+  --filter-out 'mapping-on-host-(tensor-cores|tensor-cores-registers|tensor-cores-wide-warps|wgmma|mfma|attention|contractions|tf32|difftest)\.test|(device|wgmma|mfma)-binaries\.test' \
   || status=1
 /usr/bin/python3 test/fuzz/difftest.py --seeds "$SEEDS" --rotate "${ROTATE:-1}" \
   --google-run "$BUILD_DIR/bin/google-run" || status=1
