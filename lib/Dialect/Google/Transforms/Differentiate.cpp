@@ -116,14 +116,14 @@ bool isCancellingShift(Value shift) {
          });
 }
 
-/// `slot` + `ct` as one scatter_add into `slot` when `ct` (unused so far)
-/// scatters one index's updates into zeros, as a gather's adjoint does (a
-/// scan reading its inputs step by step): each element gets the same sum,
-/// but for the sign of a zero, without a pass over the zeros. Null
-/// otherwise.
+/// `slot` + `ct` as one scatter_add into `slot` when `ct` scatters one
+/// index's updates into zeros, as a gather's adjoint does (a scan reading
+/// its inputs step by step): each element gets the same sum, but for the
+/// sign of a zero, without a pass over the zeros. `ct` is left for
+/// dead-code removal (other cotangents may still name it). Null otherwise.
 static Value scatterInto(OpBuilder &builder, Value slot, Value ct) {
   auto scatter = ct.getDefiningOp<ScatterAddOp>();
-  if (!scatter || !ct.use_empty() || slot.getType() != ct.getType() ||
+  if (!scatter || slot.getType() != ct.getType() ||
       cast<RankedTensorType>(scatter.getIndices().getType()).getRank() != 0)
     return nullptr;
   auto zeros = scatter.getBase().getDefiningOp<ConstantOp>();
@@ -137,13 +137,9 @@ static Value scatterInto(OpBuilder &builder, Value slot, Value ct) {
   if (!(floatZero && floatZero.getValue().isZero()) &&
       !(intZero && intZero.getValue().isZero()))
     return nullptr;
-  Value sum = ScatterAddOp::create(builder, scatter.getLoc(), ct.getType(),
-                                   slot, scatter.getIndices(),
-                                   scatter.getUpdates(), scatter.getAxisAttr());
-  scatter.erase();
-  if (zeros->use_empty())
-    zeros.erase();
-  return sum;
+  return ScatterAddOp::create(builder, scatter.getLoc(), ct.getType(), slot,
+                              scatter.getIndices(), scatter.getUpdates(),
+                              scatter.getAxisAttr());
 }
 
 /// The sum of two cotangents of one value.

@@ -138,6 +138,24 @@ func.func @f(%t: tensor<5x3xf32>, %s: tensor<3xf32>, %i: tensor<i32>, %j: tensor
 
 // -----
 
+// Both cotangents of add(t, t) are the one scattered into zeros by the
+// gather's adjoint: the second scatters into it (the scatter it reads
+// stays).
+// CHECK-LABEL: func.func @f_vjp(
+// CHECK-SAME: %[[T:.*]]: tensor<5x3xf32>, %[[S:.*]]: tensor<3xf32>, %[[I:.*]]: tensor<i32>, %[[CT:.*]]: tensor<3xf32>)
+// CHECK: %[[DA:.*]] = google.mul %[[CT]], %[[S]]
+// CHECK: %[[ONCE:.*]] = google.scatter_add %{{.*}}, %[[I]], %[[DA]]
+// CHECK: %[[TWICE:.*]] = google.scatter_add %[[ONCE]], %[[I]], %[[DA]]
+// CHECK: return %{{.*}}, %[[TWICE]], %{{.*}}
+func.func @f(%t: tensor<5x3xf32>, %s: tensor<3xf32>, %i: tensor<i32>) -> tensor<3xf32> {
+  %z = google.add %t, %t : tensor<5x3xf32>, tensor<5x3xf32> -> tensor<5x3xf32>
+  %a = google.gather %z, %i {axis = 0 : i64} : tensor<5x3xf32>, tensor<i32> -> tensor<3xf32>
+  %r = google.mul %a, %s : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+// -----
+
 // A loop reading its input a step at a time (a scan): each backward step
 // scatters its cotangent into the one carried for the input, instead of
 // into zeros of the input's shape added to it (a pass over the whole
