@@ -79,24 +79,6 @@ def fma_peak(directory):
     return float(out[0])
 
 
-NUMPY_TIMER = r"""
-import sys, timeit, numpy as np
-m, k, n, calls = map(int, sys.argv[1:5])
-rng = np.random.default_rng(0)
-a = rng.uniform(-1, 1, (m, k)).astype(np.float32)
-b = rng.uniform(-1, 1, (k, n)).astype(np.float32)
-bias = rng.uniform(-1, 1, (n,)).astype(np.float32)
-out = np.empty((m, n), np.float32)
-def run():
-    np.matmul(a, b, out=out)
-    np.add(out, bias, out=out)
-    np.maximum(out, 0, out=out)
-run()
-times = sorted(timeit.repeat(run, number=1, repeat=calls))
-print(times[len(times) // 2])
-"""
-
-
 def inputs(m, k, n):
     rng = np.random.default_rng(0)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float32)
