@@ -41,7 +41,7 @@ chip=sm_90a wgmma=true tf32=true, plain and warp-specialized, the
 split-K file with warp-dots=true, the tensor-core, transposed-operand and
 TF32 files with mma-sync-warps=4 and the tensor-core file with
 mma-sync-blocks-per-sm=2 (benches -warps4 and -blocks2 of the 16-bit
-relu(A @ B + bias) too), and
+relu(A @ B + bias) too, beside -warps8, the default), and
 test/Codegen/GPU/Inputs/kernel-bounds.mlir with
 check-bounds=true, whose cases are marked isolated (a failed check in a
 kernel loses the CUDA context: device_run.py --isolated runs them, one
@@ -326,9 +326,10 @@ if a.bench:
             benches.append((f"mbr4096{t}-{tag}", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
                             [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
     # The mma.sync kernels' tunings: -warps4 (mma-sync-warps=4), -blocks2
-    # (mma-sync-blocks-per-sm=2).
+    # (mma-sync-blocks-per-sm=2), and -warps8 (the default, timed beside
+    # them in the same step).
     for t in ("f16", "bf16"):
-        for tag in ("warps4", "blocks2"):
+        for tag in ("warps8", "warps4", "blocks2"):
             benches.append((f"mbr4096{t}-{tag}", os.path.join(B, f"mbr4096{t}.mlir"), "mbr", 2 * 4096 ** 3,
                             [(4096, 4096, t), (4096, 4096, t), (4096, t)]))
     # x @ w.T: B^T read where it lies, in f16 by mma.sync (no suffix) and
@@ -347,7 +348,8 @@ if a.bench:
     WGMMA_TF32 = {"-wgmma-tf32": " chip=sm_90a wgmma=true tf32=true",
                   "-wgmma2-tf32": " chip=sm_90a wgmma=true tf32=true wgmma-warpgroups=2",
                   "-wgmma2-ws-tf32": " chip=sm_90a wgmma=true tf32=true wgmma-specialized=true wgmma-warpgroups=2"}
-    MMA_SYNC = {"-warps4": " mma-sync-warps=4", "-blocks2": " mma-sync-blocks-per-sm=2"}
+    MMA_SYNC = {"-warps8": " mma-sync-warps=8", "-warps4": " mma-sync-warps=4",
+                "-blocks2": " mma-sync-blocks-per-sm=2"}
     for name, src, fn, flops, shapes in benches:
         tf32 = name.endswith("-tf32")
         wgmma_tf32 = [v for k, v in WGMMA_TF32.items() if name.endswith(k)]
