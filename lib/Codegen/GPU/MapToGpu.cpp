@@ -292,18 +292,17 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     // Kernels tiled on tensors: their loops over blocks become launches.
     // A body no kernel takes runs its blocks one after another on the
     // host, each op mapped as below.
+    const MmaSyncOptions mmaSyncOptions{asyncCopy, mmaSyncWarps,
+                                        mmaSyncBlocksPerSM};
     SmallVector<scf::ForallOp> blockLoops;
     func.walk([&](scf::ForallOp loop) {
       if (isMappedToBlocks(loop))
         blockLoops.push_back(loop);
     });
     for (scf::ForallOp loop : blockLoops) {
-      if (FailureOr<int64_t> kernels =
-              lowerBlockLoop(rewriter, loop,
-                             {warpShuffles,
-                              tileSize,
-                              {asyncCopy, mmaSyncWarps, mmaSyncBlocksPerSM},
-                              fusedAttention});
+      if (FailureOr<int64_t> kernels = lowerBlockLoop(
+              rewriter, loop,
+              {warpShuffles, tileSize, mmaSyncOptions, fusedAttention});
           succeeded(kernels)) {
         numKernels += *kernels;
         continue;
@@ -442,9 +441,8 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
           auto lower = [&](const ContractionStrategy &kernel) {
             return [&, kernel](linalg::LinalgOp clone, linalg::FillOp fill,
                                linalg::GenericOp epilogue) {
-              lowerContractionToBlocks(
-                  rewriter, kernel, clone, fused.dims, fill, epilogue,
-                  {asyncCopy, mmaSyncWarps, mmaSyncBlocksPerSM});
+              lowerContractionToBlocks(rewriter, kernel, clone, fused.dims,
+                                       fill, epilogue, mmaSyncOptions);
             };
           };
           if (!strategy.needsAlignedInputs()) {

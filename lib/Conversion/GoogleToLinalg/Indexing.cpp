@@ -220,8 +220,9 @@ Value wrapIndex(OpBuilder &b, Location loc, Value index, Value extent) {
 
 /// `source`'s slice at `index` along `axis`: every other dimension whole,
 /// the axis kept with extent 1.
-static Value extractAxisSlice(OpBuilder &b, Location loc, Value source,
-                              int64_t axis, Value index) {
+static tensor::ExtractSliceOp extractAxisSlice(OpBuilder &b, Location loc,
+                                               Value source, int64_t axis,
+                                               Value index) {
   int64_t rank = cast<RankedTensorType>(source.getType()).getRank();
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes = getDimSizes(b, loc, source);
@@ -463,8 +464,8 @@ private:
           Value index = wrapIndex(
               tb, l, tensor::ExtractOp::create(tb, l, indices, ValueRange()),
               extent);
-          auto slice = cast<TypedValue<RankedTensorType>>(
-              extractAxisSlice(tb, l, base, axis, index));
+          tensor::ExtractSliceOp slice =
+              extractAxisSlice(tb, l, base, axis, index);
           // The sum goes to the slice itself (it reads its output), so
           // that bufferization updates base in place; the updates are
           // read without the slice's axis (extent 1).
@@ -473,7 +474,8 @@ private:
             if (d != axis)
               updateDims.push_back(tb.getAffineDimExpr(d));
           auto sum = linalg::GenericOp::create(
-              tb, l, slice.getType(), ValueRange{updates}, ValueRange{slice},
+              tb, l, slice.getType(), ValueRange{updates},
+              ValueRange{slice.getResult()},
               ArrayRef<AffineMap>{
                   AffineMap::get(rank, 0, updateDims, tb.getContext()),
                   tb.getMultiDimIdentityMap(rank)},
@@ -483,14 +485,11 @@ private:
                     nb, nl,
                     ArithAlgebra(nb, nl, elementType).add(args[1], args[0]));
               });
-          SmallVector<OpFoldResult> offsets(rank, tb.getIndexAttr(0));
-          offsets[axis] = index;
           scf::YieldOp::create(
               tb, l,
               tensor::InsertSliceOp::create(
-                  tb, l, sum.getResult(0), base, offsets,
-                  tensor::getMixedSizes(tb, l, slice),
-                  SmallVector<OpFoldResult>(rank, tb.getIndexAttr(1)))
+                  tb, l, sum.getResult(0), base, slice.getMixedOffsets(),
+                  slice.getMixedSizes(), slice.getMixedStrides())
                   .getResult());
         },
         [&](OpBuilder &eb, Location l) { scf::YieldOp::create(eb, l, base); });
