@@ -122,6 +122,9 @@ if not a.files:
                  "tf32=true mma-sync-warps=4", "warps4"))
     runs.append((os.path.join(a.main, "test/e2e/matmul-tensor-cores.mlir"),
                  "mma-sync-blocks-per-sm=2", "blocks2"))
+    # scatter_add's segments (the cheaper form for the file's large cases,
+    # forced here for all of them; not yet run on a GPU).
+    runs.append((os.path.join(a.main, "test/e2e/scatter.mlir"), "gpu-scatter=segments", "scatter-segments"))
     # Warp dots for x @ w.T at small batches (an opt-in until it has run
     # on a GPU).
     runs.append((os.path.join(a.main, "test/e2e/split-k.mlir"), "warp-dots=true", "warp-dots"))
@@ -289,6 +292,13 @@ if a.bench:
   return %p : tensor<32x10xf32>
 }
 """
+    # An embedding's gradient: b + the rows of u added at ids (torch:
+    # b.index_add(0, ids, u)); ids uniform in [0, V).
+    scatter = """func.func @scatter(%b: tensor<{v}x{d}xf32>, %ids: tensor<{n}xi64>, %u: tensor<{n}x{d}xf32>) -> tensor<{v}x{d}xf32> {{
+  %s = google.scatter_add %b, %ids, %u {{axis = 0 : i64}} : tensor<{v}x{d}xf32>, tensor<{n}xi64>, tensor<{n}x{d}xf32> -> tensor<{v}x{d}xf32>
+  return %s : tensor<{v}x{d}xf32>
+}}
+"""
     benches = []
     src = os.path.join(B, "attn.mlir"); open(src, "w").write(attn.format(b=16, s=1024, d=64))
     benches.append(("attention16x1024x64", src, "attn", 0, [(16, 1024, 64, "f32")] * 3))
@@ -345,6 +355,13 @@ if a.bench:
     for tag in ("wgmma-tf32", "wgmma2-tf32", "wgmma2-ws-tf32"):
         benches.append((f"mbr4096f32-{tag}", os.path.join(B, "mbr4096f32.mlir"), "mbr", 2 * 4096 ** 3,
                         [(4096, 4096, "f32"), (4096, 4096, "f32"), (4096, "f32")]))
+    # scatter_add (the default picks segments at these sizes; -reduction:
+    # each element testing every index, as before them).
+    for v, d, n, tags in ((32000, 512, 4096, ("",)), (8000, 256, 2048, ("", "-reduction"))):
+        src = os.path.join(B, f"scatter{v}x{d}x{n}.mlir"); open(src, "w").write(scatter.format(v=v, d=d, n=n))
+        for tag in tags:
+            benches.append((f"scatter{v}x{d}x{n}{tag}", src, "scatter", 0,
+                            [(v, d, "f32"), (n, f"i64@{v}"), (n, d, "f32")]))
     WGMMA_TF32 = {"-wgmma-tf32": " chip=sm_90a wgmma=true tf32=true",
                   "-wgmma2-tf32": " chip=sm_90a wgmma=true tf32=true wgmma-warpgroups=2",
                   "-wgmma2-ws-tf32": " chip=sm_90a wgmma=true tf32=true wgmma-specialized=true wgmma-warpgroups=2"}
@@ -356,6 +373,7 @@ if a.bench:
         extra = (wgmma_tf32[0] if wgmma_tf32 else " tf32=true" if tf32 else " async-copy=false" if name.endswith("-sync")
                  else " fused-attention=true" if name.endswith("-fused")
                  else " warp-dots=true" if name.endswith("-warp-dots")
+                 else " gpu-scatter=reduction" if name.endswith("-reduction")
                  else " chip=sm_90a wgmma=true" if name.endswith("-wgmma")
                  else " chip=sm_90a wgmma=true wgmma-warpgroups=2" if name.endswith("-wgmma2")
                  else " chip=sm_90a wgmma=true wgmma-specialized=true" if name.endswith("-wgmma-ws")

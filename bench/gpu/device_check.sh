@@ -17,8 +17,8 @@ if [ "$PART" != 2 ]; then
 # The warp-specialized ones (WS) after the others: a hang in them leaves
 # the plain wgmma kernels' results standing.
 # The mma.sync tunings (warps4, blocks2; warps8 is the default, timed
-# beside them) run with them.
-NEW=${NEW:-wgmma|warps[48]|blocks2}
+# beside them) and scatter_add's segments run with them.
+NEW=${NEW:-wgmma|warps[48]|blocks2|scatter}
 WS=${WS:-wgmma-specialized|wgmma2?-ws}
 timeout ${BENCH_S:-90} python3 bench/gpu/device_run.py $B --no-cases --calls 20 --skip "$NEW" 2>&1 | tee $OUT/bench.txt
 timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench --skip "$NEW" ${ONLY:+--only "$ONLY"} 2>&1 | tail -40 | tee $OUT/cases.txt

@@ -26,10 +26,13 @@ def ConvertGoogleToLinalgPass : Pass<"convert-google-to-linalg"> {
     - softmax => max, exp(x - max), sum and divide: numerically stable
     - cast => linalg.generic with the conversions of SPEC section 1
     - gather => a linalg.generic reading with tensor.extract (indices
-      checked); scatter_add => a linalg.generic reducing the index
-      dimensions into the result (any target), or with `scatter-loops` a
-      loop nest of tensor.extract/insert over the updates (linear work:
-      the CPU pipeline's choice)
+      checked); scatter_add => with `scatter=loops`, a loop nest of
+      tensor.extract/insert over the updates (linear work: the CPU
+      pipeline's choice); otherwise parallel linalg.generics (any target):
+      `reduction`, one over the result reducing the index dimensions, or
+      `segments`, the index positions stably sorted by row, then each
+      result element adding its row's run; `cheapest` (the default) picks
+      the one of these two that takes fewer steps
     - if / while => scf.if / scf.while on the extracted rank-0 condition,
       their regions moved (google.yield => scf.yield, google.condition =>
       scf.condition forwarding the loop state)
@@ -54,9 +57,18 @@ def ConvertGoogleToLinalgPass : Pass<"convert-google-to-linalg"> {
     ```
   }];
   let options = [
-    Option<"scatterLoops", "scatter-loops", "bool", /*default=*/"false",
-           "Lower scatter_add to a loop nest over its updates (linear work, "
-           "sequential) instead of a reduction over the result">,
+    Option<"scatter", "scatter", "::mlir::google::ScatterLowering",
+           /*default=*/"::mlir::google::ScatterLowering::Cheapest",
+           "How scatter_add lowers",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::google::ScatterLowering::Loops, "loops",
+                        "a loop nest over the updates (linear, sequential)"),
+             clEnumValN(::mlir::google::ScatterLowering::Reduction,
+                        "reduction", "a reduction over the result"),
+             clEnumValN(::mlir::google::ScatterLowering::Segments, "segments",
+                        "rows' runs of the stably sorted indices"),
+             clEnumValN(::mlir::google::ScatterLowering::Cheapest, "cheapest",
+                        "reduction or segments, by their steps"))}]>,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -9,6 +9,7 @@
 #define GOOGLE_PIPELINES_PIPELINES_H
 
 #include "Codegen/GPU/Passes.h"
+#include "Conversion/GoogleToLinalg/GoogleToLinalg.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/Error.h"
@@ -125,6 +126,19 @@ struct ExtremePipelineOptions
                      "after a transpose kernel (off by default: not yet "
                      "run on a GPU)"),
       llvm::cl::init(false)};
+  PassOptions::Option<ScatterLowering> gpuScatter{
+      *this, "gpu-scatter",
+      llvm::cl::desc("GPU targets: how scatter_add runs (the CPU adds its "
+                     "updates in one loop)"),
+      llvm::cl::init(ScatterLowering::Cheapest),
+      llvm::cl::values(
+          clEnumValN(ScatterLowering::Cheapest, "cheapest",
+                     "reduction or segments, whichever takes fewer steps"),
+          clEnumValN(ScatterLowering::Segments, "segments",
+                     "the index positions stably sorted by row, each result "
+                     "element adding its row's run of updates"),
+          clEnumValN(ScatterLowering::Reduction, "reduction",
+                     "each result element tests every index"))};
   PassOptions::Option<bool> asyncCopy{
       *this, "async-copy",
       llvm::cl::desc("target=nvvm on sm_80 and later: the 16-bit "

@@ -91,6 +91,10 @@ llvm::Error google::parseOptions(StringRef text,
       return fail(key + "=" + value + ": expected 0, 1, 2 or 3");
     if (key == "target" && !llvm::is_contained({"cpu", "nvvm", "rocdl"}, value))
       return fail(key + "=" + value + ": expected cpu, nvvm or rocdl");
+    if (key == "gpu-scatter" &&
+        !llvm::is_contained({"cheapest", "segments", "reduction"}, value))
+      return fail(key + "=" + value +
+                  ": expected cheapest, segments or reduction");
   }
   std::string messages;
   llvm::raw_string_ostream os(messages);
@@ -124,6 +128,10 @@ llvm::Error google::verifyOptions(const ExtremePipelineOptions &options) {
           "=true needs target=nvvm and an NVIDIA chip from sm_80 on, got "
           "target=" +
           target + " chip=" + options.getChip());
+  if (options.gpuScatter.hasValue() && options.target == Target::CPU)
+    return llvm::createStringError(
+        "gpu-scatter needs target=nvvm or rocdl, got target=cpu (the CPU "
+        "adds scatter_add's updates in one loop)");
   if (options.wgmma &&
       (options.target != Target::NVVM || options.getChip() != "sm_90a"))
     return llvm::createStringError(
@@ -253,8 +261,9 @@ void google::addExportPasses(OpPassManager &pm) {
 void google::addLinalgLoweringPasses(OpPassManager &pm,
                                      const ExtremePipelineOptions &options) {
   ConvertGoogleToLinalgPassOptions lowering;
-  // GPU kernels come from linalg ops: the scatter stays one.
-  lowering.scatterLoops = options.target == Target::CPU;
+  // GPU kernels come from linalg ops: the scatter stays parallel ones.
+  lowering.scatter = options.target == Target::CPU ? ScatterLowering::Loops
+                                                   : options.gpuScatter;
   pm.addPass(createConvertGoogleToLinalgPass(lowering));
   // The CPU's reductions take any body; the GPU's kernels know a reduction
   // only by its combiner alone. Fusion through reshapes: the CPU's (not

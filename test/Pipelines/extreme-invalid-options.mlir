@@ -17,6 +17,8 @@
 // RUN: not google-opt %s --google-extreme-pipeline="target=nvvm chip=sm_90a wgmma=true wgmma-warpgroups=4" 2>&1 | FileCheck %s --check-prefix=WGMMA-GROUPS
 // RUN: not google-opt %s --google-extreme-pipeline="target=nvvm mma-sync-warps=16" 2>&1 | FileCheck %s --check-prefix=MMA-WARPS
 // RUN: not google-opt %s --google-extreme-pipeline="target=nvvm mma-sync-blocks-per-sm=0" 2>&1 | FileCheck %s --check-prefix=MMA-BLOCKS
+// RUN: not google-opt %s --google-extreme-pipeline="gpu-scatter=segments" 2>&1 | FileCheck %s --check-prefix=SCATTER-CPU
+// RUN: not google-opt %s --google-extreme-pipeline="target=nvvm gpu-scatter=sorted" 2>&1 | FileCheck %s --check-prefix=SCATTER --implicit-check-not=Parser --implicit-check-not=google-opt:
 // RUN: not google-opt %s --google-extreme-pipeline="target=tpu" 2>&1 | FileCheck %s --check-prefix=TARGET --implicit-check-not=Parser --implicit-check-not=google-opt:
 // RUN: not google-opt %s --google-extreme-pipeline="fusion=true" 2>&1 | FileCheck %s --check-prefix=UNKNOWN --implicit-check-not=Parser --implicit-check-not=google-opt:
 // RUN: not google-opt %s --google-extreme-pipeline="chip=notacpu" 2>&1 | FileCheck %s --check-prefix=CHIP --implicit-check-not=warning --implicit-check-not=recognized
@@ -41,9 +43,11 @@
 // WGMMA-CPU: error: google-extreme-pipeline: wgmma=true needs target=nvvm chip=sm_90a (wgmma and TMA are sm_90a's), got target=cpu chip=host
 // MMA-WARPS: error: google-extreme-pipeline: mma-sync-warps must be 8 or 4, got 16
 // MMA-BLOCKS: error: google-extreme-pipeline: mma-sync-blocks-per-sm must be 1 or 2, got 0
+// SCATTER-CPU: error: google-extreme-pipeline: gpu-scatter needs target=nvvm or rocdl, got target=cpu (the CPU adds scatter_add's updates in one loop)
 // One line each (the option parser's own lines came first).
+// SCATTER: error: google-extreme-pipeline: invalid pipeline options 'target=nvvm gpu-scatter=sorted': gpu-scatter=sorted: expected cheapest, segments or reduction
 // TARGET: error: google-extreme-pipeline: invalid pipeline options 'target=tpu': target=tpu: expected cpu, nvvm or rocdl
-// UNKNOWN: error: google-extreme-pipeline: invalid pipeline options 'fusion=true': no option 'fusion'; expected async-copy, check-bounds, chip, cse, dce, fold, fuse, fused-attention, mfma, mma-sync-blocks-per-sm, mma-sync-warps, opt-level, target, tf32, toolkit, warp-dots, wgmma, wgmma-specialized, wgmma-warpgroups
+// UNKNOWN: error: google-extreme-pipeline: invalid pipeline options 'fusion=true': no option 'fusion'; expected async-copy, check-bounds, chip, cse, dce, fold, fuse, fused-attention, gpu-scatter, mfma, mma-sync-blocks-per-sm, mma-sync-warps, opt-level, target, tf32, toolkit, warp-dots, wgmma, wgmma-specialized, wgmma-warpgroups
 // CHIP: error: google-extreme-pipeline: unknown chip 'notacpu' for x86_64: expected host or a 64-bit CPU name that `llc -mtriple={{.*}} -mcpu=help` lists
 // ARM: error: google-extreme-pipeline: unknown chip 'cortex-a53' for x86_64
 // I386: error: google-extreme-pipeline: chip 'i386' cannot run x86_64 code (it has no 64-bit mode): expected host or a 64-bit CPU, like x86-64-v3 or znver4

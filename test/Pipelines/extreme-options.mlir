@@ -13,14 +13,14 @@
 // ALL-NEXT: google-dce,
 // ALL-NEXT: google-fuse-matmul-bias-relu,
 // ALL-NEXT: google-export-functions,
-// ALL-NEXT: convert-google-to-linalg{scatter-loops=true},
+// ALL-NEXT: convert-google-to-linalg{scatter=loops},
 // ALL: one-shot-bufferize
 // ALL: convert-func-to-llvm
 
 // NONE: builtin.module(
 // NONE-NEXT: google-differentiate
 // NONE-NEXT: google-export-functions,
-// NONE-NEXT: convert-google-to-linalg{scatter-loops=true},
+// NONE-NEXT: convert-google-to-linalg{scatter=loops},
 
 // NOFUSE: google-fold-constants
 // NOFUSE-NEXT: google-swap-matmul-transposes,

@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 12 cases match numpy, 6 fail as expected
+// CHECK: e2e: 16 cases match numpy, 6 fail as expected
 // google.scatter_add (the adjoint of gather): repeated and negative indices
 // accumulate, f16/bf16 in f32 rounded once, and bad indices or update
 // shapes are run-time errors of the call.
@@ -29,6 +29,14 @@
 // An empty base (difftest's gradient seed 3099: a slice of it failed to
 // verify).
 // E2E: @one_empty(b: 3x0xf64, i: i64[-3:2], u: 0xf64) -> scatter_add(b, i, u)
+// Many indices into a large result (an embedding's gradient; on GPUs the
+// index positions sorted by row, each element adding its row's run), one
+// row repeated 128 times (added in index order), a dynamic one large
+// enough for that form at run time.
+// E2E: @table(b: 1000x64xf32, ids: 8x16xi64[-1000:999], u: 8x16x64xf32) -> scatter_add(b, ids, u)
+// E2E: @table(b: 1000x64xf32, ids: 8x16xi64[7:7], u: 8x16x64xf32) -> scatter_add(b, ids, u)
+// E2E: @table_middle(b: 4x300x32xbf16, ids: 96xi32[-300:299], u: 4x96x32xbf16) -> scatter_add(b, ids, u, axis=1)
+// E2E: @dynamic(b: 2000x4xf32, ids: 600xi64[-2000:1999], u: 600x4xf32) -> scatter_add(b, ids, u)
 // E2E-ERROR: @one(b: 6x3x4xf32, i: i64[6:9], u: 3x4xf32) -> @one: google.scatter_add: 1 indices are outside [-6, 6) for axis 0 (expected 0)
 // E2E-ERROR: @one_dynamic(b: 0x4xf32, i: i64[0:0], u: 4xf32) -> google.scatter_add: 1 indices are outside its extent for axis 0
 
@@ -76,4 +84,12 @@ func.func @dynamic(%b: tensor<?x4xf32>, %ids: tensor<?xi64>, %u: tensor<?x?xf32>
 func.func @last(%b: tensor<3x5xf16>, %ids: tensor<2x2xi32>, %u: tensor<3x2x2xf16>) -> tensor<3x5xf16> {
   %0 = google.scatter_add %b, %ids, %u {axis = 1 : i64} : tensor<3x5xf16>, tensor<2x2xi32>, tensor<3x2x2xf16> -> tensor<3x5xf16>
   return %0 : tensor<3x5xf16>
+}
+func.func @table(%b: tensor<1000x64xf32>, %ids: tensor<8x16xi64>, %u: tensor<8x16x64xf32>) -> tensor<1000x64xf32> {
+  %0 = google.scatter_add %b, %ids, %u {axis = 0 : i64} : tensor<1000x64xf32>, tensor<8x16xi64>, tensor<8x16x64xf32> -> tensor<1000x64xf32>
+  return %0 : tensor<1000x64xf32>
+}
+func.func @table_middle(%b: tensor<4x300x32xbf16>, %ids: tensor<96xi32>, %u: tensor<4x96x32xbf16>) -> tensor<4x300x32xbf16> {
+  %0 = google.scatter_add %b, %ids, %u {axis = 1 : i64} : tensor<4x300x32xbf16>, tensor<96xi32>, tensor<4x96x32xbf16> -> tensor<4x300x32xbf16>
+  return %0 : tensor<4x300x32xbf16>
 }

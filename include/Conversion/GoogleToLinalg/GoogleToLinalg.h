@@ -10,10 +10,27 @@ class RewritePatternSet;
 
 namespace google {
 
-/// Patterns lowering every google op to linalg/tensor/arith/math;
-/// `scatterAsLoops` as the pass option `scatter-loops`.
-void populateGoogleToLinalgConversionPatterns(RewritePatternSet &patterns,
-                                              bool scatterAsLoops = false);
+/// How google.scatter_add lowers (the pass option `scatter`).
+enum class ScatterLowering {
+  /// A loop nest over the updates, each added into its element: linear
+  /// work, sequential (the CPU's).
+  Loops,
+  /// One linalg.generic over the result reducing the index dimensions:
+  /// each element tests every index (result size x index count).
+  Reduction,
+  /// The index positions stably sorted by row (quadratic in the index
+  /// count, over the indices only), each result element adding its row's
+  /// run of updates.
+  Segments,
+  /// Reduction or Segments, whichever takes fewer steps (at compile time
+  /// where extents are static, else at run time).
+  Cheapest,
+};
+
+/// Patterns lowering every google op to linalg/tensor/arith/math.
+void populateGoogleToLinalgConversionPatterns(
+    RewritePatternSet &patterns,
+    ScatterLowering scatter = ScatterLowering::Cheapest);
 
 /// Marks google illegal and the dialects the lowering produces legal.
 void configureGoogleToLinalgTarget(ConversionTarget &target);

@@ -26,12 +26,12 @@ using namespace mlir;
 using namespace mlir::google;
 
 void google::populateGoogleToLinalgConversionPatterns(
-    RewritePatternSet &patterns, bool scatterAsLoops) {
+    RewritePatternSet &patterns, ScatterLowering scatter) {
   populateElementwiseToLinalgPatterns(patterns);
   populateMatmulToLinalgPatterns(patterns);
   populateLayoutToLinalgPatterns(patterns);
   populateReductionToLinalgPatterns(patterns);
-  populateIndexingToLinalgPatterns(patterns, scatterAsLoops);
+  populateIndexingToLinalgPatterns(patterns, scatter);
   populateConvolutionToLinalgPatterns(patterns);
   populateControlFlowToScfPatterns(patterns);
 }
@@ -126,7 +126,7 @@ struct ConvertGoogleToLinalgPass
     ConversionTarget target(getContext());
     configureGoogleToLinalgTarget(target);
     RewritePatternSet patterns(&getContext());
-    populateGoogleToLinalgConversionPatterns(patterns, scatterLoops);
+    populateGoogleToLinalgConversionPatterns(patterns, scatter);
     // Fails, naming the op, if any google op is left.
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns)))) {

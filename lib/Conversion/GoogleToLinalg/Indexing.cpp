@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -218,6 +219,18 @@ Value wrapIndex(OpBuilder &b, Location loc, Value index, Value extent) {
       b, loc, arith::MinSIOp::create(b, loc, wrapped, last), zero);
 }
 
+/// The number of elements of `value` (constant when static).
+static OpFoldResult getElementCount(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.hasStaticShape())
+    return b.getIndexAttr(type.getNumElements());
+  Value count = arith::ConstantIndexOp::create(b, loc, 1);
+  for (OpFoldResult size : getDimSizes(b, loc, value))
+    count = arith::MulIOp::create(
+        b, loc, count, getValueOrCreateConstantIndexOp(b, loc, size));
+  return count;
+}
+
 /// `source`'s slice at `index` along `axis`: every other dimension whole,
 /// the axis kept with extent 1.
 static tensor::ExtractSliceOp extractAxisSlice(OpBuilder &b, Location loc,
@@ -363,16 +376,16 @@ struct GatherToLinalg : public OpConversionPattern<GatherOp> {
   }
 };
 
-
 /// google.scatter_add: `base` in accumulators, then either a loop nest over
 /// the updates adding each into its row (`asLoops`: linear work, for the
-/// CPU) or one linalg.generic over the result reducing the index
-/// dimensions, each element adding the updates whose index names its row
-/// (work: result size x index count, but a plain reduction that every
-/// target maps, race-free). Both add in index order.
+/// CPU), or, without loops (any target: parallel and race-free), the
+/// cheaper of two forms: segments (the index positions stably sorted by
+/// row, each result element summing its row's run of them) or one
+/// reduction over the result (each element testing every index). All add
+/// in index order.
 struct ScatterAddToLinalg : public OpConversionPattern<ScatterAddOp> {
-  ScatterAddToLinalg(MLIRContext *context, bool asLoops)
-      : OpConversionPattern(context), asLoops(asLoops) {}
+  ScatterAddToLinalg(MLIRContext *context, ScatterLowering lowering)
+      : OpConversionPattern(context), lowering(lowering) {}
 
   LogicalResult
   matchAndRewrite(ScatterAddOp op, OpAdaptor adaptor,
@@ -431,10 +444,22 @@ struct ScatterAddToLinalg : public OpConversionPattern<ScatterAddOp> {
           [&](OpBuilder &b, Location l, ValueRange args) {
             return ArithAlgebra(b, l, elementType).toAccumulator(args[0]);
           });
-    Value sum = asLoops ? addByLoops(rewriter, loc, accumulators, indices,
-                                     updates, inRange, extent, axis)
-                        : addByReduction(rewriter, loc, accumulators, indices,
-                                         updates, extent, axis);
+    Value sum;
+    switch (lowering) {
+    case ScatterLowering::Loops:
+      sum = addByLoops(rewriter, loc, accumulators, indices, updates, inRange,
+                       extent, axis);
+      break;
+    case ScatterLowering::Reduction:
+      sum = addByReduction(rewriter, loc, accumulators, indices, updates,
+                           extent, axis);
+      break;
+    case ScatterLowering::Segments:
+    case ScatterLowering::Cheapest:
+      sum = addInParallel(rewriter, loc, accumulators, indices, updates, extent,
+                          axis, lowering == ScatterLowering::Segments);
+      break;
+    }
     rewriter.replaceOp(op, roundAccumulators(rewriter, loc, sum, elementType));
     return success();
   }
@@ -540,6 +565,265 @@ private:
     return branch.getResult(0);
   }
 
+  /// Segments where they take fewer steps than the reduction: for N
+  /// indices, R rows, S result elements and U updates, 2 N^2 + 2 (R + 1)
+  /// bits(N) + S + U + kSegmentLaunchSteps against S N (bits(N): a binary
+  /// search's steps). Chosen here when every extent is static, else at
+  /// run time.
+  static Value addInParallel(OpBuilder &b, Location loc, Value accumulators,
+                             Value indices, Value updates, Value extent,
+                             int64_t axis, bool segments) {
+    // 0-d indices here: an empty base (nothing to sort).
+    if (cast<RankedTensorType>(indices.getType()).getRank() == 0)
+      return addByReduction(b, loc, accumulators, indices, updates, extent,
+                            axis);
+    if (segments)
+      return addBySegments(b, loc, accumulators, indices, updates, extent,
+                           axis);
+    SmallVector<OpFoldResult> extents = {getElementCount(b, loc, indices),
+                                         getDimSize(b, loc, accumulators, axis),
+                                         getElementCount(b, loc, accumulators),
+                                         getElementCount(b, loc, updates)};
+    SmallVector<std::optional<int64_t>> known = llvm::map_to_vector(
+        extents, [](OpFoldResult e) { return getConstantIntValue(e); });
+    if (llvm::all_of(known, [](auto e) { return e.has_value(); })) {
+      double n = *known[0], rows = *known[1], size = *known[2],
+             updateSize = *known[3];
+      double bits = llvm::bit_width(uint64_t(*known[0]));
+      if (2 * n * n + 2 * (rows + 1) * bits + size + updateSize +
+              kSegmentLaunchSteps <
+          size * n)
+        return addBySegments(b, loc, accumulators, indices, updates, extent,
+                             axis);
+      return addByReduction(b, loc, accumulators, indices, updates, extent,
+                            axis);
+    }
+    // The same comparison in f64 (no overflow).
+    Type i64 = b.getI64Type();
+    auto toF64 = [&](Value count) {
+      return arith::UIToFPOp::create(b, loc, b.getF64Type(), count).getResult();
+    };
+    SmallVector<Value> counts = llvm::map_to_vector(extents, [&](auto e) {
+      return arith::IndexCastUIOp::create(
+                 b, loc, i64, getValueOrCreateConstantIndexOp(b, loc, e))
+          .getResult();
+    });
+    auto mul = [&](Value x, Value y) {
+      return arith::MulFOp::create(b, loc, x, y).getResult();
+    };
+    auto add = [&](Value x, Value y) {
+      return arith::AddFOp::create(b, loc, x, y).getResult();
+    };
+    Value n = toF64(counts[0]), rows = toF64(counts[1]),
+          size = toF64(counts[2]), updateSize = toF64(counts[3]);
+    Value bits = toF64(arith::SubIOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, i64, 64),
+        math::CountLeadingZerosOp::create(b, loc, counts[0])));
+    Value one =
+        arith::ConstantFloatOp::create(b, loc, b.getF64Type(), APFloat(1.0));
+    Value two =
+        arith::ConstantFloatOp::create(b, loc, b.getF64Type(), APFloat(2.0));
+    Value launches = arith::ConstantFloatOp::create(
+        b, loc, b.getF64Type(), APFloat(kSegmentLaunchSteps));
+    Value segmentSteps =
+        add(add(add(mul(two, add(mul(n, n), mul(add(rows, one), bits))), size),
+                updateSize),
+            launches);
+    Value cheaper = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                          segmentSteps, mul(size, n));
+    auto branch = scf::IfOp::create(
+        b, loc, cheaper,
+        [&](OpBuilder &tb, Location l) {
+          scf::YieldOp::create(tb, l,
+                               addBySegments(tb, l, accumulators, indices,
+                                             updates, extent, axis));
+        },
+        [&](OpBuilder &eb, Location l) {
+          scf::YieldOp::create(eb, l,
+                               addByReduction(eb, l, accumulators, indices,
+                                              updates, extent, axis));
+        });
+    return branch.getResult(0);
+  }
+
+  /// A vector of `count` i64 (a linalg.generic over i < count, each
+  /// element computed by `body(i)`).
+  static Value
+  createIndexVector(OpBuilder &b, Location loc, OpFoldResult count,
+                    function_ref<Value(OpBuilder &, Location, Value)> body) {
+    std::optional<int64_t> staticCount = getConstantIntValue(count);
+    auto type = RankedTensorType::get(
+        {staticCount ? *staticCount : ShapedType::kDynamic}, b.getI64Type());
+    return createParallelGeneric(
+        b, loc, type, {count}, ValueRange(), {},
+        [&](OpBuilder &nb, Location nl, ValueRange) {
+          return body(nb, nl, linalg::IndexOp::create(nb, nl, 0));
+        });
+  }
+
+  /// `fold(j, value)` over j < `count`, from `init`.
+  static Value
+  foldRange(OpBuilder &b, Location loc, Value count, Value init,
+            function_ref<Value(OpBuilder &, Location, Value, Value)> fold) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    return scf::ForOp::create(
+               b, loc, zero, count, one, init,
+               [&](OpBuilder &lb, Location ll, Value j, ValueRange value) {
+                 scf::YieldOp::create(lb, ll, fold(lb, ll, j, value[0]));
+               })
+        .getResult(0);
+  }
+
+  /// The index positions stably sorted by their (wrapped) row, as a
+  /// permutation: each position's rank counts those before it (a smaller
+  /// row, or the same row earlier), and the order inverts the ranks (both
+  /// N^2 steps over the indices only). Row r's run of the order starts at
+  /// the first position whose row is not below r (a binary search, for
+  /// r <= R). Each result element then adds its row's run, in order.
+  static Value addBySegments(OpBuilder &b, Location loc, Value accumulators,
+                             Value indices, Value updates, Value extent,
+                             int64_t axis) {
+    auto accType = cast<RankedTensorType>(accumulators.getType());
+    int64_t rank = accType.getRank();
+    int64_t indexRank = cast<RankedTensorType>(indices.getType()).getRank();
+    Type elementType =
+        cast<RankedTensorType>(updates.getType()).getElementType();
+    Type i64 = b.getI64Type();
+    if (indexRank != 1) {
+      // The index positions in one dimension, row-major.
+      SmallVector<ReassociationIndices> all = {
+          llvm::to_vector(llvm::seq<int64_t>(0, indexRank))};
+      indices = tensor::CollapseShapeOp::create(b, loc, indices, all);
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < axis; ++d)
+        groups.push_back({d});
+      groups.push_back(
+          llvm::to_vector(llvm::seq<int64_t>(axis, axis + indexRank)));
+      for (int64_t d = axis + indexRank,
+                   e = cast<RankedTensorType>(updates.getType()).getRank();
+           d < e; ++d)
+        groups.push_back({d});
+      updates = tensor::CollapseShapeOp::create(b, loc, updates, groups);
+    }
+    OpFoldResult count = getDimSize(b, loc, indices, 0);
+    Value countValue = getValueOrCreateConstantIndexOp(b, loc, count);
+    auto toI64 = [&](OpBuilder &nb, Location nl, Value index) {
+      return arith::IndexCastOp::create(nb, nl, i64, index).getResult();
+    };
+    auto toIndex = [&](OpBuilder &nb, Location nl, Value value) {
+      return arith::IndexCastOp::create(nb, nl, nb.getIndexType(), value)
+          .getResult();
+    };
+    auto at = [&](OpBuilder &nb, Location nl, Value vector, Value i) {
+      return tensor::ExtractOp::create(nb, nl, vector, i).getResult();
+    };
+    Value keys = createIndexVector(
+        b, loc, count, [&](OpBuilder &nb, Location nl, Value i) {
+          return toI64(nb, nl,
+                       wrapIndex(nb, nl, at(nb, nl, indices, i), extent));
+        });
+    Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
+    Value ranks = createIndexVector(
+        b, loc, count, [&](OpBuilder &nb, Location nl, Value i) {
+          Value key = at(nb, nl, keys, i);
+          return foldRange(
+              nb, nl, countValue, zero,
+              [&](OpBuilder &lb, Location ll, Value j, Value before) {
+                Value other = at(lb, ll, keys, j);
+                Value smaller = arith::CmpIOp::create(
+                    lb, ll, arith::CmpIPredicate::slt, other, key);
+                Value same = arith::CmpIOp::create(
+                    lb, ll, arith::CmpIPredicate::eq, other, key);
+                Value earlier = arith::CmpIOp::create(
+                    lb, ll, arith::CmpIPredicate::ult, j, i);
+                Value isBefore = arith::OrIOp::create(
+                    lb, ll, smaller,
+                    arith::AndIOp::create(lb, ll, same, earlier));
+                return arith::AddIOp::create(
+                           lb, ll, before,
+                           arith::ExtUIOp::create(lb, ll, i64, isBefore))
+                    .getResult();
+              });
+        });
+    Value order = createIndexVector(
+        b, loc, count, [&](OpBuilder &nb, Location nl, Value p) {
+          Value position = toI64(nb, nl, p);
+          return foldRange(
+              nb, nl, countValue, zero,
+              [&](OpBuilder &lb, Location ll, Value k, Value found) {
+                Value hit =
+                    arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::eq,
+                                          at(lb, ll, ranks, k), position);
+                return arith::SelectOp::create(lb, ll, hit, toI64(lb, ll, k),
+                                               found)
+                    .getResult();
+              });
+        });
+    OpFoldResult rows = getDimSize(b, loc, accumulators, axis);
+    std::optional<int64_t> staticRows = getConstantIntValue(rows);
+    OpFoldResult bounds =
+        staticRows ? OpFoldResult(b.getIndexAttr(*staticRows + 1))
+                   : OpFoldResult(arith::AddIOp::create(
+                         b, loc, getValueOrCreateConstantIndexOp(b, loc, rows),
+                         arith::ConstantIndexOp::create(b, loc, 1)));
+    Value starts = createIndexVector(
+        b, loc, bounds, [&](OpBuilder &nb, Location nl, Value r) {
+          Value row = toI64(nb, nl, r);
+          Value low = arith::ConstantIndexOp::create(nb, nl, 0);
+          auto search = scf::WhileOp::create(
+              nb, nl, TypeRange{nb.getIndexType(), nb.getIndexType()},
+              ValueRange{low, countValue},
+              [&](OpBuilder &cb, Location cl, ValueRange range) {
+                Value open = arith::CmpIOp::create(
+                    cb, cl, arith::CmpIPredicate::ult, range[0], range[1]);
+                scf::ConditionOp::create(cb, cl, open, range);
+              },
+              [&](OpBuilder &wb, Location wl, ValueRange range) {
+                Value one = arith::ConstantIndexOp::create(wb, wl, 1);
+                Value middle = arith::ShRUIOp::create(
+                    wb, wl, arith::AddIOp::create(wb, wl, range[0], range[1]),
+                    one);
+                Value key = at(wb, wl, keys,
+                               toIndex(wb, wl, at(wb, wl, order, middle)));
+                Value below = arith::CmpIOp::create(
+                    wb, wl, arith::CmpIPredicate::slt, key, row);
+                Value next = arith::AddIOp::create(wb, wl, middle, one);
+                scf::YieldOp::create(
+                    wb, wl,
+                    ValueRange{
+                        arith::SelectOp::create(wb, wl, below, next, range[0]),
+                        arith::SelectOp::create(wb, wl, below, range[1],
+                                                middle)});
+              });
+          return toI64(nb, nl, search.getResult(0));
+        });
+    return createParallelGeneric(
+        b, loc, accType, getDimSizes(b, loc, accumulators), accumulators,
+        {b.getMultiDimIdentityMap(rank)},
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          SmallVector<Value> position;
+          for (int64_t d = 0; d < rank; ++d)
+            position.push_back(linalg::IndexOp::create(nb, nl, d));
+          Value row = position[axis];
+          Value one = arith::ConstantIndexOp::create(nb, nl, 1);
+          Value first = toIndex(nb, nl, at(nb, nl, starts, row));
+          Value end = toIndex(
+              nb, nl,
+              at(nb, nl, starts, arith::AddIOp::create(nb, nl, row, one)));
+          auto loop = scf::ForOp::create(
+              nb, nl, first, end, one, args[0],
+              [&](OpBuilder &lb, Location ll, Value p, ValueRange sum) {
+                position[axis] = toIndex(lb, ll, at(lb, ll, order, p));
+                Value update =
+                    tensor::ExtractOp::create(lb, ll, updates, position);
+                scf::YieldOp::create(
+                    lb, ll, addUpdate(lb, ll, elementType, sum[0], update));
+              });
+          return loop.getResult(0);
+        });
+  }
+
   /// result[..., j, ...] = acc[..., j, ...] + the sum, over index
   /// positions k in order, of updates[..., k, ...] where indices[k] is j.
   static Value addByReduction(OpBuilder &b, Location loc, Value accumulators,
@@ -583,13 +867,17 @@ private:
     return generic.getResult(0);
   }
 
-  bool asLoops;
+  /// The segments' four more kernels, in steps: a GPU launch (a few
+  /// microseconds) is worth about a million steps of one parallel kernel.
+  static constexpr double kSegmentLaunchSteps = 1 << 20;
+
+  ScatterLowering lowering;
 };
 } // namespace
 
 void google::populateIndexingToLinalgPatterns(RewritePatternSet &patterns,
-                                             bool scatterAsLoops) {
+                                              ScatterLowering scatter) {
   patterns.add<ConcatToTensor, PadToTensor, IotaToLinalg, GatherToLinalg>(
       patterns.getContext());
-  patterns.add<ScatterAddToLinalg>(patterns.getContext(), scatterAsLoops);
+  patterns.add<ScatterAddToLinalg>(patterns.getContext(), scatter);
 }

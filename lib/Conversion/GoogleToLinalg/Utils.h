@@ -3,6 +3,8 @@
 #ifndef GOOGLE_LIB_CONVERSION_GOOGLETOLINALG_UTILS_H
 #define GOOGLE_LIB_CONVERSION_GOOGLETOLINALG_UTILS_H
 
+#include "Conversion/GoogleToLinalg/GoogleToLinalg.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"
@@ -86,11 +88,8 @@ void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 void populateMatmulToLinalgPatterns(RewritePatternSet &patterns);
 void populateLayoutToLinalgPatterns(RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
-/// `scatterAsLoops`: google.scatter_add as a loop nest over its updates
-/// (linear work; the CPU) instead of a reduction over the result (any
-/// target).
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns,
-                                      bool scatterAsLoops);
+                                      ScatterLowering scatter);
 void populateConvolutionToLinalgPatterns(RewritePatternSet &patterns);
 void populateControlFlowToScfPatterns(RewritePatternSet &patterns);
 

@@ -1,5 +1,7 @@
 // RUN: google-opt %s -split-input-file -convert-google-to-linalg | FileCheck %s
-// RUN: google-opt %s -split-input-file -convert-google-to-linalg=scatter-loops | FileCheck %s --check-prefix=LOOPS
+// RUN: google-opt %s -split-input-file -convert-google-to-linalg=scatter=loops | FileCheck %s --check-prefix=LOOPS
+// RUN: google-opt %s -split-input-file -convert-google-to-linalg=scatter=segments | FileCheck %s --check-prefix=SEGMENTS
+// RUN: google-opt %s -split-input-file -convert-google-to-linalg=scatter=reduction | FileCheck %s --check-prefix=REDUCTION
 
 // The inputs agree off the axis (checked where dynamic), then tensor.concat.
 // CHECK-LABEL: func @concat
@@ -138,9 +140,10 @@ func.func @scatter_add_one(%b: tensor<10x4xbf16>, %id: tensor<i32>, %u: tensor<4
 
 // scatter_add: indices checked like a gather's; the updates' dynamic
 // extents checked against the base's and the indices'; bf16 accumulates in
-// f32 (the base extended, one rounding at the end). By default a reduction
-// over the index dimensions into the result (any target); with
-// scatter-loops a loop nest over the updates adding into its row.
+// f32 (the base extended, one rounding at the end). Few indices into a
+// small result: a reduction over the index dimensions into the result (the
+// cheapest parallel form); with scatter=loops a loop nest over the updates
+// adding into its row; with scatter=segments, segments (below).
 // CHECK-LABEL: func @scatter_add
 // CHECK: cf.assert %{{.*}}, "google.scatter_add: dimension 2 of the updates is {0}, expected {1}"
 // CHECK: cf.assert %[[OK:[^,]*]], "google.scatter_add: {0} indices are outside [-10, 10) for axis 0 (expected {1})"
@@ -163,9 +166,83 @@ func.func @scatter_add_one(%b: tensor<10x4xbf16>, %id: tensor<i32>, %u: tensor<4
 // LOOPS: %[[W:.*]] = arith.extf %[[U]] : bf16 to f32
 // LOOPS: %[[NEW:.*]] = arith.addf %[[ACC]], %[[W]] : f32
 // LOOPS: tensor.insert %[[NEW]]
+// SEGMENTS-LABEL: func @scatter_add
+// SEGMENTS: tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x3x4xbf16> into tensor<6x4xbf16>
+// SEGMENTS: scf.while
+// SEGMENTS: arith.extf %{{.*}} : bf16 to f32
+// SEGMENTS: arith.truncf %{{.*}} : f32 to bf16
 func.func @scatter_add(%b: tensor<10x4xbf16>, %ids: tensor<2x3xi32>, %u: tensor<2x3x?xbf16>) -> tensor<10x4xbf16> {
   %0 = google.scatter_add %b, %ids, %u {axis = 0 : i64} : tensor<10x4xbf16>, tensor<2x3xi32>, tensor<2x3x?xbf16> -> tensor<10x4xbf16>
   return %0 : tensor<10x4xbf16>
+}
+
+// -----
+
+// A scatter_add where testing every index at every result element is
+// costly (1000x64 elements, 128 indices): segments. The index positions
+// (collapsed to one dimension) get their wrapped rows, each its rank in
+// the stable order by row (a loop over all positions), the order inverts
+// the ranks, the start of each row's run (R + 1 of them) is a binary
+// search, and each result element adds its row's run in order.
+// CHECK-LABEL: func @scatter_add_segments
+// CHECK: %[[IDS:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1]] : tensor<8x16xi64> into tensor<128xi64>
+// CHECK: %[[U:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<8x16x64xf32> into tensor<128x64xf32>
+// CHECK: %[[KEYS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<128xi64>)
+// CHECK: tensor.extract %[[IDS]]
+// CHECK: arith.maxsi
+// CHECK: %[[RANKS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<128xi64>)
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: %[[KEY:.*]] = tensor.extract %[[KEYS]][%[[I]]]
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %c128
+// CHECK: %[[OTHER:.*]] = tensor.extract %[[KEYS]][%[[J]]]
+// CHECK: arith.cmpi slt, %[[OTHER]], %[[KEY]] : i64
+// CHECK: arith.cmpi eq, %[[OTHER]], %[[KEY]] : i64
+// CHECK: arith.cmpi ult, %[[J]], %[[I]] : index
+// CHECK: %[[ORDER:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<128xi64>)
+// CHECK: scf.for
+// CHECK: tensor.extract %[[RANKS]]
+// CHECK: %[[STARTS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1001xi64>)
+// CHECK: scf.while
+// CHECK: arith.shrui
+// CHECK: tensor.extract %[[ORDER]]
+// CHECK: tensor.extract %[[KEYS]]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%{{.*}} : tensor<1000x64xf32>)
+// CHECK: %[[ROW:.*]] = linalg.index 0 : index
+// CHECK: %[[COLUMN:.*]] = linalg.index 1 : index
+// CHECK: %[[FIRST:.*]] = tensor.extract %[[STARTS]][%[[ROW]]]
+// CHECK: %[[END:.*]] = tensor.extract %[[STARTS]]
+// CHECK: scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[K:.*]] = tensor.extract %[[ORDER]][%[[P]]]
+// CHECK: %[[POSITION:.*]] = arith.index_cast %[[K]] : i64 to index
+// CHECK: tensor.extract %[[U]][%[[POSITION]], %[[COLUMN]]]
+// CHECK: arith.addf
+// CHECK-NOT: "reduction"
+// CHECK: return
+// SEGMENTS-LABEL: func @scatter_add_segments
+// SEGMENTS: scf.while
+// REDUCTION-LABEL: func @scatter_add_segments
+// REDUCTION-NOT: scf.while
+// REDUCTION: iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+func.func @scatter_add_segments(%b: tensor<1000x64xf32>, %ids: tensor<8x16xi64>, %u: tensor<8x16x64xf32>) -> tensor<1000x64xf32> {
+  %0 = google.scatter_add %b, %ids, %u {axis = 0 : i64} : tensor<1000x64xf32>, tensor<8x16xi64>, tensor<8x16x64xf32> -> tensor<1000x64xf32>
+  return %0 : tensor<1000x64xf32>
+}
+
+// -----
+
+// Dynamic extents: the cheaper form is picked at run time (both built).
+// CHECK-LABEL: func @scatter_add_dynamic
+// CHECK: %[[CHEAPER:.*]] = arith.cmpf olt
+// CHECK: scf.if %[[CHEAPER]] -> (tensor<?x64xf32>)
+// CHECK: scf.while
+// CHECK: } else {
+// CHECK: iterator_types = ["parallel", "parallel", "reduction"]
+// SEGMENTS-LABEL: func @scatter_add_dynamic
+// SEGMENTS-NOT: arith.cmpf
+// SEGMENTS: scf.while
+func.func @scatter_add_dynamic(%b: tensor<?x64xf32>, %ids: tensor<?xi32>, %u: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %0 = google.scatter_add %b, %ids, %u {axis = 0 : i64} : tensor<?x64xf32>, tensor<?xi32>, tensor<?x64xf32> -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
 }
 
 // -----
