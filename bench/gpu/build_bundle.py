@@ -245,6 +245,19 @@ if not a.no_models:
         return np.mean(y * y)
     block_grad = gm.jit(gm.grad(square_loss, argnums=tuple(range(1, len(args)))))
     bundle_model("gpt_block_w256_grad", block_grad, args, list(block_grad(*args)), 1e-4)
+    # The RNN's gradient through 16 steps of gm.scan (a google.while on the
+    # host launching each step's kernels; one-index gathers and scatters
+    # as slices), against NumPy's backpropagation through time.
+    import train_rnn
+    rnn_keys = ("wx", "wh", "b", "wo", "bo")
+    def rnn_grads(wx, wh, b, wo, bo, xs, targets):
+        g = gm.grad(train_rnn.loss_fn)(dict(wx=wx, wh=wh, b=b, wo=wo, bo=bo), xs, targets)
+        return tuple(g[k] for k in rnn_keys)
+    rnn_params = train_rnn.init_params()
+    xs, targets = train_rnn.make_batch(np.random.default_rng(0), steps=16)
+    bptt = train_rnn.numpy_grads(rnn_params, xs, targets)
+    bundle_model("rnn_grad", gm.jit(rnn_grads), [rnn_params[k] for k in rnn_keys] + [xs, targets],
+                 [bptt[k].astype(np.float32) for k in rnn_keys], 1e-4)
 
 if a.bench:
     B = os.path.join(a.out, "bench_src"); os.makedirs(B, exist_ok=True)

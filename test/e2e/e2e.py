@@ -16,6 +16,9 @@ tuple for several results. Inputs are seeded from the directive's index.
   e2e.py run FILE GOOGLE_RUN [ARGS...]
   e2e.py run-all DIR GOOGLE_RUN [ARGS...]   (every file of DIR with
                                             directives, and the examples')
+  e2e.py emit-all DIR GOOGLE_RUN OUT [ARGS...]   (each of those compiled
+                                            to OUT/NAME.so, not run: a
+                                            target without a device here)
 
 writes each case's inputs and NumPy's results as .npy files and runs
 `GOOGLE_RUN FILE --function=NAME --input=@... --expected_output=@... ARGS`,
@@ -376,10 +379,35 @@ def run_all(directory, google_run, extra_args):
     return 1 if failures else 0
 
 
+def emit_all(directory, google_run, out, extra_args):
+    """Compiles every e2e file (e2e_files) into an object in `out`."""
+    failures = []
+    paths = e2e_files(directory)
+    os.makedirs(out, exist_ok=True)
+    for path in paths:
+        name = os.path.splitext(os.path.basename(path))[0]
+        done = subprocess.run(
+            [google_run, path, f"--emit-object={os.path.join(out, name)}.so"]
+            + extra_args, capture_output=True, text=True)
+        errors = [line for line in done.stderr.splitlines()
+                  if line.startswith("error:")]
+        if done.returncode != 0 or errors:
+            failures.append(f"{os.path.basename(path)}: " + (
+                errors[0] if errors else f"exit {done.returncode}"))
+    for failure in failures:
+        print(failure)
+    print(f"e2e: {len(paths) - len(failures)} of {len(paths)} files compile")
+    return 1 if failures else 0
+
+
 if __name__ == "__main__":
+    if len(sys.argv) >= 5 and sys.argv[1] == "emit-all":
+        sys.exit(emit_all(sys.argv[2], sys.argv[3], sys.argv[4],
+                          sys.argv[5:]))
     if len(sys.argv) >= 4 and sys.argv[1] == "run-all":
         sys.exit(run_all(sys.argv[2], sys.argv[3], sys.argv[4:]))
     if len(sys.argv) < 4 or sys.argv[1] != "run":
         sys.exit("usage: e2e.py run FILE GOOGLE_RUN [ARGS...]\n"
-                 "       e2e.py run-all DIR GOOGLE_RUN [ARGS...]")
+                 "       e2e.py run-all DIR GOOGLE_RUN [ARGS...]\n"
+                 "       e2e.py emit-all DIR GOOGLE_RUN OUT [ARGS...]")
     run(sys.argv[2], sys.argv[3], sys.argv[4:])

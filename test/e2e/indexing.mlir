@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 16 cases match numpy, 7 fail as expected
+// CHECK: e2e: 17 cases match numpy, 7 fail as expected
 // concat, pad, iota and gather (numpy.take): data movement by index.
 
 // E2E: @join(a: 2x3xf32, b: 2x5xf32, c: 2x0xf32) -> np.concatenate([a, b, c], axis=1)
@@ -27,6 +27,10 @@
 // E2E: @take_one_dynamic(t: 7x4xf32, i: i64[-7:6]) -> np.take(t, i, axis=0)
 // E2E: @take_one_last(x: 1x2x3x3xf64, w: 1x3x3x2xf64, i: i32[-2:1]) -> np.take(conv(x, w, (2, 1), (2, 1), (1, 1, 2, 2), 1), i, axis=3)
 // E2E: @take_one_empty(t: 3x0xf64, i: i64[-3:2]) -> np.take(t, i, axis=0)
+// An index gathered from an index vector, then used on the host to gather
+// (how a scan's backward step reads its step's index: on GPUs the host
+// reads it from a view of the vector, which failed to lower).
+// E2E: @take_taken(order: 5xi32[-6:5], i: i64[-5:4], t: 6x3xf32) -> np.take(t, np.take(order, i), axis=0)
 // E2E-ERROR: @take_one(t: 6x3x4xf32, i: i64[6:9]) -> @take_one: google.gather: 1 indices are outside [-6, 6) for axis 0 (expected 0)
 // E2E-ERROR: @take_one_dynamic(t: 0x4xf32, i: i64[0:0]) -> google.gather: 1 indices are outside its extent for axis 0
 
@@ -100,4 +104,9 @@ func.func @take_one_middle(%t: tensor<2x5x3xbf16>, %i: tensor<i32>) -> tensor<2x
 func.func @take_one_dynamic(%t: tensor<?x4xf32>, %i: tensor<i64>) -> tensor<4xf32> {
   %0 = google.gather %t, %i {axis = 0 : i64} : tensor<?x4xf32>, tensor<i64> -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+func.func @take_taken(%order: tensor<5xi32>, %i: tensor<i64>, %t: tensor<6x3xf32>) -> tensor<3xf32> {
+  %k = google.gather %order, %i {axis = 0 : i64} : tensor<5xi32>, tensor<i64> -> tensor<i32>
+  %0 = google.gather %t, %k {axis = 0 : i64} : tensor<6x3xf32>, tensor<i32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
 }

@@ -62,7 +62,10 @@ struct GpuDeviceBuffersPass
     }
 
     // A scalar the host reads (a tensor.extract of a rank-0 tensor: a
-    // padding value, a check's count) is copied back first.
+    // padding value, a check's count, a gathered index) is copied back
+    // first. One in a view (an offset into another buffer) is first copied
+    // by a kernel into a device scalar of its own: the runtime's memcpy
+    // takes whole buffers.
     SmallVector<memref::LoadOp> hostLoads;
     func.walk([&](memref::LoadOp load) {
       if (load.getMemRefType().getRank() == 0 &&
@@ -77,9 +80,17 @@ struct GpuDeviceBuffersPass
       // condition) must not grow the stack each iteration.
       rewriter.setInsertionPointToStart(&func.getBody().front());
       Value host = memref::AllocaOp::create(rewriter, loc, type);
+      Value source = load.getMemRef();
+      if (!load.getMemRefType().getLayout().isIdentity()) {
+        Value scalar =
+            createDeviceAlloc(rewriter, loc, type, ValueRange()).getMemref();
+        rewriter.setInsertionPoint(load);
+        linalg::CopyOp::create(rewriter, loc, source, scalar);
+        source = scalar;
+      }
       rewriter.setInsertionPoint(load);
       gpu::MemcpyOp::create(rewriter, loc, /*asyncToken=*/Type(), ValueRange(),
-                            host, load.getMemRef());
+                            host, source);
       rewriter.modifyOpInPlace(load,
                                [&] { load->setOperand(0, host); });
       ++numHostReads;

@@ -58,3 +58,24 @@ gpu.module @negative_device_code {
     return
   }
 }
+
+// -----
+
+// A scalar the host reads from a view (a gathered index: an offset into
+// another buffer) goes through a device scalar of its own, which a kernel
+// fills: the memcpy takes whole buffers (the runtime call would have read
+// the view's buffer from its start, and its lowering rejects the layout).
+// CHECK-LABEL: func.func @host_read_of_view
+// CHECK-SAME: (%[[X:.*]]: memref<4xi32>, %[[I:.*]]: index)
+// CHECK: %[[HOST:.*]] = memref.alloca() : memref<i32>
+// CHECK: %[[SCALAR:.*]] = gpu.alloc () : memref<i32>
+// CHECK: %[[VIEW:.*]] = memref.collapse_shape
+// CHECK: linalg.copy ins(%[[VIEW]] : memref<i32, strided<[], offset: ?>>) outs(%[[SCALAR]] : memref<i32>)
+// CHECK: gpu.memcpy %[[HOST]], %[[SCALAR]] : memref<i32>, memref<i32>
+// CHECK: memref.load %[[HOST]][] : memref<i32>
+func.func @host_read_of_view(%x: memref<4xi32>, %i: index) -> i32 {
+  %s = memref.subview %x[%i] [1] [1] : memref<4xi32> to memref<1xi32, strided<[1], offset: ?>>
+  %v = memref.collapse_shape %s [] : memref<1xi32, strided<[1], offset: ?>> into memref<i32, strided<[], offset: ?>>
+  %r = memref.load %v[] : memref<i32, strided<[], offset: ?>>
+  return %r : i32
+}
