@@ -219,6 +219,25 @@ Value wrapIndex(OpBuilder &b, Location loc, Value index, Value extent) {
       b, loc, arith::MinSIOp::create(b, loc, wrapped, last), zero);
 }
 
+/// `value` with each group of dimensions collapsed into one, dynamic where
+/// any of the group is (a static 0 beside a dynamic extent too: the memref
+/// form of the collapse requires it).
+static Value collapseGroups(OpBuilder &b, Location loc, Value value,
+                            ArrayRef<ReassociationIndices> groups) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (const ReassociationIndices &group : groups) {
+    int64_t size = 1;
+    for (int64_t d : group)
+      size = type.isDynamicDim(d) || ShapedType::isDynamic(size)
+                 ? ShapedType::kDynamic
+                 : size * type.getDimSize(d);
+    shape.push_back(size);
+  }
+  return tensor::CollapseShapeOp::create(b, loc, type.clone(shape), value,
+                                         groups);
+}
+
 /// The number of elements of `value` (constant when static).
 static OpFoldResult getElementCount(OpBuilder &b, Location loc, Value value) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -573,6 +592,11 @@ private:
   static Value addInParallel(OpBuilder &b, Location loc, Value accumulators,
                              Value indices, Value updates, Value extent,
                              int64_t axis, bool segments) {
+    // No updates: base itself (a collapse of a static 0 beside a dynamic
+    // extent folds to a static 0, which its memref form rejects).
+    if (hasEmptyDimension(indices.getType()) ||
+        hasEmptyDimension(updates.getType()))
+      return accumulators;
     // 0-d indices here: an empty base (nothing to sort).
     if (cast<RankedTensorType>(indices.getType()).getRank() == 0)
       return addByReduction(b, loc, accumulators, indices, updates, extent,
@@ -694,7 +718,7 @@ private:
       // The index positions in one dimension, row-major.
       SmallVector<ReassociationIndices> all = {
           llvm::to_vector(llvm::seq<int64_t>(0, indexRank))};
-      indices = tensor::CollapseShapeOp::create(b, loc, indices, all);
+      indices = collapseGroups(b, loc, indices, all);
       SmallVector<ReassociationIndices> groups;
       for (int64_t d = 0; d < axis; ++d)
         groups.push_back({d});
@@ -704,7 +728,7 @@ private:
                    e = cast<RankedTensorType>(updates.getType()).getRank();
            d < e; ++d)
         groups.push_back({d});
-      updates = tensor::CollapseShapeOp::create(b, loc, updates, groups);
+      updates = collapseGroups(b, loc, updates, groups);
     }
     OpFoldResult count = getDimSize(b, loc, indices, 0);
     Value countValue = getValueOrCreateConstantIndexOp(b, loc, count);
