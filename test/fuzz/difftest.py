@@ -31,7 +31,9 @@ one-line command that reproduces it.
   difftest.py --seed S [--keep DIR]     one seed, verbose
 
 --target runs the compiled variants on a GPU (the interpreter stays on the
-host). test/Codegen/GPU/Inputs/run_gpu_mapping_on_host.py as --google-run checks the
+host). --emit-only with --target=cuda or rocm compiles every variant to an
+object without running it (no GPU needed): the GPU targets' host code and
+kernels must build for every program. test/Codegen/GPU/Inputs/run_gpu_mapping_on_host.py as --google-run checks the
 GPU pipeline's kernel mapping on the host. --pipeline-options adds options
 to every compiled variant's (e.g. fused-attention=true, with --only
 attention for programs of attention blocks).
@@ -2262,6 +2264,25 @@ class Runner:
         self.google_run = google_run
         self.directory = directory
 
+    def emit(self, program, options):
+        """Compiles @main's module to an object; returns the error text or
+        None."""
+        path = os.path.join(self.directory, "program.mlir")
+        with open(path, "w") as f:
+            f.write(program.text())
+        command = [self.google_run, path,
+                   "--emit-object=" + os.path.join(self.directory, "x.so")]
+        command += options
+        try:
+            done = subprocess.run(command, capture_output=True, text=True,
+                                  timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return f"hung (no object after {RUN_TIMEOUT} s)", command
+        if done.returncode != 0:
+            return (f"exit {done.returncode}: " +
+                    done.stderr.strip()[-500:]), command
+        return None, command
+
     def run(self, program, inputs, options, tag):
         """Runs @main; returns (results or None, error text)."""
         path = os.path.join(self.directory, "program.mlir")
@@ -2299,6 +2320,8 @@ VARIANTS = ["interpreter"] + CONFIGS
 COMPILED_ARGS = []
 # --pipeline-options: added to every compiled variant's.
 EXTRA_OPTIONS = []
+# --emit-only: compile each variant, do not run it.
+EMIT_ONLY = [False]
 # A google-run that gives no result in this time has hung (a crash whose
 # signal handler deadlocked on the heap's lock did): a failure.
 RUN_TIMEOUT = 600
@@ -2684,6 +2707,16 @@ def run_seed_unguarded(args):
     try:
         program, inputs = make_case(seed)
         chosen = rotation(seed)
+        if EMIT_ONLY[0]:
+            for tag, options in variants():
+                if tag == "interpreter" or (chosen and tag not in chosen):
+                    continue
+                error, command = runner.emit(program, options)
+                if error:
+                    return seed, (
+                        f"seed {seed} ({tag}): {error}\n{program.text()}"
+                        f"repro: {' '.join(shlex.quote(c) for c in command)}\n")
+            return seed, None
         failure = check_program(program, inputs, runner, chosen)
         if failure is None:
             return seed, None
@@ -2741,6 +2774,9 @@ def main():
     parser.add_argument("--pipeline-options", metavar="OPTIONS",
                         help="extra pipeline options for every compiled "
                         "variant (e.g. fused-attention=true)")
+    parser.add_argument("--emit-only", action="store_true",
+                        help="compile the variants to objects, not run them "
+                        "(with --target=cuda or rocm: no GPU needed)")
     parser.add_argument("--print", action="store_true",
                         help="print the program of --seed and exit")
     args = parser.parse_args()
@@ -2750,6 +2786,11 @@ def main():
                  "--google-run=PATH)")
     if args.target != "cpu":
         COMPILED_ARGS.append(f"--target={args.target}")
+    if args.emit_only:
+        if args.grad:
+            sys.exit("error: --emit-only compiles the tester's programs, not "
+                     "their gradients (--grad)")
+        EMIT_ONLY[0] = True
     if args.pipeline_options:
         EXTRA_OPTIONS.extend(args.pipeline_options.split())
         TF32_MODE = "tf32=true" in EXTRA_OPTIONS
@@ -2808,6 +2849,7 @@ def main():
         print(f"difftest: {len(seeds)} programs (seeds {seeds.start}.."
               f"{seeds.stop - 1}) x {per_seed} "
               f"({', '.join(VARIANTS)}): {len(failures)} failing"
+              + (" to compile" if EMIT_ONLY[0] else "")
               + (f", {skipped} skipped (ops without adjoint rules yet)"
                  if GRAD_MODE else "") +
               f" in {time.time() - start:.0f} s", flush=True)
