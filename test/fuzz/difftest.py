@@ -2264,12 +2264,12 @@ class Runner:
         self.google_run = google_run
         self.directory = directory
 
-    def emit(self, program, options):
-        """Compiles @main's module to an object; returns the error text or
-        None."""
+    def emit(self, text, options):
+        """Compiles the module `text` to an object; returns (the error text
+        or None, the command)."""
         path = os.path.join(self.directory, "program.mlir")
         with open(path, "w") as f:
-            f.write(program.text())
+            f.write(text)
         command = [self.google_run, path,
                    "--emit-object=" + os.path.join(self.directory, "x.so")]
         command += options
@@ -2539,6 +2539,18 @@ def check_grad(seed, google_run, directory):
     if program is None:
         return None
     text, wrt = grad_text(program)
+    if EMIT_ONLY[0]:
+        runner = Runner(google_run, directory)
+        for tag, options in variants():
+            chosen = rotation(seed)
+            if tag == "interpreter" or (chosen and tag not in chosen):
+                continue
+            error, command = runner.emit(text, options)
+            if error is not None:
+                if any(limit in error for limit in UNSUPPORTED_GRADIENTS):
+                    return SKIPPED
+                return f"{tag}: {error}", text
+        return None
     inputs = program.inputs
     values = [storage(v.ref, v.dtype) for v in inputs] + \
         [storage(c.ref, c.dtype) for c in cotangents]
@@ -2711,7 +2723,7 @@ def run_seed_unguarded(args):
             for tag, options in variants():
                 if tag == "interpreter" or (chosen and tag not in chosen):
                     continue
-                error, command = runner.emit(program, options)
+                error, command = runner.emit(program.text(), options)
                 if error:
                     return seed, (
                         f"seed {seed} ({tag}): {error}\n{program.text()}"
@@ -2787,9 +2799,6 @@ def main():
     if args.target != "cpu":
         COMPILED_ARGS.append(f"--target={args.target}")
     if args.emit_only:
-        if args.grad:
-            sys.exit("error: --emit-only compiles the tester's programs, not "
-                     "their gradients (--grad)")
         EMIT_ONLY[0] = True
     if args.pipeline_options:
         EXTRA_OPTIONS.extend(args.pipeline_options.split())
