@@ -258,6 +258,20 @@ if not a.no_models:
     bptt = train_rnn.numpy_grads(rnn_params, xs, targets)
     bundle_model("rnn_grad", gm.jit(rnn_grads), [rnn_params[k] for k in rnn_keys] + [xs, targets],
                  [bptt[k].astype(np.float32) for k in rnn_keys], 1e-4)
+    # The CNN's SGD step on 100 digits (convolution and pooling gradients),
+    # against its hand-written NumPy step, and its gradients alone, against
+    # the CPU's compiled ones.
+    import train_cnn
+    (digits, labels), _ = cnn_digits.load_digits()
+    cnn_args = ([weights[n] for n in cnn_digits.SHAPES] + [digits[:100]]
+                + [np.eye(10, dtype=np.float32)[labels[:100]]])
+    stepped, step_loss = train_cnn.numpy_step(cnn_args[:8], *cnn_args[8:])
+    bundle_model("cnn_train_step", train_cnn.train_step, cnn_args,
+                 list(stepped) + [np.float32(step_loss)], 1e-5)
+    def cnn_loss(c1, b1, c2, b2, w3, b3, w4, b4, x, onehot):
+        return train_cnn.loss_fn((c1, b1, c2, b2, w3, b3, w4, b4), x, onehot)
+    cnn_grad = gm.jit(gm.grad(cnn_loss, argnums=tuple(range(8))))
+    bundle_model("cnn_grad", cnn_grad, cnn_args, list(cnn_grad(*cnn_args)), 1e-4)
 
 if a.bench:
     B = os.path.join(a.out, "bench_src"); os.makedirs(B, exist_ok=True)
