@@ -396,8 +396,8 @@ struct GatherToLinalg : public OpConversionPattern<GatherOp> {
 };
 
 /// google.scatter_add: `base` in accumulators, then either a loop nest over
-/// the updates adding each into its row (`asLoops`: linear work, for the
-/// CPU), or, without loops (any target: parallel and race-free), the
+/// the updates adding each into its row (ScatterLowering::Loops: linear
+/// work, for the CPU), or, without loops (any target: parallel and race-free), the
 /// cheaper of two forms: segments (the index positions stably sorted by
 /// row, each result element summing its row's run of them) or one
 /// reduction over the result (each element testing every index). All add
