@@ -8,8 +8,13 @@ compute-sanitizer). Every e2e file (test/e2e and examples) by default,
 and the examples' models traced with @gm.jit (PYTHONPATH=BUILD/python):
 the LeNet on the digits' test images and the GPT block at f32 and with
 bf16 weights, and at width 256 (sequence 128; also with
-fused-attention=true), against the examples' NumPy references
-(--no-models: not).
+fused-attention=true), against the examples' NumPy references; and
+training: the width-256 block's gradients and the CNN's (against the CPU's
+compiled ones), the CNN's SGD step (against its NumPy step) and the RNN's
+gradient through 16 scan steps (against NumPy's BPTT) (--no-models: not).
+BUNDLE_TARGET=cpu builds the same bundle for the CPU, which
+`device_run.py OUT --no-bench --host` checks here (references and
+tolerances, without a GPU).
 
   bench/gpu/build_bundle.py BUILD MAIN OUT [--opt-levels "0 3"]
                             [--files a.mlir,...] [--bench] [--no-models]
@@ -28,7 +33,10 @@ K, and warp dots with warp-dots=true), relu(x + y)
 over 64 Mi elements, a 4096x4096 transpose,
 attention 16x1024x64 (also
 with fused-attention=true: one kernel) and the MLP 32x784 -> 256 -> 10
-with softmax. The cases add the TF32 kernels' file
+with softmax, and scatter_add into 32000x512 and 8000x256 rows (an
+embedding's gradient; the latter also with gpu-scatter=reduction) against
+torch's index_add. The cases add the scatter file with
+gpu-scatter=segments, the TF32 kernels' file
 (test/Codegen/GPU/Inputs/matmul-tf32.mlir, compiled with tf32=true), the
 tensor-core file with async-copy=false and the attention-tiles file with
 fused-attention=true, the wgmma and tensor-core files with chip=sm_90a
