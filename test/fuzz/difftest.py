@@ -2283,6 +2283,17 @@ class Runner:
                     done.stderr.strip()[-500:]), command
         return None, command
 
+    def emit_variants(self, text, chosen):
+        """Compiles `text` for each compiled variant in `chosen` (None: all);
+        returns None or (variant, error, command) for the first failure."""
+        for tag, options in variants():
+            if tag == "interpreter" or (chosen and tag not in chosen):
+                continue
+            error, command = self.emit(text, options)
+            if error is not None:
+                return tag, error, command
+        return None
+
     def run(self, program, inputs, options, tag):
         """Runs @main; returns (results or None, error text)."""
         path = os.path.join(self.directory, "program.mlir")
@@ -2540,17 +2551,14 @@ def check_grad(seed, google_run, directory):
         return None
     text, wrt = grad_text(program)
     if EMIT_ONLY[0]:
-        runner = Runner(google_run, directory)
-        for tag, options in variants():
-            chosen = rotation(seed)
-            if tag == "interpreter" or (chosen and tag not in chosen):
-                continue
-            error, command = runner.emit(text, options)
-            if error is not None:
-                if any(limit in error for limit in UNSUPPORTED_GRADIENTS):
-                    return SKIPPED
-                return f"{tag}: {error}", text
-        return None
+        failure = Runner(google_run, directory).emit_variants(text,
+                                                             rotation(seed))
+        if failure is None:
+            return None
+        tag, error, _ = failure
+        if any(limit in error for limit in UNSUPPORTED_GRADIENTS):
+            return SKIPPED
+        return f"{tag}: {error}", text
     inputs = program.inputs
     values = [storage(v.ref, v.dtype) for v in inputs] + \
         [storage(c.ref, c.dtype) for c in cotangents]
@@ -2720,15 +2728,13 @@ def run_seed_unguarded(args):
         program, inputs = make_case(seed)
         chosen = rotation(seed)
         if EMIT_ONLY[0]:
-            for tag, options in variants():
-                if tag == "interpreter" or (chosen and tag not in chosen):
-                    continue
-                error, command = runner.emit(program.text(), options)
-                if error:
-                    return seed, (
-                        f"seed {seed} ({tag}): {error}\n{program.text()}"
-                        f"repro: {' '.join(shlex.quote(c) for c in command)}\n")
-            return seed, None
+            failure = runner.emit_variants(program.text(), chosen)
+            if failure is None:
+                return seed, None
+            tag, error, command = failure
+            return seed, (
+                f"seed {seed} ({tag}): {error}\n{program.text()}"
+                f"repro: {' '.join(shlex.quote(c) for c in command)}\n")
         failure = check_program(program, inputs, runner, chosen)
         if failure is None:
             return seed, None

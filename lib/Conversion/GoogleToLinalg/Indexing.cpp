@@ -587,8 +587,8 @@ private:
   /// Segments where they take fewer steps than the reduction: for N
   /// indices, R rows, S result elements and U updates, 2 N^2 + 2 (R + 1)
   /// bits(N) + S + U + kSegmentLaunchSteps against S N (bits(N): a binary
-  /// search's steps). Chosen here when every extent is static, else at
-  /// run time.
+  /// search's steps). Chosen here when every extent is static (the
+  /// comparison folds), else at run time.
   static Value addInParallel(OpBuilder &b, Location loc, Value accumulators,
                              Value indices, Value updates, Value extent,
                              int64_t axis, bool segments) {
@@ -604,57 +604,50 @@ private:
     if (segments)
       return addBySegments(b, loc, accumulators, indices, updates, extent,
                            axis);
-    SmallVector<OpFoldResult> extents = {getElementCount(b, loc, indices),
-                                         getDimSize(b, loc, accumulators, axis),
-                                         getElementCount(b, loc, accumulators),
-                                         getElementCount(b, loc, updates)};
-    SmallVector<std::optional<int64_t>> known = llvm::map_to_vector(
-        extents, [](OpFoldResult e) { return getConstantIntValue(e); });
-    if (llvm::all_of(known, [](auto e) { return e.has_value(); })) {
-      double n = *known[0], rows = *known[1], size = *known[2],
-             updateSize = *known[3];
-      double bits = llvm::bit_width(uint64_t(*known[0]));
-      if (2 * n * n + 2 * (rows + 1) * bits + size + updateSize +
-              kSegmentLaunchSteps <
-          size * n)
-        return addBySegments(b, loc, accumulators, indices, updates, extent,
-                             axis);
-      return addByReduction(b, loc, accumulators, indices, updates, extent,
-                            axis);
-    }
-    // The same comparison in f64 (no overflow).
-    Type i64 = b.getI64Type();
+    // In f64 (no overflow); folded to a constant where the extents are.
+    Type i64 = b.getI64Type(), f64 = b.getF64Type();
+    SmallVector<Value> counts = llvm::map_to_vector(
+        ArrayRef<OpFoldResult>{getElementCount(b, loc, indices),
+                               getDimSize(b, loc, accumulators, axis),
+                               getElementCount(b, loc, accumulators),
+                               getElementCount(b, loc, updates)},
+        [&](OpFoldResult e) {
+          return b.createOrFold<arith::IndexCastUIOp>(
+              loc, i64, getValueOrCreateConstantIndexOp(b, loc, e));
+        });
     auto toF64 = [&](Value count) {
-      return arith::UIToFPOp::create(b, loc, b.getF64Type(), count).getResult();
+      return b.createOrFold<arith::UIToFPOp>(loc, f64, count);
     };
-    SmallVector<Value> counts = llvm::map_to_vector(extents, [&](auto e) {
-      return arith::IndexCastUIOp::create(
-                 b, loc, i64, getValueOrCreateConstantIndexOp(b, loc, e))
+    auto constant = [&](double value) {
+      return arith::ConstantFloatOp::create(b, loc, cast<FloatType>(f64),
+                                            APFloat(value))
           .getResult();
-    });
+    };
     auto mul = [&](Value x, Value y) {
-      return arith::MulFOp::create(b, loc, x, y).getResult();
+      return b.createOrFold<arith::MulFOp>(loc, x, y);
     };
     auto add = [&](Value x, Value y) {
-      return arith::AddFOp::create(b, loc, x, y).getResult();
+      return b.createOrFold<arith::AddFOp>(loc, x, y);
     };
     Value n = toF64(counts[0]), rows = toF64(counts[1]),
           size = toF64(counts[2]), updateSize = toF64(counts[3]);
-    Value bits = toF64(arith::SubIOp::create(
-        b, loc, arith::ConstantIntOp::create(b, loc, i64, 64),
-        math::CountLeadingZerosOp::create(b, loc, counts[0])));
-    Value one =
-        arith::ConstantFloatOp::create(b, loc, b.getF64Type(), APFloat(1.0));
-    Value two =
-        arith::ConstantFloatOp::create(b, loc, b.getF64Type(), APFloat(2.0));
-    Value launches = arith::ConstantFloatOp::create(
-        b, loc, b.getF64Type(), APFloat(kSegmentLaunchSteps));
+    Value bits = toF64(b.createOrFold<arith::SubIOp>(
+        loc, arith::ConstantIntOp::create(b, loc, i64, 64),
+        b.createOrFold<math::CountLeadingZerosOp>(loc, counts[0])));
     Value segmentSteps =
-        add(add(add(mul(two, add(mul(n, n), mul(add(rows, one), bits))), size),
+        add(add(add(mul(constant(2),
+                        add(mul(n, n), mul(add(rows, constant(1)), bits))),
+                    size),
                 updateSize),
-            launches);
-    Value cheaper = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
-                                          segmentSteps, mul(size, n));
+            constant(kSegmentLaunchSteps));
+    Value cheaper = b.createOrFold<arith::CmpFOp>(
+        loc, arith::CmpFPredicate::OLT, segmentSteps, mul(size, n));
+    if (matchPattern(cheaper, m_One()))
+      return addBySegments(b, loc, accumulators, indices, updates, extent,
+                           axis);
+    if (matchPattern(cheaper, m_Zero()))
+      return addByReduction(b, loc, accumulators, indices, updates, extent,
+                            axis);
     auto branch = scf::IfOp::create(
         b, loc, cheaper,
         [&](OpBuilder &tb, Location l) {
