@@ -44,6 +44,7 @@ import math
 import multiprocessing
 import os
 import random
+import re
 import shlex
 import shutil
 import subprocess
@@ -912,21 +913,31 @@ def control_text(node, names):
     result = names[node.attrs["result"]]
     t = node.type()
     trips = node.attrs["trips"]
-    text = (f"{out}_zero = google.constant dense<0> : tensor<i64>\n"
+    # The counter's form, from the name (no random draw: seeds keep their
+    # programs): up by 1 to `trips`, down by 1 to 0, up by 2 to a bound it
+    # reaches (<=), or up by 1 while != trips (not a counted loop: an
+    # scf.while).
+    start, compare, bound, step = [
+        (0, "lt", trips, ("add", 1)),
+        (trips, "gt", 0, ("sub", 1)),
+        (0, "le", 2 * trips - 2, ("add", 2)),
+        (0, "ne", trips, ("add", 1)),
+    ][int(re.sub(r"\D", "", out) or 0) % 4]
+    text = (f"{out}_zero = google.constant dense<{start}> : tensor<i64>\n"
             f"  {out}:2 = google.while {out}_zero, {names[node.operands[0]]}"
             f" {{trip_count = {trips} : i64}} : (tensor<i64>, {t}) -> "
             f"(tensor<i64>, {t}) cond {{\n"
             f"  ^bb0({out}_i: tensor<i64>, {out}_x: {t}):\n"
-            f"    {out}_n = google.constant dense<{trips}> : tensor<i64>\n"
-            f"    {out}_c = google.lt {out}_i, {out}_n : tensor<i64>, "
+            f"    {out}_n = google.constant dense<{bound}> : tensor<i64>\n"
+            f"    {out}_c = google.{compare} {out}_i, {out}_n : tensor<i64>, "
             f"tensor<i64> -> tensor<i1>\n"
             f"    google.condition {out}_c : tensor<i1>\n"
             f"  }} do {{\n"
             f"  ^bb0({out}_i: tensor<i64>, {out}_x: {t}):\n"
             f"{body}\n"
-            f"    {out}_one = google.constant dense<1> : tensor<i64>\n"
-            f"    {out}_next = google.add {out}_i, {out}_one : tensor<i64>, "
-            f"tensor<i64> -> tensor<i64>\n"
+            f"    {out}_one = google.constant dense<{step[1]}> : tensor<i64>\n"
+            f"    {out}_next = google.{step[0]} {out}_i, {out}_one : "
+            f"tensor<i64>, tensor<i64> -> tensor<i64>\n"
             f"    google.yield {out}_next, {result} : tensor<i64>, {t}\n"
             f"  }}")
     names[node] = f"{out}#1"

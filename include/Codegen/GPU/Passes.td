@@ -34,7 +34,10 @@ def GpuDeviceBuffersPass
 
     A copy between strided views becomes a `linalg.copy`, which the mapping
     pass turns into a kernel. A rank-0 buffer the host reads (a padding
-    value, the count of a check) is copied to a host `memref.alloca` first. Runs before buffer deallocation, which then
+    value, the count of a check) is copied to a host `memref.alloca` first.
+    A scalar the host writes (`memref.store`, from a `tensor.from_elements`)
+    becomes a `linalg.fill` of it: a kernel that takes it as an argument.
+    Runs before buffer deallocation, which then
     frees the device buffers as it frees any allocation. Functions inside
     `gpu.module`s are left alone.
   }];
@@ -45,6 +48,8 @@ def GpuDeviceBuffersPass
     Statistic<"numConstants", "num-constants", "Constants copied to the device">,
     Statistic<"numHostReads", "num-host-reads",
               "Scalars copied back for the host to read">,
+    Statistic<"numHostWrites", "num-host-writes",
+              "Scalars the host writes, filled on the device">,
   ];
 }
 

@@ -96,6 +96,31 @@ struct GpuDeviceBuffersPass
       ++numHostReads;
     }
 
+    // A scalar the host writes (a tensor.from_elements: a counted loop's
+    // counter) is a fill on the device, which takes it as a kernel
+    // argument: no copy, no wait.
+    SmallVector<memref::StoreOp> hostStores;
+    func.walk([&](memref::StoreOp store) {
+      if (!store->getParentOfType<linalg::LinalgOp>() &&
+          !store->getParentOfType<gpu::LaunchOp>() &&
+          !store.getMemRef().getDefiningOp<memref::AllocaOp>())
+        hostStores.push_back(store);
+    });
+    for (memref::StoreOp store : hostStores) {
+      rewriter.setInsertionPoint(store);
+      Value target = store.getMemRef();
+      int64_t rank = store.getMemRefType().getRank();
+      if (rank != 0) {
+        SmallVector<OpFoldResult> offsets(store.getIndices());
+        SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+        target = memref::SubViewOp::create(rewriter, store.getLoc(), target,
+                                           offsets, ones, ones);
+      }
+      rewriter.replaceOpWithNewOp<linalg::FillOp>(store, store.getValue(),
+                                                  target);
+      ++numHostWrites;
+    }
+
     // Contiguous copies are one memcpy on the device; strided ones a kernel.
     SmallVector<memref::CopyOp> copies;
     func.walk([&](memref::CopyOp op) { copies.push_back(op); });

@@ -133,6 +133,15 @@ struct ConvertGoogleToLinalgPass
       signalPassFailure();
       return;
     }
+    // Counted loops' counters: rank-0 integer ops on scalars known on the
+    // host become scalar ops (nothing else is folded here).
+    RewritePatternSet scalars(&getContext());
+    populateKnownScalarPatterns(scalars);
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
+        .enableFolding(false)
+        .enableConstantCSE(false);
+    (void)applyPatternsGreedily(getOperation(), std::move(scalars), config);
     resolveAndHoistChecks(getOperation());
   }
 };

@@ -93,6 +93,10 @@ void populateIndexingToLinalgPatterns(RewritePatternSet &patterns,
 void populateConvolutionToLinalgPatterns(RewritePatternSet &patterns);
 void populateControlFlowToScfPatterns(RewritePatternSet &patterns);
 
+/// Rank-0 integer computations on scalars the host knows (counted loops'
+/// counters) as scalar ops.
+void populateKnownScalarPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::google
 
 #endif // GOOGLE_LIB_CONVERSION_GOOGLETOLINALG_UTILS_H

@@ -79,3 +79,24 @@ func.func @host_read_of_view(%x: memref<4xi32>, %i: index) -> i32 {
   %r = memref.load %v[] : memref<i32, strided<[], offset: ?>>
   return %r : i32
 }
+
+// -----
+
+// A scalar the host writes (a tensor.from_elements: a counted loop's
+// counter) is filled on the device: a kernel with the scalar as its
+// argument, no copy. A store into a larger buffer fills its element.
+// CHECK-LABEL: func.func @host_write
+// CHECK-SAME: (%[[V:.*]]: i64, %[[I:.*]]: index)
+// CHECK: %[[A:.*]] = gpu.alloc () : memref<i64>
+// CHECK: linalg.fill ins(%[[V]] : i64) outs(%[[A]] : memref<i64>)
+// CHECK: %[[B:.*]] = gpu.alloc () : memref<4xi64>
+// CHECK: %[[ELEMENT:.*]] = memref.subview %[[B]][%[[I]]] [1] [1]
+// CHECK: linalg.fill ins(%[[V]] : i64) outs(%[[ELEMENT]] : memref<1xi64, strided<[1], offset: ?>>)
+// CHECK-NOT: memref.store
+func.func @host_write(%v: i64, %i: index) -> (memref<i64>, memref<4xi64>) {
+  %a = memref.alloc() : memref<i64>
+  memref.store %v, %a[] : memref<i64>
+  %b = memref.alloc() : memref<4xi64>
+  memref.store %v, %b[%i] : memref<4xi64>
+  return %a, %b : memref<i64>, memref<4xi64>
+}

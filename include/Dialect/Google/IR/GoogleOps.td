@@ -809,6 +809,13 @@ def Google_WhileOp : Google_RegionOp<"while"> {
     $init attr-dict `:` functional-type($init, $results) `cond` $cond `do`
     $body
   }];
+  let extraClassDeclaration = [{
+    /// The constant by which the body steps state value `index`, an integer
+    /// scalar other than i1 (its next value is `value + step`, `step + value` or
+    /// `value - step`): after j iterations it is init + j * step, wrapping
+    /// around as the additions do.
+    std::optional<::llvm::APInt> getStateStep(unsigned index);
+  }];
   let hasVerifier = 1;
 }
 

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -614,6 +615,34 @@ LogicalResult WhileOp::verify() {
     return emitOpError("expected the cond region to end with "
                        "google.condition");
   return verifyYield(*this, getBody(), state, "the body");
+}
+
+std::optional<APInt> WhileOp::getStateStep(unsigned index) {
+  auto type = dyn_cast<RankedTensorType>(getInit()[index].getType());
+  // Booleans are not counters (a cast to i1 is `!= 0`, not modular).
+  if (!type || type.getRank() != 0 ||
+      !type.getElementType().isSignlessInteger() ||
+      type.getElementType().isInteger(1))
+    return std::nullopt;
+  Block &body = getBody().front();
+  Value value = body.getArgument(index);
+  auto constant = [](Value step) -> std::optional<APInt> {
+    DenseIntElementsAttr attr;
+    if (!matchPattern(step, m_Constant(&attr)) || !attr.isSplat())
+      return std::nullopt;
+    return attr.getSplatValue<APInt>();
+  };
+  Operation *next = body.getTerminator()->getOperand(index).getDefiningOp();
+  if (isa_and_nonnull<AddOp>(next)) {
+    if (next->getOperand(0) == value)
+      return constant(next->getOperand(1));
+    if (next->getOperand(1) == value)
+      return constant(next->getOperand(0));
+  } else if (isa_and_nonnull<SubOp>(next) && next->getOperand(0) == value) {
+    if (std::optional<APInt> step = constant(next->getOperand(1)))
+      return -*step;
+  }
+  return std::nullopt;
 }
 
 #define GET_OP_CLASSES
