@@ -300,6 +300,11 @@ private:
           accumulate(init, ct);
       return success();
     }
+    // State values the body steps by a constant (a fori_loop's or scan's
+    // counter) are not taped: iteration j starts from init + j * step.
+    SmallVector<std::optional<APInt>> steps;
+    for (size_t k = 0; k < op.getInit().size(); ++k)
+      steps.push_back(op.getStateStep(k));
     // Body results taped besides the state.
     SmallVector<Value> recorded;
     for (Operation &nested : op.getBody().front().without_terminator())
@@ -384,6 +389,10 @@ private:
       for (size_t k = 0; k < n; ++k) {
         Value value = body->getArgument(1 + k);
         Value tape = body->getArgument(1 + n + k);
+        if (steps[k]) {
+          tapes.push_back(tape);
+          continue;
+        }
         auto tapeTensor = cast<RankedTensorType>(tape.getType());
         if (tapeTensor.getElementType() != state[k].getElementType())
           value = CastOp::create(b, loc, state[k].clone(
@@ -462,6 +471,19 @@ private:
       Block &original = op.getBody().front();
       SmallVector<Value> from;
       for (size_t k = 0; k < n; ++k) {
+        if (steps[k]) {
+          Value step = ConstantOp::create(
+              b, loc,
+              DenseElementsAttr::get(
+                  state[k],
+                  b.getIntegerAttr(state[k].getElementType(), *steps[k])));
+          Value value =
+              ab.add(op.getInit()[k],
+                     ab.mul(ab.cast(j, state[k].getElementType()), step));
+          mapping.map(original.getArgument(k), value);
+          from.push_back(value);
+          continue;
+        }
         Value tape = taped.getResult(1 + n + k);
         auto tapeTensor = cast<RankedTensorType>(tape.getType());
         Value value = GatherOp::create(

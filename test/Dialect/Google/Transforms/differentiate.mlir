@@ -240,14 +240,21 @@ func.func @f(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<3xf32> {
 // recording each iteration's starting state (scatter_add into -0.0, its
 // users take its results; the old loop is left dead); a backward loop reads
 // the states back (gather), recomputes the body and differentiates it; the
-// cotangents of the values the body uses from above (%w) are summed.
+// cotangents of the values the body uses from above (%w) are summed. The
+// counter, which the body steps by a constant, is not taped (its tape
+// passes through): iteration j started from init + j * step.
 // CHECK-LABEL: func.func @f_vjp(
 // CHECK-SAME: %[[X:.*]]: tensor<2xf32>, %[[W:.*]]: tensor<2xf32>, %[[CT:.*]]: tensor<2xf32>)
+// CHECK: %[[ZERO:.*]] = google.constant dense<0> : tensor<i64>
 // CHECK: %[[T:.*]]:5 = google.while %{{.*}}, %{{.*}}, %[[X]], %{{.*}}, %{{.*}} {trip_count = 3 : i64} : (tensor<i64>, tensor<i64>, tensor<2xf32>, tensor<3xi64>, tensor<3x2xf32>)
-// CHECK:   google.scatter_add
-// CHECK:   google.scatter_add
-// CHECK:   google.yield
+// CHECK:   ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i64>, %{{.*}}: tensor<2xf32>, %[[COUNTER_TAPE:.*]]: tensor<3xi64>, %{{.*}}: tensor<3x2xf32>):
+// CHECK:   google.scatter_add %{{.*}} : tensor<3x2xf32>, tensor<i64>, tensor<2xf32> -> tensor<3x2xf32>
+// CHECK-NOT: google.scatter_add
+// CHECK:   google.yield %{{.*}}, %{{.*}}, %{{.*}}, %[[COUNTER_TAPE]], %{{.*}} :
 // CHECK: %[[B:.*]]:3 = google.while %[[T]]#0, %[[CT]], %{{.*}} {trip_count = 3 : i64} : (tensor<i64>, tensor<2xf32>, tensor<2xf32>)
+// CHECK:   %[[J:.*]] = google.sub
+// CHECK:   %[[STEPS:.*]] = google.mul %[[J]], %{{.*}} : tensor<i64>, tensor<i64> -> tensor<i64>
+// CHECK:   google.add %[[ZERO]], %[[STEPS]]
 // CHECK:   google.gather %[[T]]#4
 // CHECK:   google.mul
 // CHECK: return %[[T]]#2, %[[B]]#1, %[[B]]#2
