@@ -519,6 +519,41 @@ def DuplicateSharedFillsPass
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def LoopLocalDestinationsPass
+    : Pass<"google-loop-local-destinations", "::mlir::func::FuncOp"> {
+  let summary = "Give the values a loop yields destinations made in the loop";
+  let description = [{
+    CSE merges the `tensor.empty` an op in a loop body writes into with an
+    equal one above the loop (a matmul's result in an RNN step and one
+    before the loop). One-Shot Bufferize then gives every iteration the
+    same buffer, and the loop, which yields it, copies it out each
+    iteration (on a GPU, a device copy per iteration). Here, where the
+    destinations of a value an `scf.for` yields (followed through
+    destination-style ops, inner loops' inits and reshapes) reach an empty
+    tensor, or a `linalg.fill` of one, defined above the loop, that
+    destination is made again just before its op, in the loop:
+
+    ```mlir
+    %e = tensor.empty() : tensor<4xf32>
+    scf.for ... iter_args(%x = %x0) {
+      %y = linalg.generic ... outs(%e)
+      scf.yield %y
+    }
+    =>
+    scf.for ... iter_args(%x = %x0) {
+      %e1 = tensor.empty() : tensor<4xf32>
+      %y = linalg.generic ... outs(%e1)
+      scf.yield %y
+    }
+    ```
+
+    Each iteration then allocates (the deallocation pipeline frees the
+    previous iteration's buffer) instead of copying.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def OrderConstantGlobalsPass
     : Pass<"google-order-constant-globals", "::mlir::ModuleOp"> {
   let summary = "Give bufferization's constant globals an order and names "

@@ -344,6 +344,9 @@ void google::addTensorCodegenPasses(OpPassManager &pm,
 
 void google::addBufferizationPasses(OpPassManager &pm,
                                     const ExtremePipelineOptions &options) {
+  // A loop's state in buffers of its own iteration, not copies of one
+  // buffer from above the loop.
+  pm.addNestedPass<func::FuncOp>(createLoopLocalDestinationsPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
