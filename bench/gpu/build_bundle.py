@@ -175,11 +175,14 @@ for f, extra, *tag in runs:
             manifest.append(rec)
     print("bundled", base, len(cases), "cases", flush=True)
 
-def bundle_model(name, fn, args, expected, scale_tolerance, options=""):
+def bundle_model(name, fn, args, expected, scale_tolerance, options="",
+                 bench=None):
     """`fn` (a @gm.jit function) traced at `args`, compiled for the target
     at opt-level 0 and 3, with its inputs and NumPy's `expected` results:
     each result must lie within `scale_tolerance` times its largest
-    magnitude of NumPy's (the examples' own criterion)."""
+    magnitude of NumPy's (the examples' own criterion). With `bench` (the
+    name of device_run.py's torch contender), the opt-level 3 object is
+    also timed there, inputs and results on the device."""
     import google_mlir as gm
     M = os.path.join(a.out, "models"); os.makedirs(M, exist_ok=True)
     src = os.path.join(M, name + ".mlir")
@@ -203,6 +206,10 @@ def bundle_model(name, fn, args, expected, scale_tolerance, options=""):
         else:
             rec.update(obj=obj, func=function)
         manifest.append(rec)
+        if bench and obj and L == "3" and a.bench:
+            manifest.append({"id": f"model-{name}", "bench": True,
+                             "model": bench, "npz": rec["npz"], "obj": obj,
+                             "func": function, "n_in": len(args)})
     print("bundled model", name, flush=True)
 
 
@@ -266,6 +273,13 @@ if not a.no_models:
     bptt = train_rnn.numpy_grads(rnn_params, xs, targets)
     bundle_model("rnn_grad", gm.jit(rnn_grads), [rnn_params[k] for k in rnn_keys] + [xs, targets],
                  [bptt[k].astype(np.float32) for k in rnn_keys], 1e-4)
+    # The example's size (64 steps, batch 32, hidden 128), also timed against
+    # torch's autograd over a Python loop of the same cell: each step's
+    # launches (counted loops keep the counter on the host: no read-back).
+    xs, targets = train_rnn.make_batch(np.random.default_rng(0))
+    bptt = train_rnn.numpy_grads(rnn_params, xs, targets)
+    bundle_model("rnn_grad_s64", gm.jit(rnn_grads), [rnn_params[k] for k in rnn_keys] + [xs, targets],
+                 [bptt[k].astype(np.float32) for k in rnn_keys], 1e-4, bench="rnn")
     # The CNN's SGD step on 100 digits (convolution and pooling gradients),
     # against its hand-written NumPy step, and its gradients alone, against
     # the CPU's compiled ones.
