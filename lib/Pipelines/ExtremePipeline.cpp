@@ -241,6 +241,9 @@ void google::addGoogleOptimizationPasses(OpPassManager &pm,
   // Gradients the module asks for (VJP declarations) first: they are
   // google ops too.
   pm.addPass(createDifferentiatePass());
+  // A jitted gradient's VJP (and any function called once) in its caller:
+  // results computed in place, fusion across the call.
+  pm.addPass(createInlineSingleCallsPass());
   if (options.fold) {
     pm.addPass(createFoldConstantsPass());
     pm.addPass(createSwapMatmulTransposesPass());

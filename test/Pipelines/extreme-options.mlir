@@ -1,5 +1,6 @@
 // Each optimization can be switched off; the stages are always there
-// (the gradients a module asks for are built first).
+// (the gradients a module asks for are built first, then functions called
+// once are inlined).
 // RUN: google-opt %s --google-extreme-pipeline --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=ALL
 // RUN: google-opt %s --google-extreme-pipeline="fold=false cse=false dce=false fuse=false" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=NONE
 // RUN: google-opt %s --google-extreme-pipeline="fuse=false" --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=NOFUSE
@@ -7,6 +8,7 @@
 // RUN: google-opt %s --google-extreme-pipeline="fold=false cse=false dce=false fuse=false opt-level=0" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 
 // ALL: google-differentiate
+// ALL-NEXT: google-inline-single-calls,
 // ALL-NEXT: google-fold-constants
 // ALL-NEXT: google-swap-matmul-transposes,
 // ALL-NEXT: google-cse,
@@ -19,6 +21,7 @@
 
 // NONE: builtin.module(
 // NONE-NEXT: google-differentiate
+// NONE-NEXT: google-inline-single-calls,
 // NONE-NEXT: google-export-functions,
 // NONE-NEXT: convert-google-to-linalg{scatter=loops},
 

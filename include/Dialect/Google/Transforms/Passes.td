@@ -138,6 +138,40 @@ def SwapMatmulTransposesPass : Pass<"google-swap-matmul-transposes"> {
   ];
 }
 
+def InlineSingleCallsPass
+    : Pass<"google-inline-single-calls", "::mlir::ModuleOp"> {
+  let summary = "Inline private functions called from one place";
+  let description = [{
+    A private `func.func` with a body of one block whose only use is one
+    `func.call` is inlined there and erased: the VJP a jitted gradient
+    calls, a traced helper used once. Its results then flow into the
+    caller's ops, so that the caller's results are computed in place (a
+    returned call result was copied into the caller's result buffer) and
+    fusion and CSE see across the call. Functions called from several
+    places stay calls.
+
+    ```mlir
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %r = call @g(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      return %r : tensor<4xf32>
+    }
+    func.func private @g(%y: tensor<4xf32>) -> tensor<4xf32> {
+      %e = google.exp %y : tensor<4xf32>
+      return %e : tensor<4xf32>
+    }
+    =>
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %e = google.exp %x : tensor<4xf32>
+      return %e : tensor<4xf32>
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numInlined", "num-inlined", "Calls inlined">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def DifferentiatePass : Pass<"google-differentiate", "::mlir::ModuleOp"> {
   let summary = "Reverse-mode autodiff of google-dialect functions";
   let description = [{
