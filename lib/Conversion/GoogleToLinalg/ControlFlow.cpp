@@ -11,8 +11,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "llvm/ADT/SmallBitVector.h"
-
 using namespace mlir;
 using namespace mlir::google;
 
@@ -60,17 +58,10 @@ struct CountedLoop {
   bool strict;
   /// The step's magnitude (its sign is the direction).
   APInt stride;
-  /// Every state value the body steps by a constant, the counter included,
-  /// with its (signed) step: each is first + iteration * step.
-  SmallVector<std::pair<unsigned, APInt>> inductions;
+  /// For each state value, the (signed) constant the body steps it by, if
+  /// it does (the counter does): it is first + iteration * step.
+  SmallVector<std::optional<APInt>> steps;
 };
-
-std::optional<APInt> getScalarConstant(Value value) {
-  DenseIntElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
-    return std::nullopt;
-  return attr.getSplatValue<APInt>();
-}
 
 bool isCounterType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -114,12 +105,11 @@ std::optional<CountedLoop> matchCountedLoop(WhileOp op) {
       !isCounterType(counterArg.getType()) ||
       bound.getType() != counterArg.getType())
     return std::nullopt;
-  CountedLoop loop{counterArg.getArgNumber(),
-                   bound,
-                   getScalarConstant(bound),
-                   up,
-                   strict,
-                   APInt()};
+  CountedLoop loop{
+      counterArg.getArgNumber(), bound, std::nullopt, up, strict, APInt(), {}};
+  APInt boundValue;
+  if (matchPattern(bound, m_ConstantInt(&boundValue)))
+    loop.constantBound = boundValue;
   // Otherwise the bound is defined above the loop. (A block without a
   // region: an enclosing loop's body, being converted.)
   Region *boundRegion = bound.getParentRegion();
@@ -128,15 +118,12 @@ std::optional<CountedLoop> matchCountedLoop(WhileOp op) {
     return std::nullopt;
 
   for (unsigned index = 0; index < op.getInit().size(); ++index)
-    if (isCounterType(op.getInit()[index].getType()))
-      if (std::optional<APInt> step = op.getStateStep(index))
-        loop.inductions.emplace_back(index, *step);
-  auto counter = llvm::find_if(loop.inductions, [&](const auto &induction) {
-    return induction.first == loop.counter;
-  });
-  if (counter == loop.inductions.end())
+    loop.steps.push_back(isCounterType(op.getInit()[index].getType())
+                             ? op.getStateStep(index)
+                             : std::nullopt);
+  if (!loop.steps[loop.counter])
     return std::nullopt;
-  const APInt &step = counter->second;
+  const APInt &step = *loop.steps[loop.counter];
   if (step.isZero() || step.isNegative() == up || step.isMinSignedValue())
     return std::nullopt;
   loop.stride = step.abs();
@@ -241,26 +228,20 @@ struct WhileToScf : public OpConversionPattern<WhileOp> {
     if (std::optional<CountedLoop> counted = matchCountedLoop(op)) {
       // The stepped state values are not carried: each iteration computes
       // them from the induction variable, as scalars the host knows.
-      SmallVector<Value> firsts;
-      for (auto [index, step] : counted->inductions)
-        firsts.push_back(tensor::ExtractOp::create(
-            rewriter, loc, adaptor.getInit()[index], ValueRange()));
-      auto counter = llvm::find_if(counted->inductions, [&](const auto &i) {
-        return i.first == counted->counter;
-      });
+      unsigned count = op.getInit().size();
+      SmallVector<Value> firsts(count), init;
+      for (unsigned index = 0; index < count; ++index) {
+        if (counted->steps[index])
+          firsts[index] = tensor::ExtractOp::create(
+              rewriter, loc, adaptor.getInit()[index], ValueRange());
+        else
+          init.push_back(adaptor.getInit()[index]);
+      }
       Value bound = counted->constantBound
                         ? Value()
                         : rewriter.getRemappedValue(counted->bound);
-      Value trips =
-          buildTripCount(rewriter, loc, *counted,
-                         firsts[counter - counted->inductions.begin()], bound);
-      llvm::SmallBitVector stepped(op.getInit().size());
-      for (auto [index, step] : counted->inductions)
-        stepped.set(index);
-      SmallVector<Value> init;
-      for (auto [index, value] : llvm::enumerate(adaptor.getInit()))
-        if (!stepped.test(index))
-          init.push_back(value);
+      Value trips = buildTripCount(rewriter, loc, *counted,
+                                   firsts[counted->counter], bound);
       Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
       Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
       auto forOp =
@@ -276,20 +257,14 @@ struct WhileToScf : public OpConversionPattern<WhileOp> {
       auto state = [&](ValueRange carried, Value steps) {
         SmallVector<Value> values;
         auto next = carried.begin();
-        for (unsigned index = 0; index < stepped.size(); ++index) {
-          if (!stepped.test(index)) {
-            values.push_back(*next++);
-            continue;
-          }
-          auto position =
-              llvm::find_if(counted->inductions,
-                            [&](auto &i) { return i.first == index; }) -
-              counted->inductions.begin();
-          values.push_back(buildInductionValue(
-              rewriter, loc,
-              cast<RankedTensorType>(op.getInit()[index].getType()),
-              firsts[position], counted->inductions[position].second, steps));
-        }
+        for (unsigned index = 0; index < count; ++index)
+          values.push_back(
+              counted->steps[index]
+                  ? buildInductionValue(
+                        rewriter, loc,
+                        cast<RankedTensorType>(op.getInit()[index].getType()),
+                        firsts[index], *counted->steps[index], steps)
+                  : *next++);
         return values;
       };
       rewriter.setInsertionPointToStart(body);
@@ -297,8 +272,8 @@ struct WhileToScf : public OpConversionPattern<WhileOp> {
           state(forOp.getRegionIterArgs(), forOp.getInductionVar());
       Operation *yield = op.getBody().front().getTerminator();
       rewriter.modifyOpInPlace(yield, [&] {
-        for (int index = stepped.size() - 1; index >= 0; --index)
-          if (stepped.test(index))
+        for (int index = count - 1; index >= 0; --index)
+          if (counted->steps[index])
             yield->eraseOperand(index);
       });
       rewriter.mergeBlocks(&op.getBody().front(), body, arguments);

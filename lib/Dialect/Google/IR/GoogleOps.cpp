@@ -627,10 +627,10 @@ std::optional<APInt> WhileOp::getStateStep(unsigned index) {
   Block &body = getBody().front();
   Value value = body.getArgument(index);
   auto constant = [](Value step) -> std::optional<APInt> {
-    DenseIntElementsAttr attr;
-    if (!matchPattern(step, m_Constant(&attr)) || !attr.isSplat())
+    APInt value;
+    if (!matchPattern(step, m_ConstantInt(&value)))
       return std::nullopt;
-    return attr.getSplatValue<APInt>();
+    return value;
   };
   Operation *next = body.getTerminator()->getOperand(index).getDefiningOp();
   if (isa_and_nonnull<AddOp>(next)) {
