@@ -26,6 +26,9 @@ class LLVMDialect;
 namespace omp {
 class OpenMPDialect;
 } // namespace omp
+namespace bufferization {
+class BufferizationDialect;
+} // namespace bufferization
 namespace cf {
 class ControlFlowDialect;
 } // namespace cf

@@ -31,7 +31,13 @@ def ExportFunctionsPass : Pass<"google-export-functions", "::mlir::ModuleOp"> {
     `tanh`, `malloc`, ...) is renamed to `<name>.google`, so that it cannot
     capture those calls; a public one keeps its name in
     `google.export_name`, which the runtime manifest uses.
+
+    A public function's tensor arguments are marked
+    `bufferization.writable = false`: callers pass their inputs without a
+    copy, so One-Shot Bufferize gives code that would update an input in
+    place (a scatter, a loop's state) a copy of it to write into.
   }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
 def ResultsToOutParamsPass

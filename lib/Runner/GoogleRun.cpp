@@ -657,6 +657,9 @@ private:
     }
     size_t numResults = signature.results.size();
     Results results(numResults);
+    // Inputs are passed without a copy; the compiled code must leave them
+    // as they were.
+    std::vector<HostTensor> inputsBefore = inputs;
     if (std::optional<RunError> error =
             check(callCompiled(function, args, results.tensors))) {
       if (referenceValues)
@@ -665,6 +668,11 @@ private:
                          error->message;
       return error;
     }
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (std::memcmp(inputs[i].data(), inputsBefore[i].data(),
+                      inputs[i].numBytes()) != 0)
+        return RunError{"@" + fn + ": the compiled code wrote into input " +
+                        std::to_string(i) + ", which it must leave unchanged"};
     for (const google_rt_tensor &tensor : results.tensors)
       values.push_back(HostTensor::copyOf(tensor));
     if (!options.check)

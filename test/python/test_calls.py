@@ -92,6 +92,41 @@ def test_inputs_are_never_modified(rng):
     np.testing.assert_array_equal(x, copies[0])
 
 
+def test_updates_in_place_work_on_copies_of_inputs(rng, cache_dir):
+    # A scatter_add would add into its base's buffer, a loop would step its
+    # state in the buffer it starts from: with an input there, the
+    # caller's array (passed without a copy) changed until the arguments
+    # were marked read-only for bufferization.
+    source = textwrap.dedent("""
+        func.func @rows(%b: tensor<10x4xf32>, %ids: tensor<3xi64>, %u: tensor<3x4xf32>) -> tensor<10x4xf32> {
+          %r = google.scatter_add %b, %ids, %u {axis = 0 : i64} : tensor<10x4xf32>, tensor<3xi64>, tensor<3x4xf32> -> tensor<10x4xf32>
+          return %r : tensor<10x4xf32>
+        }
+    """)
+    info = gm._native_module.compile(source, "rows", "", str(cache_dir), 0)
+    from google_mlir import runtime
+    rows = runtime.load(info["path"]).function("rows")
+    b = rng.standard_normal((10, 4)).astype(np.float32)
+    ids = np.array([1, 2, 1])
+    u = rng.standard_normal((3, 4)).astype(np.float32)
+    before = b.copy()
+    expected = before.copy()
+    np.add.at(expected, ids, u)
+    np.testing.assert_allclose(rows(b, ids, u), expected, rtol=1e-6)
+    np.testing.assert_array_equal(b, before)
+
+    @gm.jit
+    def halve_until_small(x):
+        return gm.while_loop(lambda y: (y * y).sum() > 1.0,
+                             lambda y: y * 0.5, x)
+
+    x = rng.standard_normal((16, 16)).astype(np.float32) * 4
+    before = x.copy()
+    y = halve_until_small(x)
+    np.testing.assert_array_equal(x, before)
+    assert np.sum(y * y) <= 1.0 and np.sum(2 * y * (2 * y)) > 1.0
+
+
 def test_keyword_arguments_and_defaults(rng):
     @gm.jit
     def affine(x, w, b=np.float32(0)):

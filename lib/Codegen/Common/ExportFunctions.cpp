@@ -4,6 +4,7 @@
 #include "Codegen/Passes.h"
 #include "google_runtime_abi.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -87,6 +88,13 @@ struct ExportFunctionsPass
       if (!func->hasAttr(google::GoogleDialect::kSignatureAttrName))
         func->setAttr(google::GoogleDialect::kSignatureAttrName,
                       TypeAttr::get(func.getFunctionType()));
+      // The caller's inputs are passed without a copy: code that would
+      // update one in place (a scatter, a loop's state) works on a copy.
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        if (isa<TensorType>(func.getArgument(i).getType()))
+          func.setArgAttr(
+              i, bufferization::BufferizationDialect::kWritableAttrName,
+              BoolAttr::get(context, false));
     }
   }
 };

@@ -1,6 +1,9 @@
 // RUN: google-opt %s -google-export-functions | FileCheck %s
 
+// Callers pass inputs without a copy: bufferization must not write into
+// them.
 // CHECK-LABEL: func @public
+// CHECK-SAME: (%{{.*}}: tensor<?x8xf32> {bufferization.writable = false}, %{{.*}}: tensor<8xf32> {bufferization.writable = false})
 // CHECK-SAME: attributes {google.signature = (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>, llvm.emit_c_interface}
 func.func @public(%x: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
   %0 = call @helper(%x) : (tensor<?x8xf32>) -> tensor<?x8xf32>
@@ -9,6 +12,7 @@ func.func @public(%x: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
 
 // Private functions are internal.
 // CHECK-LABEL: func private @helper
+// CHECK-NOT: bufferization.writable
 // CHECK-NOT: google.signature
 func.func private @helper(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   return %x : tensor<?x8xf32>
