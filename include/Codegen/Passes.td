@@ -527,37 +527,58 @@ def DuplicateSharedFillsPass
 
 def LoopLocalDestinationsPass
     : Pass<"google-loop-local-destinations", "::mlir::func::FuncOp"> {
-  let summary = "Give the values a loop yields destinations made in the loop";
+  let summary = "Give the values a loop yields destinations of their own "
+                "iteration: the state they replace, or a new empty tensor";
   let description = [{
-    CSE merges the `tensor.empty` an op in a loop body writes into with an
-    equal one above the loop (a matmul's result in an RNN step and one
-    before the loop). One-Shot Bufferize then gives every iteration the
-    same buffer, and the loop, which yields it, copies it out each
-    iteration (on a GPU, a device copy per iteration). Here, where the
-    destinations of a value an `scf.for` yields (followed through
-    destination-style ops, inner loops' inits and reshapes) reach an empty
-    tensor, or a `linalg.fill` of one, defined above the loop, that
-    destination is made again just before its op, in the loop:
+    One-Shot Bufferize yields a loop's state without a copy only where the
+    body computes the new state in the buffer of the old one. The
+    conversion computes every value into a new `tensor.empty`, and CSE
+    merges that with an equal one above the loop; then every iteration
+    shares one buffer and copies it out (on a GPU, a device copy per
+    iteration), and an `scf.while` copies its whole state in each
+    iteration's condition.
 
-    ```mlir
-    %e = tensor.empty() : tensor<4xf32>
-    scf.for ... iter_args(%x = %x0) {
-      %y = linalg.generic ... outs(%e)
-      scf.yield %y
-    }
-    =>
-    scf.for ... iter_args(%x = %x0) {
-      %e1 = tensor.empty() : tensor<4xf32>
-      %y = linalg.generic ... outs(%e1)
-      scf.yield %y
-    }
-    ```
+    Here, for each tensor an `scf.for` or an `scf.while`'s after region
+    yields, the destination chain is followed (through destination-style
+    ops' inits, inner loops' inits and reshapes) to its root:
 
-    Each iteration then allocates (the deallocation pipeline frees the
-    previous iteration's buffer) instead of copying.
+    - **The iteration argument it replaces**, where the root is an empty
+      tensor of its type and every read of the iteration argument (or of a
+      reshape or slice of it) comes before the chain's first writer, or is
+      that writer reading it elementwise where it writes. The state is then
+      updated in place: no allocation, no copy. For an `scf.while` the
+      condition must pass the state on unchanged.
+
+      ```mlir
+      scf.for ... iter_args(%x = %x0) {
+        %e = tensor.empty() : tensor<4xf32>
+        %y = linalg.generic ins(%x) outs(%e) ...
+        scf.yield %y
+      }
+      =>
+      scf.for ... iter_args(%x = %x0) {
+        %y = linalg.generic ins(%x) outs(%x) ...
+        scf.yield %y
+      }
+      ```
+
+    - **Otherwise, if the root is an empty tensor or a `linalg.fill` of one
+      defined above the loop,** it is made again just before its user, in
+      the loop: each iteration allocates (the deallocation pipeline frees
+      the previous iteration's buffer) instead of copying.
+
+    Replacing an empty tensor, whose contents are undefined, never changes
+    a result; the conditions above only keep One-Shot Bufferize from
+    copying.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numStateWrites", "num-state-writes",
+              "Yielded values computed in their iteration argument">,
+    Statistic<"numLocalDestinations", "num-local-destinations",
+              "Destinations above a loop made again in it">,
+  ];
 }
 
 def OrderConstantGlobalsPass
