@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""A fused elementwise chain, relu(x * 2 + y) - 0.5, and a row softmax, in f32,
-side by side: google-mlir's compiled code (opt-level 3 and opt-level 1, the
+"""A fused elementwise chain, relu(x * 2 + y) - 0.5, a row softmax, and
+reductions over all axes (a squared error's sum, sum((x - y)^2), and a
+max), in f32, side by side: google-mlir's compiled code (opt-level 3 and opt-level 1, the
 unvectorized loops) and NumPy. Prints median times and GB/s (bytes of the
 inputs and the result, each moved once), and the chain's share of the
 bandwidth STREAM's triad reaches on one core over arrays of the same size
@@ -46,6 +47,18 @@ CHAIN = f"""func.func @chain(%x: {t}, %y: {t}) -> {t} {{
 SOFTMAX = f"""func.func @softmax(%x: {t}) -> {t} {{
   %0 = google.softmax %x {{axis = 1 : i64}} : {t}
   return %0 : {t}
+}}
+"""
+SSE = f"""func.func @sse(%x: {t}, %y: {t}) -> tensor<f32> {{
+  %0 = google.sub %x, %y : {t}, {t} -> {t}
+  %1 = google.mul %0, %0 : {t}, {t} -> {t}
+  %2 = google.reduce_sum %1 {{axes = array<i64: 0, 1>, keep_dims = false}} : {t} -> tensor<f32>
+  return %2 : tensor<f32>
+}}
+"""
+MAX_ALL = f"""func.func @max_all(%x: {t}) -> tensor<f32> {{
+  %0 = google.reduce_max %x {{axes = array<i64: 0, 1>, keep_dims = false}} : {t} -> tensor<f32>
+  return %0 : tensor<f32>
 }}
 """
 rng = np.random.default_rng(0)
@@ -96,16 +109,21 @@ def softmax(v):
     return e / e.sum(axis=1, keepdims=True)
 
 
-cases = [("chain", CHAIN, [x, y], lambda: np.maximum(x * 2 + y, 0) - 0.5, 3),
-         ("softmax", SOFTMAX, [x], lambda: softmax(x), 2)]
+# (name, module, inputs, NumPy, tensors moved, relative tolerance: sums
+# are reassociated)
+cases = [("chain", CHAIN, [x, y], lambda: np.maximum(x * 2 + y, 0) - 0.5, 3,
+          1e-5),
+         ("softmax", SOFTMAX, [x], lambda: softmax(x), 2, 1e-5),
+         ("sse", SSE, [x, y], lambda: np.sum((x - y) ** 2), 2, 1e-4),
+         ("max_all", MAX_ALL, [x], lambda: x.max(), 1, 0)]
 print(f"{r}x{c} f32")
 with tempfile.TemporaryDirectory() as directory:
     stream = stream_triad_gbs(directory)
     if stream:
         print(f"STREAM triad, 1 core, {r * c} elements: {stream:.1f} GB/s")
-    for name, text, inputs, reference, tensors in cases:
+    for name, text, inputs, reference, tensors, rtol in cases:
         o3, result = google_us(directory, name, text, inputs, 3)
-        if not np.allclose(result, reference(), rtol=1e-5, atol=1e-6):
+        if not np.allclose(result, reference(), rtol=rtol, atol=1e-6):
             sys.exit(f"error: {name}: wrong result at opt-level=3")
         o1, _ = google_us(directory, name, text, inputs, 1)
         ref = numpy_us(reference)

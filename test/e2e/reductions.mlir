@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 26 cases match numpy
+// CHECK: e2e: 29 cases match numpy
 
 // E2E: @sum_rows(x: 4x8xf32) -> x.sum(axis=1)
 // E2E: @min_prod(x: 4x8xf32[0.5:1.5], h: 6x5xf16[0.5:1.5]) -> (x.min(axis=1), x.prod(axis=(0, 1)), h.prod(axis=0), h.min(axis=0, keepdims=True))
@@ -32,6 +32,12 @@
 // E2E: @sum_all_dynamic(x: 0x50xf32) -> x.sum()
 // E2E: @max_all(x: 97x89xf32) -> x.max()
 // E2E: @sum_all_int(x: 64x65xi64) -> x.sum()
+// Several innermost axes reduced as one row (in chunks where it is long):
+// a squared error's sum, an image's max over its rows and columns, an f64
+// mean of a 3-d tensor's two inner axes.
+// E2E: @squared_error(x: 64x48xf32, y: 64x48xf32) -> ((x - y) ** 2).sum()
+// E2E: @image_max(x: 2x3x16x16xf32) -> x.max(axis=(2, 3))
+// E2E: @inner_mean(x: 3x40x50xf64) -> x.mean(axis=(1, 2))
 
 func.func @sum_rows(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
@@ -125,4 +131,18 @@ func.func @min_long_rows(%x: tensor<3x3000xf32>) -> (tensor<3xf32>, tensor<3000x
 func.func @prod_rows(%x: tensor<64x16xf64>) -> tensor<64xf64> {
   %0 = google.reduce_prod %x {axes = array<i64: 1>, keep_dims = false} : tensor<64x16xf64> -> tensor<64xf64>
   return %0 : tensor<64xf64>
+}
+func.func @squared_error(%x: tensor<64x48xf32>, %y: tensor<64x48xf32>) -> tensor<f32> {
+  %0 = google.sub %x, %y : tensor<64x48xf32>, tensor<64x48xf32> -> tensor<64x48xf32>
+  %1 = google.mul %0, %0 : tensor<64x48xf32>, tensor<64x48xf32> -> tensor<64x48xf32>
+  %2 = google.reduce_sum %1 {axes = array<i64: 0, 1>, keep_dims = false} : tensor<64x48xf32> -> tensor<f32>
+  return %2 : tensor<f32>
+}
+func.func @image_max(%x: tensor<2x3x16x16xf32>) -> tensor<2x3xf32> {
+  %0 = google.reduce_max %x {axes = array<i64: 2, 3>, keep_dims = false} : tensor<2x3x16x16xf32> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+func.func @inner_mean(%x: tensor<3x40x50xf64>) -> tensor<3xf64> {
+  %0 = google.reduce_mean %x {axes = array<i64: 1, 2>, keep_dims = false} : tensor<3x40x50xf64> -> tensor<3xf64>
+  return %0 : tensor<3xf64>
 }

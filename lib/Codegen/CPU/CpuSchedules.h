@@ -101,7 +101,7 @@ bool isFreeElementwise(linalg::GenericOp op);
 /// reads contiguously together (one loop each once collapsed); none when an
 /// extent is dynamic, a map broadcasts a 1 or an operand is a window of a
 /// larger tensor's inner dimensions.
-SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op);
+SmallVector<ReassociationIndices> getCollapsibleDims(linalg::LinalgOp op);
 
 /// Whether `fill` writes a whole static tensor of rank 2 or more that no
 /// schedule took, so that it can fill it as one dimension (a nest of short
@@ -264,6 +264,7 @@ private:
   static llvm::SetVector<Operation *> getRowChain(linalg::GenericOp end);
   LogicalResult fuseRowChains(IRRewriter &rewriter);
   LogicalResult tileRowReduction(IRRewriter &rewriter, linalg::LinalgOp op);
+  LogicalResult collapseReductions(IRRewriter &rewriter);
 
   // Elementwise ops (ElementwiseSchedule.cpp).
   LogicalResult tileElementwise(IRRewriter &rewriter);

@@ -369,7 +369,7 @@ bool isCollapsibleFill(linalg::FillOp fill) {
          isDenseInner(fill.getOutputs()[0]);
 }
 
-SmallVector<ReassociationIndices> getCollapsibleDims(linalg::GenericOp op) {
+SmallVector<ReassociationIndices> getCollapsibleDims(linalg::LinalgOp op) {
   // Static extents (the dynamic ones carry run-time checks of their own)
   // and maps without broadcast 1s.
   if (op.hasDynamicShape() ||

@@ -177,4 +177,58 @@ LogicalResult CpuScheduler::tileRowReduction(IRRewriter &rewriter,
   return success();
 }
 
+/// A reduction over several innermost loops that every operand reads
+/// contiguously together (a sum over all axes, a mean over an image's rows
+/// and columns) reduces one loop of their product instead, which
+/// isRowReduction takes; LLVM left the nest of loops scalar.
+LogicalResult CpuScheduler::collapseReductions(IRRewriter &rewriter) {
+  SmallVector<linalg::LinalgOp> ops;
+  getOperation()->walk([&](linalg::LinalgOp op) {
+    if (isa<linalg::GenericOp, linalg::ReduceOp>(op) &&
+        op.hasPureTensorSemantics() && !isScheduled(op) &&
+        !op->hasAttr(kVectorizeAttr) && op.getNumReductionLoops() >= 2 &&
+        op->getNumResults() == 1 && !hasEmptyLoop(op))
+      ops.push_back(op);
+  });
+  for (linalg::LinalgOp op : ops) {
+    // Parallel loops, then the reductions, all of them collapsible into
+    // one (and the parallel ones as they may).
+    unsigned numLoops = op.getNumLoops();
+    unsigned firstReduction = numLoops - op.getNumReductionLoops();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    if (llvm::any_of(ArrayRef(iterators).drop_front(firstReduction),
+                     [](utils::IteratorType type) {
+                       return type != utils::IteratorType::reduction;
+                     }))
+      continue;
+    SmallVector<ReassociationIndices> folded;
+    for (ReassociationIndices &group : getCollapsibleDims(op)) {
+      ReassociationIndices parallel, reduction;
+      for (int64_t d : group)
+        (d < firstReduction ? parallel : reduction).push_back(d);
+      for (ReassociationIndices *part : {&parallel, &reduction})
+        if (part->size() > 1)
+          folded.push_back(*part);
+    }
+    if (folded.empty() || folded.back().front() != firstReduction ||
+        folded.back().size() != numLoops - firstReduction)
+      continue;
+    rewriter.setInsertionPoint(op);
+    linalg::LinalgOp generic = op;
+    if (!isa<linalg::GenericOp>(op)) {
+      FailureOr<linalg::GenericOp> generalized =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (failed(generalized))
+        return op->emitError("cannot generalize a reduction");
+      generic = *generalized;
+    }
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(generic, folded, rewriter);
+    if (failed(collapsed))
+      return generic->emitError("cannot collapse a reduction's loops");
+    rewriter.replaceOp(generic, collapsed->results);
+  }
+  return success();
+}
+
 } // namespace mlir::google::cpu

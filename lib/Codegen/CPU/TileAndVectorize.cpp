@@ -132,6 +132,8 @@ LogicalResult CpuScheduler::run() {
   if (failed(fuseRowChains(rewriter)) || failed(tileElementwise(rewriter)))
     return failure();
   vectorizeWindowCopies(rewriter);
+  if (failed(collapseReductions(rewriter)))
+    return failure();
   // Row reductions (softmax, layer norm, reduce_* over the last axis),
   // in the row loops of fuseRowChains or not.
   SmallVector<linalg::LinalgOp> rowOps;

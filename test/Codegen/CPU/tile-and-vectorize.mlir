@@ -319,6 +319,35 @@ func.func @long_rows(%x: tensor<4x2048xf32>, %p: tensor<4x2053xf32>) -> (tensor<
 
 // -----
 
+// A reduction over several innermost axes read contiguously (a sum of all
+// of a matrix, a mean over an image's rows and columns) reduces one
+// collapsed row: vector reductions, not a nest of scalar loops. A
+// reduction over axes that are not innermost keeps its loops.
+// CHECK-LABEL: func @several_axes
+// CHECK:       tensor.collapse_shape %{{.*}} {{\[}}[0, 1]] : tensor<256x256xf32> into tensor<65536xf32>
+// CHECK:       scf.for
+// CHECK:         vector.multi_reduction <add>, {{.*}} : vector<1024xf32> to f32
+// CHECK:       tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2, 3]] : tensor<2x3x16x16xf32> into tensor<6x256xf32>
+// CHECK:       scf.for
+// CHECK:         vector.multi_reduction <maximumf>, {{.*}} [1] : vector<1x256xf32> to vector<1xf32>
+// CHECK:       linalg.reduce { arith.addf } ins(%{{.*}} : tensor<4x8x16xf32>) outs(%{{.*}} : tensor<8xf32>) dimensions = [0, 2]
+func.func @several_axes(%x: tensor<256x256xf32>, %image: tensor<2x3x16x16xf32>, %y: tensor<4x8x16xf32>) -> (tensor<f32>, tensor<2x3xf32>, tensor<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %all = linalg.reduce { arith.addf } ins(%x : tensor<256x256xf32>) outs(%f : tensor<f32>) dimensions = [0, 1]
+  %e2 = tensor.empty() : tensor<2x3xf32>
+  %f2 = linalg.fill ins(%ninf : f32) outs(%e2 : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %pooled = linalg.reduce { arith.maximumf } ins(%image : tensor<2x3x16x16xf32>) outs(%f2 : tensor<2x3xf32>) dimensions = [2, 3]
+  %e3 = tensor.empty() : tensor<8xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<8xf32>) -> tensor<8xf32>
+  %outer = linalg.reduce { arith.addf } ins(%y : tensor<4x8x16xf32>) outs(%f3 : tensor<8xf32>) dimensions = [0, 2]
+  return %all, %pooled, %outer : tensor<f32>, tensor<2x3xf32>, tensor<8xf32>
+}
+
+// -----
+
 // Left alone: f16 reductions, and reductions over another axis than the
 // innermost whose rows are longer than 8 vectors (LLVM vectorizes along
 // the row; shorter rows are summed row by row, tile-elementwise.mlir).
