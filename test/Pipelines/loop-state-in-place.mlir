@@ -11,9 +11,10 @@
 // CHECK: scf.while
 // CHECK-NOT: memref.copy
 // CHECK-NOT: memref.alloc() {{.*}} : memref<64x64xf32>
-// CHECK: scf.yield
-// CHECK-NEXT: }
-// CHECK-NEXT: return
+// CHECK: } do {
+// CHECK-NOT: memref.copy
+// CHECK-NOT: memref.alloc() {{.*}} : memref<64x64xf32>
+// CHECK: return
 func.func @halve_until_small(%x: tensor<64x64xf32>, %limit: tensor<f32>) -> tensor<64x64xf32> {
   %r = google.while %x : (tensor<64x64xf32>) -> (tensor<64x64xf32>) cond {
   ^bb0(%y: tensor<64x64xf32>):

@@ -122,6 +122,14 @@ constexpr int64_t kMaxShortRowVectors = 8;
 /// Rows longer than this are reduced in chunks of at most this many
 /// elements, one vector reduction each.
 constexpr int64_t kMaxVectorReduction = 1024;
+/// A long row reduces into at most this many vectors of partial results
+/// (independent accumulators: the adds' latency overlaps).
+constexpr int64_t kMaxPartialVectors = 8;
+/// The partial results' width for a row of `length` elements with
+/// `lanes` per vector: the widest multiple of `lanes` up to
+/// kMaxPartialVectors vectors that divides `length`, else its largest
+/// divisor between one vector and that many; 0 when none is.
+int64_t getPartialReductionWidth(int64_t length, int64_t lanes);
 /// A row split into chunks shorter than this stays scalar.
 constexpr int64_t kMinReductionChunk = 64;
 /// The chunk a static row of `length` elements is reduced in: the row
@@ -265,6 +273,8 @@ private:
   LogicalResult fuseRowChains(IRRewriter &rewriter);
   LogicalResult tileRowReduction(IRRewriter &rewriter, linalg::LinalgOp op);
   LogicalResult collapseReductions(IRRewriter &rewriter);
+  LogicalResult tileIntoPartialReductions(IRRewriter &rewriter,
+                                          linalg::LinalgOp row, int64_t length);
 
   // Elementwise ops (ElementwiseSchedule.cpp).
   LogicalResult tileElementwise(IRRewriter &rewriter);

@@ -449,6 +449,17 @@ bool isShortRowOp(linalg::LinalgOp op, unsigned vectorBits) {
   return succeeded(linalg::vectorizeOpPrecondition(op));
 }
 
+int64_t getPartialReductionWidth(int64_t length, int64_t lanes) {
+  for (int64_t vectors = kMaxPartialVectors; vectors >= 1; --vectors)
+    if (length % (vectors * lanes) == 0)
+      return vectors * lanes;
+  // Whole vectors but the last one.
+  for (int64_t width = kMaxPartialVectors * lanes; width > lanes; --width)
+    if (length % width == 0)
+      return width;
+  return 0;
+}
+
 int64_t getReductionChunk(int64_t length) {
   if (length <= kMaxVectorReduction)
     return length;

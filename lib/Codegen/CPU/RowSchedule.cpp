@@ -2,6 +2,7 @@
 
 #include "CpuSchedules.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -136,6 +137,57 @@ LogicalResult CpuScheduler::fuseRowChains(IRRewriter &rewriter) {
 
 /// One row per tile, with the fill of the reduction's init fused in; a
 /// long row is then reduced chunk by chunk into the row's accumulator.
+/// Whether `op` (one result) reduces with one arith op that has a neutral
+/// element, which partial sums start from.
+static bool hasPartialReductionCombiner(linalg::LinalgOp op) {
+  if (op->getNumResults() != 1 || op.getNumDpsInits() != 1)
+    return false;
+  SmallVector<Operation *> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1)
+    return false;
+  return arith::getNeutralElement(combiners.front()).has_value();
+}
+
+/// A long row reduces into a few vectors of partial results that its loop
+/// carries in registers (getPartialReductionWidth), and those into the
+/// result once after the loop; chunks reduced one at a time each ended in
+/// a horizontal reduction, and long ones spilled.
+LogicalResult CpuScheduler::tileIntoPartialReductions(IRRewriter &rewriter,
+                                                      linalg::LinalgOp row,
+                                                      int64_t length) {
+  Type element = getElementTypeOrSelf(row->getResult(0).getType());
+  if (!element.isIntOrFloat() || !hasPartialReductionCombiner(row))
+    return failure();
+  int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();
+  int64_t width = getPartialReductionWidth(length, lanes);
+  if (!width)
+    return failure();
+  unsigned innermost = row.getNumLoops() - 1;
+  SmallVector<int64_t> sizes(row.getNumLoops(), 0);
+  sizes[innermost] = width;
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes))
+      .setLoopType(scf::SCFTilingOptions::LoopType::ForOp)
+      .setReductionTilingStrategy(
+          ReductionTilingStrategy::PartialReductionOuterReduction)
+      .setReductionDims({innermost});
+  rewriter.setInsertionPoint(row);
+  FailureOr<scf::SCFTilingResult> partial = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(row.getOperation()), tiling);
+  if (failed(partial))
+    return row->emitError("cannot reduce a row into partial results");
+  rewriter.replaceOp(row, partial->replacements);
+  for (Operation *op : partial->tiledOps)
+    op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  for (Operation *op : partial->mergeOps)
+    op->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  for (Value init : partial->initialValues)
+    if (Operation *fill = init.getDefiningOp<linalg::FillOp>())
+      fill->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  return success();
+}
+
 LogicalResult CpuScheduler::tileRowReduction(IRRewriter &rewriter,
                                              linalg::LinalgOp op) {
   rewriter.setInsertionPoint(op);
@@ -159,6 +211,8 @@ LogicalResult CpuScheduler::tileRowReduction(IRRewriter &rewriter,
       row->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
       continue;
     }
+    if (succeeded(tileIntoPartialReductions(rewriter, rowOp, length)))
+      continue;
     // Chunks of the row accumulate into its result in turn.
     SmallVector<int64_t> sizes(rowOp.getNumLoops(), 0);
     sizes.back() = chunk;

@@ -298,14 +298,17 @@ func.func @row_reductions(%x: tensor<?x24xf32>, %z: tensor<3x?xf32>) -> (tensor<
 
 // -----
 
-// A row longer than 1024 is reduced in chunks (2048: two of 1024), each a
-// vector reduction into the row's accumulator; a prime length too long for
-// one vector (2053) stays scalar.
+// A row longer than 1024 is reduced into 8 vectors of partial sums that
+// its loop carries (2048: 16 steps of 128), and those into the row's sum
+// after the loop; a prime length too long for one vector (2053) stays
+// scalar.
 // CHECK-LABEL: func @long_rows
 // CHECK:       scf.for
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C1024:.*]] iter_args(%{{.*}} = %{{.*}}) -> (vector<1xf32>)
-// CHECK:           vector.transfer_read {{.*}} vector<1x1024xf32>
-// CHECK:           vector.multi_reduction <add>, {{.*}} [1] : vector<1x1024xf32> to vector<1xf32>
+// CHECK:         %[[PARTIAL:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<1x128xf32>)
+// CHECK:           %[[CHUNK:.*]] = vector.transfer_read {{.*}} vector<1x128xf32>
+// CHECK:           %[[SUM:.*]] = arith.addf %[[ACC]], %[[CHUNK]] : vector<1x128xf32>
+// CHECK:           scf.yield %[[SUM]]
+// CHECK:         vector.multi_reduction <add>, %[[PARTIAL]], {{.*}} [1] : vector<1x128xf32> to vector<1xf32>
 // CHECK:       linalg.reduce { arith.addf } ins(%arg1 : tensor<4x2053xf32>)
 func.func @long_rows(%x: tensor<4x2048xf32>, %p: tensor<4x2053xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -325,8 +328,8 @@ func.func @long_rows(%x: tensor<4x2048xf32>, %p: tensor<4x2053xf32>) -> (tensor<
 // reduction over axes that are not innermost keeps its loops.
 // CHECK-LABEL: func @several_axes
 // CHECK:       tensor.collapse_shape %{{.*}} {{\[}}[0, 1]] : tensor<256x256xf32> into tensor<65536xf32>
-// CHECK:       scf.for
-// CHECK:         vector.multi_reduction <add>, {{.*}} : vector<1024xf32> to f32
+// CHECK:       scf.for {{.*}} -> (vector<128xf32>)
+// CHECK:       vector.multi_reduction <add>, {{.*}} : vector<128xf32> to f32
 // CHECK:       tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2, 3]] : tensor<2x3x16x16xf32> into tensor<6x256xf32>
 // CHECK:       scf.for
 // CHECK:         vector.multi_reduction <maximumf>, {{.*}} [1] : vector<1x256xf32> to vector<1xf32>
