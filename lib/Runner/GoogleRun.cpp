@@ -669,7 +669,8 @@ private:
       return error;
     }
     for (size_t i = 0; i < inputs.size(); ++i)
-      if (std::memcmp(inputs[i].data(), inputsBefore[i].data(),
+      if (inputs[i].numBytes() &&
+          std::memcmp(inputs[i].data(), inputsBefore[i].data(),
                       inputs[i].numBytes()) != 0)
         return RunError{"@" + fn + ": the compiled code wrote into input " +
                         std::to_string(i) + ", which it must leave unchanged"};

@@ -119,7 +119,8 @@ bool isCollapsibleFill(linalg::FillOp fill);
 /// instead.
 bool isShortRowOp(linalg::LinalgOp op, unsigned vectorBits);
 constexpr int64_t kMaxShortRowVectors = 8;
-/// Rows longer than this are reduced in chunks of at most this many
+/// Rows longer than this are reduced into partial results
+/// (getPartialReductionWidth), or else in chunks of at most this many
 /// elements, one vector reduction each.
 constexpr int64_t kMaxVectorReduction = 1024;
 /// A long row reduces into at most this many vectors of partial results

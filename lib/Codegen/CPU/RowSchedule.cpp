@@ -135,8 +135,6 @@ LogicalResult CpuScheduler::fuseRowChains(IRRewriter &rewriter) {
   return success();
 }
 
-/// One row per tile, with the fill of the reduction's init fused in; a
-/// long row is then reduced chunk by chunk into the row's accumulator.
 /// Whether `op` (one result) reduces with one arith op that has a neutral
 /// element, which partial sums start from.
 static bool hasPartialReductionCombiner(linalg::LinalgOp op) {
@@ -188,6 +186,9 @@ LogicalResult CpuScheduler::tileIntoPartialReductions(IRRewriter &rewriter,
   return success();
 }
 
+/// One row per tile, with the fill of the reduction's init fused in; a
+/// long row is then reduced into partial results, or where their width
+/// does not divide it, chunk by chunk into the row's accumulator.
 LogicalResult CpuScheduler::tileRowReduction(IRRewriter &rewriter,
                                              linalg::LinalgOp op) {
   rewriter.setInsertionPoint(op);

@@ -232,3 +232,34 @@ func.func @dynamic_extents(%x: tensor<?xf32>, %m: index, %n: index) -> (tensor<?
   }
   return %r#0, %r#1 : tensor<?xf32>, tensor<?xf32>
 }
+
+// -----
+
+// An scf.while whose condition passes on another value than its state:
+// the body's update keeps its own empty tensor (the state's buffer is not
+// the same through both regions).
+// CHECK-LABEL: func.func @while_passes_another
+// CHECK: } do {
+// CHECK: ^bb0(%[[STATE:.*]]: tensor<4xf32>):
+// CHECK:   %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK:   linalg.generic {{.*}} ins(%[[STATE]] : tensor<4xf32>) outs(%[[E]] : tensor<4xf32>)
+#map = affine_map<(d0) -> (d0)>
+func.func @while_passes_another(%x: tensor<4xf32>, %other: tensor<4xf32>, %limit: f32) -> tensor<4xf32> {
+  %r = scf.while (%s = %x) : (tensor<4xf32>) -> tensor<4xf32> {
+    %c0 = arith.constant 0 : index
+    %v = tensor.extract %s[%c0] : tensor<4xf32>
+    %go = arith.cmpf ogt, %v, %limit : f32
+    scf.condition(%go) %other : tensor<4xf32>
+  } do {
+  ^bb0(%s: tensor<4xf32>):
+    %e = tensor.empty() : tensor<4xf32>
+    %h = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%s : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %half = arith.constant 0.5 : f32
+      %m = arith.mulf %in, %half : f32
+      linalg.yield %m : f32
+    } -> tensor<4xf32>
+    scf.yield %h : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
