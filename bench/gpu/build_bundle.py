@@ -30,7 +30,8 @@ warpgroup and of two, each also warp-specialized), softmax
 mma.sync and by wgmma, one warpgroup and two warp-specialized; f32 by
 vector tiles), nn.Linear's relu(x @ w.T + b) at batches 32 and 8 (split
 K, and warp dots with warp-dots=true), relu(x + y)
-over 64 Mi elements, a 4096x4096 transpose,
+over 64 Mi elements, a 4096x4096 transpose, a squared error's sum over
+4096x4096 (every axis reduced to one value),
 attention 16x1024x64 (also
 with fused-attention=true: one kernel) and the MLP 32x784 -> 256 -> 10
 with softmax, and scatter_add into 32000x512 and 8000x256 rows (an
@@ -359,7 +360,18 @@ if a.bench:
   return %s : tensor<{v}x{d}xf32>
 }}
 """
+    # A squared error's sum over all axes (a loss): a reduction to one
+    # value (torch: ((x - y) ** 2).sum()).
+    sse = """func.func @sse(%x: tensor<{r}x{c}xf32>, %y: tensor<{r}x{c}xf32>) -> tensor<f32> {{
+  %d = google.sub %x, %y : tensor<{r}x{c}xf32>, tensor<{r}x{c}xf32> -> tensor<{r}x{c}xf32>
+  %q = google.mul %d, %d : tensor<{r}x{c}xf32>, tensor<{r}x{c}xf32> -> tensor<{r}x{c}xf32>
+  %s = google.reduce_sum %q {{axes = array<i64: 0, 1>, keep_dims = false}} : tensor<{r}x{c}xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}}
+"""
     benches = []
+    src = os.path.join(B, "sse.mlir"); open(src, "w").write(sse.format(r=4096, c=4096))
+    benches.append(("sse4096", src, "sse", 0, [(4096, 4096, "f32"), (4096, 4096, "f32")]))
     src = os.path.join(B, "attn.mlir"); open(src, "w").write(attn.format(b=16, s=1024, d=64))
     benches.append(("attention16x1024x64", src, "attn", 0, [(16, 1024, 64, "f32")] * 3))
     benches.append(("attention16x1024x64-fused", src, "attn", 0, [(16, 1024, 64, "f32")] * 3))

@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 29 cases match numpy
+// CHECK: e2e: 30 cases match numpy
 
 // E2E: @sum_rows(x: 4x8xf32) -> x.sum(axis=1)
 // E2E: @min_prod(x: 4x8xf32[0.5:1.5], h: 6x5xf16[0.5:1.5]) -> (x.min(axis=1), x.prod(axis=(0, 1)), h.prod(axis=0), h.min(axis=0, keepdims=True))
@@ -38,6 +38,9 @@
 // E2E: @squared_error(x: 64x48xf32, y: 64x48xf32) -> ((x - y) ** 2).sum()
 // E2E: @image_max(x: 2x3x16x16xf32) -> x.max(axis=(2, 3))
 // E2E: @inner_mean(x: 3x40x50xf64) -> x.mean(axis=(1, 2))
+// Enough elements for every block a GPU's reduction of all axes has (1024,
+// each a range of 4297 elements, the last one shorter).
+// E2E: @mean_all_large(x: 1100x4000xf32) -> x.mean()
 
 func.func @sum_rows(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
@@ -145,4 +148,8 @@ func.func @image_max(%x: tensor<2x3x16x16xf32>) -> tensor<2x3xf32> {
 func.func @inner_mean(%x: tensor<3x40x50xf64>) -> tensor<3xf64> {
   %0 = google.reduce_mean %x {axes = array<i64: 1, 2>, keep_dims = false} : tensor<3x40x50xf64> -> tensor<3xf64>
   return %0 : tensor<3xf64>
+}
+func.func @mean_all_large(%x: tensor<1100x4000xf32>) -> tensor<f32> {
+  %0 = google.reduce_mean %x {axes = array<i64: 0, 1>, keep_dims = false} : tensor<1100x4000xf32> -> tensor<f32>
+  return %0 : tensor<f32>
 }

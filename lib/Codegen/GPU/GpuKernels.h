@@ -507,11 +507,11 @@ gpu::LaunchOp lowerContractionToBlocks(
     linalg::FillOp fill, linalg::GenericOp epilogue,
     const MmaSyncOptions &mmaSync, const ContractionBlocks &blocks = {});
 
-/// At most this many threads share a split reduction, each reducing a
-/// chunk of at least kMinReductionChunk elements.
-constexpr int64_t kMaxReductionThreads = 4096;
-
-constexpr int64_t kMinReductionChunk = 32;
+/// A reduction of all dimensions runs on at most this many blocks, each
+/// thread reducing at least kMinFullReductionPerThread elements (a few
+/// blocks per SM of an H100 or H200).
+constexpr int64_t kMaxFullReductionBlocks = 1024;
+constexpr int64_t kMinFullReductionPerThread = 16;
 
 /// How a reduction combines: an optional widening of each element to the
 /// accumulator's type (arith.extf: f16 and bf16 sums accumulate in f32),
@@ -558,13 +558,13 @@ constexpr int64_t kRowReductionThreads = 256;
 /// block's threads read consecutive elements.
 ReductionCombine getRowReduction(linalg::LinalgOp op);
 
-/// A reduction of all its dimensions in two kernels instead of one
-/// thread: threads reduce consecutive chunks of the elements into partial
-/// results, then one thread combines the partials into the output. Returns
-/// the two loops, to map like any other.
-std::pair<scf::ParallelOp, scf::ParallelOp>
-splitFullReduction(RewriterBase &rewriter, linalg::LinalgOp op,
-                   const ReductionCombine &combine);
+/// Two kernels for a reduction of all of `op`'s dimensions: blocks of
+/// kRowReductionThreads threads each reduce a consecutive range of the
+/// elements (coalesced reads, a tree in shared memory) into a partial
+/// result; then one block reduces the partials the same way and combines
+/// the result into the output. Erases `op`.
+void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
+                                const ReductionCombine &combine);
 
 /// A gpu.launch with a block per output element of reduction `op`: thread
 /// t combines the row's elements t, t + 256, ... in order (along the input's

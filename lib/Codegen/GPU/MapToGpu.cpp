@@ -407,9 +407,7 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         continue;
       }
       if (ReductionCombine combine = getSplittableReduction(op)) {
-        auto [chunks, fold] = splitFullReduction(rewriter, op, combine);
-        mapToBlocksAndThreads(rewriter, chunks, blockSize);
-        mapToBlocksAndThreads(rewriter, fold, blockSize);
+        lowerFullReductionToBlocks(rewriter, op, combine);
         numKernels += 2;
         continue;
       }

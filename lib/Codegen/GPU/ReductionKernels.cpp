@@ -43,121 +43,89 @@ ReductionCombine getReductionCombine(linalg::LinalgOp op) {
   return result;
 }
 
-/// A reduction of all its dimensions in two kernels instead of one
-/// thread: threads reduce consecutive chunks of the elements into partial
-/// results, then one thread combines the partials into the output. Returns
-/// the two loops, to map like any other.
-std::pair<scf::ParallelOp, scf::ParallelOp>
-splitFullReduction(RewriterBase &rewriter, linalg::LinalgOp op,
-                   const ReductionCombine &combine) {
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  };
-  Value zero = constant(0), one = constant(1);
-  SmallVector<Value> extents;
-  Value count = one;
-  for (Range range : op.createLoopRanges(rewriter, loc)) {
-    extents.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
-    count = arith::MulIOp::create(rewriter, loc, count, extents.back());
-  }
-  // chunk = max(ceil(count / threads), min chunk); active partials =
-  // ceil(count / chunk) (0 for no elements).
-  Value chunk = arith::MaxSIOp::create(
-      rewriter, loc,
-      arith::CeilDivSIOp::create(rewriter, loc, count,
-                                 constant(kMaxReductionThreads)),
-      constant(kMinReductionChunk));
-  Value partials = arith::CeilDivSIOp::create(rewriter, loc, count, chunk);
-  OpOperand *input = op.getDpsInputOperand(0);
-  OpOperand *output = op.getDpsInitOperand(0);
-  Type element = getElementTypeOrSelf(output->get().getType());
-  auto partialType = MemRefType::get({ShapedType::kDynamic}, element);
-  Value partial =
-      gpu::AllocOp::create(rewriter, loc, partialType, Type(), ValueRange(),
-                           ValueRange{partials}, ValueRange(), UnitAttr())
-          .getMemref();
-  AffineMap inputMap = op.getMatchingIndexingMap(input);
-  auto loadElement = [&](Value linear) {
-    SmallVector<Value> loops =
-        *affine::delinearizeIndex(rewriter, loc, linear, extents);
-    SmallVector<Value> indices;
-    for (AffineExpr result : inputMap.getResults())
-      indices.push_back(loops[cast<AffineDimExpr>(result).getPosition()]);
-    return combine.toAccumulator(
-        rewriter, memref::LoadOp::create(rewriter, loc, input->get(), indices));
-  };
+namespace {
 
-  // Stage 1: partial[p] = the chunk's elements combined, in order.
-  auto chunks = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
-                                        ValueRange{partials}, ValueRange{one});
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(chunks.getBody()->getTerminator());
-    Value p = chunks.getInductionVars().front();
-    Value begin = arith::MulIOp::create(rewriter, loc, p, chunk);
-    Value end = arith::MinSIOp::create(
-        rewriter, loc, arith::AddIOp::create(rewriter, loc, begin, chunk),
-        count);
-    Value first = loadElement(begin);
-    Value next = arith::AddIOp::create(rewriter, loc, begin, one);
-    auto loop = scf::ForOp::create(
-        rewriter, loc, next, end, one, ValueRange{first},
+auto constantIndex(RewriterBase &rewriter, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(rewriter, loc, value).getResult();
+}
+
+Value lessThan(RewriterBase &rewriter, Location loc, Value lhs, Value rhs) {
+  return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, lhs,
+                               rhs)
+      .getResult();
+}
+
+void ifThen(RewriterBase &rewriter, Location loc, Value condition,
+            function_ref<void()> then) {
+  auto branch = scf::IfOp::create(rewriter, loc, condition);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(branch.thenBlock());
+  then();
+}
+
+/// Emits, in a block of kRowReductionThreads threads (`thread`), the
+/// reduction of the `count` elements `load` reads (by index, in [0,
+/// count)): thread t combines elements t, t + 256, ... in order, then the
+/// partials meet in a tree in `partials` (halving the active threads after
+/// each barrier). After it, partials[0] holds the result where count > 0.
+void emitTreeReduction(RewriterBase &rewriter, Location loc,
+                       const ReductionCombine &combine,
+                       function_ref<Value(Value)> load, Value count,
+                       Value thread, Value partials) {
+  Value block = constantIndex(rewriter, loc, kRowReductionThreads);
+  ifThen(rewriter, loc, lessThan(rewriter, loc, thread, count), [&] {
+    Value first = load(thread);
+    Value next = arith::AddIOp::create(rewriter, loc, thread, block);
+    auto strided = scf::ForOp::create(
+        rewriter, loc, next, count, block, ValueRange{first},
         [&](OpBuilder &, Location, Value i, ValueRange accumulator) {
           scf::YieldOp::create(
               rewriter, loc,
-              combine.apply(rewriter, loadElement(i), accumulator.front()));
+              combine.apply(rewriter, load(i), accumulator.front()));
         });
-    memref::StoreOp::create(rewriter, loc, loop.getResult(0), partial,
-                            ValueRange{p});
+    memref::StoreOp::create(rewriter, loc, strided.getResult(0), partials,
+                            thread);
+  });
+  for (int64_t stride = kRowReductionThreads / 2; stride >= 1; stride /= 2) {
+    gpu::BarrierOp::create(rewriter, loc);
+    Value partner = arith::AddIOp::create(rewriter, loc, thread,
+                                          constantIndex(rewriter, loc, stride));
+    Value active = arith::AndIOp::create(
+        rewriter, loc,
+        lessThan(rewriter, loc, thread, constantIndex(rewriter, loc, stride)),
+        lessThan(rewriter, loc, partner, count));
+    ifThen(rewriter, loc, active, [&] {
+      Value mine = memref::LoadOp::create(rewriter, loc, partials, thread);
+      Value theirs = memref::LoadOp::create(rewriter, loc, partials, partner);
+      memref::StoreOp::create(rewriter, loc,
+                              combine.apply(rewriter, theirs, mine), partials,
+                              thread);
+    });
   }
-
-  // Stage 2: one thread folds the partials into the output's value.
-  auto fold = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
-                                      ValueRange{one}, ValueRange{one});
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(fold.getBody()->getTerminator());
-    auto outputType = cast<MemRefType>(output->get().getType());
-    SmallVector<Value> at(outputType.getRank(), zero);
-    Value initial =
-        memref::LoadOp::create(rewriter, loc, output->get(), at).getResult();
-    auto loop = scf::ForOp::create(
-        rewriter, loc, zero, partials, one, ValueRange{initial},
-        [&](OpBuilder &, Location, Value p, ValueRange accumulator) {
-          Value value =
-              memref::LoadOp::create(rewriter, loc, partial, ValueRange{p});
-          scf::YieldOp::create(
-              rewriter, loc,
-              combine.apply(rewriter, value, accumulator.front()));
-        });
-    memref::StoreOp::create(rewriter, loc, loop.getResult(0), output->get(),
-                            at);
-  }
-  gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), partial);
-  rewriter.eraseOp(op);
-  return {chunks, fold};
 }
 
-namespace {
+/// Whether `thread` is thread 0 of a block that reduced `count` > 0
+/// elements: the one that writes the result.
+Value writesResult(RewriterBase &rewriter, Location loc, Value thread,
+                   Value count) {
+  Value zero = constantIndex(rewriter, loc, 0);
+  return arith::AndIOp::create(rewriter, loc,
+                               arith::CmpIOp::create(rewriter, loc,
+                                                     arith::CmpIPredicate::eq,
+                                                     thread, zero),
+                               lessThan(rewriter, loc, zero, count));
+}
 
 /// Emits, in a block of kRowReductionThreads threads (`thread`), the
-/// reduction of one row of `op`: `loops` holds the row's parallel loop
-/// indices. Thread t combines the row's elements t, t + 256, ... in order
-/// (along the input's innermost dimension: coalesced), then the partials
-/// meet in a tree in `partials` (halving the active threads after each
-/// barrier), and thread 0 combines the row's value into the output.
+/// reduction of one row of `op` (emitTreeReduction): `loops` holds the
+/// row's parallel loop indices. Thread 0 combines the row's value into the
+/// output.
 void emitBlockReduction(RewriterBase &rewriter, Location loc,
                         linalg::LinalgOp op, const ReductionCombine &combine,
                         SmallVector<Value> &loops,
                         ArrayRef<unsigned> reductionDims,
                         ArrayRef<Value> reductionExtents, Value count,
                         Value thread, Value partials) {
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, value);
-  };
   OpOperand *input = op.getDpsInputOperand(0);
   OpOperand *output = op.getDpsInitOperand(0);
   auto loadElement = [&](Value linear) {
@@ -169,56 +137,12 @@ void emitBlockReduction(RewriterBase &rewriter, Location loc,
         rewriter, memref::LoadOp::create(rewriter, loc, input->get(),
                                          getIndices(op, *input, loops)));
   };
-  auto ifThen = [&](Value condition, function_ref<void()> then) {
-    auto branch = scf::IfOp::create(rewriter, loc, condition);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(branch.thenBlock());
-    then();
-  };
-  auto less = [&](Value lhs, Value rhs) {
-    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, lhs,
-                                 rhs)
-        .getResult();
-  };
-
-  // Partial t is defined for t < count.
-  Value block = constant(kRowReductionThreads);
-  ifThen(less(thread, count), [&] {
-    Value first = loadElement(thread);
-    Value next = arith::AddIOp::create(rewriter, loc, thread, block);
-    auto strided = scf::ForOp::create(
-        rewriter, loc, next, count, block, ValueRange{first},
-        [&](OpBuilder &, Location, Value i, ValueRange accumulator) {
-          scf::YieldOp::create(
-              rewriter, loc,
-              combine.apply(rewriter, loadElement(i), accumulator.front()));
-        });
-    memref::StoreOp::create(rewriter, loc, strided.getResult(0), partials,
-                            thread);
-  });
-  for (int64_t stride = kRowReductionThreads / 2; stride >= 1; stride /= 2) {
-    gpu::BarrierOp::create(rewriter, loc);
-    Value partner =
-        arith::AddIOp::create(rewriter, loc, thread, constant(stride));
-    Value active = arith::AndIOp::create(
-        rewriter, loc, less(thread, constant(stride)), less(partner, count));
-    ifThen(active, [&] {
-      Value mine = memref::LoadOp::create(rewriter, loc, partials, thread);
-      Value theirs = memref::LoadOp::create(rewriter, loc, partials, partner);
-      memref::StoreOp::create(rewriter, loc,
-                              combine.apply(rewriter, theirs, mine), partials,
-                              thread);
-    });
-  }
-  Value zero = constant(0);
-  Value writes = arith::AndIOp::create(
-      rewriter, loc,
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread,
-                            zero),
-      less(zero, count));
-  ifThen(writes, [&] {
+  emitTreeReduction(rewriter, loc, combine, loadElement, count, thread,
+                    partials);
+  ifThen(rewriter, loc, writesResult(rewriter, loc, thread, count), [&] {
     SmallVector<Value> element = getIndices(op, *output, loops);
-    Value row = memref::LoadOp::create(rewriter, loc, partials, zero);
+    Value row = memref::LoadOp::create(rewriter, loc, partials,
+                                       constantIndex(rewriter, loc, 0));
     Value initial =
         memref::LoadOp::create(rewriter, loc, output->get(), element);
     memref::StoreOp::create(rewriter, loc,
@@ -287,6 +211,108 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
                      launch.getWorkgroupAttributions().front());
   rewriter.eraseOp(op);
   return launch;
+}
+
+/// Two kernels for a reduction of all of `op`'s dimensions: blocks of
+/// kRowReductionThreads threads each reduce a consecutive range of the
+/// elements (emitTreeReduction: coalesced reads, a tree in shared memory)
+/// into a partial result; then one block reduces the partials the same
+/// way and combines the result into the output.
+void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
+                                const ReductionCombine &combine) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) {
+    return constantIndex(rewriter, loc, value);
+  };
+  auto dims = llvm::to_vector(llvm::seq<unsigned>(0, op.getNumLoops()));
+  SmallVector<Value> extents;
+  Value count = getLoopExtents(rewriter, loc, op, dims, extents);
+  // blocks = clamp(ceil(count / (threads * per thread)), 1, max); range =
+  // ceil(count / blocks) elements each; ceil(count / range) of them have
+  // any (none for no elements).
+  Value threads = constant(kRowReductionThreads);
+  Value blocks = arith::MinSIOp::create(
+      rewriter, loc,
+      arith::MaxSIOp::create(
+          rewriter, loc,
+          arith::CeilDivSIOp::create(
+              rewriter, loc, count,
+              constant(kRowReductionThreads * kMinFullReductionPerThread)),
+          constant(1)),
+      constant(kMaxFullReductionBlocks));
+  Value range = arith::MaxSIOp::create(
+      rewriter, loc, arith::CeilDivSIOp::create(rewriter, loc, count, blocks),
+      constant(1));
+  Value used = arith::CeilDivSIOp::create(rewriter, loc, count, range);
+  OpOperand *input = op.getDpsInputOperand(0);
+  OpOperand *output = op.getDpsInitOperand(0);
+  Type element = getElementTypeOrSelf(output->get().getType());
+  Value partial =
+      gpu::AllocOp::create(
+          rewriter, loc, MemRefType::get({ShapedType::kDynamic}, element),
+          Type(), ValueRange(), ValueRange{blocks}, ValueRange(), UnitAttr())
+          .getMemref();
+
+  // Stage 1: partial[b] = block b's range of elements combined.
+  auto ranges = createLaunch(rewriter, loc, blocks, threads, constant(1),
+                             TypeRange{getPartialsType(op)});
+  {
+    rewriter.setInsertionPoint(ranges.getBody().front().getTerminator());
+    Value b = ranges.getBlockIds().x;
+    Value begin = arith::MulIOp::create(rewriter, loc, b, range);
+    Value left = arith::SubIOp::create(rewriter, loc, count, begin);
+    Value mine = arith::MaxSIOp::create(
+        rewriter, loc, arith::MinSIOp::create(rewriter, loc, left, range),
+        constant(0));
+    Value thread = ranges.getThreadIds().x;
+    Value shared = ranges.getWorkgroupAttributions().front();
+    AffineMap inputMap = op.getMatchingIndexingMap(input);
+    auto loadElement = [&](Value i) {
+      Value linear = arith::AddIOp::create(rewriter, loc, begin, i);
+      SmallVector<Value> loops =
+          *affine::delinearizeIndex(rewriter, loc, linear, extents);
+      SmallVector<Value> indices;
+      for (AffineExpr result : inputMap.getResults())
+        indices.push_back(loops[cast<AffineDimExpr>(result).getPosition()]);
+      return combine.toAccumulator(
+          rewriter,
+          memref::LoadOp::create(rewriter, loc, input->get(), indices));
+    };
+    emitTreeReduction(rewriter, loc, combine, loadElement, mine, thread,
+                      shared);
+    ifThen(rewriter, loc, writesResult(rewriter, loc, thread, mine), [&] {
+      Value value = memref::LoadOp::create(rewriter, loc, shared, constant(0));
+      memref::StoreOp::create(rewriter, loc, value, partial, ValueRange{b});
+    });
+  }
+
+  // Stage 2: one block combines the partials into the output's value.
+  rewriter.setInsertionPointAfter(ranges);
+  auto fold = createLaunch(rewriter, loc, constant(1), threads, constant(1),
+                           TypeRange{getPartialsType(op)});
+  {
+    rewriter.setInsertionPoint(fold.getBody().front().getTerminator());
+    Value thread = fold.getThreadIds().x;
+    Value shared = fold.getWorkgroupAttributions().front();
+    auto loadPartial = [&](Value i) -> Value {
+      return memref::LoadOp::create(rewriter, loc, partial, ValueRange{i});
+    };
+    emitTreeReduction(rewriter, loc, combine, loadPartial, used, thread,
+                      shared);
+    ifThen(rewriter, loc, writesResult(rewriter, loc, thread, used), [&] {
+      auto outputType = cast<MemRefType>(output->get().getType());
+      SmallVector<Value> at(outputType.getRank(), constant(0));
+      Value value = memref::LoadOp::create(rewriter, loc, shared, constant(0));
+      Value initial = memref::LoadOp::create(rewriter, loc, output->get(), at);
+      memref::StoreOp::create(rewriter, loc,
+                              combine.apply(rewriter, value, initial),
+                              output->get(), at);
+    });
+  }
+  rewriter.setInsertionPointAfter(fold);
+  gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), partial);
+  rewriter.eraseOp(op);
 }
 
 namespace {

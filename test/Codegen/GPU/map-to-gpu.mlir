@@ -124,22 +124,29 @@ func.func @full_reduction_one_thread(%x: memref<?xf32>, %y: memref<f32>) {
 
 // -----
 
-// Many elements (here a dynamic number) reduced over every axis: threads
-// reduce chunks into partial results, one thread combines the partials.
+// Many elements (here a dynamic number) reduced over every axis: blocks of
+// 256 threads each reduce a range of the elements (thread t its elements
+// t, t + 256, ...: coalesced) and meet in a tree in shared memory, thread 0
+// writing the block's partial result; then one block reduces the partials
+// the same way and combines them into the output.
 // CHECK-LABEL: func.func @full_reduction_split
 // CHECK-SAME: (%[[X:.*]]: memref<?x64xf32>, %[[Y:.*]]: memref<f32>)
 // CHECK: %[[COUNT:.*]] = arith.muli %{{.*}}, %c64 : index
-// CHECK: %[[CHUNK:.*]] = arith.maxsi %{{.*}}, %{{.*}} : index
-// CHECK: %[[PARTIALS:.*]] = arith.ceildivsi %[[COUNT]], %[[CHUNK]] : index
-// CHECK: %[[BUFFER:.*]] = gpu.alloc (%[[PARTIALS]]) : memref<?xf32>
-// CHECK: gpu.launch
-// CHECK: scf.for
+// CHECK: %[[BLOCKS:.*]] = arith.minsi %{{.*}}, %c1024 : index
+// CHECK: %[[RANGE:.*]] = arith.maxsi %{{.*}}, %{{.*}} : index
+// CHECK: %[[USED:.*]] = arith.ceildivsi %[[COUNT]], %[[RANGE]] : index
+// CHECK: %[[BUFFER:.*]] = gpu.alloc (%[[BLOCKS]]) : memref<?xf32>
+// CHECK: gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCKS]], {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, {{.*}} workgroup(%[[SHARED:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c256
+// CHECK: memref.load %[[X]]
 // CHECK: arith.addf
-// CHECK: memref.store %{{.*}}, %[[BUFFER]]
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[BUFFER]][%[[B]]]
 // CHECK: gpu.launch
-// CHECK: memref.load %[[Y]][] : memref<f32>
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[PARTIALS]]
+// CHECK: arith.cmpi slt, %{{.*}}, %[[USED]]
 // CHECK: memref.load %[[BUFFER]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[Y]][] : memref<f32>
 // CHECK: memref.store %{{.*}}, %[[Y]][] : memref<f32>
 // CHECK: gpu.dealloc %[[BUFFER]]
 func.func @full_reduction_split(%x: memref<?x64xf32>, %y: memref<f32>) {
