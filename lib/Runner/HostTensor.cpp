@@ -557,9 +557,12 @@ llvm::Error google::compareTensors(const HostTensor &actual,
     return wrongType();
   for (int64_t i = 0, e = actual.numElements(); i < e; ++i) {
     double a = actual.getDouble(i), b = expected.getDouble(i);
+    // An infinity only matches itself (a tolerance relative to it would
+    // accept anything).
     bool same =
-        std::isnan(a)
-            ? std::isnan(b)
+        std::isnan(a) ? std::isnan(b)
+        : std::isinf(b)
+            ? a == b
             : (a == b || std::fabs(a - b) <= atol + rtol * std::fabs(b));
     if (same)
       continue;
