@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 30 cases match numpy
+// CHECK: e2e: 32 cases match numpy
 
 // E2E: @sum_rows(x: 4x8xf32) -> x.sum(axis=1)
 // E2E: @min_prod(x: 4x8xf32[0.5:1.5], h: 6x5xf16[0.5:1.5]) -> (x.min(axis=1), x.prod(axis=(0, 1)), h.prod(axis=0), h.min(axis=0, keepdims=True))
@@ -41,6 +41,10 @@
 // Enough elements for every block a GPU's reduction of all axes has (1024,
 // each a range of 4297 elements, the last one shorter).
 // E2E: @mean_all_large(x: 1100x4000xf32) -> x.mean()
+// A max of every axis starts from its fill's -inf (on GPUs the fill's
+// value, with no kernel of its own: also for no elements).
+// E2E: @max_all_dynamic(x: 300x50xf32) -> x.max()
+// E2E: @max_all_dynamic(x: 0x50xf32) -> np.float32(-np.inf)
 
 func.func @sum_rows(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
@@ -151,5 +155,9 @@ func.func @inner_mean(%x: tensor<3x40x50xf64>) -> tensor<3xf64> {
 }
 func.func @mean_all_large(%x: tensor<1100x4000xf32>) -> tensor<f32> {
   %0 = google.reduce_mean %x {axes = array<i64: 0, 1>, keep_dims = false} : tensor<1100x4000xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+func.func @max_all_dynamic(%x: tensor<?x50xf32>) -> tensor<f32> {
+  %0 = google.reduce_max %x {axes = array<i64: 0, 1>, keep_dims = false} : tensor<?x50xf32> -> tensor<f32>
   return %0 : tensor<f32>
 }

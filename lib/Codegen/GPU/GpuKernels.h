@@ -562,9 +562,12 @@ ReductionCombine getRowReduction(linalg::LinalgOp op);
 /// kRowReductionThreads threads each reduce a consecutive range of the
 /// elements (coalesced reads, a tree in shared memory) into a partial
 /// result; then one block reduces the partials the same way and combines
-/// the result into the output. Erases `op`.
+/// the result into the output. With `fill` (getFusableFill: the fill of
+/// the output just before), the result starts from the fill's value
+/// instead of the output's, and the fill is erased too. Erases `op`.
 void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
-                                const ReductionCombine &combine);
+                                const ReductionCombine &combine,
+                                linalg::FillOp fill = nullptr);
 
 /// A gpu.launch with a block per output element of reduction `op`: thread
 /// t combines the row's elements t, t + 256, ... in order (along the input's

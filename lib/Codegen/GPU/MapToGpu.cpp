@@ -367,6 +367,20 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       }
       contractions[op] = fused;
     }
+    // Reductions of every axis start from the fill before them (no
+    // one-thread kernel for it).
+    DenseMap<Operation *, linalg::FillOp> fullReductionFills;
+    for (linalg::LinalgOp op : ops) {
+      if (absorbed.contains(op) || inAttention.contains(op) ||
+          contractions.contains(op) || !op.hasPureBufferSemantics() ||
+          !getSplittableReduction(op))
+        continue;
+      linalg::FillOp fill = getFusableFill(op);
+      if (!fill || absorbed.contains(fill) || inAttention.contains(fill))
+        continue;
+      absorbed.insert(fill);
+      fullReductionFills[op] = fill;
+    }
     // Ops over the same rows with reductions between them (softmax) run in
     // one kernel, lowered at the chain's last op.
     llvm::SmallPtrSet<Operation *, 8> taken(absorbed.begin(), absorbed.end());
@@ -407,7 +421,8 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         continue;
       }
       if (ReductionCombine combine = getSplittableReduction(op)) {
-        lowerFullReductionToBlocks(rewriter, op, combine);
+        lowerFullReductionToBlocks(rewriter, op, combine,
+                                   fullReductionFills.lookup(op));
         numKernels += 2;
         continue;
       }

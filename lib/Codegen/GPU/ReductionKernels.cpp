@@ -219,7 +219,8 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
 /// into a partial result; then one block reduces the partials the same
 /// way and combines the result into the output.
 void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
-                                const ReductionCombine &combine) {
+                                const ReductionCombine &combine,
+                                linalg::FillOp fill) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   auto constant = [&](int64_t value) {
@@ -300,19 +301,37 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
     };
     emitTreeReduction(rewriter, loc, combine, loadPartial, used, thread,
                       shared);
+    auto outputType = cast<MemRefType>(output->get().getType());
+    SmallVector<Value> at(outputType.getRank(), constant(0));
+    auto initial = [&]() -> Value {
+      if (fill)
+        return fill.getInputs()[0];
+      return memref::LoadOp::create(rewriter, loc, output->get(), at);
+    };
     ifThen(rewriter, loc, writesResult(rewriter, loc, thread, used), [&] {
-      auto outputType = cast<MemRefType>(output->get().getType());
-      SmallVector<Value> at(outputType.getRank(), constant(0));
       Value value = memref::LoadOp::create(rewriter, loc, shared, constant(0));
-      Value initial = memref::LoadOp::create(rewriter, loc, output->get(), at);
       memref::StoreOp::create(rewriter, loc,
-                              combine.apply(rewriter, value, initial),
+                              combine.apply(rewriter, value, initial()),
                               output->get(), at);
     });
+    // No elements: the output is the fill's value.
+    if (fill) {
+      Value none = arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread,
+                                constant(0)),
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, used,
+                                constant(0)));
+      ifThen(rewriter, loc, none, [&] {
+        memref::StoreOp::create(rewriter, loc, initial(), output->get(), at);
+      });
+    }
   }
   rewriter.setInsertionPointAfter(fold);
   gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), partial);
   rewriter.eraseOp(op);
+  if (fill)
+    rewriter.eraseOp(fill);
 }
 
 namespace {

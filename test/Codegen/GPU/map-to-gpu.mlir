@@ -156,6 +156,31 @@ func.func @full_reduction_split(%x: memref<?x64xf32>, %y: memref<f32>) {
 
 // -----
 
+// The fill of its output just before it gives the second kernel its
+// starting value (the fill gets no kernel); with no elements, thread 0
+// writes the fill's value alone.
+// CHECK-LABEL: func.func @full_reduction_after_fill
+// CHECK-SAME: (%[[X:.*]]: memref<?x64xf32>, %[[Y:.*]]: memref<f32>)
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NOT: linalg.fill
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK: %[[PARTIAL:.*]] = memref.load %{{.*}}[%c0{{.*}}] : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[MAX:.*]] = arith.maximumf %[[PARTIAL]], %[[NINF]] : f32
+// CHECK: memref.store %[[MAX]], %[[Y]][] : memref<f32>
+// CHECK: scf.if
+// CHECK: memref.store %[[NINF]], %[[Y]][] : memref<f32>
+// CHECK-NOT: gpu.launch
+// CHECK: gpu.dealloc
+func.func @full_reduction_after_fill(%x: memref<?x64xf32>, %y: memref<f32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf : f32) outs(%y : memref<f32>)
+  linalg.reduce { arith.maximumf } ins(%x : memref<?x64xf32>) outs(%y : memref<f32>) dimensions = [0, 1]
+  return
+}
+
+// -----
+
 // A matmul spanning whole blocks (here dynamic) goes through shared memory:
 // each block of 16x16 threads owns a 64x64 tile of C and walks K in slices
 // of 16. Per slice its threads stage the slices of A (64x16) and B (16x64)
