@@ -78,13 +78,21 @@ bool isPlainRead(OpOperand &use) {
   return isa<tensor::ExtractOp, tensor::DimOp>(user);
 }
 
-/// Whether `a` and `b` are the same reshapes of `aBase` and `bBase`.
+/// Whether reshapes `a` and `b` make the same view of their sources (the
+/// same op, attributes, result type and any extents they take).
+bool isSameReshape(Operation *a, Operation *b) {
+  return a->getName() == b->getName() && a->getAttrs() == b->getAttrs() &&
+         a->getResultTypes() == b->getResultTypes() &&
+         llvm::equal(a->getOperands().drop_front(),
+                     b->getOperands().drop_front());
+}
+
+/// Whether `a` and `b` are the same static reshapes of `aBase` and `bBase`.
 bool isSameView(Value a, Value aBase, Value b, Value bBase) {
   while (a != aBase && b != bBase) {
     Operation *aOp = a.getDefiningOp(), *bOp = b.getDefiningOp();
-    if (!aOp || !bOp || !isReshape(aOp) || aOp->getName() != bOp->getName() ||
-        aOp->getAttrs() != bOp->getAttrs() || a.getType() != b.getType() ||
-        aOp->getNumOperands() != 1 || bOp->getNumOperands() != 1)
+    if (!aOp || !bOp || !isReshape(aOp) || aOp->getNumOperands() != 1 ||
+        !isSameReshape(aOp, bOp))
       return false;
     a = aOp->getOperand(0);
     b = bOp->getOperand(0);
@@ -149,12 +157,13 @@ std::optional<StateWrite> findStateWrite(Region &body, Value yielded,
     return std::nullopt;
   DestinationChain chain = findDestinationChain(body, yielded);
   if (!chain.root || !chain.firstWriter ||
-      !chain.root->get().getDefiningOp<tensor::EmptyOp>() ||
       chain.root->get().getType() != state.getType())
+    return std::nullopt;
+  auto empty = chain.root->get().getDefiningOp<tensor::EmptyOp>();
+  if (!empty)
     return std::nullopt;
   // The state's extents may change from one iteration to the next: the
   // empty tensor's dynamic ones must be the state's.
-  auto empty = chain.root->get().getDefiningOp<tensor::EmptyOp>();
   for (auto [i, size] : llvm::enumerate(empty.getMixedSizes())) {
     auto value = dyn_cast<Value>(size);
     if (!value)
@@ -189,11 +198,7 @@ void writeIntoState(RewriterBase &rewriter, const StateWrite &write) {
   for (Operation *reshape : write.reshapes) {
     Operation *made = nullptr;
     for (Operation *other : current.getUsers())
-      if (other->getName() == reshape->getName() &&
-          other->getAttrs() == reshape->getAttrs() &&
-          llvm::equal(other->getOperands().drop_front(),
-                      reshape->getOperands().drop_front()) &&
-          other->getResult(0).getType() == reshape->getResult(0).getType() &&
+      if (isSameReshape(other, reshape) &&
           other->getBlock() == writer->getBlock() &&
           other->isBeforeInBlock(writer)) {
         made = other;
@@ -215,35 +220,33 @@ void writeIntoState(RewriterBase &rewriter, const StateWrite &write) {
     rewriter.eraseOp(empty);
 }
 
-/// The loop bodies whose yielded values may be written into their
-/// iteration arguments: an `scf.for`'s, and an `scf.while`'s after region
-/// where its condition passes the state on unchanged (its buffer is then
-/// the same through both regions).
-void collectStateWrites(Operation *loop, SmallVectorImpl<StateWrite> &writes) {
+/// A loop's body (an `scf.for`'s, or an `scf.while`'s after region), the
+/// values it yields and, for each, the iteration argument it replaces. An
+/// `scf.while`'s argument is null where its condition does not pass the
+/// state on unchanged (its buffer is then not the same through both
+/// regions).
+struct LoopBody {
   Region *body;
   ValueRange yielded;
   SmallVector<BlockArgument> states;
-  if (auto forOp = dyn_cast<scf::ForOp>(loop)) {
-    body = &forOp.getRegion();
-    yielded = forOp.getYieldedValues();
-    llvm::append_range(states, forOp.getRegionIterArgs());
-  } else {
-    auto whileOp = cast<scf::WhileOp>(loop);
-    body = &whileOp.getAfter();
-    yielded = whileOp.getYieldOp().getResults();
-    llvm::append_range(states, whileOp.getAfterArguments());
-    ValueRange passed = whileOp.getConditionOp().getArgs();
-    Block::BlockArgListType before = whileOp.getBeforeArguments();
-    if (passed.size() != states.size() || before.size() != states.size())
-      return;
-    for (auto [i, state] : llvm::enumerate(states))
-      if (passed[i] != before[i] || before[i].getType() != state.getType())
-        state = nullptr;
-  }
-  for (auto [value, state] : llvm::zip(yielded, states))
-    if (state)
-      if (std::optional<StateWrite> write = findStateWrite(*body, value, state))
-        writes.push_back(std::move(*write));
+};
+
+std::optional<LoopBody> getLoopBody(Operation *loop) {
+  if (auto forOp = dyn_cast<scf::ForOp>(loop))
+    return LoopBody{&forOp.getRegion(), forOp.getYieldedValues(),
+                    llvm::to_vector(forOp.getRegionIterArgs())};
+  auto whileOp = dyn_cast<scf::WhileOp>(loop);
+  if (!whileOp)
+    return std::nullopt;
+  LoopBody loopBody{&whileOp.getAfter(), whileOp.getYieldOp().getResults(),
+                    llvm::to_vector(whileOp.getAfterArguments())};
+  ValueRange passed = whileOp.getConditionOp().getArgs();
+  Block::BlockArgListType before = whileOp.getBeforeArguments();
+  for (auto [i, state] : llvm::enumerate(loopBody.states))
+    if (i >= passed.size() || i >= before.size() || passed[i] != before[i] ||
+        before[i].getType() != state.getType())
+      state = nullptr;
+  return loopBody;
 }
 
 /// The operand through which `yielded`'s destinations leave `loop`'s
@@ -265,8 +268,12 @@ struct LoopLocalDestinationsPass
     // The iteration argument's buffer first: no allocation at all.
     SmallVector<StateWrite> writes;
     getOperation().walk([&](Operation *op) {
-      if (isa<scf::ForOp, scf::WhileOp>(op))
-        collectStateWrites(op, writes);
+      if (std::optional<LoopBody> loop = getLoopBody(op))
+        for (auto [value, state] : llvm::zip(loop->yielded, loop->states))
+          if (state)
+            if (std::optional<StateWrite> write =
+                    findStateWrite(*loop->body, value, state))
+              writes.push_back(std::move(*write));
     });
     for (const StateWrite &write : writes)
       writeIntoState(rewriter, write);
@@ -274,21 +281,11 @@ struct LoopLocalDestinationsPass
 
     SetVector<OpOperand *> operands;
     getOperation().walk([&](Operation *op) {
-      Region *body;
-      ValueRange yielded;
-      if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-        body = &forOp.getRegion();
-        yielded = forOp.getYieldedValues();
-      } else if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-        body = &whileOp.getAfter();
-        yielded = whileOp.getYieldOp().getResults();
-      } else {
-        return;
-      }
-      for (Value value : yielded)
-        if (isa<RankedTensorType>(value.getType()))
-          if (OpOperand *operand = findDestinationAbove(*body, value))
-            operands.insert(operand);
+      if (std::optional<LoopBody> loop = getLoopBody(op))
+        for (Value value : loop->yielded)
+          if (isa<RankedTensorType>(value.getType()))
+            if (OpOperand *operand = findDestinationAbove(*loop->body, value))
+              operands.insert(operand);
     });
     numLocalDestinations += operands.size();
     for (OpOperand *operand : operands) {
