@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 32 cases match numpy
+// CHECK: e2e: 37 cases match numpy
 
 // E2E: @sum_rows(x: 4x8xf32) -> x.sum(axis=1)
 // E2E: @min_prod(x: 4x8xf32[0.5:1.5], h: 6x5xf16[0.5:1.5]) -> (x.min(axis=1), x.prod(axis=(0, 1)), h.prod(axis=0), h.min(axis=0, keepdims=True))
@@ -45,6 +45,14 @@
 // value, with no kernel of its own: also for no elements).
 // E2E: @max_all_dynamic(x: 300x50xf32) -> x.max()
 // E2E: @max_all_dynamic(x: 0x50xf32) -> np.float32(-np.inf)
+// The elementwise op a reduction of every axis reads is computed where it
+// is read (on GPUs: in the first kernel, with no buffer): static, dynamic
+// with a broadcast operand, none, a mean, f16 widened to f32.
+// E2E: @squared_error_large(x: 300x70xf32, y: 300x70xf32) -> ((x - y) ** 2).sum()
+// E2E: @scaled_sum_dynamic(x: 300x50xf32, b: 50xf32) -> (x * b).sum()
+// E2E: @scaled_sum_dynamic(x: 0x50xf32, b: 50xf32) -> np.float32(0)
+// E2E: @mse(x: 128x96xf32, y: 128x96xf32) -> ((x - y) ** 2).mean()
+// E2E: @sum_squares_f16(x: 80x80xf16[-1:1]) -> (x.astype(np.float32) ** 2).sum()
 
 func.func @sum_rows(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
@@ -160,4 +168,26 @@ func.func @mean_all_large(%x: tensor<1100x4000xf32>) -> tensor<f32> {
 func.func @max_all_dynamic(%x: tensor<?x50xf32>) -> tensor<f32> {
   %0 = google.reduce_max %x {axes = array<i64: 0, 1>, keep_dims = false} : tensor<?x50xf32> -> tensor<f32>
   return %0 : tensor<f32>
+}
+func.func @squared_error_large(%x: tensor<300x70xf32>, %y: tensor<300x70xf32>) -> tensor<f32> {
+  %0 = google.sub %x, %y : tensor<300x70xf32>, tensor<300x70xf32> -> tensor<300x70xf32>
+  %1 = google.mul %0, %0 : tensor<300x70xf32>, tensor<300x70xf32> -> tensor<300x70xf32>
+  %2 = google.reduce_sum %1 {axes = array<i64: 0, 1>, keep_dims = false} : tensor<300x70xf32> -> tensor<f32>
+  return %2 : tensor<f32>
+}
+func.func @scaled_sum_dynamic(%x: tensor<?x50xf32>, %b: tensor<50xf32>) -> tensor<f32> {
+  %0 = google.mul %x, %b : tensor<?x50xf32>, tensor<50xf32> -> tensor<?x50xf32>
+  %1 = google.reduce_sum %0 {axes = array<i64: 0, 1>, keep_dims = false} : tensor<?x50xf32> -> tensor<f32>
+  return %1 : tensor<f32>
+}
+func.func @mse(%x: tensor<128x96xf32>, %y: tensor<128x96xf32>) -> tensor<f32> {
+  %0 = google.sub %x, %y : tensor<128x96xf32>, tensor<128x96xf32> -> tensor<128x96xf32>
+  %1 = google.mul %0, %0 : tensor<128x96xf32>, tensor<128x96xf32> -> tensor<128x96xf32>
+  %2 = google.reduce_mean %1 {axes = array<i64: 0, 1>, keep_dims = false} : tensor<128x96xf32> -> tensor<f32>
+  return %2 : tensor<f32>
+}
+func.func @sum_squares_f16(%x: tensor<80x80xf16>) -> tensor<f16> {
+  %0 = google.mul %x, %x : tensor<80x80xf16>, tensor<80x80xf16> -> tensor<80x80xf16>
+  %1 = google.reduce_sum %0 {axes = array<i64: 0, 1>, keep_dims = false} : tensor<80x80xf16> -> tensor<f16>
+  return %1 : tensor<f16>
 }

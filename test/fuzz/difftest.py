@@ -1220,8 +1220,8 @@ class Generator:
         weights = [8, 5, 2, 1, 1.5, 1.5, 1.5, 3, 1.5, 3, 1.5, 1.2, 1, 1.2,
                    0.8, 0.5, 1, 1, 1, 1, 1, 0.3]
         if is_float(dtype):
-            kinds.append("softmax")
-            weights.append(1.5)
+            kinds += ["softmax", "loss"]
+            weights += [1.5, 0.5]
         kinds.append("mask")
         weights.append(2)
         if helper is not None:
@@ -1949,6 +1949,35 @@ class Generator:
                 shape.append(value.shape[d])
         self.add(Node(kind, dtype, self.result_dims(dims, shape), [a],
                       {"axes": axes, "keep_dims": keep}))
+
+    def gen_loss(self, dtype, helper):
+        """A loss: an elementwise op of thousands of elements (arguments of
+        a model's output's shape, or one with a broadcast partner), reduced
+        over every axis. GPUs split it over blocks, computing the
+        elementwise op where the reduction reads it."""
+        if GRAD_MODE:
+            return  # (central differences of thousands of inputs: slow)
+        shape = [self.choice([64, 100, 130]),
+                 self.choice([64, 70, 128, 300])]
+        dims = [None if self.rng.random() < 0.3 else s for s in shape]
+        x = self.new_arg(dtype, dims, shape)
+        y = self.new_partner(x, dtype) if self.rng.random() < 0.4 else \
+            self.new_arg(dtype, list(dims), shape)
+        value = self.broadcasting(self.choice(["sub", "mul", "add", "max"]),
+                                  dtype, [x, y])
+        if value is None:
+            return
+        if self.rng.random() < 0.5:
+            value = self.broadcasting("mul", dtype, [value, value]) or value
+        elif self.rng.random() < 0.5:
+            value = self.add(Node(self.choice(["abs", "tanh", "exp"]), dtype,
+                                  value.dims, [value])) or value
+        kind = self.choice(["reduce_sum", "reduce_mean", "reduce_max",
+                            "reduce_min"], [3, 2, 1, 1])
+        keep = self.rng.random() < 0.5
+        rank = len(value.dims)
+        self.add(Node(kind, dtype, [1] * rank if keep else [], [value],
+                      {"axes": list(range(rank)), "keep_dims": keep}))
 
     def gen_attention(self, dtype, helper):
         """softmax(steps(q k^T)) v as models write it, mostly with depths

@@ -452,6 +452,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
   let statistics = [
     Statistic<"numKernels", "num-kernels", "GPU launches created">,
+    Statistic<"numFusedProducers", "num-fused-producers",
+              "Elementwise ops computed inside the reduction reading them">,
   ];
 }
 

@@ -564,10 +564,23 @@ ReductionCombine getRowReduction(linalg::LinalgOp op);
 /// result; then one block reduces the partials the same way and combines
 /// the result into the output. With `fill` (getFusableFill: the fill of
 /// the output just before), the result starts from the fill's value
-/// instead of the output's, and the fill is erased too. Erases `op`.
+/// instead of the output's, and the fill is erased too. With `producer`
+/// (getFusableProducer), the first kernel computes each element of the
+/// input where it reads it, and the producer and the input's buffer are
+/// erased too. Erases `op`.
 void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                 const ReductionCombine &combine,
-                                linalg::FillOp fill = nullptr);
+                                linalg::FillOp fill = nullptr,
+                                linalg::GenericOp producer = nullptr);
+
+/// An elementwise linalg.generic just before reduction `op` (only `fill`,
+/// allocations, run-time checks and ops without memory effects between
+/// them) that
+/// writes `op`'s input, a buffer of this function that nothing else reads
+/// (its dims aside), element by element (identity map, no linalg.index):
+/// the reduction can compute each element where it reads it instead of a
+/// kernel writing the buffer.
+linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill);
 
 /// A gpu.launch with a block per output element of reduction `op`: thread
 /// t combines the row's elements t, t + 256, ... in order (along the input's

@@ -368,18 +368,32 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       contractions[op] = fused;
     }
     // Reductions of every axis start from the fill before them (no
-    // one-thread kernel for it).
-    DenseMap<Operation *, linalg::FillOp> fullReductionFills;
+    // one-thread kernel for it) and compute their elementwise input where
+    // they read it (no kernel and no buffer for it).
+    struct FusedReduction {
+      linalg::FillOp fill;
+      linalg::GenericOp producer;
+    };
+    DenseMap<Operation *, FusedReduction> fullReductions;
     for (linalg::LinalgOp op : ops) {
       if (absorbed.contains(op) || inAttention.contains(op) ||
           contractions.contains(op) || !op.hasPureBufferSemantics() ||
           !getSplittableReduction(op))
         continue;
-      linalg::FillOp fill = getFusableFill(op);
-      if (!fill || absorbed.contains(fill) || inAttention.contains(fill))
-        continue;
-      absorbed.insert(fill);
-      fullReductionFills[op] = fill;
+      FusedReduction fused{getFusableFill(op), nullptr};
+      if (fused.fill &&
+          (absorbed.contains(fused.fill) || inAttention.contains(fused.fill)))
+        fused.fill = nullptr;
+      fused.producer = getFusableProducer(op, fused.fill);
+      if (fused.producer && (absorbed.contains(fused.producer) ||
+                             inAttention.contains(fused.producer) ||
+                             contractions.contains(fused.producer)))
+        fused.producer = nullptr;
+      if (fused.fill)
+        absorbed.insert(fused.fill);
+      if (fused.producer)
+        absorbed.insert(fused.producer);
+      fullReductions[op] = fused;
     }
     // Ops over the same rows with reductions between them (softmax) run in
     // one kernel, lowered at the chain's last op.
@@ -421,8 +435,11 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         continue;
       }
       if (ReductionCombine combine = getSplittableReduction(op)) {
-        lowerFullReductionToBlocks(rewriter, op, combine,
-                                   fullReductionFills.lookup(op));
+        const FusedReduction &fused = fullReductions.lookup(op);
+        lowerFullReductionToBlocks(rewriter, op, combine, fused.fill,
+                                   fused.producer);
+        if (fused.producer)
+          ++numFusedProducers;
         numKernels += 2;
         continue;
       }

@@ -176,6 +176,69 @@ Value getLoopExtents(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
   return product;
 }
 
+/// `op`'s payload's results, its shaped operands read by `read` (operands
+/// that are not shaped, like a fill's value, are used as they are; an
+/// output whose value the payload does not use is not read).
+SmallVector<Value> computePayload(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  function_ref<Value(OpOperand &)> read) {
+  IRMapping mapping;
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument argument = op.getMatchingBlockArgument(&operand);
+    if (!isa<ShapedType>(operand.get().getType())) {
+      mapping.map(argument, operand.get());
+      continue;
+    }
+    if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
+      continue;
+    mapping.map(argument, read(operand));
+  }
+  Block *body = op.getBlock();
+  for (Operation &payload : body->without_terminator())
+    rewriter.clone(payload, mapping);
+  return llvm::map_to_vector(
+      body->getTerminator()->getOperands(),
+      [&](Value value) { return mapping.lookupOrDefault(value); });
+}
+
+/// The indices of `operand` of `op` at loop indices `loops` (its map may
+/// give constants).
+SmallVector<Value> getOperandIndices(RewriterBase &rewriter, Location loc,
+                                     linalg::LinalgOp op, OpOperand &operand,
+                                     ArrayRef<Value> loops) {
+  SmallVector<Value> indices;
+  for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults())
+    indices.push_back(
+        isa<AffineDimExpr>(result)
+            ? loops[cast<AffineDimExpr>(result).getPosition()]
+            : arith::ConstantIndexOp::create(
+                  rewriter, loc, cast<AffineConstantExpr>(result).getValue()));
+  return indices;
+}
+
+/// Erases `buffer`'s allocation, which only memref.dim ops with constant
+/// indices and deallocations use: each dim becomes the extent allocated.
+void eraseAllocation(RewriterBase &rewriter, Value buffer) {
+  Operation *allocation = buffer.getDefiningOp();
+  auto type = cast<MemRefType>(buffer.getType());
+  ValueRange sizes = isa<gpu::AllocOp>(allocation)
+                         ? cast<gpu::AllocOp>(allocation).getDynamicSizes()
+                         : cast<memref::AllocOp>(allocation).getDynamicSizes();
+  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
+    auto dim = dyn_cast<memref::DimOp>(user);
+    if (!dim) {
+      rewriter.eraseOp(user);
+      continue;
+    }
+    int64_t index = *dim.getConstantIndex();
+    rewriter.setInsertionPoint(dim);
+    rewriter.replaceOp(dim, type.isDynamicDim(index)
+                                ? sizes[type.getDynamicDimIndex(index)]
+                                : constantIndex(rewriter, dim.getLoc(),
+                                                type.getDimSize(index)));
+  }
+  rewriter.eraseOp(allocation);
+}
+
 } // namespace
 
 /// A gpu.launch with a block per output element of reduction `op`: thread
@@ -213,14 +276,51 @@ gpu::LaunchOp lowerRowReductionToBlocks(RewriterBase &rewriter,
   return launch;
 }
 
+linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill) {
+  Value buffer = op.getDpsInputOperand(0)->get();
+  linalg::GenericOp producer;
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (prev == fill.getOperation() ||
+        isa<cf::AssertOp, gpu::AllocOp, memref::AllocOp>(prev) ||
+        isMemoryEffectFree(prev))
+      continue;
+    producer = dyn_cast<linalg::GenericOp>(prev);
+    break;
+  }
+  if (!producer || !producer.hasPureBufferSemantics() ||
+      producer.getNumDpsInits() != 1 || producer.hasIndexSemantics() ||
+      producer.getNumReductionLoops() != 0)
+    return nullptr;
+  OpOperand *output = producer.getDpsInitOperand(0);
+  if (output->get() != buffer ||
+      !producer.getMatchingIndexingMap(output).isIdentity() ||
+      producer.payloadUsesValueFromOperand(output) ||
+      llvm::is_contained(producer.getDpsInputs(), buffer))
+    return nullptr;
+  if (!buffer.getDefiningOp<gpu::AllocOp>() &&
+      !buffer.getDefiningOp<memref::AllocOp>())
+    return nullptr;
+  for (Operation *user : buffer.getUsers()) {
+    if (user == op || user == producer ||
+        isa<memref::DeallocOp, gpu::DeallocOp>(user))
+      continue;
+    auto dim = dyn_cast<memref::DimOp>(user);
+    if (!dim || !dim.getConstantIndex())
+      return nullptr;
+  }
+  return producer;
+}
+
 /// Two kernels for a reduction of all of `op`'s dimensions: blocks of
 /// kRowReductionThreads threads each reduce a consecutive range of the
 /// elements (emitTreeReduction: coalesced reads, a tree in shared memory)
 /// into a partial result; then one block reduces the partials the same
-/// way and combines the result into the output.
+/// way and combines the result into the output. With `producer`, the first
+/// kernel computes each element as it reads it.
 void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                 const ReductionCombine &combine,
-                                linalg::FillOp fill) {
+                                linalg::FillOp fill,
+                                linalg::GenericOp producer) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   auto constant = [&](int64_t value) {
@@ -276,9 +376,18 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
       SmallVector<Value> indices;
       for (AffineExpr result : inputMap.getResults())
         indices.push_back(loops[cast<AffineDimExpr>(result).getPosition()]);
-      return combine.toAccumulator(
-          rewriter,
-          memref::LoadOp::create(rewriter, loc, input->get(), indices));
+      if (!producer)
+        return combine.toAccumulator(
+            rewriter,
+            memref::LoadOp::create(rewriter, loc, input->get(), indices));
+      // The producer's loops are the input's indices (identity output).
+      Value element =
+          computePayload(rewriter, producer, [&](OpOperand &operand) -> Value {
+            return memref::LoadOp::create(
+                rewriter, loc, operand.get(),
+                getOperandIndices(rewriter, loc, producer, operand, indices));
+          }).front();
+      return combine.toAccumulator(rewriter, element);
     };
     emitTreeReduction(rewriter, loc, combine, loadElement, mine, thread,
                       shared);
@@ -329,51 +438,17 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
   }
   rewriter.setInsertionPointAfter(fold);
   gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), partial);
+  Value buffer = input->get();
   rewriter.eraseOp(op);
   if (fill)
     rewriter.eraseOp(fill);
+  if (producer) {
+    rewriter.eraseOp(producer);
+    eraseAllocation(rewriter, buffer);
+  }
 }
 
 namespace {
-
-/// `op`'s payload's results, its shaped operands read by `read` (operands
-/// that are not shaped, like a fill's value, are used as they are; an
-/// output whose value the payload does not use is not read).
-SmallVector<Value> computePayload(RewriterBase &rewriter, linalg::LinalgOp op,
-                                  function_ref<Value(OpOperand &)> read) {
-  IRMapping mapping;
-  for (OpOperand &operand : op->getOpOperands()) {
-    BlockArgument argument = op.getMatchingBlockArgument(&operand);
-    if (!isa<ShapedType>(operand.get().getType())) {
-      mapping.map(argument, operand.get());
-      continue;
-    }
-    if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
-      continue;
-    mapping.map(argument, read(operand));
-  }
-  Block *body = op.getBlock();
-  for (Operation &payload : body->without_terminator())
-    rewriter.clone(payload, mapping);
-  return llvm::map_to_vector(
-      body->getTerminator()->getOperands(),
-      [&](Value value) { return mapping.lookupOrDefault(value); });
-}
-
-/// The indices of `operand` of `op` at loop indices `loops` (its map may
-/// give constants).
-SmallVector<Value> getOperandIndices(RewriterBase &rewriter, Location loc,
-                                     linalg::LinalgOp op, OpOperand &operand,
-                                     ArrayRef<Value> loops) {
-  SmallVector<Value> indices;
-  for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults())
-    indices.push_back(
-        isa<AffineDimExpr>(result)
-            ? loops[cast<AffineDimExpr>(result).getPosition()]
-            : arith::ConstantIndexOp::create(
-                  rewriter, loc, cast<AffineConstantExpr>(result).getValue()));
-  return indices;
-}
 
 /// Computes `op`'s payload at loop indices `loops` and stores the results.
 void emitPayload(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,

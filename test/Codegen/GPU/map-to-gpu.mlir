@@ -181,6 +181,71 @@ func.func @full_reduction_after_fill(%x: memref<?x64xf32>, %y: memref<f32>) {
 
 // -----
 
+// The elementwise op that writes the reduction's input, a buffer nothing
+// else reads, runs in the first kernel where each element is read (no
+// kernel, no buffer for it); the buffer's dims become its extents.
+// CHECK-LABEL: func.func @full_reduction_of_producer
+// CHECK-SAME: (%[[X:.*]]: memref<?x64xf32>, %[[B:.*]]: memref<64xf32>, %[[Y:.*]]: memref<f32>)
+// CHECK-NOT: gpu.alloc
+// CHECK-NOT: memref.alloc
+// CHECK: %[[N:.*]] = memref.dim %[[X]], %c0
+// CHECK-NOT: memref.dim
+// CHECK: arith.muli %{{.*}}, %[[N]] : index
+// CHECK: gpu.alloc (%{{.*}}) : memref<?xf32>
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK-DAG: %[[XI:.*]] = memref.load %[[X]]
+// CHECK-DAG: %[[BI:.*]] = memref.load %[[B]]
+// CHECK: %[[D:.*]] = arith.subf %[[XI]], %[[BI]] : f32
+// CHECK: %[[Q:.*]] = arith.mulf %[[D]], %[[D]] : f32
+// CHECK: arith.addf %[[Q]], %{{.*}} : f32
+// CHECK: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: gpu.dealloc
+// CHECK-NOT: dealloc
+// CHECK: return
+func.func @full_reduction_of_producer(%x: memref<?x64xf32>, %b: memref<64xf32>, %y: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  %q = gpu.alloc (%n) : memref<?x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %b : memref<?x64xf32>, memref<64xf32>) outs(%q : memref<?x64xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %d = arith.subf %in, %bias : f32
+    %s = arith.mulf %d, %d : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%y : memref<f32>)
+  linalg.reduce { arith.addf } ins(%q : memref<?x64xf32>) outs(%y : memref<f32>) dimensions = [0, 1]
+  gpu.dealloc %q : memref<?x64xf32>
+  return
+}
+
+// -----
+
+// A producer whose buffer is read again keeps its kernel.
+// CHECK-LABEL: func.func @full_reduction_of_kept_producer
+// CHECK: gpu.launch
+// CHECK: arith.mulf
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @full_reduction_of_kept_producer(%x: memref<4096xf32>, %y: memref<f32>, %z: memref<4096xf32>) {
+  %q = gpu.alloc () : memref<4096xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : memref<4096xf32>) outs(%q : memref<4096xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.mulf %in, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.reduce { arith.addf } ins(%q : memref<4096xf32>) outs(%y : memref<f32>) dimensions = [0]
+  gpu.memcpy %z, %q : memref<4096xf32>, memref<4096xf32>
+  gpu.dealloc %q : memref<4096xf32>
+  return
+}
+
+// -----
+
 // A matmul spanning whole blocks (here dynamic) goes through shared memory:
 // each block of 16x16 threads owns a 64x64 tile of C and walks K in slices
 // of 16. Per slice its threads stage the slices of A (64x16) and B (16x64)
