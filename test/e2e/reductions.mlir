@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 37 cases match numpy
+// CHECK: e2e: 45 cases match numpy
 
 // E2E: @sum_rows(x: 4x8xf32) -> x.sum(axis=1)
 // E2E: @min_prod(x: 4x8xf32[0.5:1.5], h: 6x5xf16[0.5:1.5]) -> (x.min(axis=1), x.prod(axis=(0, 1)), h.prod(axis=0), h.min(axis=0, keepdims=True))
@@ -53,6 +53,18 @@
 // E2E: @scaled_sum_dynamic(x: 0x50xf32, b: 50xf32) -> np.float32(0)
 // E2E: @mse(x: 128x96xf32, y: 128x96xf32) -> ((x - y) ** 2).mean()
 // E2E: @sum_squares_f16(x: 80x80xf16[-1:1]) -> (x.astype(np.float32) ** 2).sum()
+// Column reductions (on GPUs: blocks of 32 columns, rows split over blocks
+// when there are few columns): a bias's gradient, a producer with a
+// broadcast, dynamic rows (none too), two row axes, many columns (one
+// split), f16 widened, integers, keep_dims.
+// E2E: @column_sums(x: 1000x70xf32) -> x.sum(axis=0)
+// E2E: @column_sse(x: 300x129xf32, b: 129xf32) -> ((x - b) ** 2).sum(axis=0)
+// E2E: @column_max_dynamic(x: 777x33xf32) -> x.max(axis=0)
+// E2E: @column_max_dynamic(x: 0x33xf32) -> np.full((33,), -np.inf, np.float32)
+// E2E: @column_mean_3d(x: 20x30x5x7xf32) -> x.mean(axis=(0, 1))
+// E2E: @column_sums_wide(x: 40x40000xf32) -> x.sum(axis=0)
+// E2E: @column_sums_f16(x: 500x40xf16[-1:1]) -> x.astype(np.float32).sum(axis=0).astype(np.float16)
+// E2E: @column_max_int(x: 100x50xi32) -> x.max(axis=0, keepdims=True)
 
 func.func @sum_rows(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %0 = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<4x8xf32> -> tensor<4xf32>
@@ -190,4 +202,34 @@ func.func @sum_squares_f16(%x: tensor<80x80xf16>) -> tensor<f16> {
   %0 = google.mul %x, %x : tensor<80x80xf16>, tensor<80x80xf16> -> tensor<80x80xf16>
   %1 = google.reduce_sum %0 {axes = array<i64: 0, 1>, keep_dims = false} : tensor<80x80xf16> -> tensor<f16>
   return %1 : tensor<f16>
+}
+func.func @column_sums(%x: tensor<1000x70xf32>) -> tensor<70xf32> {
+  %0 = google.reduce_sum %x {axes = array<i64: 0>, keep_dims = false} : tensor<1000x70xf32> -> tensor<70xf32>
+  return %0 : tensor<70xf32>
+}
+func.func @column_sse(%x: tensor<300x129xf32>, %b: tensor<129xf32>) -> tensor<129xf32> {
+  %0 = google.sub %x, %b : tensor<300x129xf32>, tensor<129xf32> -> tensor<300x129xf32>
+  %1 = google.mul %0, %0 : tensor<300x129xf32>, tensor<300x129xf32> -> tensor<300x129xf32>
+  %2 = google.reduce_sum %1 {axes = array<i64: 0>, keep_dims = false} : tensor<300x129xf32> -> tensor<129xf32>
+  return %2 : tensor<129xf32>
+}
+func.func @column_max_dynamic(%x: tensor<?x33xf32>) -> tensor<33xf32> {
+  %0 = google.reduce_max %x {axes = array<i64: 0>, keep_dims = false} : tensor<?x33xf32> -> tensor<33xf32>
+  return %0 : tensor<33xf32>
+}
+func.func @column_mean_3d(%x: tensor<20x30x5x7xf32>) -> tensor<5x7xf32> {
+  %0 = google.reduce_mean %x {axes = array<i64: 0, 1>, keep_dims = false} : tensor<20x30x5x7xf32> -> tensor<5x7xf32>
+  return %0 : tensor<5x7xf32>
+}
+func.func @column_sums_wide(%x: tensor<40x40000xf32>) -> tensor<40000xf32> {
+  %0 = google.reduce_sum %x {axes = array<i64: 0>, keep_dims = false} : tensor<40x40000xf32> -> tensor<40000xf32>
+  return %0 : tensor<40000xf32>
+}
+func.func @column_sums_f16(%x: tensor<500x40xf16>) -> tensor<40xf16> {
+  %0 = google.reduce_sum %x {axes = array<i64: 0>, keep_dims = false} : tensor<500x40xf16> -> tensor<40xf16>
+  return %0 : tensor<40xf16>
+}
+func.func @column_max_int(%x: tensor<100x50xi32>) -> tensor<1x50xi32> {
+  %0 = google.reduce_max %x {axes = array<i64: 0>, keep_dims = true} : tensor<100x50xi32> -> tensor<1x50xi32>
+  return %0 : tensor<1x50xi32>
 }

@@ -1953,8 +1953,9 @@ class Generator:
     def gen_loss(self, dtype, helper):
         """A loss: an elementwise op of thousands of elements (arguments of
         a model's output's shape, or one with a broadcast partner), reduced
-        over every axis. GPUs split it over blocks, computing the
-        elementwise op where the reduction reads it."""
+        over every axis, or over the rows (a bias's gradient). GPUs split
+        it over blocks, computing the elementwise op where the reduction
+        reads it."""
         if GRAD_MODE:
             return  # (central differences of thousands of inputs: slow)
         shape = [self.choice([64, 100, 130]),
@@ -1976,6 +1977,12 @@ class Generator:
                             "reduce_min"], [3, 2, 1, 1])
         keep = self.rng.random() < 0.5
         rank = len(value.dims)
+        if self.rng.random() < 0.35:
+            # Over the rows only (a bias's gradient: GPUs' column kernels).
+            dims = ([1] if keep else []) + value.dims[1:]
+            self.add(Node(kind, dtype, dims, [value],
+                          {"axes": [0], "keep_dims": keep}))
+            return
         self.add(Node(kind, dtype, [1] * rank if keep else [], [value],
                       {"axes": list(range(rank)), "keep_dims": keep}))
 

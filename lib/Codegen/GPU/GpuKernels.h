@@ -582,6 +582,29 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
 /// kernel writing the buffer.
 linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill);
 
+/// The fewest elements per output element for which getColumnReduction
+/// takes a reduction (a thread per output element reduces fewer).
+constexpr int64_t kMinColumnReductionRows = 32;
+
+/// The combine of a reduction (see getReductionCombine) whose input has
+/// every reduction dimension outside every parallel one (a sum over a
+/// batch: a bias's gradient), each output element a column of at least
+/// kMinColumnReductionRows elements (or a dynamic number).
+ReductionCombine getColumnReduction(linalg::LinalgOp op);
+
+/// A column reduction (see getColumnReduction) on blocks of 32 x 8
+/// threads: a block owns 32 consecutive columns (the input's innermost
+/// elements: coalesced) of a range of the rows, each of its 8 rows of
+/// threads reducing every 8th row of it, the 8 partials combined through
+/// shared memory. When there are few column tiles, the rows are split over
+/// several blocks (up to kMaxFullReductionBlocks in all) whose partial
+/// results a second kernel, a thread per column, combines into the output.
+/// `fill` and `producer` as for lowerFullReductionToBlocks. Erases `op`.
+void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  const ReductionCombine &combine,
+                                  linalg::FillOp fill = nullptr,
+                                  linalg::GenericOp producer = nullptr);
+
 /// A gpu.launch with a block per output element of reduction `op`: thread
 /// t combines the row's elements t, t + 256, ... in order (along the input's
 /// innermost dimension: coalesced), then the partials meet in a tree in

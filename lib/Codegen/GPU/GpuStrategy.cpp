@@ -554,6 +554,31 @@ ReductionCombine getSplittableReduction(linalg::LinalgOp op) {
   return combine;
 }
 
+/// The combine of a reduction (see getReductionCombine) whose input has
+/// every reduction dimension outside every parallel one (a sum over a
+/// batch: a bias's gradient), each output element a column of at least
+/// kMinColumnReductionRows elements (or a dynamic number).
+ReductionCombine getColumnReduction(linalg::LinalgOp op) {
+  if (op.getNumParallelLoops() == 0)
+    return {};
+  ReductionCombine combine = getReductionCombine(op);
+  if (!combine)
+    return {};
+  std::optional<int64_t> elements = getStaticReductionSize(op);
+  if (elements && *elements < kMinColumnReductionRows)
+    return {};
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  bool parallelSeen = false;
+  for (unsigned r = 0; r < map.getNumResults(); ++r) {
+    bool parallel = op.getIteratorTypesArray()[map.getDimPosition(r)] ==
+                    utils::IteratorType::parallel;
+    if (!parallel && parallelSeen)
+      return {};
+    parallelSeen |= parallel;
+  }
+  return combine;
+}
+
 /// The combine of a reduction with parallel dimensions (see
 /// getReductionCombine) whose rows are long (at least a block of threads,
 /// or dynamic) and run along the input's innermost dimension, so that a

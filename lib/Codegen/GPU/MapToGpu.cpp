@@ -367,18 +367,19 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       }
       contractions[op] = fused;
     }
-    // Reductions of every axis start from the fill before them (no
-    // one-thread kernel for it) and compute their elementwise input where
-    // they read it (no kernel and no buffer for it).
+    // Reductions of every axis and column reductions start from the fill
+    // before them (no kernel for it) and compute their elementwise input
+    // where they read it (no kernel and no buffer for it).
     struct FusedReduction {
       linalg::FillOp fill;
       linalg::GenericOp producer;
     };
-    DenseMap<Operation *, FusedReduction> fullReductions;
+    DenseMap<Operation *, FusedReduction> fusedReductions;
     for (linalg::LinalgOp op : ops) {
       if (absorbed.contains(op) || inAttention.contains(op) ||
           contractions.contains(op) || !op.hasPureBufferSemantics() ||
-          !getSplittableReduction(op))
+          getRowReduction(op) ||
+          (!getSplittableReduction(op) && !getColumnReduction(op)))
         continue;
       FusedReduction fused{getFusableFill(op), nullptr};
       if (fused.fill &&
@@ -393,13 +394,15 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         absorbed.insert(fused.fill);
       if (fused.producer)
         absorbed.insert(fused.producer);
-      fullReductions[op] = fused;
+      fusedReductions[op] = fused;
     }
     // Ops over the same rows with reductions between them (softmax) run in
     // one kernel, lowered at the chain's last op.
     llvm::SmallPtrSet<Operation *, 8> taken(absorbed.begin(), absorbed.end());
     taken.insert(inAttention.begin(), inAttention.end());
     for (auto &entry : contractions)
+      taken.insert(entry.first);
+    for (auto &entry : fusedReductions)
       taken.insert(entry.first);
     SmallVector<RowChain> chains = findRowChains(ops, taken);
     DenseMap<Operation *, const RowChain *> chainOf;
@@ -435,9 +438,18 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         continue;
       }
       if (ReductionCombine combine = getSplittableReduction(op)) {
-        const FusedReduction &fused = fullReductions.lookup(op);
+        const FusedReduction &fused = fusedReductions.lookup(op);
         lowerFullReductionToBlocks(rewriter, op, combine, fused.fill,
                                    fused.producer);
+        if (fused.producer)
+          ++numFusedProducers;
+        numKernels += 2;
+        continue;
+      }
+      if (ReductionCombine combine = getColumnReduction(op)) {
+        const FusedReduction &fused = fusedReductions.lookup(op);
+        lowerColumnReductionToBlocks(rewriter, op, combine, fused.fill,
+                                     fused.producer);
         if (fused.producer)
           ++numFusedProducers;
         numKernels += 2;

@@ -45,6 +45,13 @@ ReductionCombine getReductionCombine(linalg::LinalgOp op) {
 
 namespace {
 
+/// A column reduction's block: kColumnTile consecutive columns (a warp's
+/// coalesced 128 bytes of f32) by kColumnTileRows rows of threads; rows are
+/// split over more blocks down to kMinColumnRowsPerThread rows per thread.
+constexpr int64_t kColumnTile = 32;
+constexpr int64_t kColumnTileRows = kRowReductionThreads / kColumnTile;
+constexpr int64_t kMinColumnRowsPerThread = 8;
+
 auto constantIndex(RewriterBase &rewriter, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(rewriter, loc, value).getResult();
 }
@@ -215,6 +222,52 @@ SmallVector<Value> getOperandIndices(RewriterBase &rewriter, Location loc,
   return indices;
 }
 
+/// The buffer `value` views (through view-like ops): an allocation or a
+/// function's argument, which are distinct buffers; null for anything
+/// else (a loop's buffer may be any of several).
+Value getBufferRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return isa<FunctionOpInterface>(argument.getOwner()->getParentOp())
+               ? value
+               : Value();
+  if (value.getDefiningOp<gpu::AllocOp>() ||
+      value.getDefiningOp<memref::AllocOp>())
+    return value;
+  return Value();
+}
+
+/// The element of reduction `op`'s input at loop indices `loops` as an
+/// accumulator: loaded, or computed by `producer` (see getFusableProducer:
+/// its loops are the input's indices).
+Value readInput(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+                const ReductionCombine &combine, linalg::GenericOp producer,
+                ArrayRef<Value> loops) {
+  OpOperand *input = op.getDpsInputOperand(0);
+  SmallVector<Value> indices = getIndices(op, *input, loops);
+  if (!producer)
+    return combine.toAccumulator(
+        rewriter, memref::LoadOp::create(rewriter, loc, input->get(), indices));
+  Value element =
+      computePayload(rewriter, producer, [&](OpOperand &operand) -> Value {
+        return memref::LoadOp::create(
+            rewriter, loc, operand.get(),
+            getOperandIndices(rewriter, loc, producer, operand, indices));
+      }).front();
+  return combine.toAccumulator(rewriter, element);
+}
+
+/// The value reduction `op`'s output element at `indices` starts from:
+/// `fill`'s, or the output's own.
+Value getInitialValue(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+                      linalg::FillOp fill, ValueRange indices) {
+  if (fill)
+    return fill.getInputs()[0];
+  return memref::LoadOp::create(rewriter, loc, op.getDpsInitOperand(0)->get(),
+                                indices);
+}
+
 /// Erases `buffer`'s allocation, which only memref.dim ops with constant
 /// indices and deallocations use: each dim becomes the extent allocated.
 void eraseAllocation(RewriterBase &rewriter, Value buffer) {
@@ -237,6 +290,20 @@ void eraseAllocation(RewriterBase &rewriter, Value buffer) {
                                                 type.getDimSize(index)));
   }
   rewriter.eraseOp(allocation);
+}
+
+/// Erases reduction `op` and the `fill` and `producer` (with its buffer)
+/// lowered with it.
+void eraseFused(RewriterBase &rewriter, linalg::LinalgOp op,
+                linalg::FillOp fill, linalg::GenericOp producer) {
+  Value buffer = op.getDpsInputOperand(0)->get();
+  rewriter.eraseOp(op);
+  if (fill)
+    rewriter.eraseOp(fill);
+  if (producer) {
+    rewriter.eraseOp(producer);
+    eraseAllocation(rewriter, buffer);
+  }
 }
 
 } // namespace
@@ -300,6 +367,18 @@ linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill) {
   if (!buffer.getDefiningOp<gpu::AllocOp>() &&
       !buffer.getDefiningOp<memref::AllocOp>())
     return nullptr;
+  // The reduction may write its output before every element is read: the
+  // producer must not read the output's buffer.
+  Value outputRoot = getBufferRoot(op.getDpsInitOperand(0)->get());
+  if (!outputRoot)
+    return nullptr;
+  for (Value read : producer.getDpsInputs()) {
+    if (!isa<MemRefType>(read.getType()))
+      continue;
+    Value root = getBufferRoot(read);
+    if (!root || root == outputRoot)
+      return nullptr;
+  }
   for (Operation *user : buffer.getUsers()) {
     if (user == op || user == producer ||
         isa<memref::DeallocOp, gpu::DeallocOp>(user))
@@ -346,7 +425,6 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
       rewriter, loc, arith::CeilDivSIOp::create(rewriter, loc, count, blocks),
       constant(1));
   Value used = arith::CeilDivSIOp::create(rewriter, loc, count, range);
-  OpOperand *input = op.getDpsInputOperand(0);
   OpOperand *output = op.getDpsInitOperand(0);
   Type element = getElementTypeOrSelf(output->get().getType());
   Value partial =
@@ -368,26 +446,11 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
         constant(0));
     Value thread = ranges.getThreadIds().x;
     Value shared = ranges.getWorkgroupAttributions().front();
-    AffineMap inputMap = op.getMatchingIndexingMap(input);
     auto loadElement = [&](Value i) {
       Value linear = arith::AddIOp::create(rewriter, loc, begin, i);
-      SmallVector<Value> loops =
-          *affine::delinearizeIndex(rewriter, loc, linear, extents);
-      SmallVector<Value> indices;
-      for (AffineExpr result : inputMap.getResults())
-        indices.push_back(loops[cast<AffineDimExpr>(result).getPosition()]);
-      if (!producer)
-        return combine.toAccumulator(
-            rewriter,
-            memref::LoadOp::create(rewriter, loc, input->get(), indices));
-      // The producer's loops are the input's indices (identity output).
-      Value element =
-          computePayload(rewriter, producer, [&](OpOperand &operand) -> Value {
-            return memref::LoadOp::create(
-                rewriter, loc, operand.get(),
-                getOperandIndices(rewriter, loc, producer, operand, indices));
-          }).front();
-      return combine.toAccumulator(rewriter, element);
+      return readInput(
+          rewriter, loc, op, combine, producer,
+          *affine::delinearizeIndex(rewriter, loc, linear, extents));
     };
     emitTreeReduction(rewriter, loc, combine, loadElement, mine, thread,
                       shared);
@@ -412,11 +475,7 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                       shared);
     auto outputType = cast<MemRefType>(output->get().getType());
     SmallVector<Value> at(outputType.getRank(), constant(0));
-    auto initial = [&]() -> Value {
-      if (fill)
-        return fill.getInputs()[0];
-      return memref::LoadOp::create(rewriter, loc, output->get(), at);
-    };
+    auto initial = [&] { return getInitialValue(rewriter, loc, op, fill, at); };
     ifThen(rewriter, loc, writesResult(rewriter, loc, thread, used), [&] {
       Value value = memref::LoadOp::create(rewriter, loc, shared, constant(0));
       memref::StoreOp::create(rewriter, loc,
@@ -438,14 +497,228 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
   }
   rewriter.setInsertionPointAfter(fold);
   gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), partial);
-  Value buffer = input->get();
-  rewriter.eraseOp(op);
-  if (fill)
-    rewriter.eraseOp(fill);
-  if (producer) {
-    rewriter.eraseOp(producer);
-    eraseAllocation(rewriter, buffer);
+  eraseFused(rewriter, op, fill, producer);
+}
+
+void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  const ReductionCombine &combine,
+                                  linalg::FillOp fill,
+                                  linalg::GenericOp producer) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) {
+    return constantIndex(rewriter, loc, value);
+  };
+  auto ceilDiv = [&](Value lhs, Value rhs) -> Value {
+    return arith::CeilDivSIOp::create(rewriter, loc, lhs, rhs);
+  };
+  auto min = [&](Value lhs, Value rhs) -> Value {
+    return arith::MinSIOp::create(rewriter, loc, lhs, rhs);
+  };
+  auto max = [&](Value lhs, Value rhs) -> Value {
+    return arith::MaxSIOp::create(rewriter, loc, lhs, rhs);
+  };
+  // The loops in the order of the input's dimensions: rows (reduction
+  // loops) outside, columns (parallel loops) inside.
+  AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  SmallVector<unsigned> rowDims, columnDims;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (AffineExpr result : inputMap.getResults()) {
+    unsigned dim = cast<AffineDimExpr>(result).getPosition();
+    (iterators[dim] == utils::IteratorType::parallel ? columnDims : rowDims)
+        .push_back(dim);
   }
+  SmallVector<Value> columnExtents, rowExtents;
+  Value columns = getLoopExtents(rewriter, loc, op, columnDims, columnExtents);
+  Value rows = getLoopExtents(rewriter, loc, op, rowDims, rowExtents);
+
+  // splits = clamp(min(ceil(max blocks / tiles), ceil(rows / (8 *
+  // kMinColumnRowsPerThread))), 1, ...) blocks along the rows, chunk rows
+  // each; `used` of them have rows. Statically 1 split (many columns or
+  // few rows): one kernel combines into the output itself.
+  std::optional<int64_t> staticSplits;
+  {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t staticColumns = 1, staticRows = 1;
+    bool isStatic = true;
+    for (unsigned dim : columnDims)
+      staticColumns *= ranges[dim];
+    for (unsigned dim : rowDims)
+      staticRows *= ranges[dim];
+    for (int64_t range : ranges)
+      isStatic &= !ShapedType::isDynamic(range);
+    if (isStatic) {
+      int64_t tiles =
+          std::max<int64_t>(llvm::divideCeil(staticColumns, kColumnTile), 1);
+      staticSplits = std::max<int64_t>(
+          std::min(llvm::divideCeil(kMaxFullReductionBlocks, tiles),
+                   llvm::divideCeil(staticRows,
+                                    kColumnTileRows * kMinColumnRowsPerThread)),
+          1);
+    }
+  }
+  Value tiles = ceilDiv(columns, constant(kColumnTile));
+  Value splits =
+      staticSplits ? constant(*staticSplits)
+                   : max(min(ceilDiv(constant(kMaxFullReductionBlocks),
+                                     max(tiles, constant(1))),
+                             ceilDiv(rows, constant(kColumnTileRows *
+                                                    kMinColumnRowsPerThread))),
+                         constant(1));
+  bool oneSplit = staticSplits == 1;
+  Value chunk = max(ceilDiv(rows, splits), constant(1));
+  Value used = ceilDiv(rows, chunk);
+  Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  Value output = op.getDpsInitOperand(0)->get();
+  Value partial;
+  if (!oneSplit)
+    partial =
+        gpu::AllocOp::create(
+            rewriter, loc, MemRefType::get({ShapedType::kDynamic}, element),
+            Type(), ValueRange(),
+            ValueRange{arith::MulIOp::create(rewriter, loc, splits, columns)},
+            ValueRange(), UnitAttr())
+            .getMemref();
+  // The loop indices of column `column` (the row loops unset).
+  auto columnLoops = [&](Value column) {
+    SmallVector<Value> loops(op.getNumLoops());
+    for (auto [dim, index] :
+         llvm::zip(columnDims, *affine::delinearizeIndex(rewriter, loc, column,
+                                                         columnExtents)))
+      loops[dim] = index;
+    return loops;
+  };
+  auto inColumns = [&](Value column) {
+    return lessThan(rewriter, loc, column, columns);
+  };
+
+  // Kernel 1: block (tile, split) reduces its columns over its rows.
+  auto sharedType = MemRefType::get(
+      {kColumnTileRows, kColumnTile}, element, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(op->getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  auto blocks = createLaunch(
+      rewriter, loc, arith::MulIOp::create(rewriter, loc, tiles, splits),
+      constant(kColumnTile), constant(kColumnTileRows), TypeRange{sharedType});
+  {
+    rewriter.setInsertionPoint(blocks.getBody().front().getTerminator());
+    Value b = blocks.getBlockIds().x;
+    Value tx = blocks.getThreadIds().x;
+    Value ty = blocks.getThreadIds().y;
+    Value shared = blocks.getWorkgroupAttributions().front();
+    Value tile = arith::RemSIOp::create(rewriter, loc, b, tiles);
+    Value split = arith::DivSIOp::create(rewriter, loc, b, tiles);
+    Value column = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, tile, constant(kColumnTile)), tx);
+    Value begin = arith::MulIOp::create(rewriter, loc, split, chunk);
+    Value end = min(arith::AddIOp::create(rewriter, loc, begin, chunk), rows);
+    Value count =
+        max(arith::SubIOp::create(rewriter, loc, end, begin), constant(0));
+    Value rowsOfThreads = min(count, constant(kColumnTileRows));
+    ifThen(rewriter, loc,
+           arith::AndIOp::create(rewriter, loc, inColumns(column),
+                                 lessThan(rewriter, loc, ty, count)),
+           [&] {
+             SmallVector<Value> loops = columnLoops(column);
+             auto read = [&](Value row) {
+               for (auto [dim, index] :
+                    llvm::zip(rowDims, *affine::delinearizeIndex(
+                                           rewriter, loc, row, rowExtents)))
+                 loops[dim] = index;
+               return readInput(rewriter, loc, op, combine, producer, loops);
+             };
+             Value first = arith::AddIOp::create(rewriter, loc, begin, ty);
+             auto strided = scf::ForOp::create(
+                 rewriter, loc,
+                 arith::AddIOp::create(rewriter, loc, first,
+                                       constant(kColumnTileRows)),
+                 end, constant(kColumnTileRows), ValueRange{read(first)},
+                 [&](OpBuilder &, Location, Value row, ValueRange accumulator) {
+                   scf::YieldOp::create(
+                       rewriter, loc,
+                       combine.apply(rewriter, read(row), accumulator.front()));
+                 });
+             memref::StoreOp::create(rewriter, loc, strided.getResult(0),
+                                     shared, ValueRange{ty, tx});
+           });
+    gpu::BarrierOp::create(rewriter, loc);
+    // Thread row 0 combines the thread rows' partials, from the output's
+    // initial value (one split) or the first partial.
+    auto combineRows = [&](Value from, Value initial) {
+      return scf::ForOp::create(
+                 rewriter, loc, from, rowsOfThreads, constant(1),
+                 ValueRange{initial},
+                 [&](OpBuilder &, Location, Value j, ValueRange accumulator) {
+                   Value value = memref::LoadOp::create(rewriter, loc, shared,
+                                                        ValueRange{j, tx});
+                   scf::YieldOp::create(
+                       rewriter, loc,
+                       combine.apply(rewriter, value, accumulator.front()));
+                 })
+          .getResult(0);
+    };
+    Value firstRow = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, ty, constant(0));
+    if (oneSplit) {
+      ifThen(rewriter, loc,
+             arith::AndIOp::create(rewriter, loc, firstRow, inColumns(column)),
+             [&] {
+               SmallVector<Value> at = getIndices(op, *op.getDpsInitOperand(0),
+                                                  columnLoops(column));
+               Value value = combineRows(
+                   constant(0), getInitialValue(rewriter, loc, op, fill, at));
+               memref::StoreOp::create(rewriter, loc, value, output, at);
+             });
+    } else {
+      Value writes = arith::AndIOp::create(
+          rewriter, loc,
+          arith::AndIOp::create(rewriter, loc, firstRow, inColumns(column)),
+          lessThan(rewriter, loc, constant(0), count));
+      ifThen(rewriter, loc, writes, [&] {
+        Value value = combineRows(
+            constant(1), memref::LoadOp::create(rewriter, loc, shared,
+                                                ValueRange{constant(0), tx}));
+        Value at = arith::AddIOp::create(
+            rewriter, loc, arith::MulIOp::create(rewriter, loc, split, columns),
+            column);
+        memref::StoreOp::create(rewriter, loc, value, partial, at);
+      });
+    }
+  }
+
+  // Kernel 2: a thread per column combines the splits' partials.
+  if (!oneSplit) {
+    rewriter.setInsertionPointAfter(blocks);
+    Value threads = constant(kRowReductionThreads);
+    auto fold = createLaunch(rewriter, loc, ceilDiv(columns, threads), threads,
+                             constant(1), TypeRange());
+    rewriter.setInsertionPoint(fold.getBody().front().getTerminator());
+    Value column = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, fold.getBlockIds().x, threads),
+        fold.getThreadIds().x);
+    ifThen(rewriter, loc, inColumns(column), [&] {
+      SmallVector<Value> at =
+          getIndices(op, *op.getDpsInitOperand(0), columnLoops(column));
+      auto combined = scf::ForOp::create(
+          rewriter, loc, constant(0), used, constant(1),
+          ValueRange{getInitialValue(rewriter, loc, op, fill, at)},
+          [&](OpBuilder &, Location, Value split, ValueRange accumulator) {
+            Value at = arith::AddIOp::create(
+                rewriter, loc,
+                arith::MulIOp::create(rewriter, loc, split, columns), column);
+            Value value = memref::LoadOp::create(rewriter, loc, partial, at);
+            scf::YieldOp::create(
+                rewriter, loc,
+                combine.apply(rewriter, value, accumulator.front()));
+          });
+      memref::StoreOp::create(rewriter, loc, combined.getResult(0), output, at);
+    });
+    rewriter.setInsertionPointAfter(fold);
+    gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), partial);
+  }
+  eraseFused(rewriter, op, fill, producer);
 }
 
 namespace {

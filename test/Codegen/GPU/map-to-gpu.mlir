@@ -28,18 +28,18 @@ func.func @elementwise_collapsed(%x: memref<?x4x8xf32>, %y: memref<?x4x8xf32>) {
 
 // -----
 
-// The reduction over rows runs in each thread; the columns are the threads
-// (one block of 10, since the range is static and smaller than a block).
+// Over few rows (fewer than 32), the reduction over rows runs in each
+// thread; the columns are the threads (one block of 10, since the range is
+// static and smaller than a block).
 // CHECK-LABEL: func.func @reduce_first_dim_interchanged
-// CHECK: %[[ROWS:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?x10xf32>
 // CHECK: gpu.launch
 // CHECK-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[T:[^,]*]],
-// CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[ROWS]]
-// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x10xf32>
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %c16
+// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x10xf32>
 // CHECK: arith.addf
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<10xf32>
-func.func @reduce_first_dim_interchanged(%x: memref<?x10xf32>, %y: memref<10xf32>) {
-  linalg.reduce { arith.addf } ins(%x : memref<?x10xf32>) outs(%y : memref<10xf32>) dimensions = [0]
+func.func @reduce_first_dim_interchanged(%x: memref<16x10xf32>, %y: memref<10xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<16x10xf32>) outs(%y : memref<10xf32>) dimensions = [0]
   return
 }
 
@@ -218,6 +218,58 @@ func.func @full_reduction_of_producer(%x: memref<?x64xf32>, %b: memref<64xf32>, 
   linalg.fill ins(%zero : f32) outs(%y : memref<f32>)
   linalg.reduce { arith.addf } ins(%q : memref<?x64xf32>) outs(%y : memref<f32>) dimensions = [0, 1]
   gpu.dealloc %q : memref<?x64xf32>
+  return
+}
+
+// -----
+
+// A column reduction (rows outside, columns inside: a bias's gradient):
+// blocks of 32 x 8 threads own 32 columns (coalesced) of a range of the
+// rows; here 3 column tiles and few of them, so the rows are split over
+// 16 blocks each (ceil(1000 / 64)): 48 blocks write partial results and a
+// second kernel, a thread per column, combines them from the fill's value.
+// CHECK-LABEL: func.func @column_reduction_split
+// CHECK-SAME: (%[[X:.*]]: memref<1000x70xf32>, %[[Y:.*]]: memref<70xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0.0
+// CHECK-NOT: linalg.fill
+// CHECK: %[[PARTIAL:.*]] = gpu.alloc (%{{.*}}) : memref<?xf32>
+// CHECK: gpu.launch {{.*}} threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %c8{{.*}}, {{.*}} workgroup(%[[SHARED:.*]] : memref<8x32xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for {{.*}} step %c8
+// CHECK: memref.load %[[X]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[SHARED]][%[[TY]], %[[TX]]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[SHARED]]
+// CHECK: memref.store %{{.*}}, %[[PARTIAL]]
+// CHECK: gpu.launch
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]])
+// CHECK: memref.load %[[PARTIAL]]
+// CHECK: memref.store %{{.*}}, %[[Y]]
+// CHECK-NOT: gpu.launch
+// CHECK: gpu.dealloc %[[PARTIAL]]
+func.func @column_reduction_split(%x: memref<1000x70xf32>, %y: memref<70xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<70xf32>)
+  linalg.reduce { arith.addf } ins(%x : memref<1000x70xf32>) outs(%y : memref<70xf32>) dimensions = [0]
+  return
+}
+
+// -----
+
+// With 1024 column tiles or more, a block per tile reduces all of the rows
+// and combines them into the output itself: one kernel.
+// CHECK-LABEL: func.func @column_reduction_one_split
+// CHECK-SAME: (%[[X:.*]]: memref<40x40000xf32>, %[[Y:.*]]: memref<40000xf32>)
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch
+// CHECK: memref.load %[[X]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[Y]]
+// CHECK: memref.store %{{.*}}, %[[Y]]
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @column_reduction_one_split(%x: memref<40x40000xf32>, %y: memref<40000xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<40x40000xf32>) outs(%y : memref<40000xf32>) dimensions = [0]
   return
 }
 
