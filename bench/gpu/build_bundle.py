@@ -31,7 +31,8 @@ mma.sync and by wgmma, one warpgroup and two warp-specialized; f32 by
 vector tiles), nn.Linear's relu(x @ w.T + b) at batches 32 and 8 (split
 K, and warp dots with warp-dots=true), relu(x + y)
 over 64 Mi elements, a 4096x4096 transpose, a squared error's sum over
-4096x4096 (every axis reduced to one value),
+4096x4096 (every axis reduced to one value), column sums (a bias's
+gradient: x.sum(0)) over 4096x4096 and 65536x256,
 attention 16x1024x64 (also
 with fused-attention=true: one kernel) and the MLP 32x784 -> 256 -> 10
 with softmax, and scatter_add into 32000x512 and 8000x256 rows (an
@@ -369,7 +370,16 @@ if a.bench:
   return %s : tensor<f32>
 }}
 """
+    # A bias's gradient: the sum over a batch's rows (torch: x.sum(0)).
+    colsum = """func.func @colsum(%x: tensor<{r}x{c}xf32>) -> tensor<{c}xf32> {{
+  %s = google.reduce_sum %x {{axes = array<i64: 0>, keep_dims = false}} : tensor<{r}x{c}xf32> -> tensor<{c}xf32>
+  return %s : tensor<{c}xf32>
+}}
+"""
     benches = []
+    for r, c in ((4096, 4096), (65536, 256)):
+        src = os.path.join(B, f"colsum{r}x{c}.mlir"); open(src, "w").write(colsum.format(r=r, c=c))
+        benches.append((f"colsum{r}x{c}", src, "colsum", 0, [(r, c, "f32")]))
     src = os.path.join(B, "sse.mlir"); open(src, "w").write(sse.format(r=4096, c=4096))
     benches.append(("sse4096", src, "sse", 0, [(4096, 4096, "f32"), (4096, 4096, "f32")]))
     src = os.path.join(B, "attn.mlir"); open(src, "w").write(attn.format(b=16, s=1024, d=64))
