@@ -596,14 +596,31 @@ ReductionCombine getColumnReduction(linalg::LinalgOp op);
 /// threads: a block owns 32 consecutive columns (the input's innermost
 /// elements: coalesced) of a range of the rows, each of its 8 rows of
 /// threads reducing every 8th row of it, the 8 partials combined through
-/// shared memory. When there are few column tiles, the rows are split over
-/// several blocks (up to kMaxFullReductionBlocks in all) whose partial
-/// results a second kernel, a thread per column, combines into the output.
+/// shared memory. When there are few column tiles and many rows, the rows
+/// are split over several blocks (up to kMaxFullReductionBlocks in all,
+/// each thread reducing at least 64 rows) whose partial results a second
+/// kernel, a thread per column, combines into the output.
 /// `fill` and `producer` as for lowerFullReductionToBlocks. Erases `op`.
 void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                   const ReductionCombine &combine,
                                   linalg::FillOp fill = nullptr,
                                   linalg::GenericOp producer = nullptr);
+
+/// Whether reduction `op`'s output is indexed by its parallel loops alone
+/// (a permutation of them: no constants, no reduction loop).
+bool hasOutputOfLoops(linalg::LinalgOp op);
+
+/// A reduction (see getReductionCombine, and hasOutputOfLoops) with a
+/// thread per output element (blocks of up to `blockSize`, consecutive
+/// threads owning consecutive output elements), each combining its
+/// elements in a loop nest from the fill's value (`fill`, as for
+/// lowerFullReductionToBlocks) or the output's; with `producer` (see
+/// getFusableProducer), each element is computed where it is read.
+/// Erases `op`.
+void lowerReductionToThreads(RewriterBase &rewriter, linalg::LinalgOp op,
+                             const ReductionCombine &combine, int64_t blockSize,
+                             linalg::FillOp fill = nullptr,
+                             linalg::GenericOp producer = nullptr);
 
 /// A gpu.launch with a block per output element of reduction `op`: thread
 /// t combines the row's elements t, t + 256, ... in order (along the input's

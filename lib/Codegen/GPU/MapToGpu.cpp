@@ -207,6 +207,14 @@ void lowerIfAligned(
   rewriter.eraseOp(op);
 }
 
+/// A reduction none of the block kernels takes (row, full, column) that
+/// runs a thread per output element (lowerReductionToThreads).
+bool isThreadReduction(linalg::LinalgOp op) {
+  return getReductionCombine(op) && hasOutputOfLoops(op) &&
+         !getRowReduction(op) && !getSplittableReduction(op) &&
+         !getColumnReduction(op);
+}
+
 bool isInKernel(Operation *op) {
   return op->getParentOfType<gpu::LaunchOp>() != nullptr;
 }
@@ -409,6 +417,30 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     for (const RowChain &chain : chains)
       for (const RowStep &step : chain.steps)
         chainOf[step.op] = &chain;
+    // The other reductions run a thread per output element; they take in
+    // their fill and producer too where no chain has them.
+    for (linalg::LinalgOp op : ops) {
+      if (taken.contains(op) || chainOf.contains(op) ||
+          !op.hasPureBufferSemantics() || !isThreadReduction(op))
+        continue;
+      FusedReduction fused{getFusableFill(op), nullptr};
+      auto isFree = [&](Operation *candidate) {
+        return candidate && !taken.contains(candidate) &&
+               !chainOf.contains(candidate);
+      };
+      if (!isFree(fused.fill))
+        fused.fill = nullptr;
+      fused.producer = getFusableProducer(op, fused.fill);
+      if (!isFree(fused.producer))
+        fused.producer = nullptr;
+      for (Operation *part :
+           {fused.fill.getOperation(), fused.producer.getOperation()})
+        if (part) {
+          absorbed.insert(part);
+          taken.insert(part);
+        }
+      fusedReductions[op] = fused;
+    }
 
     for (linalg::LinalgOp op : ops) {
       if (absorbed.contains(op))
@@ -444,6 +476,15 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         if (fused.producer)
           ++numFusedProducers;
         numKernels += 2;
+        continue;
+      }
+      if (isThreadReduction(op)) {
+        const FusedReduction &fused = fusedReductions.lookup(op);
+        lowerReductionToThreads(rewriter, op, getReductionCombine(op),
+                                blockSize, fused.fill, fused.producer);
+        if (fused.producer)
+          ++numFusedProducers;
+        ++numKernels;
         continue;
       }
       if (ReductionCombine combine = getColumnReduction(op)) {

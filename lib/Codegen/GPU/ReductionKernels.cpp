@@ -47,10 +47,11 @@ namespace {
 
 /// A column reduction's block: kColumnTile consecutive columns (a warp's
 /// coalesced 128 bytes of f32) by kColumnTileRows rows of threads; rows are
-/// split over more blocks down to kMinColumnRowsPerThread rows per thread.
+/// split over more blocks down to kMinColumnRowsPerThread rows per thread
+/// (fewer rows cost less than a second kernel's launch).
 constexpr int64_t kColumnTile = 32;
 constexpr int64_t kColumnTileRows = kRowReductionThreads / kColumnTile;
-constexpr int64_t kMinColumnRowsPerThread = 8;
+constexpr int64_t kMinColumnRowsPerThread = 64;
 
 auto constantIndex(RewriterBase &rewriter, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(rewriter, loc, value).getResult();
@@ -718,6 +719,79 @@ void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
     rewriter.setInsertionPointAfter(fold);
     gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), partial);
   }
+  eraseFused(rewriter, op, fill, producer);
+}
+
+bool hasOutputOfLoops(linalg::LinalgOp op) {
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  return map.isProjectedPermutation(/*allowZeroInResults=*/false) &&
+         map.getNumResults() == op.getNumParallelLoops();
+}
+
+void lowerReductionToThreads(RewriterBase &rewriter, linalg::LinalgOp op,
+                             const ReductionCombine &combine, int64_t blockSize,
+                             linalg::FillOp fill, linalg::GenericOp producer) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto constant = [&](int64_t value) {
+    return constantIndex(rewriter, loc, value);
+  };
+  OpOperand *output = op.getDpsInitOperand(0);
+  // Output elements in the output's order (consecutive threads write
+  // consecutive elements).
+  SmallVector<unsigned> outputDims, reductionDims;
+  for (AffineExpr result : op.getMatchingIndexingMap(output).getResults())
+    outputDims.push_back(cast<AffineDimExpr>(result).getPosition());
+  op.getReductionDims(reductionDims);
+  SmallVector<Value> outputExtents, reductionExtents;
+  Value outputs = getLoopExtents(rewriter, loc, op, outputDims, outputExtents);
+  getLoopExtents(rewriter, loc, op, reductionDims, reductionExtents);
+  // Fewer threads than a block where there are fewer (static) outputs.
+  int64_t threadCount = blockSize;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::none_of(outputDims, [&](unsigned dim) {
+        return ShapedType::isDynamic(ranges[dim]);
+      })) {
+    int64_t count = 1;
+    for (unsigned dim : outputDims)
+      count *= ranges[dim];
+    threadCount = std::clamp<int64_t>(count, 1, blockSize);
+  }
+  Value threads = constant(threadCount);
+  auto launch =
+      createLaunch(rewriter, loc,
+                   arith::CeilDivSIOp::create(rewriter, loc, outputs, threads),
+                   threads, constant(1), TypeRange());
+  rewriter.setInsertionPoint(launch.getBody().front().getTerminator());
+  Value index = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x, threads),
+      launch.getThreadIds().x);
+  ifThen(rewriter, loc, lessThan(rewriter, loc, index, outputs), [&] {
+    SmallVector<Value> loops(op.getNumLoops());
+    if (!outputDims.empty())
+      for (auto [dim, value] :
+           llvm::zip(outputDims, *affine::delinearizeIndex(rewriter, loc, index,
+                                                           outputExtents)))
+        loops[dim] = value;
+    SmallVector<Value> at = getIndices(op, *output, loops);
+    Value initial = getInitialValue(rewriter, loc, op, fill, at);
+    SmallVector<Value> lower(reductionDims.size(), constant(0));
+    SmallVector<Value> steps(reductionDims.size(), constant(1));
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, lower, reductionExtents, steps, ValueRange{initial},
+        [&](OpBuilder &, Location, ValueRange indices,
+            ValueRange accumulator) -> scf::ValueVector {
+          for (auto [dim, value] : llvm::zip(reductionDims, indices))
+            loops[dim] = value;
+          return {combine.apply(
+              rewriter, readInput(rewriter, loc, op, combine, producer, loops),
+              accumulator.front())};
+        });
+    memref::StoreOp::create(rewriter, loc, nest.results.front(), output->get(),
+                            at);
+  });
+  rewriter.setInsertionPointAfter(launch);
   eraseFused(rewriter, op, fill, producer);
 }
 

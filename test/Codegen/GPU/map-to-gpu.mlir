@@ -275,6 +275,64 @@ func.func @column_reduction_one_split(%x: memref<40x40000xf32>, %y: memref<40000
 
 // -----
 
+// Other reductions run a thread per output element, consecutive threads on
+// consecutive outputs (here 128 rows of 10: one block of 128 threads);
+// each starts from the fill's value and computes the elementwise op that
+// writes its input where it reads it: one kernel, no buffer.
+// CHECK-LABEL: func.func @thread_reduction_fused
+// CHECK-SAME: (%[[X:.*]]: memref<128x10xf32>, %[[M:.*]]: memref<128xf32>, %[[Y:.*]]: memref<128xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0.0
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128{{.*}},
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]])
+// CHECK-DAG: memref.load %[[X]]
+// CHECK-DAG: memref.load %[[M]]
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[Y]]
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @thread_reduction_fused(%x: memref<128x10xf32>, %m: memref<128xf32>, %y: memref<128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = gpu.alloc () : memref<128x10xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : memref<128x10xf32>, memref<128xf32>) outs(%e : memref<128x10xf32>) {
+  ^bb0(%in: f32, %max: f32, %out: f32):
+    %d = arith.subf %in, %max : f32
+    %x1 = math.exp %d : f32
+    linalg.yield %x1 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%y : memref<128xf32>)
+  linalg.reduce { arith.addf } ins(%e : memref<128x10xf32>) outs(%y : memref<128xf32>) dimensions = [1]
+  gpu.dealloc %e : memref<128x10xf32>
+  return
+}
+
+// -----
+
+// A producer reading the reduction's output buffer keeps its kernel (the
+// reduction writes outputs while other threads still read).
+// CHECK-LABEL: func.func @producer_reads_output
+// CHECK: gpu.launch
+// CHECK: math.exp
+// CHECK: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @producer_reads_output(%x: memref<128x10xf32>, %y: memref<128xf32>) {
+  %e = gpu.alloc () : memref<128x10xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : memref<128x10xf32>, memref<128xf32>) outs(%e : memref<128x10xf32>) {
+  ^bb0(%in: f32, %b: f32, %out: f32):
+    %d = arith.subf %in, %b : f32
+    %x1 = math.exp %d : f32
+    linalg.yield %x1 : f32
+  }
+  linalg.reduce { arith.addf } ins(%e : memref<128x10xf32>) outs(%y : memref<128xf32>) dimensions = [1]
+  gpu.dealloc %e : memref<128x10xf32>
+  return
+}
+
+// -----
+
 // A producer whose buffer is read again keeps its kernel.
 // CHECK-LABEL: func.func @full_reduction_of_kept_producer
 // CHECK: gpu.launch
