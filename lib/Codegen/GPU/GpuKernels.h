@@ -558,20 +558,29 @@ constexpr int64_t kRowReductionThreads = 256;
 /// block's threads read consecutive elements.
 ReductionCombine getRowReduction(linalg::LinalgOp op);
 
+/// The ops a reduction's kernels take in (each may be null), erased with
+/// it: `fill` (getFusableFill: the fill of the output just before) gives
+/// the starting value instead of the output's; `producer`
+/// (getFusableProducer) computes each element of the input where it is
+/// read (its buffer is erased too); `epilogue`
+/// (getFusableReductionEpilogue) computes the value stored from each
+/// result (the product's buffer is erased too when the epilogue writes
+/// another).
+struct ReductionFusion {
+  linalg::FillOp fill;
+  linalg::GenericOp producer;
+  linalg::GenericOp epilogue;
+};
+
 /// Two kernels for a reduction of all of `op`'s dimensions: blocks of
 /// kRowReductionThreads threads each reduce a consecutive range of the
 /// elements (coalesced reads, a tree in shared memory) into a partial
 /// result; then one block reduces the partials the same way and combines
-/// the result into the output. With `fill` (getFusableFill: the fill of
-/// the output just before), the result starts from the fill's value
-/// instead of the output's, and the fill is erased too. With `producer`
-/// (getFusableProducer), the first kernel computes each element of the
-/// input where it reads it, and the producer and the input's buffer are
-/// erased too. Erases `op`.
+/// the result into the output, with `fused` (see ReductionFusion). Erases
+/// `op`.
 void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                 const ReductionCombine &combine,
-                                linalg::FillOp fill = nullptr,
-                                linalg::GenericOp producer = nullptr);
+                                const ReductionFusion &fused = {});
 
 /// An elementwise linalg.generic just before reduction `op` (only `fill`,
 /// allocations, run-time checks and ops without memory effects between
@@ -581,6 +590,20 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
 /// the reduction can compute each element where it reads it instead of a
 /// kernel writing the buffer.
 linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill);
+
+/// An elementwise linalg.generic just after reduction `op` (see
+/// isElementwiseEpilogue; only run-time checks and ops without memory
+/// effects between them) that its kernel can compute where it stores
+/// each result: the epilogue writes the product's buffer, or a buffer
+/// that nothing in the kernel reads while the product's is a buffer of
+/// this function that nothing else uses. The epilogue's other inputs
+/// must not be the buffer it writes (threads write results while others
+/// still read), nor may what the reduction reads (its input, or
+/// `producer`'s). The kernel is built at `op`: the effect-free ops between
+/// them must move before it (moveEffectFreeOpsBefore).
+linalg::GenericOp getFusableReductionEpilogue(linalg::LinalgOp op,
+                                              linalg::GenericOp producer,
+                                              linalg::FillOp fill);
 
 /// The fewest elements per output element for which getColumnReduction
 /// takes a reduction (a thread per output element reduces fewer).
@@ -600,11 +623,10 @@ ReductionCombine getColumnReduction(linalg::LinalgOp op);
 /// are split over several blocks (up to kMaxFullReductionBlocks in all,
 /// each thread reducing at least 64 rows) whose partial results a second
 /// kernel, a thread per column, combines into the output.
-/// `fill` and `producer` as for lowerFullReductionToBlocks. Erases `op`.
+/// With `fused` (see ReductionFusion). Erases `op`.
 void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                   const ReductionCombine &combine,
-                                  linalg::FillOp fill = nullptr,
-                                  linalg::GenericOp producer = nullptr);
+                                  const ReductionFusion &fused = {});
 
 /// Whether reduction `op`'s output is indexed by its parallel loops alone
 /// (a permutation of them: no constants, no reduction loop).
@@ -613,14 +635,11 @@ bool hasOutputOfLoops(linalg::LinalgOp op);
 /// A reduction (see getReductionCombine, and hasOutputOfLoops) with a
 /// thread per output element (blocks of up to `blockSize`, consecutive
 /// threads owning consecutive output elements), each combining its
-/// elements in a loop nest from the fill's value (`fill`, as for
-/// lowerFullReductionToBlocks) or the output's; with `producer` (see
-/// getFusableProducer), each element is computed where it is read.
-/// Erases `op`.
+/// elements in a loop nest, with `fused` (see ReductionFusion). Erases
+/// `op`.
 void lowerReductionToThreads(RewriterBase &rewriter, linalg::LinalgOp op,
                              const ReductionCombine &combine, int64_t blockSize,
-                             linalg::FillOp fill = nullptr,
-                             linalg::GenericOp producer = nullptr);
+                             const ReductionFusion &fused = {});
 
 /// A gpu.launch with a block per output element of reduction `op`: thread
 /// t combines the row's elements t, t + 256, ... in order (along the input's

@@ -376,33 +376,43 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       contractions[op] = fused;
     }
     // Reductions of every axis and column reductions start from the fill
-    // before them (no kernel for it) and compute their elementwise input
-    // where they read it (no kernel and no buffer for it).
-    struct FusedReduction {
-      linalg::FillOp fill;
-      linalg::GenericOp producer;
+    // before them (no kernel for it), compute their elementwise input where
+    // they read it and their elementwise epilogue where they store each
+    // result (no kernels, no buffers for them).
+    DenseMap<Operation *, ReductionFusion> fusedReductions;
+    auto fuseReduction = [&](linalg::LinalgOp op,
+                             function_ref<bool(Operation *)> isFree) {
+      ReductionFusion fused;
+      fused.fill = getFusableFill(op);
+      if (fused.fill && !isFree(fused.fill))
+        fused.fill = nullptr;
+      fused.producer = getFusableProducer(op, fused.fill);
+      if (fused.producer && !isFree(fused.producer))
+        fused.producer = nullptr;
+      fused.epilogue =
+          getFusableReductionEpilogue(op, fused.producer, fused.fill);
+      if (fused.epilogue && !isFree(fused.epilogue))
+        fused.epilogue = nullptr;
+      if (fused.epilogue)
+        moveEffectFreeOpsBefore(op, fused.epilogue);
+      for (Operation *part :
+           {fused.fill.getOperation(), fused.producer.getOperation(),
+            fused.epilogue.getOperation()})
+        if (part)
+          absorbed.insert(part);
+      fusedReductions[op] = fused;
     };
-    DenseMap<Operation *, FusedReduction> fusedReductions;
     for (linalg::LinalgOp op : ops) {
       if (absorbed.contains(op) || inAttention.contains(op) ||
           contractions.contains(op) || !op.hasPureBufferSemantics() ||
           getRowReduction(op) ||
           (!getSplittableReduction(op) && !getColumnReduction(op)))
         continue;
-      FusedReduction fused{getFusableFill(op), nullptr};
-      if (fused.fill &&
-          (absorbed.contains(fused.fill) || inAttention.contains(fused.fill)))
-        fused.fill = nullptr;
-      fused.producer = getFusableProducer(op, fused.fill);
-      if (fused.producer && (absorbed.contains(fused.producer) ||
-                             inAttention.contains(fused.producer) ||
-                             contractions.contains(fused.producer)))
-        fused.producer = nullptr;
-      if (fused.fill)
-        absorbed.insert(fused.fill);
-      if (fused.producer)
-        absorbed.insert(fused.producer);
-      fusedReductions[op] = fused;
+      fuseReduction(op, [&](Operation *candidate) {
+        return !absorbed.contains(candidate) &&
+               !inAttention.contains(candidate) &&
+               !contractions.contains(candidate);
+      });
     }
     // Ops over the same rows with reductions between them (softmax) run in
     // one kernel, lowered at the chain's last op.
@@ -418,28 +428,15 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       for (const RowStep &step : chain.steps)
         chainOf[step.op] = &chain;
     // The other reductions run a thread per output element; they take in
-    // their fill and producer too where no chain has them.
+    // their fill, producer and epilogue too where no chain has them.
     for (linalg::LinalgOp op : ops) {
       if (taken.contains(op) || chainOf.contains(op) ||
           !op.hasPureBufferSemantics() || !isThreadReduction(op))
         continue;
-      FusedReduction fused{getFusableFill(op), nullptr};
-      auto isFree = [&](Operation *candidate) {
-        return candidate && !taken.contains(candidate) &&
+      fuseReduction(op, [&](Operation *candidate) {
+        return !taken.contains(candidate) && !absorbed.contains(candidate) &&
                !chainOf.contains(candidate);
-      };
-      if (!isFree(fused.fill))
-        fused.fill = nullptr;
-      fused.producer = getFusableProducer(op, fused.fill);
-      if (!isFree(fused.producer))
-        fused.producer = nullptr;
-      for (Operation *part :
-           {fused.fill.getOperation(), fused.producer.getOperation()})
-        if (part) {
-          absorbed.insert(part);
-          taken.insert(part);
-        }
-      fusedReductions[op] = fused;
+      });
     }
 
     for (linalg::LinalgOp op : ops) {
@@ -470,27 +467,25 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         continue;
       }
       if (ReductionCombine combine = getSplittableReduction(op)) {
-        const FusedReduction &fused = fusedReductions.lookup(op);
-        lowerFullReductionToBlocks(rewriter, op, combine, fused.fill,
-                                   fused.producer);
+        const ReductionFusion &fused = fusedReductions.lookup(op);
+        lowerFullReductionToBlocks(rewriter, op, combine, fused);
         if (fused.producer)
           ++numFusedProducers;
         numKernels += 2;
         continue;
       }
       if (isThreadReduction(op)) {
-        const FusedReduction &fused = fusedReductions.lookup(op);
+        const ReductionFusion &fused = fusedReductions.lookup(op);
         lowerReductionToThreads(rewriter, op, getReductionCombine(op),
-                                blockSize, fused.fill, fused.producer);
+                                blockSize, fused);
         if (fused.producer)
           ++numFusedProducers;
         ++numKernels;
         continue;
       }
       if (ReductionCombine combine = getColumnReduction(op)) {
-        const FusedReduction &fused = fusedReductions.lookup(op);
-        lowerColumnReductionToBlocks(rewriter, op, combine, fused.fill,
-                                     fused.producer);
+        const ReductionFusion &fused = fusedReductions.lookup(op);
+        lowerColumnReductionToBlocks(rewriter, op, combine, fused);
         if (fused.producer)
           ++numFusedProducers;
         numKernels += 2;

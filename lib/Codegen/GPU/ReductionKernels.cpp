@@ -2,6 +2,8 @@
 
 #include "GpuKernels.h"
 
+#include "Codegen/Matchers.h"
+
 using namespace mlir;
 
 namespace mlir::google::kernels {
@@ -293,18 +295,50 @@ void eraseAllocation(RewriterBase &rewriter, Value buffer) {
   rewriter.eraseOp(allocation);
 }
 
-/// Erases reduction `op` and the `fill` and `producer` (with its buffer)
-/// lowered with it.
+/// Erases reduction `op` and the ops `fused` lowered with it: the
+/// producer with its buffer, the epilogue with the product's buffer when
+/// the epilogue writes another.
 void eraseFused(RewriterBase &rewriter, linalg::LinalgOp op,
-                linalg::FillOp fill, linalg::GenericOp producer) {
+                const ReductionFusion &fused) {
   Value buffer = op.getDpsInputOperand(0)->get();
+  Value product = op.getDpsInitOperand(0)->get();
   rewriter.eraseOp(op);
-  if (fill)
-    rewriter.eraseOp(fill);
-  if (producer) {
-    rewriter.eraseOp(producer);
+  if (fused.fill)
+    rewriter.eraseOp(fused.fill);
+  if (fused.producer) {
+    rewriter.eraseOp(fused.producer);
     eraseAllocation(rewriter, buffer);
   }
+  if (linalg::GenericOp epilogue = fused.epilogue) {
+    bool inPlace = epilogue.getDpsInitOperand(0)->get() == product;
+    rewriter.eraseOp(epilogue);
+    if (!inPlace)
+      eraseAllocation(rewriter, product);
+  }
+}
+
+/// Stores `value`, reduction `op`'s output element at `at`, or with
+/// `epilogue` (see getFusableReductionEpilogue) the epilogue's element
+/// computed from it.
+void storeResult(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
+                 linalg::GenericOp epilogue, Value value, ArrayRef<Value> at) {
+  Value product = op.getDpsInitOperand(0)->get();
+  if (!epilogue) {
+    memref::StoreOp::create(rewriter, loc, value, product, at);
+    return;
+  }
+  // The epilogue's loops are the product's indices (identity maps).
+  Value result =
+      computePayload(rewriter, epilogue, [&](OpOperand &operand) -> Value {
+        if (operand.get() == product &&
+            epilogue.getMatchingIndexingMap(&operand).isIdentity())
+          return value;
+        return memref::LoadOp::create(
+            rewriter, loc, operand.get(),
+            getOperandIndices(rewriter, loc, epilogue, operand, at));
+      }).front();
+  memref::StoreOp::create(rewriter, loc, result,
+                          epilogue.getDpsInitOperand(0)->get(), at);
 }
 
 } // namespace
@@ -391,6 +425,62 @@ linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill) {
   return producer;
 }
 
+linalg::GenericOp getFusableReductionEpilogue(linalg::LinalgOp op,
+                                              linalg::GenericOp producer,
+                                              linalg::FillOp fill) {
+  Value product = op.getDpsInitOperand(0)->get();
+  linalg::GenericOp epilogue;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (isa<cf::AssertOp>(next) || isMemoryEffectFree(next))
+      continue;
+    epilogue = dyn_cast<linalg::GenericOp>(next);
+    break;
+  }
+  if (!epilogue || !epilogue.hasPureBufferSemantics() ||
+      !isElementwiseEpilogue(epilogue, product))
+    return nullptr;
+  Value result = epilogue.getDpsInitOperand(0)->get();
+  Value resultRoot = getBufferRoot(result);
+  if (!resultRoot)
+    return nullptr;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    if (input->get() == product || !isa<MemRefType>(input->get().getType()))
+      continue;
+    Value root = getBufferRoot(input->get());
+    if (!root || root == resultRoot)
+      return nullptr;
+  }
+  SmallVector<Value> read;
+  if (producer)
+    llvm::append_range(read, producer.getDpsInputs());
+  else
+    read.push_back(op.getDpsInputOperand(0)->get());
+  for (Value value : read) {
+    if (!isa<MemRefType>(value.getType()))
+      continue;
+    Value root = getBufferRoot(value);
+    if (!root || root == resultRoot)
+      return nullptr;
+  }
+  if (result == product)
+    return epilogue;
+  // The product is then never stored: a buffer of this function that
+  // nothing else uses.
+  if ((!product.getDefiningOp<gpu::AllocOp>() &&
+       !product.getDefiningOp<memref::AllocOp>()) ||
+      getBufferRoot(product) == resultRoot)
+    return nullptr;
+  for (Operation *user : product.getUsers()) {
+    if (user == op || user == epilogue || user == fill.getOperation() ||
+        isa<memref::DeallocOp, gpu::DeallocOp>(user))
+      continue;
+    auto dim = dyn_cast<memref::DimOp>(user);
+    if (!dim || !dim.getConstantIndex())
+      return nullptr;
+  }
+  return epilogue;
+}
+
 /// Two kernels for a reduction of all of `op`'s dimensions: blocks of
 /// kRowReductionThreads threads each reduce a consecutive range of the
 /// elements (emitTreeReduction: coalesced reads, a tree in shared memory)
@@ -399,8 +489,8 @@ linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill) {
 /// kernel computes each element as it reads it.
 void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                 const ReductionCombine &combine,
-                                linalg::FillOp fill,
-                                linalg::GenericOp producer) {
+                                const ReductionFusion &fused) {
+  linalg::FillOp fill = fused.fill;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   auto constant = [&](int64_t value) {
@@ -450,7 +540,7 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
     auto loadElement = [&](Value i) {
       Value linear = arith::AddIOp::create(rewriter, loc, begin, i);
       return readInput(
-          rewriter, loc, op, combine, producer,
+          rewriter, loc, op, combine, fused.producer,
           *affine::delinearizeIndex(rewriter, loc, linear, extents));
     };
     emitTreeReduction(rewriter, loc, combine, loadElement, mine, thread,
@@ -479,12 +569,12 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
     auto initial = [&] { return getInitialValue(rewriter, loc, op, fill, at); };
     ifThen(rewriter, loc, writesResult(rewriter, loc, thread, used), [&] {
       Value value = memref::LoadOp::create(rewriter, loc, shared, constant(0));
-      memref::StoreOp::create(rewriter, loc,
-                              combine.apply(rewriter, value, initial()),
-                              output->get(), at);
+      storeResult(rewriter, loc, op, fused.epilogue,
+                  combine.apply(rewriter, value, initial()), at);
     });
-    // No elements: the output is the fill's value.
-    if (fill) {
+    // No elements: the output is its initial value (the fill's; through
+    // the epilogue).
+    if (fill || fused.epilogue) {
       Value none = arith::AndIOp::create(
           rewriter, loc,
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread,
@@ -492,19 +582,18 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, used,
                                 constant(0)));
       ifThen(rewriter, loc, none, [&] {
-        memref::StoreOp::create(rewriter, loc, initial(), output->get(), at);
+        storeResult(rewriter, loc, op, fused.epilogue, initial(), at);
       });
     }
   }
   rewriter.setInsertionPointAfter(fold);
   gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), partial);
-  eraseFused(rewriter, op, fill, producer);
+  eraseFused(rewriter, op, fused);
 }
 
 void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                   const ReductionCombine &combine,
-                                  linalg::FillOp fill,
-                                  linalg::GenericOp producer) {
+                                  const ReductionFusion &fused) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   auto constant = [&](int64_t value) {
@@ -570,7 +659,6 @@ void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
   Value chunk = max(ceilDiv(rows, splits), constant(1));
   Value used = ceilDiv(rows, chunk);
   Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
-  Value output = op.getDpsInitOperand(0)->get();
   Value partial;
   if (!oneSplit)
     partial =
@@ -627,7 +715,8 @@ void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                     llvm::zip(rowDims, *affine::delinearizeIndex(
                                            rewriter, loc, row, rowExtents)))
                  loops[dim] = index;
-               return readInput(rewriter, loc, op, combine, producer, loops);
+               return readInput(rewriter, loc, op, combine, fused.producer,
+                                loops);
              };
              Value first = arith::AddIOp::create(rewriter, loc, begin, ty);
              auto strided = scf::ForOp::create(
@@ -667,9 +756,10 @@ void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
              [&] {
                SmallVector<Value> at = getIndices(op, *op.getDpsInitOperand(0),
                                                   columnLoops(column));
-               Value value = combineRows(
-                   constant(0), getInitialValue(rewriter, loc, op, fill, at));
-               memref::StoreOp::create(rewriter, loc, value, output, at);
+               Value value =
+                   combineRows(constant(0), getInitialValue(rewriter, loc, op,
+                                                            fused.fill, at));
+               storeResult(rewriter, loc, op, fused.epilogue, value, at);
              });
     } else {
       Value writes = arith::AndIOp::create(
@@ -704,7 +794,7 @@ void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
           getIndices(op, *op.getDpsInitOperand(0), columnLoops(column));
       auto combined = scf::ForOp::create(
           rewriter, loc, constant(0), used, constant(1),
-          ValueRange{getInitialValue(rewriter, loc, op, fill, at)},
+          ValueRange{getInitialValue(rewriter, loc, op, fused.fill, at)},
           [&](OpBuilder &, Location, Value split, ValueRange accumulator) {
             Value at = arith::AddIOp::create(
                 rewriter, loc,
@@ -714,12 +804,12 @@ void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                 rewriter, loc,
                 combine.apply(rewriter, value, accumulator.front()));
           });
-      memref::StoreOp::create(rewriter, loc, combined.getResult(0), output, at);
+      storeResult(rewriter, loc, op, fused.epilogue, combined.getResult(0), at);
     });
     rewriter.setInsertionPointAfter(fold);
     gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), partial);
   }
-  eraseFused(rewriter, op, fill, producer);
+  eraseFused(rewriter, op, fused);
 }
 
 bool hasOutputOfLoops(linalg::LinalgOp op) {
@@ -730,7 +820,7 @@ bool hasOutputOfLoops(linalg::LinalgOp op) {
 
 void lowerReductionToThreads(RewriterBase &rewriter, linalg::LinalgOp op,
                              const ReductionCombine &combine, int64_t blockSize,
-                             linalg::FillOp fill, linalg::GenericOp producer) {
+                             const ReductionFusion &fused) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   auto constant = [&](int64_t value) {
@@ -775,7 +865,7 @@ void lowerReductionToThreads(RewriterBase &rewriter, linalg::LinalgOp op,
                                                            outputExtents)))
         loops[dim] = value;
     SmallVector<Value> at = getIndices(op, *output, loops);
-    Value initial = getInitialValue(rewriter, loc, op, fill, at);
+    Value initial = getInitialValue(rewriter, loc, op, fused.fill, at);
     SmallVector<Value> lower(reductionDims.size(), constant(0));
     SmallVector<Value> steps(reductionDims.size(), constant(1));
     scf::LoopNest nest = scf::buildLoopNest(
@@ -785,14 +875,14 @@ void lowerReductionToThreads(RewriterBase &rewriter, linalg::LinalgOp op,
           for (auto [dim, value] : llvm::zip(reductionDims, indices))
             loops[dim] = value;
           return {combine.apply(
-              rewriter, readInput(rewriter, loc, op, combine, producer, loops),
+              rewriter,
+              readInput(rewriter, loc, op, combine, fused.producer, loops),
               accumulator.front())};
         });
-    memref::StoreOp::create(rewriter, loc, nest.results.front(), output->get(),
-                            at);
+    storeResult(rewriter, loc, op, fused.epilogue, nest.results.front(), at);
   });
   rewriter.setInsertionPointAfter(launch);
-  eraseFused(rewriter, op, fill, producer);
+  eraseFused(rewriter, op, fused);
 }
 
 namespace {

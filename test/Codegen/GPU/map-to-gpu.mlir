@@ -310,6 +310,91 @@ func.func @thread_reduction_fused(%x: memref<128x10xf32>, %m: memref<128xf32>, %
 
 // -----
 
+// The elementwise epilogue after a reduction runs where each result is
+// stored: a mean's scale in place, in the last kernel of a reduction of
+// every axis (also where there are no elements).
+// CHECK-LABEL: func.func @full_reduction_epilogue
+// CHECK-SAME: (%[[X:.*]]: memref<?x64xf32>, %[[Y:.*]]: memref<f32>)
+// CHECK: %[[SCALE:.*]] = arith.constant 5.000000e-01
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK: %[[MEAN:.*]] = arith.mulf %{{.*}}, %[[SCALE]] : f32
+// CHECK-NEXT: memref.store %[[MEAN]], %[[Y]][] : memref<f32>
+// CHECK: scf.if
+// CHECK-NEXT: %[[NONE:.*]] = arith.mulf %{{.*}}, %[[SCALE]] : f32
+// CHECK-NEXT: memref.store %[[NONE]], %[[Y]][] : memref<f32>
+// CHECK-NOT: gpu.launch
+// CHECK: gpu.dealloc
+// CHECK-NEXT: return
+func.func @full_reduction_epilogue(%x: memref<?x64xf32>, %y: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant 5.0e-1 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<f32>)
+  linalg.reduce { arith.addf } ins(%x : memref<?x64xf32>) outs(%y : memref<f32>) dimensions = [0, 1]
+  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%y : memref<f32>) outs(%y : memref<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %scale : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// An epilogue writing another buffer (an f16 result of an f32 sum): the
+// kernel stores only the epilogue's elements; the product's buffer goes.
+// CHECK-LABEL: func.func @thread_reduction_epilogue
+// CHECK-SAME: (%[[X:.*]]: memref<128x10xf16>, %[[Y:.*]]: memref<128xf16>)
+// CHECK-NOT: alloc
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK: arith.extf
+// CHECK: arith.addf
+// CHECK: %[[NARROW:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK: memref.store %[[NARROW]], %[[Y]]
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: dealloc
+// CHECK: return
+func.func @thread_reduction_epilogue(%x: memref<128x10xf16>, %y: memref<128xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %s = gpu.alloc () : memref<128xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<128xf32>)
+  linalg.reduce ins(%x : memref<128x10xf16>) outs(%s : memref<128xf32>) dimensions = [1]
+    (%in: f16, %init: f32) {
+      %w = arith.extf %in : f16 to f32
+      %a = arith.addf %init, %w : f32
+      linalg.yield %a : f32
+    }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%s : memref<128xf32>) outs(%y : memref<128xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  }
+  gpu.dealloc %s : memref<128xf32>
+  return
+}
+
+// -----
+
+// An epilogue that reads the buffer it writes elsewhere than the element
+// (here reversed) keeps its own kernel.
+// CHECK-LABEL: func.func @epilogue_reads_its_output
+// CHECK: gpu.launch
+// CHECK: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @epilogue_reads_its_output(%x: memref<128x10xf32>, %y: memref<128xf32>, %z: memref<128xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<128x10xf32>) outs(%y : memref<128xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%y, %z : memref<128xf32>, memref<128xf32>) outs(%z : memref<128xf32>) {
+  ^bb0(%in: f32, %old: f32, %out: f32):
+    %a = arith.addf %in, %old : f32
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
 // A producer reading the reduction's output buffer keeps its kernel (the
 // reduction writes outputs while other threads still read).
 // CHECK-LABEL: func.func @producer_reads_output
