@@ -692,7 +692,8 @@ struct RowStep {
 
 /// Consecutive ops over the same rows (static extents `rows`, each of
 /// `length` elements along the innermost dimension) that one kernel runs
-/// with a block per row, as softmax's max, exp, sum and divide: at least
+/// with a block per row (a thread per short row), as softmax's max, exp,
+/// sum and divide: at least
 /// one row reduction and two ops that are not Row steps. Every buffer the
 /// chain writes is accessed in it only at the element (or the row) the
 /// step is at, so that a step reads what the same thread (or, after a
@@ -706,7 +707,15 @@ struct RowChain {
     return std::accumulate(rows.begin(), rows.end(), int64_t(1),
                            std::multiplies<int64_t>());
   }
+
+  /// Rows of at most kMaxThreadRowLength elements: a thread per row.
+  bool isShort() const { return length < kRowReductionThreads; }
 };
+
+/// The longest rows a chain runs a thread per row on (a softmax over a
+/// classifier's classes); longer ones, from kRowReductionThreads on, get
+/// a block per row.
+constexpr int64_t kMaxThreadRowLength = 32;
 
 /// Whether `operand` of `op` is read at the row `op`'s loops are at: its
 /// map gives the leading `rows.size()` loops in order, and 0 for the unit
@@ -715,10 +724,19 @@ bool isReadAtRow(linalg::LinalgOp op, OpOperand &operand,
                  ArrayRef<int64_t> rows);
 
 /// The row chains among `ops` (linalg ops on buffers, in program order),
-/// leaving out the ops in `taken` (fused into contraction kernels).
+/// leaving out the ops in `taken` (fused into contraction kernels); with
+/// `shortRows`, also chains over rows of at most kMaxThreadRowLength
+/// elements.
 SmallVector<RowChain>
 findRowChains(ArrayRef<linalg::LinalgOp> ops,
-              const llvm::SmallPtrSetImpl<Operation *> &taken);
+              const llvm::SmallPtrSetImpl<Operation *> &taken,
+              bool shortRows = false);
+
+/// One gpu.launch for short-row `chain` (RowChain::isShort), at its last
+/// op, with a thread per row that runs every step over its row in turn
+/// (its reductions accumulating in a register); erases the chain's ops.
+gpu::LaunchOp lowerRowChainToThreads(RewriterBase &rewriter,
+                                     const RowChain &chain);
 
 /// One gpu.launch for `chain`, at its last op, with a block of
 /// kRowReductionThreads threads per row; erases the chain's ops.

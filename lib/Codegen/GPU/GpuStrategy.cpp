@@ -634,7 +634,10 @@ classifyRowStep(linalg::LinalgOp op, ArrayRef<int64_t> rows, int64_t length) {
     return std::nullopt;
   }
   unsigned rank = rows.size();
-  if (!getRowReduction(op) || !hasRanges(op, rows, length) ||
+  bool rowReduction = length <= kMaxThreadRowLength
+                          ? static_cast<bool>(getReductionCombine(op))
+                          : static_cast<bool>(getRowReduction(op));
+  if (!rowReduction || !hasRanges(op, rows, length) ||
       op.getNumReductionLoops() != 1 ||
       !linalg::isReductionIterator(op.getIteratorTypesArray()[rank]) ||
       !op.getMatchingIndexingMap(op.getDpsInputOperand(0)).isIdentity() ||
@@ -796,7 +799,7 @@ bool isReadAtRow(linalg::LinalgOp op, OpOperand &operand,
 
 SmallVector<RowChain>
 findRowChains(ArrayRef<linalg::LinalgOp> ops,
-              const llvm::SmallPtrSetImpl<Operation *> &taken) {
+              const llvm::SmallPtrSetImpl<Operation *> &taken, bool shortRows) {
   llvm::SmallPtrSet<Operation *, 16> candidates, used;
   for (linalg::LinalgOp op : ops)
     if (!taken.contains(op))
@@ -812,6 +815,8 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
     RowChain chain;
     chain.rows.assign(ranges.begin(), ranges.end() - 1);
     chain.length = ranges.back();
+    if (chain.isShort() && !shortRows)
+      continue;
     if (classifyRowStep(seed, chain.rows, chain.length) !=
         RowStep::Kind::Reduction)
       continue;

@@ -422,7 +422,8 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       taken.insert(entry.first);
     for (auto &entry : fusedReductions)
       taken.insert(entry.first);
-    SmallVector<RowChain> chains = findRowChains(ops, taken);
+    SmallVector<RowChain> chains =
+        findRowChains(ops, taken, /*shortRows=*/true);
     DenseMap<Operation *, const RowChain *> chainOf;
     for (const RowChain &chain : chains)
       for (const RowStep &step : chain.steps)
@@ -452,7 +453,10 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       }
       if (auto chain = chainOf.find(op); chain != chainOf.end()) {
         if (chain->second->steps.back().op == op) {
-          lowerRowChainToBlocks(rewriter, *chain->second, warpShuffles);
+          if (chain->second->isShort())
+            lowerRowChainToThreads(rewriter, *chain->second);
+          else
+            lowerRowChainToBlocks(rewriter, *chain->second, warpShuffles);
           ++numKernels;
         }
         continue;

@@ -1278,6 +1278,85 @@ gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
   return launch;
 }
 
+gpu::LaunchOp lowerRowChainToThreads(RewriterBase &rewriter,
+                                     const RowChain &chain) {
+  linalg::LinalgOp last = chain.steps.back().op;
+  Location loc = last.getLoc();
+  rewriter.setInsertionPoint(last);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  int64_t rows = chain.getNumRows();
+  int64_t threads = std::clamp<int64_t>(rows, 1, kRowReductionThreads);
+  auto launch =
+      createLaunch(rewriter, loc, constant(llvm::divideCeil(rows, threads)),
+                   constant(threads), constant(1), TypeRange());
+  rewriter.setInsertionPoint(launch.getBody().front().getTerminator());
+  Value index = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
+                            constant(threads)),
+      launch.getThreadIds().x);
+  ifThen(rewriter, loc, lessThan(rewriter, loc, index, constant(rows)), [&] {
+    SmallVector<Value> rowExtents = llvm::map_to_vector(
+        chain.rows, [&](int64_t extent) { return constant(extent); });
+    SmallVector<Value> row =
+        *affine::delinearizeIndex(rewriter, loc, index, rowExtents);
+    auto overRow =
+        [&](ValueRange initial,
+            function_ref<Value(SmallVector<Value> &, ValueRange)> body) {
+          return scf::ForOp::create(
+              rewriter, loc, constant(0), constant(chain.length), constant(1),
+              initial,
+              [&](OpBuilder &, Location, Value element, ValueRange carried) {
+                SmallVector<Value> loops(row);
+                loops.push_back(element);
+                Value next = body(loops, carried);
+                scf::YieldOp::create(rewriter, loc,
+                                     next ? ValueRange{next} : ValueRange{});
+              });
+        };
+    for (const RowStep &step : chain.steps) {
+      linalg::LinalgOp op = step.op;
+      switch (step.kind) {
+      case RowStep::Kind::Row:
+        emitPayload(rewriter, loc, op, row);
+        break;
+      case RowStep::Kind::Elements:
+        overRow({}, [&](SmallVector<Value> &loops, ValueRange) -> Value {
+          emitPayload(rewriter, loc, op, loops);
+          return nullptr;
+        });
+        break;
+      case RowStep::Kind::Reduction: {
+        ReductionCombine combine = getReductionCombine(op);
+        OpOperand *input = op.getDpsInputOperand(0);
+        OpOperand *output = op.getDpsInitOperand(0);
+        SmallVector<Value> loops(row);
+        loops.push_back(constant(0));
+        SmallVector<Value> at = getIndices(op, *output, loops);
+        Value initial =
+            memref::LoadOp::create(rewriter, loc, output->get(), at);
+        auto reduced = overRow(initial, [&](SmallVector<Value> &loops,
+                                            ValueRange carried) {
+          Value element = memref::LoadOp::create(rewriter, loc, input->get(),
+                                                 getIndices(op, *input, loops));
+          return combine.apply(rewriter,
+                               combine.toAccumulator(rewriter, element),
+                               carried.front());
+        });
+        memref::StoreOp::create(rewriter, loc, reduced.getResult(0),
+                                output->get(), at);
+        break;
+      }
+      }
+    }
+  });
+  for (const RowStep &step : chain.steps)
+    rewriter.eraseOp(step.op);
+  return launch;
+}
+
 gpu::LaunchOp lowerRowChainLoopToBlocks(RewriterBase &rewriter,
                                         scf::ForallOp loop,
                                         const RowChain &chain,

@@ -275,12 +275,59 @@ func.func @column_reduction_one_split(%x: memref<40x40000xf32>, %y: memref<40000
 
 // -----
 
+// Ops over short rows (at most 32 elements: a softmax over a classifier's
+// 10 classes) with reductions between them run in one kernel with a thread
+// per row, which runs each step over its row in turn, its reductions
+// accumulating in a register.
+// CHECK-LABEL: func.func @short_row_chain
+// CHECK-SAME: (%[[X:.*]]: memref<128x10xf32>, %[[Y:.*]]: memref<128x10xf32>)
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128{{.*}},
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[MAX:.*]][%[[ROW:.*]]] : memref<128xf32>
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: arith.maximumf
+// CHECK: scf.for
+// CHECK: math.exp
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: arith.addf
+// CHECK: scf.for
+// CHECK: arith.divf
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[ROW]], %{{.*}}]
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @short_row_chain(%x: memref<128x10xf32>, %y: memref<128x10xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %max = gpu.alloc () : memref<128xf32>
+  %sum = gpu.alloc () : memref<128xf32>
+  linalg.fill ins(%ninf : f32) outs(%max : memref<128xf32>)
+  linalg.reduce { arith.maximumf } ins(%x : memref<128x10xf32>) outs(%max : memref<128xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %max : memref<128x10xf32>, memref<128xf32>) outs(%y : memref<128x10xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%sum : memref<128xf32>)
+  linalg.reduce { arith.addf } ins(%y : memref<128x10xf32>) outs(%sum : memref<128xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%y, %sum : memref<128x10xf32>, memref<128xf32>) outs(%y : memref<128x10xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %q = arith.divf %in, %s : f32
+    linalg.yield %q : f32
+  }
+  gpu.dealloc %max : memref<128xf32>
+  gpu.dealloc %sum : memref<128xf32>
+  return
+}
+
+// -----
+
 // Other reductions run a thread per output element, consecutive threads on
-// consecutive outputs (here 128 rows of 10: one block of 128 threads);
+// consecutive outputs (here 128 rows of 100: one block of 128 threads);
 // each starts from the fill's value and computes the elementwise op that
 // writes its input where it reads it: one kernel, no buffer.
 // CHECK-LABEL: func.func @thread_reduction_fused
-// CHECK-SAME: (%[[X:.*]]: memref<128x10xf32>, %[[M:.*]]: memref<128xf32>, %[[Y:.*]]: memref<128xf32>)
+// CHECK-SAME: (%[[X:.*]]: memref<128x100xf32>, %[[M:.*]]: memref<128xf32>, %[[Y:.*]]: memref<128xf32>)
 // CHECK: %[[ZERO:.*]] = arith.constant 0.0
 // CHECK-NOT: gpu.alloc
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128{{.*}},
@@ -293,18 +340,18 @@ func.func @column_reduction_one_split(%x: memref<40x40000xf32>, %y: memref<40000
 // CHECK: memref.store %{{.*}}, %[[Y]]
 // CHECK-NOT: gpu.launch
 // CHECK: return
-func.func @thread_reduction_fused(%x: memref<128x10xf32>, %m: memref<128xf32>, %y: memref<128xf32>) {
+func.func @thread_reduction_fused(%x: memref<128x100xf32>, %m: memref<128xf32>, %y: memref<128xf32>) {
   %zero = arith.constant 0.0 : f32
-  %e = gpu.alloc () : memref<128x10xf32>
-  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : memref<128x10xf32>, memref<128xf32>) outs(%e : memref<128x10xf32>) {
+  %e = gpu.alloc () : memref<128x100xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : memref<128x100xf32>, memref<128xf32>) outs(%e : memref<128x100xf32>) {
   ^bb0(%in: f32, %max: f32, %out: f32):
     %d = arith.subf %in, %max : f32
     %x1 = math.exp %d : f32
     linalg.yield %x1 : f32
   }
   linalg.fill ins(%zero : f32) outs(%y : memref<128xf32>)
-  linalg.reduce { arith.addf } ins(%e : memref<128x10xf32>) outs(%y : memref<128xf32>) dimensions = [1]
-  gpu.dealloc %e : memref<128x10xf32>
+  linalg.reduce { arith.addf } ins(%e : memref<128x100xf32>) outs(%y : memref<128xf32>) dimensions = [1]
+  gpu.dealloc %e : memref<128x100xf32>
   return
 }
 
@@ -403,16 +450,16 @@ func.func @epilogue_reads_its_output(%x: memref<128x10xf32>, %y: memref<128xf32>
 // CHECK: gpu.launch
 // CHECK-NOT: gpu.launch
 // CHECK: return
-func.func @producer_reads_output(%x: memref<128x10xf32>, %y: memref<128xf32>) {
-  %e = gpu.alloc () : memref<128x10xf32>
-  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : memref<128x10xf32>, memref<128xf32>) outs(%e : memref<128x10xf32>) {
+func.func @producer_reads_output(%x: memref<128x100xf32>, %y: memref<128xf32>) {
+  %e = gpu.alloc () : memref<128x100xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : memref<128x100xf32>, memref<128xf32>) outs(%e : memref<128x100xf32>) {
   ^bb0(%in: f32, %b: f32, %out: f32):
     %d = arith.subf %in, %b : f32
     %x1 = math.exp %d : f32
     linalg.yield %x1 : f32
   }
-  linalg.reduce { arith.addf } ins(%e : memref<128x10xf32>) outs(%y : memref<128xf32>) dimensions = [1]
-  gpu.dealloc %e : memref<128x10xf32>
+  linalg.reduce { arith.addf } ins(%e : memref<128x100xf32>) outs(%y : memref<128xf32>) dimensions = [1]
+  gpu.dealloc %e : memref<128x100xf32>
   return
 }
 
