@@ -540,6 +540,20 @@ std::optional<int64_t> getStaticReductionSize(linalg::LinalgOp op) {
   return size;
 }
 
+/// The combine of a reduction with parallel dimensions (see
+/// getReductionCombine) that combines at least `minElements` elements (or a
+/// dynamic number) into each output element; empty otherwise.
+ReductionCombine getReductionWithParallelLoops(linalg::LinalgOp op,
+                                               int64_t minElements) {
+  if (op.getNumParallelLoops() == 0)
+    return {};
+  ReductionCombine combine = getReductionCombine(op);
+  std::optional<int64_t> elements = getStaticReductionSize(op);
+  if (!combine || (elements && *elements < minElements))
+    return {};
+  return combine;
+}
+
 } // namespace
 
 /// The combine of a reduction with no parallel dimension (see
@@ -559,13 +573,9 @@ ReductionCombine getSplittableReduction(linalg::LinalgOp op) {
 /// batch: a bias's gradient), each output element a column of at least
 /// kMinColumnReductionRows elements (or a dynamic number).
 ReductionCombine getColumnReduction(linalg::LinalgOp op) {
-  if (op.getNumParallelLoops() == 0)
-    return {};
-  ReductionCombine combine = getReductionCombine(op);
+  ReductionCombine combine =
+      getReductionWithParallelLoops(op, kMinColumnReductionRows);
   if (!combine)
-    return {};
-  std::optional<int64_t> elements = getStaticReductionSize(op);
-  if (elements && *elements < kMinColumnReductionRows)
     return {};
   AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   bool parallelSeen = false;
@@ -584,15 +594,9 @@ ReductionCombine getColumnReduction(linalg::LinalgOp op) {
 /// or dynamic) and run along the input's innermost dimension, so that a
 /// block's threads read consecutive elements.
 ReductionCombine getRowReduction(linalg::LinalgOp op) {
-  if (op.getNumParallelLoops() == 0)
-    return {};
-  ReductionCombine combine = getReductionCombine(op);
-  if (!combine)
-    return {};
-  std::optional<int64_t> elements = getStaticReductionSize(op);
-  if (elements && *elements < kRowReductionThreads)
-    return {};
-  return google::isRowReduction(op) ? combine : ReductionCombine();
+  ReductionCombine combine =
+      getReductionWithParallelLoops(op, kRowReductionThreads);
+  return combine && google::isRowReduction(op) ? combine : ReductionCombine();
 }
 
 namespace {

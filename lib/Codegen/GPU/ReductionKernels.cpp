@@ -271,6 +271,22 @@ Value getInitialValue(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
                                 indices);
 }
 
+/// Whether `buffer` is an allocation of this function that only `users`,
+/// deallocations and memref.dim ops with constant indices use (so that
+/// eraseAllocation can erase it once `users` are gone).
+bool isOnlyUsedBy(Value buffer, ArrayRef<Operation *> users) {
+  if (!buffer.getDefiningOp<gpu::AllocOp>() &&
+      !buffer.getDefiningOp<memref::AllocOp>())
+    return false;
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    if (llvm::is_contained(users, user) ||
+        isa<memref::DeallocOp, gpu::DeallocOp>(user))
+      return true;
+    auto dim = dyn_cast<memref::DimOp>(user);
+    return dim && dim.getConstantIndex();
+  });
+}
+
 /// Erases `buffer`'s allocation, which only memref.dim ops with constant
 /// indices and deallocations use: each dim becomes the extent allocated.
 void eraseAllocation(RewriterBase &rewriter, Value buffer) {
@@ -399,8 +415,7 @@ linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill) {
       producer.payloadUsesValueFromOperand(output) ||
       llvm::is_contained(producer.getDpsInputs(), buffer))
     return nullptr;
-  if (!buffer.getDefiningOp<gpu::AllocOp>() &&
-      !buffer.getDefiningOp<memref::AllocOp>())
+  if (!isOnlyUsedBy(buffer, {op, producer}))
     return nullptr;
   // The reduction may write its output before every element is read: the
   // producer must not read the output's buffer.
@@ -412,14 +427,6 @@ linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill) {
       continue;
     Value root = getBufferRoot(read);
     if (!root || root == outputRoot)
-      return nullptr;
-  }
-  for (Operation *user : buffer.getUsers()) {
-    if (user == op || user == producer ||
-        isa<memref::DeallocOp, gpu::DeallocOp>(user))
-      continue;
-    auto dim = dyn_cast<memref::DimOp>(user);
-    if (!dim || !dim.getConstantIndex())
       return nullptr;
   }
   return producer;
@@ -466,18 +473,9 @@ linalg::GenericOp getFusableReductionEpilogue(linalg::LinalgOp op,
     return epilogue;
   // The product is then never stored: a buffer of this function that
   // nothing else uses.
-  if ((!product.getDefiningOp<gpu::AllocOp>() &&
-       !product.getDefiningOp<memref::AllocOp>()) ||
+  if (!isOnlyUsedBy(product, {op, epilogue, fill}) ||
       getBufferRoot(product) == resultRoot)
     return nullptr;
-  for (Operation *user : product.getUsers()) {
-    if (user == op || user == epilogue || user == fill.getOperation() ||
-        isa<memref::DeallocOp, gpu::DeallocOp>(user))
-      continue;
-    auto dim = dyn_cast<memref::DimOp>(user);
-    if (!dim || !dim.getConstantIndex())
-      return nullptr;
-  }
   return epilogue;
 }
 
