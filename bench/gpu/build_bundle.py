@@ -26,7 +26,7 @@ warp-specialized; the 16-bit
 ones also with async-copy=false: slices staged through registers, and
 with chip=sm_90a wgmma=true: warpgroup MMAs fed by TMA, blocks of one
 warpgroup and of two, each also warp-specialized), softmax
-4096x4096, relu(x @ w.T + bias) 4096^3 (B^T read where it lies: f16 by
+4096x4096, 65536x128 (a warp per row) and 262144x10 (a thread per row), relu(x @ w.T + bias) 4096^3 (B^T read where it lies: f16 by
 mma.sync and by wgmma, one warpgroup and two warp-specialized; f32 by
 vector tiles), nn.Linear's relu(x @ w.T + b) at batches 32 and 8 (split
 K, and warp dots with warp-dots=true), relu(x + y)
@@ -397,6 +397,11 @@ if a.bench:
             benches.append((f"linear{m}x{k}x{n}{tag}", src, "mbt", 2 * m * k * n, [(m, k, "f32"), (n, k, "f32"), (n, "f32")]))
     src = os.path.join(B, "sm.mlir"); open(src, "w").write(sm.format(r=4096, c=4096))
     benches.append(("softmax4096", src, "sm", 0, [(4096, 4096, "f32")]))
+    # Rows of 128 (a warp per row, attention's scores over 128 keys) and of
+    # 10 (a thread per row, a classifier's classes).
+    for r, c in ((65536, 128), (262144, 10)):
+        src = os.path.join(B, f"sm{r}x{c}.mlir"); open(src, "w").write(sm.format(r=r, c=c))
+        benches.append((f"softmax{r}x{c}", src, "sm", 0, [(r, c, "f32")]))
     src = os.path.join(B, "ew.mlir"); open(src, "w").write(ew.format(n=1 << 26))
     benches.append(("add_relu_64M", src, "ew", 0, [(1 << 26, "f32"), (1 << 26, "f32")]))
     # A transpose (32 x 32 tiles through shared memory).

@@ -1222,6 +1222,8 @@ class Generator:
         if is_float(dtype):
             kinds += ["softmax", "loss"]
             weights += [1.5, 0.5]
+        kinds.append("rows")
+        weights.append(0.5)
         kinds.append("mask")
         weights.append(2)
         if helper is not None:
@@ -1985,6 +1987,75 @@ class Generator:
             return
         self.add(Node(kind, dtype, [1] * rank if keep else [], [value],
                       {"axes": list(range(rank)), "keep_dims": keep}))
+
+    def gen_rows(self, dtype, helper):
+        """A chain of ops over the last axis as models write one: softmax,
+        log-softmax, a layer norm with a gain and a bias, rows centered by
+        their mean or maximum (integers: minus the maximum plus the sum),
+        over rows of 10 to 300 elements (GPUs: a thread, a warp or a block
+        per row), mostly static."""
+        if GRAD_MODE:
+            return  # (central differences of thousands of inputs: slow)
+        length = self.choice([10, 33, 40, 64, 100, 128, 200, 255, 256, 300],
+                             [1, 1, 1, 2, 2, 2, 1, 1, 1, 1])
+        shape = [self.choice([1, 7, 12, 37, 64, 128]), length]
+        if self.rng.random() < 0.3:
+            shape.insert(0, self.choice([2, 3]))
+        dims = list(shape)
+        if self.rng.random() < 0.2:
+            dims[0] = None
+        x = self.new_arg(dtype, dims, shape)
+        kinds = ["softmax", "log_softmax", "layer_norm", "center"] \
+            if is_float(dtype) else ["center"]
+        kind = self.choice(kinds)
+        if kind == "softmax":
+            self.add(Node("softmax", dtype, x.dims, [x], {"axis": -1}))
+            return
+
+        def reduce(kind, value):
+            value_dims = value.dims[:-1] + [1]
+            shape = list(self.env[value].ref.shape[:-1]) + [1]
+            return self.add(Node(kind, dtype,
+                                 self.result_dims(value_dims, shape), [value],
+                                 {"axes": [-1], "keep_dims": True}))
+
+        if kind == "log_softmax":
+            top = reduce("reduce_max", x)
+            shifted = top and self.broadcasting("sub", dtype, [x, top])
+            e = shifted and self.add(Node("exp", dtype, shifted.dims,
+                                          [shifted]))
+            total = e and reduce("reduce_sum", e)
+            log = total and self.add(Node("log", dtype, total.dims, [total]))
+            if log:
+                self.broadcasting("sub", dtype, [shifted, log])
+        elif kind == "layer_norm":
+            mean = reduce("reduce_mean", x)
+            centered = mean and self.broadcasting("sub", dtype, [x, mean])
+            square = centered and self.broadcasting("mul", dtype,
+                                                    [centered, centered])
+            variance = square and reduce("reduce_mean", square)
+            # abs(variance) + 1: bounded away from zero.
+            spread = variance and self.add(Node(
+                "sqrt", dtype, variance.dims,
+                [self.positive(variance, dtype)]))
+            normal = spread and self.broadcasting("div", dtype,
+                                                  [centered, spread])
+            if normal:
+                gain = self.new_arg(dtype, [length], [length])
+                scaled = self.broadcasting("mul", dtype, [normal, gain])
+                bias = self.new_arg(dtype, [length], [length])
+                if scaled:
+                    self.broadcasting("add", dtype, [scaled, bias])
+        elif is_float(dtype):
+            by = reduce(self.choice(["reduce_mean", "reduce_max"]), x)
+            if by:
+                self.broadcasting("sub", dtype, [x, by])
+        else:
+            top = reduce("reduce_max", x)
+            total = reduce("reduce_sum", x)
+            shifted = top and self.broadcasting("sub", dtype, [x, top])
+            if shifted and total:
+                self.broadcasting("add", dtype, [shifted, total])
 
     def gen_attention(self, dtype, helper):
         """softmax(steps(q k^T)) v as models write it, mostly with depths

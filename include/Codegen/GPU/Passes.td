@@ -357,16 +357,29 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     once; every thread computes the per-row ops), reduce across each warp
     by `gpu.shuffle` and across the warps with one barrier, and store each
     element the chain writes once, at the end (nothing of a fresh buffer
-    only the chain uses). With `fused-attention` (and `warp-shuffles`; the
+    only the chain uses). Chains over rows of 33 to 255 such elements
+    run a warp per row the same way (8 rows per block, no shared memory).
+    Chains over rows of at most 32 elements run a thread per row (a
+    classifier's softmax), with or without `warp-shuffles`. With `fused-attention` (and `warp-shuffles`; the
     pipeline's `fused-attention` option, off by default: not yet run on a
     GPU), attention -- a matmul, elementwise ops on its scores, softmax's
     ops and a second matmul, f32 and static, depths of 16 to 64 -- runs in
     one kernel: a block per 64 rows walks the keys in tiles of 64 (the
     last tiles of rows and keys may be partial), keeps its scores in
     registers and each row's maximum and sum online (flash attention), so
-    that the scores never reach memory. Reductions of every dimension
-    over many elements run in two kernels (chunks into partials, then one
-    thread). Float adds are reassociated (SPEC).
+    that the scores never reach memory.
+
+    Other reductions take in the fill of their output, the elementwise op
+    that writes their input into a buffer nothing else reads (computed
+    where it is read) and an elementwise epilogue of their result (a
+    mean's scale), where no thread could read what another writes.
+    Reductions of every dimension run in two kernels (up to 1024 blocks
+    of partials, then one block); column reductions (every reduced
+    dimension outside every kept one, at least 32 rows: a bias's
+    gradient) on blocks of 32 columns x 8 rows of threads, the rows split
+    over several blocks and a second kernel when there are few columns;
+    the rest with a thread per output element. Float adds are
+    reassociated (SPEC).
 
     Kernels tiled on tensors by `--google-gpu-tile-to-blocks` arrive as
     `scf.forall` loops mapped to blocks: each becomes its kernel's launch,

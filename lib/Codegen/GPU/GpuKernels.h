@@ -708,13 +708,15 @@ struct RowChain {
                            std::multiplies<int64_t>());
   }
 
-  /// Rows of at most kMaxThreadRowLength elements: a thread per row.
+  /// Rows shorter than a block of threads: a thread or a warp per row
+  /// (see findRowChains).
   bool isShort() const { return length < kRowReductionThreads; }
 };
 
 /// The longest rows a chain runs a thread per row on (a softmax over a
-/// classifier's classes); longer ones, from kRowReductionThreads on, get
-/// a block per row.
+/// classifier's classes); longer short rows get a warp per row where they
+/// can (see canRunRowChainOnWarps), and from kRowReductionThreads
+/// elements on a block per row.
 constexpr int64_t kMaxThreadRowLength = 32;
 
 /// Whether `operand` of `op` is read at the row `op`'s loops are at: its
@@ -726,17 +728,31 @@ bool isReadAtRow(linalg::LinalgOp op, OpOperand &operand,
 /// The row chains among `ops` (linalg ops on buffers, in program order),
 /// leaving out the ops in `taken` (fused into contraction kernels); with
 /// `shortRows`, also chains over rows of at most kMaxThreadRowLength
-/// elements.
+/// elements, and with `warpRows` over longer short rows where a warp per
+/// row can run them (see canRunRowChainOnWarps).
 SmallVector<RowChain>
 findRowChains(ArrayRef<linalg::LinalgOp> ops,
               const llvm::SmallPtrSetImpl<Operation *> &taken,
-              bool shortRows = false);
+              bool shortRows = false, bool warpRows = false);
 
 /// One gpu.launch for short-row `chain` (RowChain::isShort), at its last
 /// op, with a thread per row that runs every step over its row in turn
 /// (its reductions accumulating in a register); erases the chain's ops.
 gpu::LaunchOp lowerRowChainToThreads(RewriterBase &rewriter,
                                      const RowChain &chain);
+
+/// Whether short-row `chain`, of rows longer than kMaxThreadRowLength, can
+/// run with a warp per row (see lowerRowChainToWarps): its reductions are
+/// into 32-bit values (what a shuffle moves). Needs warp shuffles.
+bool canRunRowChainOnWarps(const RowChain &chain);
+
+/// One gpu.launch for short-row `chain` (see canRunRowChainOnWarps), at its
+/// last op, with a warp per row (8 rows per block): lane l holds the row's
+/// elements l, l + 32, ... in registers, reductions combine across the
+/// warp by shuffles, and what the chain writes is stored once at the end.
+/// Erases the chain's ops.
+gpu::LaunchOp lowerRowChainToWarps(RewriterBase &rewriter,
+                                   const RowChain &chain);
 
 /// One gpu.launch for `chain`, at its last op, with a block of
 /// kRowReductionThreads threads per row; erases the chain's ops.

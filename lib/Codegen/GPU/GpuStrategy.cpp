@@ -638,7 +638,7 @@ classifyRowStep(linalg::LinalgOp op, ArrayRef<int64_t> rows, int64_t length) {
     return std::nullopt;
   }
   unsigned rank = rows.size();
-  bool rowReduction = length <= kMaxThreadRowLength
+  bool rowReduction = length < kRowReductionThreads
                           ? static_cast<bool>(getReductionCombine(op))
                           : static_cast<bool>(getRowReduction(op));
   if (!rowReduction || !hasRanges(op, rows, length) ||
@@ -803,7 +803,8 @@ bool isReadAtRow(linalg::LinalgOp op, OpOperand &operand,
 
 SmallVector<RowChain>
 findRowChains(ArrayRef<linalg::LinalgOp> ops,
-              const llvm::SmallPtrSetImpl<Operation *> &taken, bool shortRows) {
+              const llvm::SmallPtrSetImpl<Operation *> &taken, bool shortRows,
+              bool warpRows) {
   llvm::SmallPtrSet<Operation *, 16> candidates, used;
   for (linalg::LinalgOp op : ops)
     if (!taken.contains(op))
@@ -851,6 +852,9 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
                          return step.kind != RowStep::Kind::Row;
                        }) < 2 ||
         !isSafe(chain))
+      continue;
+    if (chain.isShort() && chain.length > kMaxThreadRowLength &&
+        !(warpRows && canRunRowChainOnWarps(chain)))
       continue;
     for (const RowStep &step : chain.steps)
       used.insert(step.op);

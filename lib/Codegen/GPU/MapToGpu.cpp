@@ -423,7 +423,7 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     for (auto &entry : fusedReductions)
       taken.insert(entry.first);
     SmallVector<RowChain> chains =
-        findRowChains(ops, taken, /*shortRows=*/true);
+        findRowChains(ops, taken, /*shortRows=*/true, warpShuffles);
     DenseMap<Operation *, const RowChain *> chainOf;
     for (const RowChain &chain : chains)
       for (const RowStep &step : chain.steps)
@@ -453,10 +453,13 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       }
       if (auto chain = chainOf.find(op); chain != chainOf.end()) {
         if (chain->second->steps.back().op == op) {
-          if (chain->second->isShort())
-            lowerRowChainToThreads(rewriter, *chain->second);
+          const RowChain &rows = *chain->second;
+          if (rows.isShort() && rows.length > kMaxThreadRowLength)
+            lowerRowChainToWarps(rewriter, rows);
+          else if (rows.isShort())
+            lowerRowChainToThreads(rewriter, rows);
           else
-            lowerRowChainToBlocks(rewriter, *chain->second, warpShuffles);
+            lowerRowChainToBlocks(rewriter, rows, warpShuffles);
           ++numKernels;
         }
         continue;

@@ -903,24 +903,28 @@ void emitPayload(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
 /// RowInRegisters).
 constexpr int64_t kMaxRowSlots = 16;
 
-/// A row chain run with every row's values in registers: thread t holds
-/// elements t + 256 s (slot s) of each buffer the chain accesses at the
-/// element and every per-row value (each thread computes Row steps
-/// itself); reductions combine in the thread, across the warp by
-/// shuffles, then across the block's 8 warps through shared memory, with
+/// A row chain run with every row's values in registers, `threads` threads
+/// per row (a block's 256, or a warp's 32): thread t holds elements
+/// t + threads s (slot s) of each buffer the chain accesses at the element
+/// and every per-row value (each thread computes Row steps itself);
+/// reductions combine in the thread, across the warp by shuffles, then
+/// (a block's row) across the block's 8 warps through shared memory, with
 /// one barrier. Reads of what the chain wrote come from registers and
 /// every element the chain writes is stored once, at the end (none of a
 /// fresh buffer that only the chain uses); row values by thread 0, after
-/// a barrier when threads read such a buffer's old row value.
+/// a barrier when threads read such a buffer's old row value. With
+/// `rowValid`, nothing is stored where it is false (a warp past the last
+/// row, computing on a row that exists).
 class RowInRegisters {
 public:
   RowInRegisters(RewriterBase &rewriter, Location loc, const RowChain &chain,
-                 Value thread, ArrayRef<Value> row)
-      : rewriter(rewriter), loc(loc), chain(chain), thread(thread), row(row) {
+                 Value thread, ArrayRef<Value> row, int64_t threads,
+                 Value rowValid = {})
+      : rewriter(rewriter), loc(loc), chain(chain), thread(thread), row(row),
+        threads(threads), rowValid(rowValid) {
     for (RowStep step : chain.steps)
       for (Value init : step.op.getDpsInits())
         inits.insert(init);
-    int64_t threads = kRowReductionThreads;
     int64_t slots = llvm::divideCeil(chain.length, threads);
     Value last = constant(chain.length - 1);
     for (int64_t slot = 0; slot < slots; ++slot) {
@@ -938,12 +942,11 @@ public:
     }
   }
 
-  /// Whether `chain` can run so: at least one element and at most
-  /// kMaxRowSlots per thread, and reductions into 32-bit values (what a
-  /// shuffle moves).
-  static bool fits(const RowChain &chain) {
-    if (chain.length < kRowReductionThreads ||
-        chain.length > kMaxRowSlots * kRowReductionThreads)
+  /// Whether `chain` can run so with `threads` per row: at least one
+  /// element and at most kMaxRowSlots per thread, and reductions into
+  /// 32-bit values (what a shuffle moves).
+  static bool fits(const RowChain &chain, int64_t threads) {
+    if (chain.length < threads || chain.length > kMaxRowSlots * threads)
       return false;
     return llvm::all_of(chain.steps, [](RowStep step) {
       if (step.kind != RowStep::Kind::Reduction)
@@ -965,7 +968,8 @@ public:
       emitAt(op, slot);
   }
 
-  /// A Reduction step, through shared memory `partials`.
+  /// A Reduction step, through shared memory `partials` when a block
+  /// reduces a row.
   void emitReduction(const RowStep &step, Value partials) {
     linalg::LinalgOp op = step.op;
     ReductionCombine combine = getReductionCombine(op);
@@ -988,6 +992,55 @@ public:
                                   [&](Value mine, Value other) {
                                     return combine.apply(rewriter, other, mine);
                                   });
+    Value total = threads == kWarpLanes
+                      ? partial
+                      : combineWarps(combine, partial, partials);
+    write(*init, kRowSlot,
+          combine.apply(rewriter, total, read(op, *init, kRowSlot)));
+  }
+
+  /// Stores what the chain wrote: each thread its elements, thread 0 the
+  /// row values.
+  void emitStores() {
+    if (readsRowsWritten)
+      gpu::BarrierOp::create(rewriter, loc);
+    Value isFirst = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, thread, constant(0));
+    auto andRowValid = [&](Value condition) -> Value {
+      if (!rowValid)
+        return condition;
+      if (!condition)
+        return rowValid;
+      return arith::AndIOp::create(rewriter, loc, condition, rowValid);
+    };
+    for (int64_t slot = kRowSlot; slot < getNumSlots(); ++slot) {
+      SmallVector<std::pair<Value, Value>> stores;
+      for (auto [key, value] : written)
+        if (key.second == slot && !isPrivate(key.first))
+          stores.push_back({key.first, value});
+      if (stores.empty())
+        continue;
+      Value condition = andRowValid(slot == kRowSlot ? isFirst : valid[slot]);
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (condition) {
+        auto branch = scf::IfOp::create(rewriter, loc, condition);
+        rewriter.setInsertionPointToStart(branch.thenBlock());
+      }
+      SmallVector<Value> at(row);
+      if (slot != kRowSlot)
+        at.push_back(elements[slot]);
+      for (auto [buffer, value] : stores)
+        memref::StoreOp::create(rewriter, loc, value, buffer, at);
+    }
+  }
+
+private:
+  static constexpr int64_t kRowSlot = -1;
+  using Key = std::pair<Value, int64_t>;
+
+  /// The block's value from each warp's `partial`, through `partials`.
+  Value combineWarps(const ReductionCombine &combine, Value partial,
+                     Value partials) {
     Value lane =
         arith::RemUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
     Value warp =
@@ -1008,41 +1061,8 @@ public:
           rewriter,
           memref::LoadOp::create(rewriter, loc, partials, constant(other)),
           total);
-    write(*init, kRowSlot,
-          combine.apply(rewriter, total, read(op, *init, kRowSlot)));
+    return total;
   }
-
-  /// Stores what the chain wrote: each thread its elements, thread 0 the
-  /// row values.
-  void emitStores() {
-    if (readsRowsWritten)
-      gpu::BarrierOp::create(rewriter, loc);
-    Value isFirst = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, thread, constant(0));
-    for (int64_t slot = kRowSlot; slot < getNumSlots(); ++slot) {
-      SmallVector<std::pair<Value, Value>> stores;
-      for (auto [key, value] : written)
-        if (key.second == slot && !isPrivate(key.first))
-          stores.push_back({key.first, value});
-      if (stores.empty())
-        continue;
-      Value condition = slot == kRowSlot ? isFirst : valid[slot];
-      OpBuilder::InsertionGuard guard(rewriter);
-      if (condition) {
-        auto branch = scf::IfOp::create(rewriter, loc, condition);
-        rewriter.setInsertionPointToStart(branch.thenBlock());
-      }
-      SmallVector<Value> at(row);
-      if (slot != kRowSlot)
-        at.push_back(elements[slot]);
-      for (auto [buffer, value] : stores)
-        memref::StoreOp::create(rewriter, loc, value, buffer, at);
-    }
-  }
-
-private:
-  static constexpr int64_t kRowSlot = -1;
-  using Key = std::pair<Value, int64_t>;
 
   Value constant(int64_t value) {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
@@ -1144,6 +1164,8 @@ private:
   const RowChain &chain;
   Value thread;
   SmallVector<Value> row;
+  int64_t threads;
+  Value rowValid;
   /// Per slot: the element, whether it is in the row (null: always), and
   /// the element clamped into the row.
   SmallVector<Value> elements, valid, clamped;
@@ -1188,7 +1210,8 @@ void emitRowChain(RewriterBase &rewriter, Location loc, const RowChain &chain,
   };
   unsigned rank = chain.rows.size();
   if (inRegisters) {
-    RowInRegisters values(rewriter, loc, chain, thread, row);
+    RowInRegisters values(rewriter, loc, chain, thread, row,
+                          kRowReductionThreads);
     unsigned reduction = 0;
     for (const RowStep &step : chain.steps) {
       if (step.kind == RowStep::Kind::Reduction)
@@ -1253,6 +1276,28 @@ void emitRowChain(RewriterBase &rewriter, Location loc, const RowChain &chain,
 
 } // namespace
 
+namespace {
+
+/// The buffers `chain` writes.
+SmallVector<Value> getWrittenBuffers(const RowChain &chain) {
+  SmallVector<Value> buffers;
+  for (RowStep step : chain.steps)
+    for (Value init : step.op.getDpsInits())
+      if (!llvm::is_contained(buffers, init))
+        buffers.push_back(init);
+  return buffers;
+}
+
+/// Erases the allocations among `buffers` that nothing uses any more but
+/// deallocations (a chain's values kept in registers).
+void eraseUnusedAllocations(RewriterBase &rewriter, ArrayRef<Value> buffers) {
+  for (Value buffer : buffers)
+    if (isOnlyUsedBy(buffer, {}))
+      eraseAllocation(rewriter, buffer);
+}
+
+} // namespace
+
 /// One gpu.launch for `chain` (see RowChain), at its last op: a block of
 /// kRowReductionThreads threads per row (see emitRowChain).
 gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
@@ -1263,7 +1308,8 @@ gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
-  bool inRegisters = warpShuffles && RowInRegisters::fits(chain);
+  bool inRegisters =
+      warpShuffles && RowInRegisters::fits(chain, kRowReductionThreads);
   auto launch = createLaunch(rewriter, loc, constant(chain.getNumRows()),
                              constant(kRowReductionThreads), constant(1),
                              getRowChainSharedTypes(chain, inRegisters));
@@ -1271,8 +1317,65 @@ gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
       chain.rows, [&](int64_t extent) { return constant(extent); });
   SmallVector<Value> row = *affine::delinearizeIndex(
       rewriter, loc, launch.getBlockIds().x, rowExtents);
+  SmallVector<Value> written = getWrittenBuffers(chain);
   emitRowChain(rewriter, loc, chain, inRegisters, launch.getThreadIds().x, row,
                launch.getWorkgroupAttributions());
+  eraseUnusedAllocations(rewriter, written);
+  return launch;
+}
+
+bool canRunRowChainOnWarps(const RowChain &chain) {
+  return chain.length > kMaxThreadRowLength &&
+         RowInRegisters::fits(chain, kWarpLanes);
+}
+
+gpu::LaunchOp lowerRowChainToWarps(RewriterBase &rewriter,
+                                   const RowChain &chain) {
+  linalg::LinalgOp last = chain.steps.back().op;
+  Location loc = last.getLoc();
+  rewriter.setInsertionPoint(last);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  int64_t rows = chain.getNumRows();
+  int64_t warps =
+      std::clamp<int64_t>(rows, 1, kRowReductionThreads / kWarpLanes);
+  auto launch =
+      createLaunch(rewriter, loc, constant(llvm::divideCeil(rows, warps)),
+                   constant(warps * kWarpLanes), constant(1), {});
+  Value thread = launch.getThreadIds().x;
+  Value lane =
+      arith::RemUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
+  Value warp =
+      arith::DivUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
+  Value index = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
+                            constant(warps)),
+      warp);
+  // The last block's warps past the last row work on it too (every lane
+  // takes part in the shuffles and barriers) but store nothing.
+  Value rowValid;
+  if (rows % warps != 0) {
+    rowValid = lessThan(rewriter, loc, index, constant(rows));
+    index = arith::MinUIOp::create(rewriter, loc, index, constant(rows - 1));
+  }
+  SmallVector<Value> rowExtents = llvm::map_to_vector(
+      chain.rows, [&](int64_t extent) { return constant(extent); });
+  SmallVector<Value> row =
+      *affine::delinearizeIndex(rewriter, loc, index, rowExtents);
+  RowInRegisters values(rewriter, loc, chain, lane, row, kWarpLanes, rowValid);
+  for (const RowStep &step : chain.steps) {
+    if (step.kind == RowStep::Kind::Reduction)
+      values.emitReduction(step, Value());
+    else
+      values.emitStep(step);
+  }
+  values.emitStores();
+  SmallVector<Value> written = getWrittenBuffers(chain);
+  for (const RowStep &step : chain.steps)
+    rewriter.eraseOp(step.op);
+  eraseUnusedAllocations(rewriter, written);
   return launch;
 }
 
@@ -1359,7 +1462,8 @@ gpu::LaunchOp lowerRowChainLoopToBlocks(RewriterBase &rewriter,
                                         scf::ForallOp loop,
                                         const RowChain &chain,
                                         bool warpShuffles) {
-  bool inRegisters = warpShuffles && RowInRegisters::fits(chain);
+  bool inRegisters =
+      warpShuffles && RowInRegisters::fits(chain, kRowReductionThreads);
   gpu::LaunchOp launch =
       createLaunchFromLoop(rewriter, loop, kRowReductionThreads, 1,
                            getRowChainSharedTypes(chain, inRegisters));

@@ -91,6 +91,93 @@ func.func @partial_slot(%x: memref<4x300xf32>, %y: memref<4x300xf32>, %s: memref
 
 // -----
 
+// Rows of 33-255 elements run a warp per row, 8 rows per block: lane l
+// holds the row's elements l, l + 32, ... (here 4 slots, the last one
+// clamped and guarded), a reduction is 5 shuffles (no shared memory, no
+// barrier between steps). 12 rows leave the second block's last 4 warps
+// without one: they work on the last row (every lane takes part in the
+// shuffles) but store nothing. The sum starts from the buffer's old
+// value, so the first lane stores the new one after a barrier.
+// CHECK-LABEL: func.func @warp_rows
+// CHECK-SAME: (%[[X:.*]]: memref<12x100xf32>, %[[Y:.*]]: memref<12x100xf32>, %[[S:.*]]: memref<12xf32>)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c2, {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1{{.*}}) {
+// CHECK: %[[LANE:.*]] = arith.remui %[[TX]], %c32
+// CHECK: %[[WARP:.*]] = arith.divui %[[TX]]
+// CHECK: %[[FIRST:.*]] = arith.muli %[[BX]], %c8
+// CHECK: %[[INDEX:.*]] = arith.addi %[[FIRST]], %[[WARP]]
+// CHECK: %[[VALID:.*]] = arith.cmpi slt, %[[INDEX]], %c12
+// CHECK: %[[ROW:.*]] = arith.minui %[[INDEX]], %c11
+// CHECK-COUNT-4: memref.load %[[X]][%[[ROW]], %{{.*}}]
+// CHECK-NOT: memref.load %[[X]]
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: memref.load %[[S]][%[[ROW]]]
+// CHECK-COUNT-4: arith.divf
+// CHECK-COUNT-4: arith.mulf
+// CHECK: gpu.barrier
+// CHECK: %[[IS_FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK: %[[STORE_ROW:.*]] = arith.andi %[[IS_FIRST]], %[[VALID]]
+// CHECK: scf.if %[[STORE_ROW]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[S]][%[[ROW]]]
+// CHECK: scf.if %[[VALID]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[Y]][%[[ROW]], %[[LANE]]]
+// CHECK-COUNT-3: memref.store %{{.*}}, %[[Y]][%[[ROW]], %{{.*}}]
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.terminator
+func.func @warp_rows(%x: memref<12x100xf32>, %y: memref<12x100xf32>, %s: memref<12xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<12x100xf32>) outs(%s : memref<12xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<12x100xf32>, memref<12xf32>) outs(%y : memref<12x100xf32>) {
+  ^bb0(%in: f32, %t: f32, %out: f32):
+    %q = arith.divf %in, %t : f32
+    linalg.yield %q : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y : memref<12x100xf32>) outs(%y : memref<12x100xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// A softmax over rows of 40 (a warp per row; 4 rows: one block of 4 warps)
+// keeps its row values in registers: the buffer they were written to is
+// gone with the chain.
+// CHECK-LABEL: func.func @warp_softmax
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}} threads({{.*}}) in (%{{.*}} = %c128,
+// CHECK-NOT: workgroup
+// CHECK-COUNT-10: gpu.shuffle xor
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.dealloc
+// CHECK: return
+func.func @warp_softmax(%x: memref<4x40xf32>, %y: memref<4x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %low = arith.constant 0xFF800000 : f32
+  %row = gpu.alloc () : memref<4xf32>
+  linalg.fill ins(%low : f32) outs(%row : memref<4xf32>)
+  linalg.reduce { arith.maxnumf } ins(%x : memref<4x40xf32>) outs(%row : memref<4xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %row : memref<4x40xf32>, memref<4xf32>) outs(%y : memref<4x40xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%row : memref<4xf32>)
+  linalg.reduce { arith.addf } ins(%y : memref<4x40xf32>) outs(%row : memref<4xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y, %row : memref<4x40xf32>, memref<4xf32>) outs(%y : memref<4x40xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %q = arith.divf %in, %s : f32
+    linalg.yield %q : f32
+  }
+  gpu.dealloc %row : memref<4xf32>
+  return
+}
+
+// -----
+
 // Rows of more than 4096 elements (16 per thread), and f64 reductions
 // (a shuffle moves 32 bits), keep the strided loops and the shared-memory
 // tree.
@@ -100,6 +187,16 @@ func.func @partial_slot(%x: memref<4x300xf32>, %y: memref<4x300xf32>, %s: memref
 // CHECK-LABEL: func.func @f64_rows
 // CHECK-NOT: gpu.shuffle
 // CHECK: workgroup(%{{.*}} : memref<256xf64, #gpu.address_space<workgroup>>)
+// Rows of 33-255 f64 elements form no chain (a warp's shuffles move 32
+// bits): a thread per row reduces, then an elementwise kernel divides.
+// CHECK-LABEL: func.func @f64_short_rows
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c2{{.*}},
+// CHECK: scf.for
+// CHECK: gpu.launch
+// CHECK: arith.divf
+// CHECK-NOT: gpu.shuffle
+// CHECK: return
 func.func @too_long(%x: memref<2x4097xf32>, %y: memref<2x4097xf32>, %s: memref<2xf32>) {
   linalg.reduce { arith.addf } ins(%x : memref<2x4097xf32>) outs(%s : memref<2xf32>) dimensions = [1]
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<2x4097xf32>, memref<2xf32>) outs(%y : memref<2x4097xf32>) {
@@ -125,6 +222,15 @@ func.func @f64_rows(%x: memref<2x512xf64>, %y: memref<2x512xf64>, %s: memref<2xf
   ^bb0(%in: f64, %out: f64):
     %m = arith.mulf %in, %in : f64
     linalg.yield %m : f64
+  }
+  return
+}
+func.func @f64_short_rows(%x: memref<2x100xf64>, %y: memref<2x100xf64>, %s: memref<2xf64>) {
+  linalg.reduce { arith.addf } ins(%x : memref<2x100xf64>) outs(%s : memref<2xf64>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<2x100xf64>, memref<2xf64>) outs(%y : memref<2x100xf64>) {
+  ^bb0(%in: f64, %t: f64, %out: f64):
+    %q = arith.divf %in, %t : f64
+    linalg.yield %q : f64
   }
   return
 }
