@@ -2,9 +2,10 @@
 // sequence, a layer norm over a small model's features). On the GPU they
 // run with a warp per row, the row in registers: rows that do not fill the
 // last block, one row, rank-3 rows, several results, i32; f16 and f64
-// chains (a thread per row: no 32-bit accumulators).
+// chains (f64: no chain, no 32-bit accumulators). Reductions alone over
+// such rows too (with the op that writes their input, and their scale).
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 11 cases match numpy
+// CHECK: e2e: 14 cases match numpy
 
 // E2E: @softmax(x: 100x100xf32[-30:30]) -> softmax(x, axis=-1)
 func.func @softmax(%x: tensor<100x100xf32>) -> tensor<100x100xf32> {
@@ -95,4 +96,23 @@ func.func @softmax_f64(%x: tensor<10x40xf64>) -> tensor<10x40xf64> {
 func.func @softmax_tall(%x: tensor<1000x48xf32>) -> tensor<1000x48xf32> {
   %0 = google.softmax %x {axis = -1 : i64} : tensor<1000x48xf32>
   return %0 : tensor<1000x48xf32>
+}
+
+// E2E: @row_sums(x: 300x100xf32) -> x.sum(axis=-1)
+func.func @row_sums(%x: tensor<300x100xf32>) -> tensor<300xf32> {
+  %s = google.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : tensor<300x100xf32> -> tensor<300xf32>
+  return %s : tensor<300xf32>
+}
+
+// E2E: @mean_square(x: 5x13x77xf32) -> (x * x).mean(axis=-1, keepdims=True)
+func.func @mean_square(%x: tensor<5x13x77xf32>) -> tensor<5x13x1xf32> {
+  %sq = google.mul %x, %x : tensor<5x13x77xf32>, tensor<5x13x77xf32> -> tensor<5x13x77xf32>
+  %m = google.reduce_mean %sq {axes = array<i64: -1>, keep_dims = true} : tensor<5x13x77xf32> -> tensor<5x13x1xf32>
+  return %m : tensor<5x13x1xf32>
+}
+
+// E2E: @row_min_ints(x: 9x200xi32) -> x.min(axis=-1)
+func.func @row_min_ints(%x: tensor<9x200xi32>) -> tensor<9xi32> {
+  %m = google.reduce_min %x {axes = array<i64: -1>, keep_dims = false} : tensor<9x200xi32> -> tensor<9xi32>
+  return %m : tensor<9xi32>
 }

@@ -358,7 +358,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     by `gpu.shuffle` and across the warps with one barrier, and store each
     element the chain writes once, at the end (nothing of a fresh buffer
     only the chain uses). Chains over rows of 33 to 255 such elements
-    run a warp per row the same way (8 rows per block, no shared memory).
+    run a warp per row the same way (8 rows per block, no shared memory),
+    as do reductions alone over such rows.
     Chains over rows of at most 32 elements run a thread per row (a
     classifier's softmax), with or without `warp-shuffles`. With `fused-attention` (and `warp-shuffles`; the
     pipeline's `fused-attention` option, off by default: not yet run on a

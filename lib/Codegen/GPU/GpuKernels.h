@@ -692,9 +692,9 @@ struct RowStep {
 
 /// Consecutive ops over the same rows (static extents `rows`, each of
 /// `length` elements along the innermost dimension) that one kernel runs
-/// with a block per row (a thread per short row), as softmax's max, exp,
-/// sum and divide: at least
-/// one row reduction and two ops that are not Row steps. Every buffer the
+/// with a block per row (a warp or a thread per short row), as softmax's
+/// max, exp, sum and divide: at least one row reduction and two ops that
+/// are not Row steps (one over rows a warp runs). Every buffer the
 /// chain writes is accessed in it only at the element (or the row) the
 /// step is at, so that a step reads what the same thread (or, after a
 /// barrier, thread 0) wrote.

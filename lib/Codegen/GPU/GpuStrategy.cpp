@@ -847,14 +847,16 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
     auto isSafe = onTensors ? isRowLocal : isRaceFree;
     while (chain.steps.size() > 1 && !isSafe(chain))
       chain.steps.pop_back();
+    // Over rows of 33-255 elements a warp per row beats a thread per row
+    // even for a reduction alone (coalesced reads).
+    bool warpSized = chain.isShort() && chain.length > kMaxThreadRowLength;
     if (llvm::count_if(chain.steps,
                        [](const RowStep &step) {
                          return step.kind != RowStep::Kind::Row;
-                       }) < 2 ||
+                       }) < (warpSized ? 1 : 2) ||
         !isSafe(chain))
       continue;
-    if (chain.isShort() && chain.length > kMaxThreadRowLength &&
-        !(warpRows && canRunRowChainOnWarps(chain)))
+    if (warpSized && !(warpRows && canRunRowChainOnWarps(chain)))
       continue;
     for (const RowStep &step : chain.steps)
       used.insert(step.op);

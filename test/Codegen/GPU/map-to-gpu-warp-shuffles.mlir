@@ -178,6 +178,29 @@ func.func @warp_softmax(%x: memref<4x40xf32>, %y: memref<4x40xf32>) {
 
 // -----
 
+// A reduction alone over rows of 33-255 takes a warp per row too (reads
+// coalesced along the row), its fill taken in: one kernel, 5 shuffles,
+// the first lane of each row's warp storing the sum.
+// CHECK-LABEL: func.func @warp_reduction
+// CHECK-SAME: (%[[X:.*]]: memref<64x100xf32>, %[[S:.*]]: memref<64xf32>)
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c8, {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256,
+// CHECK: %[[LANE:.*]] = arith.remui %[[TX]], %c32
+// CHECK-COUNT-4: memref.load %[[X]]
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.cmpi eq, %[[LANE]], %c0
+// CHECK: memref.store %{{.*}}, %[[S]]
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @warp_reduction(%x: memref<64x100xf32>, %s: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<64xf32>)
+  linalg.reduce { arith.addf } ins(%x : memref<64x100xf32>) outs(%s : memref<64xf32>) dimensions = [1]
+  return
+}
+
+// -----
+
 // Rows of more than 4096 elements (16 per thread), and f64 reductions
 // (a shuffle moves 32 bits), keep the strided loops and the shared-memory
 // tree.
