@@ -221,8 +221,12 @@ void addTensorCodegenPasses(OpPassManager &pm,
 /// buffer deallocation; for GPU targets, the buffers live on the device.
 void addBufferizationPasses(OpPassManager &pm,
                             const ExtremePipelineOptions &options);
-/// Stage 4b (GPU): linalg ops to kernels, lowered to NVVM or ROCDL and
-/// serialized into device binaries.
+/// Stage 4b (GPU), first part: the linalg ops on buffers moved next to
+/// what they fuse with, then mapped to kernels (gpu.launch ops).
+void addGpuMappingPasses(OpPassManager &pm,
+                         const ExtremePipelineOptions &options);
+/// Stage 4b (GPU): linalg ops to kernels (addGpuMappingPasses), lowered to
+/// NVVM or ROCDL and serialized into device binaries.
 void addGpuKernelPasses(OpPassManager &pm,
                         const ExtremePipelineOptions &options);
 /// bf16 arithmetic in f32, rounded back after each op, and the conversions

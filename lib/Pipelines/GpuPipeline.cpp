@@ -81,10 +81,16 @@ const SmallVector<std::string> kKernelDialects = {"arith",  "cf", "math",
 
 } // namespace
 
-void google::addGpuKernelPasses(OpPassManager &pm,
-                                const ExtremePipelineOptions &options) {
+void google::addGpuMappingPasses(OpPassManager &pm,
+                                 const ExtremePipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createGpuHoistEpiloguesPass());
   pm.addNestedPass<func::FuncOp>(
       createMapToGpuPass(getMapToGpuOptions(options)));
+}
+
+void google::addGpuKernelPasses(OpPassManager &pm,
+                                const ExtremePipelineOptions &options) {
+  addGpuMappingPasses(pm, options);
   if (options.checkBounds)
     pm.addNestedPass<func::FuncOp>(createCheckKernelBoundsPass());
   pm.addPass(createConvertBufferizationToMemRefPass());

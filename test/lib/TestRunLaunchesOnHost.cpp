@@ -1917,8 +1917,7 @@ void registerGoogleTestPasses() {
         addTensorCodegenPasses(pm, gpu);
         addBufferizationPasses(pm, gpu);
         // The kernels the GPU pipeline picks (matrix cores included).
-        pm.addNestedPass<func::FuncOp>(
-            createMapToGpuPass(getMapToGpuOptions(gpu)));
+        addGpuMappingPasses(pm, gpu);
         pm.addPass(createConvertBufferizationToMemRefPass());
         pm.addPass(std::make_unique<TestRunLaunchesOnHostPass>());
         addHostLoweringPasses(pm, cpu);

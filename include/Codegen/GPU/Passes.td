@@ -239,6 +239,41 @@ def GpuTf32OperandsPass
   ];
 }
 
+def GpuHoistEpiloguesPass
+    : Pass<"google-gpu-hoist-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "Move elementwise ops on buffers up to the op whose result "
+                "they read, for --google-map-to-gpu to fuse";
+  let description = [{
+    A training step updates each parameter at its end, after every
+    gradient is computed: `b1 - lr * db1` is far from the reduction that
+    writes `db1`, so `--google-map-to-gpu` gives it a kernel of its own.
+    This pass moves such an elementwise `linalg.generic` on buffers (one
+    whose results nothing after it in its block reads: it feeds no other
+    kernel) up to just after the last op it depends on, when that op is
+    not already followed by an op reading what it writes (an epilogue of
+    its own):
+
+    ```mlir
+    linalg.reduce ins(%dy : ...) outs(%db1 : memref<256xf32>) dimensions = [0]
+    <ops touching neither %db1 nor %b1>
+    linalg.generic ins(%b1, %db1 ...) outs(%db1 ...)   // b1 - lr * db1
+    => linalg.reduce ..., then the generic, then the other ops
+    ```
+
+    An op depends on another that writes a buffer it reads or writes, or
+    reads a buffer it writes; buffers are compared by the allocation or
+    function argument they view (distinct ones do not alias; anything
+    else, and ops of unknown effects such as calls, count as
+    dependences). Run-time checks (`cf.assert`) do not order it. Ops that
+    define its operands between the two (views, constants, allocations)
+    move with it.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numHoisted", "num-hoisted", "Elementwise ops moved">,
+  ];
+}
+
 def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Turn every linalg op of a host function into a GPU launch";
   let description = [{

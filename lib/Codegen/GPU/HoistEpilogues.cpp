@@ -1,0 +1,183 @@
+//===- HoistEpilogues.cpp - --google-gpu-hoist-epilogues ------------------===//
+
+#include "Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::google {
+#define GEN_PASS_DEF_GPUHOISTEPILOGUESPASS
+#include "Codegen/GPU/Passes.h.inc"
+} // namespace mlir::google
+
+using namespace mlir;
+using namespace mlir::google;
+
+namespace {
+
+/// The allocation or function argument `value` is a view of, or null.
+Value getBufferRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return isa<FunctionOpInterface>(argument.getOwner()->getParentOp())
+               ? value
+               : Value();
+  if (value.getDefiningOp<gpu::AllocOp>() ||
+      value.getDefiningOp<memref::AllocOp>())
+    return value;
+  return Value();
+}
+
+/// The buffers (roots) an op reads and writes, with its nested ops.
+struct Accesses {
+  llvm::SmallDenseSet<Value> reads, writes;
+  /// Effects on something else than a known buffer, or unknown effects.
+  bool unknown = false;
+
+  explicit Accesses(Operation *op) {
+    op->walk([&](Operation *nested) {
+      // A failing check ends the call: what ran before it does not matter.
+      if (isa<cf::AssertOp>(nested))
+        return;
+      auto interface = dyn_cast<MemoryEffectOpInterface>(nested);
+      if (!interface) {
+        // Its nested ops say what it does (they are walked too), or nothing
+        // does.
+        unknown |= !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+        return;
+      }
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      interface.getEffects(effects);
+      for (const MemoryEffects::EffectInstance &effect : effects)
+        add(effect);
+    });
+  }
+
+  void add(const MemoryEffects::EffectInstance &effect) {
+    // A new buffer aliases nothing the op is ordered against.
+    if (isa<MemoryEffects::Allocate>(effect.getEffect()))
+      return;
+    Value root = effect.getValue() ? getBufferRoot(effect.getValue()) : Value();
+    if (!root)
+      unknown = true;
+    else if (isa<MemoryEffects::Read>(effect.getEffect()))
+      reads.insert(root);
+    else
+      writes.insert(root);
+  }
+
+  bool writesAny(const llvm::SmallDenseSet<Value> &buffers) const {
+    return llvm::any_of(writes,
+                        [&](Value root) { return buffers.contains(root); });
+  }
+  bool readsAny(const llvm::SmallDenseSet<Value> &buffers) const {
+    return llvm::any_of(reads,
+                        [&](Value root) { return buffers.contains(root); });
+  }
+
+  /// Whether `other` must stay on the same side of the op.
+  bool dependsOn(const Accesses &other) const {
+    return unknown || other.unknown || other.writesAny(reads) ||
+           other.writesAny(writes) || other.readsAny(writes);
+  }
+};
+
+/// Whether `op` is elementwise on buffers.
+bool isElementwiseOnBuffers(linalg::GenericOp op) {
+  return op.hasPureBufferSemantics() &&
+         op.getNumParallelLoops() == op.getNumLoops() &&
+         !op->getParentOfType<gpu::LaunchOp>();
+}
+
+/// Moves `op` up to just after the last op of its block it depends on, with
+/// the ops defining its operands in between; whether it moved.
+bool hoist(linalg::GenericOp op) {
+  Accesses accesses(op);
+  if (accesses.unknown)
+    return false;
+  // Its results feed no later op: moving it away from what follows it
+  // cannot part it from a consumer that would take it in.
+  for (Operation *after = op->getNextNode(); after;
+       after = after->getNextNode()) {
+    Accesses later(after);
+    if (later.unknown || later.readsAny(accesses.writes))
+      return false;
+  }
+  Operation *producer = op->getPrevNode();
+  for (; producer; producer = producer->getPrevNode())
+    if (Accesses(producer).dependsOn(accesses))
+      break;
+  if (!producer || producer->getNextNode() == op)
+    return false;
+  // Nothing to fuse with an op of unknown effects; an op just after the
+  // producer that reads what it writes is the producer's own epilogue:
+  // keep it there.
+  Accesses producerAccesses(producer);
+  Accesses nextAccesses(producer->getNextNode());
+  if (producerAccesses.unknown || nextAccesses.unknown ||
+      nextAccesses.readsAny(producerAccesses.writes))
+    return false;
+
+  // The ops between the two that define values `op` uses move along
+  // (effect-free ones and allocations), in their order.
+  llvm::SetVector<Operation *> moved;
+  SmallVector<Value> worklist;
+  auto addUses = [&](Operation *user) {
+    llvm::append_range(worklist, user->getOperands());
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(user->getRegions(), captured);
+    llvm::append_range(worklist, captured);
+  };
+  addUses(op);
+  while (!worklist.empty()) {
+    Operation *definer = worklist.pop_back_val().getDefiningOp();
+    if (!definer || definer->getBlock() != op->getBlock() ||
+        definer->isBeforeInBlock(producer) || definer == producer ||
+        moved.contains(definer))
+      continue;
+    if (!isMemoryEffectFree(definer) &&
+        !isa<memref::AllocOp, gpu::AllocOp>(definer))
+      return false;
+    moved.insert(definer);
+    addUses(definer);
+  }
+  SmallVector<Operation *> ordered(moved.begin(), moved.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  Operation *insertAfter = producer;
+  for (Operation *definer : ordered) {
+    definer->moveAfter(insertAfter);
+    insertAfter = definer;
+  }
+  op->moveAfter(insertAfter);
+  return true;
+}
+
+struct GpuHoistEpiloguesPass
+    : public google::impl::GpuHoistEpiloguesPassBase<GpuHoistEpiloguesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func->getParentOfType<gpu::GPUModuleOp>())
+      return;
+    SmallVector<linalg::GenericOp> candidates;
+    func.walk([&](linalg::GenericOp op) {
+      if (isElementwiseOnBuffers(op))
+        candidates.push_back(op);
+    });
+    for (linalg::GenericOp op : candidates)
+      if (hoist(op))
+        ++numHoisted;
+  }
+};
+
+} // namespace

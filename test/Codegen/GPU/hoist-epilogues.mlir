@@ -1,0 +1,167 @@
+// RUN: google-opt %s -split-input-file --google-gpu-hoist-epilogues | FileCheck %s
+
+// A bias's update moves up to the column sum that writes its gradient, past
+// a matmul touching neither buffer and a run-time check; the update's
+// constant and the view it reads move along.
+// CHECK-LABEL: func.func @update_after_reduction
+// CHECK: linalg.reduce {{.*}} outs(%[[DB:.*]] : memref<16xf32>)
+// CHECK-NEXT: arith.constant 1.000000e-01
+// CHECK-NEXT: memref.expand_shape %[[DB]]
+// CHECK-NEXT: linalg.generic {{.*}} outs(%[[DB]] : memref<16xf32>)
+// CHECK: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: cf.assert
+// CHECK: linalg.matmul
+// CHECK-NEXT: return
+func.func @update_after_reduction(%dy: memref<64x16xf32>, %b: memref<16xf32>, %x: memref<64x32xf32>, %w: memref<32x16xf32>, %db: memref<16xf32>, %y: memref<64x16xf32>, %ok: i1) {
+  linalg.reduce { arith.addf } ins(%dy : memref<64x16xf32>) outs(%db : memref<16xf32>) dimensions = [0]
+  cf.assert %ok, "a check"
+  linalg.matmul ins(%x, %w : memref<64x32xf32>, memref<32x16xf32>) outs(%y : memref<64x16xf32>)
+  %lr = arith.constant 0.1 : f32
+  %row = memref.expand_shape %db [[0, 1]] output_shape [1, 16] : memref<16xf32> into memref<1x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (0, i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b, %row : memref<16xf32>, memref<1x16xf32>) outs(%db : memref<16xf32>) {
+  ^bb0(%p: f32, %g: f32, %out: f32):
+    %s = arith.mulf %g, %lr : f32
+    %d = arith.subf %p, %s : f32
+    linalg.yield %d : f32
+  }
+  return
+}
+
+// -----
+
+// It stops after the last op it depends on: one that reads the buffer it
+// writes (here a copy of the old gradient).
+// CHECK-LABEL: func.func @stops_at_reader
+// CHECK: linalg.reduce
+// CHECK-NEXT: linalg.copy
+// CHECK-NEXT: linalg.generic
+// CHECK: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: linalg.matmul
+func.func @stops_at_reader(%dy: memref<64x16xf32>, %b: memref<16xf32>, %x: memref<64x32xf32>, %w: memref<32x16xf32>, %db: memref<16xf32>, %y: memref<64x16xf32>, %old: memref<16xf32>) {
+  linalg.reduce { arith.addf } ins(%dy : memref<64x16xf32>) outs(%db : memref<16xf32>) dimensions = [0]
+  linalg.copy ins(%db : memref<16xf32>) outs(%old : memref<16xf32>)
+  linalg.matmul ins(%x, %w : memref<64x32xf32>, memref<32x16xf32>) outs(%y : memref<64x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b : memref<16xf32>) outs(%db : memref<16xf32>) {
+  ^bb0(%p: f32, %g: f32):
+    %d = arith.subf %p, %g : f32
+    linalg.yield %d : f32
+  }
+  return
+}
+
+// -----
+
+// Nothing moves when the update's result is read later (it feeds another
+// op) or a call (of unknown effects) lies between. A gradient's own
+// epilogue (reading it) stays next to it: the update, which overwrites
+// the gradient, lands after it.
+// CHECK-LABEL: func.func @read_later
+// CHECK: linalg.reduce
+// CHECK-NEXT: linalg.matmul
+// CHECK-NEXT: linalg.generic
+// CHECK: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: linalg.copy
+// CHECK-LABEL: func.func @own_epilogue
+// CHECK: linalg.reduce
+// CHECK-NEXT: linalg.generic {{.*}} outs(%[[E:.*]] : memref<16xf32>)
+// CHECK: arith.mulf
+// CHECK: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: linalg.generic
+// CHECK: arith.subf
+// CHECK: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: linalg.matmul
+// CHECK-LABEL: func.func @call_between
+// CHECK: linalg.reduce
+// CHECK-NEXT: call @opaque
+// CHECK-NEXT: linalg.generic
+func.func @read_later(%dy: memref<64x16xf32>, %b: memref<16xf32>, %x: memref<64x32xf32>, %w: memref<32x16xf32>, %db: memref<16xf32>, %y: memref<64x16xf32>, %z: memref<16xf32>) {
+  linalg.reduce { arith.addf } ins(%dy : memref<64x16xf32>) outs(%db : memref<16xf32>) dimensions = [0]
+  linalg.matmul ins(%x, %w : memref<64x32xf32>, memref<32x16xf32>) outs(%y : memref<64x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b : memref<16xf32>) outs(%db : memref<16xf32>) {
+  ^bb0(%p: f32, %g: f32):
+    %d = arith.subf %p, %g : f32
+    linalg.yield %d : f32
+  }
+  linalg.copy ins(%db : memref<16xf32>) outs(%z : memref<16xf32>)
+  return
+}
+func.func @own_epilogue(%dy: memref<64x16xf32>, %b: memref<16xf32>, %x: memref<64x32xf32>, %w: memref<32x16xf32>, %db: memref<16xf32>, %y: memref<64x16xf32>, %e: memref<16xf32>) {
+  linalg.reduce { arith.addf } ins(%dy : memref<64x16xf32>) outs(%db : memref<16xf32>) dimensions = [0]
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%db : memref<16xf32>) outs(%e : memref<16xf32>) {
+  ^bb0(%g: f32, %out: f32):
+    %d = arith.mulf %g, %g : f32
+    linalg.yield %d : f32
+  }
+  linalg.matmul ins(%x, %w : memref<64x32xf32>, memref<32x16xf32>) outs(%y : memref<64x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b : memref<16xf32>) outs(%db : memref<16xf32>) {
+  ^bb0(%p: f32, %g: f32):
+    %d = arith.subf %p, %g : f32
+    linalg.yield %d : f32
+  }
+  return
+}
+func.func private @opaque()
+func.func @call_between(%dy: memref<64x16xf32>, %b: memref<16xf32>, %db: memref<16xf32>) {
+  linalg.reduce { arith.addf } ins(%dy : memref<64x16xf32>) outs(%db : memref<16xf32>) dimensions = [0]
+  call @opaque() : () -> ()
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b : memref<16xf32>) outs(%db : memref<16xf32>) {
+  ^bb0(%p: f32, %g: f32):
+    %d = arith.subf %p, %g : f32
+    linalg.yield %d : f32
+  }
+  return
+}
+
+// -----
+
+// A fresh buffer the update writes is allocated where the update lands.
+// CHECK-LABEL: func.func @fresh_output
+// CHECK: linalg.reduce
+// CHECK-NEXT: %[[OUT:.*]] = memref.alloc
+// CHECK-NEXT: linalg.generic {{.*}} outs(%[[OUT]] : memref<16xf32>)
+// CHECK: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: linalg.matmul
+func.func @fresh_output(%dy: memref<64x16xf32>, %b: memref<16xf32>, %x: memref<64x32xf32>, %w: memref<32x16xf32>, %db: memref<16xf32>, %y: memref<64x16xf32>) -> memref<16xf32> {
+  linalg.reduce { arith.addf } ins(%dy : memref<64x16xf32>) outs(%db : memref<16xf32>) dimensions = [0]
+  linalg.matmul ins(%x, %w : memref<64x32xf32>, memref<32x16xf32>) outs(%y : memref<64x16xf32>)
+  %out = memref.alloc() : memref<16xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b, %db : memref<16xf32>, memref<16xf32>) outs(%out : memref<16xf32>) {
+  ^bb0(%p: f32, %g: f32, %o: f32):
+    %d = arith.subf %p, %g : f32
+    linalg.yield %d : f32
+  }
+  return %out : memref<16xf32>
+}
+
+// -----
+
+// The update writes another buffer: its producer is the reduction, which
+// its own epilogue already follows, so it stays.
+// CHECK-LABEL: func.func @keeps_epilogue
+// CHECK: linalg.reduce
+// CHECK-NEXT: linalg.generic
+// CHECK: arith.mulf
+// CHECK: linalg.matmul
+// CHECK-NEXT: linalg.generic
+// CHECK: arith.subf
+func.func @keeps_epilogue(%dy: memref<64x16xf32>, %b: memref<16xf32>, %x: memref<64x32xf32>, %w: memref<32x16xf32>, %db: memref<16xf32>, %y: memref<64x16xf32>, %e: memref<16xf32>, %b2: memref<16xf32>) {
+  linalg.reduce { arith.addf } ins(%dy : memref<64x16xf32>) outs(%db : memref<16xf32>) dimensions = [0]
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%db : memref<16xf32>) outs(%e : memref<16xf32>) {
+  ^bb0(%g: f32, %out: f32):
+    %d = arith.mulf %g, %g : f32
+    linalg.yield %d : f32
+  }
+  linalg.matmul ins(%x, %w : memref<64x32xf32>, memref<32x16xf32>) outs(%y : memref<64x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b, %db : memref<16xf32>, memref<16xf32>) outs(%b2 : memref<16xf32>) {
+  ^bb0(%p: f32, %g: f32, %o: f32):
+    %d = arith.subf %p, %g : f32
+    linalg.yield %d : f32
+  }
+  return
+}
