@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 45 cases match numpy
+// CHECK: e2e: 46 cases match numpy
 
 // E2E: @sum_rows(x: 4x8xf32) -> x.sum(axis=1)
 // E2E: @min_prod(x: 4x8xf32[0.5:1.5], h: 6x5xf16[0.5:1.5]) -> (x.min(axis=1), x.prod(axis=(0, 1)), h.prod(axis=0), h.min(axis=0, keepdims=True))
@@ -232,4 +232,21 @@ func.func @column_sums_f16(%x: tensor<500x40xf16>) -> tensor<40xf16> {
 func.func @column_max_int(%x: tensor<100x50xi32>) -> tensor<1x50xi32> {
   %0 = google.reduce_max %x {axes = array<i64: 0>, keep_dims = true} : tensor<100x50xi32> -> tensor<1x50xi32>
   return %0 : tensor<1x50xi32>
+}
+
+// Reductions of every axis over 256 to 4096 static elements: one GPU
+// block takes them whole (one kernel; 4097 splits, 255 is one thread's):
+// a mean over 1000 (its scale taken in), f16 squares summed in f32, an
+// i32 max over 256, and the bounds.
+// E2E: @one_block(x: 1000xf32, h: 3000xf16[-2:2], i: 16x16xi32, a: 64x64xf32, b: 4097xf32, c: 255xf32) -> (x.mean(), (h.astype(np.float32) ** 2).sum(), i.max(), a.sum(), b.sum(), c.sum())
+func.func @one_block(%x: tensor<1000xf32>, %h: tensor<3000xf16>, %i: tensor<16x16xi32>, %a: tensor<64x64xf32>, %b: tensor<4097xf32>, %c: tensor<255xf32>) -> (tensor<f32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<f32>, tensor<f32>) {
+  %m = google.reduce_mean %x {axes = array<i64: 0>, keep_dims = false} : tensor<1000xf32> -> tensor<f32>
+  %hf = google.cast %h : tensor<3000xf16> -> tensor<3000xf32>
+  %sq = google.mul %hf, %hf : tensor<3000xf32>, tensor<3000xf32> -> tensor<3000xf32>
+  %s = google.reduce_sum %sq {axes = array<i64: 0>, keep_dims = false} : tensor<3000xf32> -> tensor<f32>
+  %im = google.reduce_max %i {axes = array<i64: 0, 1>, keep_dims = false} : tensor<16x16xi32> -> tensor<i32>
+  %as = google.reduce_sum %a {axes = array<i64: 0, 1>, keep_dims = false} : tensor<64x64xf32> -> tensor<f32>
+  %bs = google.reduce_sum %b {axes = array<i64: 0>, keep_dims = false} : tensor<4097xf32> -> tensor<f32>
+  %cs = google.reduce_sum %c {axes = array<i64: 0>, keep_dims = false} : tensor<255xf32> -> tensor<f32>
+  return %m, %s, %im, %as, %bs, %cs : tensor<f32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<f32>, tensor<f32>
 }

@@ -410,7 +410,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     where it is read) and an elementwise epilogue of their result (a
     mean's scale), where no thread could read what another writes.
     Reductions of every dimension run in two kernels (up to 1024 blocks
-    of partials, then one block); column reductions (every reduced
+    of partials, then one block), or one block alone for a static count
+    of 256 to 4096 elements (one thread below); column reductions (every reduced
     dimension outside every kept one, at least 32 rows: a bias's
     gradient) on blocks of 32 columns x 8 rows of threads, the rows split
     over several blocks and a second kernel when there are few columns;

@@ -546,7 +546,8 @@ struct ReductionCombine {
 ReductionCombine getReductionCombine(linalg::LinalgOp op);
 
 /// The combine of a reduction with no parallel dimension (see
-/// getReductionCombine), unless it is statically small.
+/// getReductionCombine), unless it is statically tiny (one thread reduces
+/// fewer than 256 elements).
 ReductionCombine getSplittableReduction(linalg::LinalgOp op);
 
 /// Threads of a block that reduces one row.
@@ -576,7 +577,9 @@ struct ReductionFusion {
 /// kRowReductionThreads threads each reduce a consecutive range of the
 /// elements (coalesced reads, a tree in shared memory) into a partial
 /// result; then one block reduces the partials the same way and combines
-/// the result into the output, with `fused` (see ReductionFusion). Erases
+/// the result into the output, with `fused` (see ReductionFusion). A
+/// static count that one block takes whole (at most kRowReductionThreads
+/// * kMinFullReductionPerThread) is that block alone: one kernel. Erases
 /// `op`.
 void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                 const ReductionCombine &combine,

@@ -518,8 +518,9 @@ getRecordedContractionKernel(linalg::LinalgOp op) {
 
 namespace {
 
-/// Elements a full reduction must have before it is split over threads.
-constexpr int64_t kMinSplitReduction = 4096;
+/// Elements a full reduction must have before it is split over threads
+/// (below, one thread's serial loop: each load waits for the last add).
+constexpr int64_t kMinSplitReduction = 256;
 
 } // namespace
 

@@ -479,16 +479,58 @@ linalg::GenericOp getFusableReductionEpilogue(linalg::LinalgOp op,
   return epilogue;
 }
 
-/// Two kernels for a reduction of all of `op`'s dimensions: blocks of
-/// kRowReductionThreads threads each reduce a consecutive range of the
-/// elements (emitTreeReduction: coalesced reads, a tree in shared memory)
-/// into a partial result; then one block reduces the partials the same
-/// way and combines the result into the output. With `producer`, the first
-/// kernel computes each element as it reads it.
+/// Emits one block's reduction of `count` values (`load` gives value i)
+/// into `op`'s output, at the rewriter's insertion point in a launch
+/// (`thread` of kRowReductionThreads, workgroup partials `shared`): a tree
+/// (emitTreeReduction), the result combined with the output's initial
+/// value (`fused`'s fill) and stored through `fused`'s epilogue.
+void emitBlockToOutput(RewriterBase &rewriter, Location loc,
+                       linalg::LinalgOp op, const ReductionCombine &combine,
+                       const ReductionFusion &fused,
+                       function_ref<Value(Value)> load, Value count,
+                       Value thread, Value shared) {
+  auto constant = [&](int64_t value) {
+    return constantIndex(rewriter, loc, value);
+  };
+  emitTreeReduction(rewriter, loc, combine, load, count, thread, shared);
+  OpOperand *output = op.getDpsInitOperand(0);
+  auto outputType = cast<MemRefType>(output->get().getType());
+  SmallVector<Value> at(outputType.getRank(), constant(0));
+  auto initial = [&] {
+    return getInitialValue(rewriter, loc, op, fused.fill, at);
+  };
+  ifThen(rewriter, loc, writesResult(rewriter, loc, thread, count), [&] {
+    Value value = memref::LoadOp::create(rewriter, loc, shared, constant(0));
+    storeResult(rewriter, loc, op, fused.epilogue,
+                combine.apply(rewriter, value, initial()), at);
+  });
+  // No elements: the output is its initial value (the fill's; through the
+  // epilogue).
+  if (fused.fill || fused.epilogue) {
+    Value none = arith::AndIOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread,
+                              constant(0)),
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, count,
+                              constant(0)));
+    ifThen(rewriter, loc, none, [&] {
+      storeResult(rewriter, loc, op, fused.epilogue, initial(), at);
+    });
+  }
+}
+
+/// A reduction of all of `op`'s dimensions: blocks of kRowReductionThreads
+/// threads each reduce a consecutive range of the elements
+/// (emitTreeReduction: coalesced reads, a tree in shared memory) into a
+/// partial result; then one block reduces the partials the same way and
+/// combines the result into the output. Where one block takes every
+/// element (a static count of at most kRowReductionThreads *
+/// kMinFullReductionPerThread), that block reduces them into the output
+/// itself: one kernel. With `producer`, the kernel reading the elements
+/// computes each as it reads it.
 void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                                 const ReductionCombine &combine,
                                 const ReductionFusion &fused) {
-  linalg::FillOp fill = fused.fill;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   auto constant = [&](int64_t value) {
@@ -497,10 +539,35 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
   auto dims = llvm::to_vector(llvm::seq<unsigned>(0, op.getNumLoops()));
   SmallVector<Value> extents;
   Value count = getLoopExtents(rewriter, loc, op, dims, extents);
+  Value threads = constant(kRowReductionThreads);
+  auto loadFrom = [&](Value begin) {
+    return [&, begin](Value i) {
+      Value linear = arith::AddIOp::create(rewriter, loc, begin, i);
+      return readInput(
+          rewriter, loc, op, combine, fused.producer,
+          *affine::delinearizeIndex(rewriter, loc, linear, extents));
+    };
+  };
+
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!ShapedType::isDynamicShape(ranges) &&
+      std::accumulate(ranges.begin(), ranges.end(), int64_t(1),
+                      std::multiplies<int64_t>()) <=
+          kRowReductionThreads * kMinFullReductionPerThread) {
+    auto block = createLaunch(rewriter, loc, constant(1), threads, constant(1),
+                              TypeRange{getPartialsType(op)});
+    rewriter.setInsertionPoint(block.getBody().front().getTerminator());
+    emitBlockToOutput(rewriter, loc, op, combine, fused, loadFrom(constant(0)),
+                      count, block.getThreadIds().x,
+                      block.getWorkgroupAttributions().front());
+    rewriter.setInsertionPointAfter(block);
+    eraseFused(rewriter, op, fused);
+    return;
+  }
+
   // blocks = clamp(ceil(count / (threads * per thread)), 1, max); range =
   // ceil(count / blocks) elements each; ceil(count / range) of them have
   // any (none for no elements).
-  Value threads = constant(kRowReductionThreads);
   Value blocks = arith::MinSIOp::create(
       rewriter, loc,
       arith::MaxSIOp::create(
@@ -523,25 +590,19 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
           .getMemref();
 
   // Stage 1: partial[b] = block b's range of elements combined.
-  auto ranges = createLaunch(rewriter, loc, blocks, threads, constant(1),
-                             TypeRange{getPartialsType(op)});
+  auto stage = createLaunch(rewriter, loc, blocks, threads, constant(1),
+                            TypeRange{getPartialsType(op)});
   {
-    rewriter.setInsertionPoint(ranges.getBody().front().getTerminator());
-    Value b = ranges.getBlockIds().x;
+    rewriter.setInsertionPoint(stage.getBody().front().getTerminator());
+    Value b = stage.getBlockIds().x;
     Value begin = arith::MulIOp::create(rewriter, loc, b, range);
     Value left = arith::SubIOp::create(rewriter, loc, count, begin);
     Value mine = arith::MaxSIOp::create(
         rewriter, loc, arith::MinSIOp::create(rewriter, loc, left, range),
         constant(0));
-    Value thread = ranges.getThreadIds().x;
-    Value shared = ranges.getWorkgroupAttributions().front();
-    auto loadElement = [&](Value i) {
-      Value linear = arith::AddIOp::create(rewriter, loc, begin, i);
-      return readInput(
-          rewriter, loc, op, combine, fused.producer,
-          *affine::delinearizeIndex(rewriter, loc, linear, extents));
-    };
-    emitTreeReduction(rewriter, loc, combine, loadElement, mine, thread,
+    Value thread = stage.getThreadIds().x;
+    Value shared = stage.getWorkgroupAttributions().front();
+    emitTreeReduction(rewriter, loc, combine, loadFrom(begin), mine, thread,
                       shared);
     ifThen(rewriter, loc, writesResult(rewriter, loc, thread, mine), [&] {
       Value value = memref::LoadOp::create(rewriter, loc, shared, constant(0));
@@ -550,40 +611,16 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
   }
 
   // Stage 2: one block combines the partials into the output's value.
-  rewriter.setInsertionPointAfter(ranges);
+  rewriter.setInsertionPointAfter(stage);
   auto fold = createLaunch(rewriter, loc, constant(1), threads, constant(1),
                            TypeRange{getPartialsType(op)});
-  {
-    rewriter.setInsertionPoint(fold.getBody().front().getTerminator());
-    Value thread = fold.getThreadIds().x;
-    Value shared = fold.getWorkgroupAttributions().front();
-    auto loadPartial = [&](Value i) -> Value {
-      return memref::LoadOp::create(rewriter, loc, partial, ValueRange{i});
-    };
-    emitTreeReduction(rewriter, loc, combine, loadPartial, used, thread,
-                      shared);
-    auto outputType = cast<MemRefType>(output->get().getType());
-    SmallVector<Value> at(outputType.getRank(), constant(0));
-    auto initial = [&] { return getInitialValue(rewriter, loc, op, fill, at); };
-    ifThen(rewriter, loc, writesResult(rewriter, loc, thread, used), [&] {
-      Value value = memref::LoadOp::create(rewriter, loc, shared, constant(0));
-      storeResult(rewriter, loc, op, fused.epilogue,
-                  combine.apply(rewriter, value, initial()), at);
-    });
-    // No elements: the output is its initial value (the fill's; through
-    // the epilogue).
-    if (fill || fused.epilogue) {
-      Value none = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, thread,
-                                constant(0)),
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, used,
-                                constant(0)));
-      ifThen(rewriter, loc, none, [&] {
-        storeResult(rewriter, loc, op, fused.epilogue, initial(), at);
-      });
-    }
-  }
+  rewriter.setInsertionPoint(fold.getBody().front().getTerminator());
+  auto loadPartial = [&](Value i) -> Value {
+    return memref::LoadOp::create(rewriter, loc, partial, ValueRange{i});
+  };
+  emitBlockToOutput(rewriter, loc, op, combine, fused, loadPartial, used,
+                    fold.getThreadIds().x,
+                    fold.getWorkgroupAttributions().front());
   rewriter.setInsertionPointAfter(fold);
   gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), partial);
   eraseFused(rewriter, op, fused);

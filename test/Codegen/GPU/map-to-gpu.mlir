@@ -465,11 +465,11 @@ func.func @producer_reads_output(%x: memref<128x100xf32>, %y: memref<128xf32>) {
 
 // -----
 
-// A producer whose buffer is read again keeps its kernel.
+// A producer whose buffer is read again keeps its kernel (4096 elements:
+// the reduction is one block's).
 // CHECK-LABEL: func.func @full_reduction_of_kept_producer
 // CHECK: gpu.launch
 // CHECK: arith.mulf
-// CHECK: gpu.launch
 // CHECK: gpu.launch
 // CHECK-NOT: gpu.launch
 // CHECK: return
@@ -483,6 +483,40 @@ func.func @full_reduction_of_kept_producer(%x: memref<4096xf32>, %y: memref<f32>
   linalg.reduce { arith.addf } ins(%q : memref<4096xf32>) outs(%y : memref<f32>) dimensions = [0]
   gpu.memcpy %z, %q : memref<4096xf32>, memref<4096xf32>
   gpu.dealloc %q : memref<4096xf32>
+  return
+}
+
+// -----
+
+// A full reduction of a static count one block takes whole (1000 elements:
+// at most 4096) is that block alone: one kernel of 256 threads, a tree in
+// shared memory, thread 0 combining the fill's value and storing through
+// the epilogue (a mean's scale). Below 256 elements one thread loops.
+// CHECK-LABEL: func.func @one_block_reduction
+// CHECK-SAME: (%[[X:.*]]: memref<1000xf32>, %[[Y:.*]]: memref<f32>, %[[S:.*]]: memref<100xf32>, %[[Z:.*]]: memref<f32>)
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}} workgroup(%{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK: memref.load %[[X]]
+// CHECK: gpu.barrier
+// CHECK: arith.mulf
+// CHECK: memref.store %{{.*}}, %[[Y]][]
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c1{{.*}},
+// CHECK: scf.for
+// CHECK: memref.load %[[S]]
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @one_block_reduction(%x: memref<1000xf32>, %y: memref<f32>, %s: memref<100xf32>, %z: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant 1.0e-3 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<f32>)
+  linalg.reduce { arith.addf } ins(%x : memref<1000xf32>) outs(%y : memref<f32>) dimensions = [0]
+  linalg.generic {indexing_maps = [affine_map<() -> ()>], iterator_types = []} outs(%y : memref<f32>) {
+  ^bb0(%out: f32):
+    %m = arith.mulf %out, %scale : f32
+    linalg.yield %m : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%z : memref<f32>)
+  linalg.reduce { arith.addf } ins(%s : memref<100xf32>) outs(%z : memref<f32>) dimensions = [0]
   return
 }
 
