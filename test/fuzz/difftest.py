@@ -1996,8 +1996,9 @@ class Generator:
         per row), mostly static."""
         if GRAD_MODE:
             return  # (central differences of thousands of inputs: slow)
-        length = self.choice([10, 33, 40, 64, 100, 128, 200, 255, 256, 300],
-                             [1, 1, 1, 2, 2, 2, 1, 1, 1, 1])
+        length = self.choice([10, 16, 32, 33, 40, 64, 100, 128, 200, 255,
+                              256, 300],
+                             [2, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1])
         shape = [self.choice([1, 7, 12, 37, 64, 128]), length]
         if self.rng.random() < 0.3:
             shape.insert(0, self.choice([2, 3]))

@@ -396,7 +396,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     run a warp per row the same way (8 rows per block, no shared memory),
     as do reductions alone over such rows.
     Chains over rows of at most 32 elements run a thread per row (a
-    classifier's softmax), with or without `warp-shuffles`. With `fused-attention` (and `warp-shuffles`; the
+    classifier's softmax), the row in its registers too, with or without
+    `warp-shuffles`. With `fused-attention` (and `warp-shuffles`; the
     pipeline's `fused-attention` option, off by default: not yet run on a
     GPU), attention -- a matmul, elementwise ops on its scores, softmax's
     ops and a second matmul, f32 and static, depths of 16 to 64 -- runs in

@@ -739,8 +739,10 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
               bool shortRows = false, bool warpRows = false);
 
 /// One gpu.launch for short-row `chain` (RowChain::isShort), at its last
-/// op, with a thread per row that runs every step over its row in turn
-/// (its reductions accumulating in a register); erases the chain's ops.
+/// op, with a thread per row that holds its row in registers: each
+/// element loaded once, every step unrolled over the row, what the chain
+/// writes stored once at the end (nothing of a fresh buffer only the
+/// chain uses). Erases the chain's ops.
 gpu::LaunchOp lowerRowChainToThreads(RewriterBase &rewriter,
                                      const RowChain &chain);
 

@@ -941,7 +941,7 @@ void emitPayload(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
 constexpr int64_t kMaxRowSlots = 16;
 
 /// A row chain run with every row's values in registers, `threads` threads
-/// per row (a block's 256, or a warp's 32): thread t holds elements
+/// per row (a block's 256, a warp's 32, or one): thread t holds elements
 /// t + threads s (slot s) of each buffer the chain accesses at the element
 /// and every per-row value (each thread computes Row steps itself);
 /// reductions combine in the thread, across the warp by shuffles, then
@@ -983,6 +983,8 @@ public:
   /// element and at most kMaxRowSlots per thread, and reductions into
   /// 32-bit values (what a shuffle moves).
   static bool fits(const RowChain &chain, int64_t threads) {
+    if (threads == 1)
+      return chain.length >= 1 && chain.length <= kMaxThreadRowLength;
     if (chain.length < threads || chain.length > kMaxRowSlots * threads)
       return false;
     return llvm::all_of(chain.steps, [](RowStep step) {
@@ -1025,13 +1027,14 @@ public:
                                   .getResult()
                             : combined;
     }
-    partial = createWarpButterfly(rewriter, loc, partial,
+    Value total = partial;
+    if (threads > 1)
+      total = createWarpButterfly(rewriter, loc, partial,
                                   [&](Value mine, Value other) {
                                     return combine.apply(rewriter, other, mine);
                                   });
-    Value total = threads == kWarpLanes
-                      ? partial
-                      : combineWarps(combine, partial, partials);
+    if (threads > kWarpLanes)
+      total = combineWarps(combine, total, partials);
     write(*init, kRowSlot,
           combine.apply(rewriter, total, read(op, *init, kRowSlot)));
   }
@@ -1039,10 +1042,14 @@ public:
   /// Stores what the chain wrote: each thread its elements, thread 0 the
   /// row values.
   void emitStores() {
-    if (readsRowsWritten)
+    // (A thread alone on its row read the old values itself.)
+    if (readsRowsWritten && threads > 1)
       gpu::BarrierOp::create(rewriter, loc);
-    Value isFirst = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, thread, constant(0));
+    Value isFirst =
+        threads == 1
+            ? Value()
+            : arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                    thread, constant(0));
     auto andRowValid = [&](Value condition) -> Value {
       if (!rowValid)
         return condition;
@@ -1440,6 +1447,17 @@ gpu::LaunchOp lowerRowChainToThreads(RewriterBase &rewriter,
         chain.rows, [&](int64_t extent) { return constant(extent); });
     SmallVector<Value> row =
         *affine::delinearizeIndex(rewriter, loc, index, rowExtents);
+    if (RowInRegisters::fits(chain, 1)) {
+      RowInRegisters values(rewriter, loc, chain, constant(0), row, 1);
+      for (const RowStep &step : chain.steps) {
+        if (step.kind == RowStep::Kind::Reduction)
+          values.emitReduction(step, Value());
+        else
+          values.emitStep(step);
+      }
+      values.emitStores();
+      return;
+    }
     auto overRow =
         [&](ValueRange initial,
             function_ref<Value(SmallVector<Value> &, ValueRange)> body) {
@@ -1490,8 +1508,10 @@ gpu::LaunchOp lowerRowChainToThreads(RewriterBase &rewriter,
       }
     }
   });
+  SmallVector<Value> written = getWrittenBuffers(chain);
   for (const RowStep &step : chain.steps)
     rewriter.eraseOp(step.op);
+  eraseUnusedAllocations(rewriter, written);
   return launch;
 }
 
