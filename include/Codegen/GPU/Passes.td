@@ -406,6 +406,14 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     registers and each row's maximum and sum online (flash attention), so
     that the scores never reach memory.
 
+    Consecutive elementwise ops left to kernels of their own that share
+    their static loops, with nothing but effect-free ops and allocations
+    between them, become one generic (one kernel) when every buffer they
+    write is accessed among them only at the thread's element: each op's
+    element is computed in turn, what an earlier one computed read from
+    registers, each buffer written once (not at all when only they use
+    it).
+
     Other reductions take in the fill of their output, the elementwise op
     that writes their input into a buffer nothing else reads (computed
     where it is read) and an elementwise epilogue of their result (a
@@ -505,6 +513,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     Statistic<"numKernels", "num-kernels", "GPU launches created">,
     Statistic<"numFusedProducers", "num-fused-producers",
               "Elementwise ops computed inside the reduction reading them">,
+    Statistic<"numElementwiseRuns", "num-elementwise-runs",
+              "Runs of elementwise ops merged into one kernel">,
   ];
 }
 

@@ -722,6 +722,33 @@ struct RowChain {
 /// elements on a block per row.
 constexpr int64_t kMaxThreadRowLength = 32;
 
+/// Whether `buffer` is an allocation of this function that only `users`,
+/// deallocations and memref.dim ops with constant indices use (so that
+/// eraseAllocation can erase it once `users` are gone).
+bool isOnlyUsedBy(Value buffer, ArrayRef<Operation *> users);
+
+/// Erases `buffer`'s allocation, which only memref.dim ops with constant
+/// indices and deallocations use: each dim becomes the extent allocated.
+void eraseAllocation(RewriterBase &rewriter, Value buffer);
+
+/// Runs of consecutive elementwise linalg.generic ops on buffers among
+/// `ops` (in program order, leaving out `taken`) that one kernel can run
+/// with a thread per element: the same static loops, results written at
+/// the loops' element, nothing but effect-free ops and allocations
+/// between them, and every buffer a run writes accessed in it only at the
+/// thread's element (the very value written, an identity map).
+SmallVector<SmallVector<linalg::GenericOp>>
+findElementwiseRuns(ArrayRef<linalg::LinalgOp> ops,
+                    const llvm::SmallPtrSetImpl<Operation *> &taken);
+
+/// One generic in place of `run` (see findElementwiseRuns), at its last op:
+/// each op's payload in turn, reading what earlier ones computed from
+/// registers; it writes each buffer the run writes once (its last value)
+/// but those only the run uses, whose allocations go. Null when nothing
+/// is left to write (the run's ops are erased all the same).
+linalg::GenericOp fuseElementwiseRun(RewriterBase &rewriter,
+                                     ArrayRef<linalg::GenericOp> run);
+
 /// Whether `operand` of `op` is read at the row `op`'s loops are at: its
 /// map gives the leading `rows.size()` loops in order, and 0 for the unit
 /// dimensions of a view that adds them.

@@ -439,6 +439,36 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
                !chainOf.contains(candidate);
       });
     }
+    // Consecutive elementwise ops left over run in one kernel, a thread per
+    // element computing each op's element in turn.
+    llvm::SmallPtrSet<Operation *, 16> claimed(taken.begin(), taken.end());
+    claimed.insert(absorbed.begin(), absorbed.end());
+    for (auto &entry : chainOf)
+      claimed.insert(entry.first);
+    for (auto &entry : fusedReductions)
+      claimed.insert(entry.first);
+    DenseMap<Operation *, linalg::GenericOp> fusedRunAt;
+    llvm::SmallPtrSet<Operation *, 16> inRun;
+    for (SmallVector<linalg::GenericOp> &run :
+         findElementwiseRuns(ops, claimed)) {
+      for (linalg::GenericOp op : run)
+        inRun.insert(op);
+      Operation *last = run.back();
+      fusedRunAt[last] = fuseElementwiseRun(rewriter, run);
+      ++numElementwiseRuns;
+    }
+    if (!inRun.empty()) {
+      SmallVector<linalg::LinalgOp> remaining;
+      for (linalg::LinalgOp op : ops) {
+        if (!inRun.contains(op)) {
+          remaining.push_back(op);
+          continue;
+        }
+        if (linalg::GenericOp fused = fusedRunAt.lookup(op))
+          remaining.push_back(fused);
+      }
+      ops = std::move(remaining);
+    }
 
     for (linalg::LinalgOp op : ops) {
       if (absorbed.contains(op))

@@ -45,6 +45,42 @@ ReductionCombine getReductionCombine(linalg::LinalgOp op) {
   return result;
 }
 
+bool isOnlyUsedBy(Value buffer, ArrayRef<Operation *> users) {
+  if (!buffer.getDefiningOp<gpu::AllocOp>() &&
+      !buffer.getDefiningOp<memref::AllocOp>())
+    return false;
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    if (llvm::is_contained(users, user) ||
+        isa<memref::DeallocOp, gpu::DeallocOp>(user))
+      return true;
+    auto dim = dyn_cast<memref::DimOp>(user);
+    return dim && dim.getConstantIndex();
+  });
+}
+
+void eraseAllocation(RewriterBase &rewriter, Value buffer) {
+  Operation *allocation = buffer.getDefiningOp();
+  auto type = cast<MemRefType>(buffer.getType());
+  ValueRange sizes = isa<gpu::AllocOp>(allocation)
+                         ? cast<gpu::AllocOp>(allocation).getDynamicSizes()
+                         : cast<memref::AllocOp>(allocation).getDynamicSizes();
+  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
+    auto dim = dyn_cast<memref::DimOp>(user);
+    if (!dim) {
+      rewriter.eraseOp(user);
+      continue;
+    }
+    int64_t index = *dim.getConstantIndex();
+    rewriter.setInsertionPoint(dim);
+    rewriter.replaceOp(
+        dim, type.isDynamicDim(index)
+                 ? sizes[type.getDynamicDimIndex(index)]
+                 : arith::ConstantIndexOp::create(rewriter, dim.getLoc(),
+                                                  type.getDimSize(index)));
+  }
+  rewriter.eraseOp(allocation);
+}
+
 namespace {
 
 /// A column reduction's block: kColumnTile consecutive columns (a warp's
@@ -269,46 +305,6 @@ Value getInitialValue(RewriterBase &rewriter, Location loc, linalg::LinalgOp op,
     return fill.getInputs()[0];
   return memref::LoadOp::create(rewriter, loc, op.getDpsInitOperand(0)->get(),
                                 indices);
-}
-
-/// Whether `buffer` is an allocation of this function that only `users`,
-/// deallocations and memref.dim ops with constant indices use (so that
-/// eraseAllocation can erase it once `users` are gone).
-bool isOnlyUsedBy(Value buffer, ArrayRef<Operation *> users) {
-  if (!buffer.getDefiningOp<gpu::AllocOp>() &&
-      !buffer.getDefiningOp<memref::AllocOp>())
-    return false;
-  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
-    if (llvm::is_contained(users, user) ||
-        isa<memref::DeallocOp, gpu::DeallocOp>(user))
-      return true;
-    auto dim = dyn_cast<memref::DimOp>(user);
-    return dim && dim.getConstantIndex();
-  });
-}
-
-/// Erases `buffer`'s allocation, which only memref.dim ops with constant
-/// indices and deallocations use: each dim becomes the extent allocated.
-void eraseAllocation(RewriterBase &rewriter, Value buffer) {
-  Operation *allocation = buffer.getDefiningOp();
-  auto type = cast<MemRefType>(buffer.getType());
-  ValueRange sizes = isa<gpu::AllocOp>(allocation)
-                         ? cast<gpu::AllocOp>(allocation).getDynamicSizes()
-                         : cast<memref::AllocOp>(allocation).getDynamicSizes();
-  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
-    auto dim = dyn_cast<memref::DimOp>(user);
-    if (!dim) {
-      rewriter.eraseOp(user);
-      continue;
-    }
-    int64_t index = *dim.getConstantIndex();
-    rewriter.setInsertionPoint(dim);
-    rewriter.replaceOp(dim, type.isDynamicDim(index)
-                                ? sizes[type.getDynamicDimIndex(index)]
-                                : constantIndex(rewriter, dim.getLoc(),
-                                                type.getDimSize(index)));
-  }
-  rewriter.eraseOp(allocation);
 }
 
 /// Erases reduction `op` and the ops `fused` lowered with it: the

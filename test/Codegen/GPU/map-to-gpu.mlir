@@ -1006,3 +1006,83 @@ func.func @epilogue_reads_later_view(%a: memref<?x64xf32>, %b: memref<64x64xf32>
   memref.dealloc %p : memref<?x64xf32>
   return
 }
+
+// -----
+
+// Consecutive elementwise ops over the same elements run as one kernel: a
+// thread computes its element of each op in turn, reading what the earlier
+// ones computed from registers. x is loaded once; the fresh buffer only
+// they use is neither written nor allocated; the results are stored once.
+// CHECK-LABEL: func.func @elementwise_run
+// CHECK-SAME: (%[[X:.*]]: memref<64x96xf32>, %[[Y:.*]]: memref<64x96xf32>, %[[A:.*]]: memref<64x96xf32>, %[[B:.*]]: memref<64x96xf32>)
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch
+// CHECK: memref.load %[[X]]
+// CHECK-NOT: memref.load %[[X]]
+// CHECK: math.exp
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-DAG: memref.store %{{.*}}, %[[A]]
+// CHECK-DAG: memref.store %{{.*}}, %[[B]]
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: gpu.dealloc
+// CHECK: return
+func.func @elementwise_run(%x: memref<64x96xf32>, %y: memref<64x96xf32>, %a: memref<64x96xf32>, %b: memref<64x96xf32>) {
+  %t = gpu.alloc () : memref<64x96xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<64x96xf32>) outs(%t : memref<64x96xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%t, %y : memref<64x96xf32>, memref<64x96xf32>) outs(%a : memref<64x96xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %m = arith.mulf %in, %in2 : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%t, %a : memref<64x96xf32>, memref<64x96xf32>) outs(%b : memref<64x96xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %s = arith.addf %in, %in2 : f32
+    linalg.yield %s : f32
+  }
+  gpu.dealloc %t : memref<64x96xf32>
+  return
+}
+
+// -----
+
+// A run ends where an op reads what it wrote at another element (here
+// transposed), or writes a second view of a buffer it writes.
+// CHECK-LABEL: func.func @elementwise_run_breaks
+// CHECK-COUNT-2: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK-LABEL: func.func @elementwise_run_views
+// CHECK-COUNT-2: gpu.launch
+// CHECK-NOT: gpu.launch
+func.func @elementwise_run_breaks(%x: memref<48x48xf32>, %a: memref<48x48xf32>, %b: memref<48x48xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<48x48xf32>) outs(%a : memref<48x48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.tanh %in : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<48x48xf32>) outs(%b : memref<48x48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+func.func @elementwise_run_views(%x: memref<8x16xf32>, %a: memref<16x16xf32>) {
+  %top = memref.subview %a[0, 0] [8, 16] [1, 1] : memref<16x16xf32> to memref<8x16xf32, strided<[16, 1]>>
+  %shifted = memref.subview %a[4, 0] [8, 16] [1, 1] : memref<16x16xf32> to memref<8x16xf32, strided<[16, 1], offset: 64>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<8x16xf32>) outs(%top : memref<8x16xf32, strided<[16, 1]>>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.tanh %in : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<8x16xf32>) outs(%shifted : memref<8x16xf32, strided<[16, 1], offset: 64>>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  }
+  return
+}
