@@ -36,10 +36,7 @@ bool isRunnable(linalg::LinalgOp op) {
       generic.getNumParallelLoops() != generic.getNumLoops() ||
       ShapedType::isDynamicShape(generic.getStaticLoopRanges()))
     return false;
-  // A payload that loads from a buffer (a gather) reads where the operands
-  // do not say.
-  if (!llvm::all_of(generic.getBody()->without_terminator(),
-                    [](Operation &op) { return isMemoryEffectFree(&op); }))
+  if (!hasEffectFreePayload(generic))
     return false;
   return llvm::all_of(generic.getDpsInitsMutable(), [&](OpOperand &init) {
     return generic.getMatchingIndexingMap(&init).isIdentity();

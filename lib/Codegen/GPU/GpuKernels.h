@@ -722,6 +722,11 @@ struct RowChain {
 /// elements on a block per row.
 constexpr int64_t kMaxThreadRowLength = 32;
 
+/// Whether `op`'s payload touches no memory (a gather's loads read where
+/// its operands do not say: kernels that reorder or interleave ops by
+/// their operands' maps must leave it alone).
+bool hasEffectFreePayload(linalg::LinalgOp op);
+
 /// Whether `buffer` is an allocation of this function that only `users`,
 /// deallocations and memref.dim ops with constant indices use (so that
 /// eraseAllocation can erase it once `users` are gone).

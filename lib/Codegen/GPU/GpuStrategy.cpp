@@ -559,6 +559,12 @@ ReductionCombine getReductionWithParallelLoops(linalg::LinalgOp op,
 
 /// The combine of a reduction with no parallel dimension (see
 /// getReductionCombine), unless it is statically small.
+bool hasEffectFreePayload(linalg::LinalgOp op) {
+  return llvm::all_of(
+      op.getBlock()->without_terminator(),
+      [](Operation &nested) { return isMemoryEffectFree(&nested); });
+}
+
 ReductionCombine getSplittableReduction(linalg::LinalgOp op) {
   if (op.getNumParallelLoops() != 0)
     return {};
@@ -621,7 +627,8 @@ AffineMap getRowMap(unsigned loops, unsigned rank, MLIRContext *context) {
 std::optional<RowStep::Kind>
 classifyRowStep(linalg::LinalgOp op, ArrayRef<int64_t> rows, int64_t length) {
   if (!(op.hasPureBufferSemantics() || op.hasPureTensorSemantics()) ||
-      op.hasIndexSemantics() || op.getNumDpsInits() != 1)
+      op.hasIndexSemantics() || op.getNumDpsInits() != 1 ||
+      !hasEffectFreePayload(op))
     return std::nullopt;
   for (OpOperand *input : op.getDpsInputOperands())
     if (isa<ShapedType>(input->get().getType()) &&

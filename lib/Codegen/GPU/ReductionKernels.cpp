@@ -403,7 +403,7 @@ linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill) {
   }
   if (!producer || !producer.hasPureBufferSemantics() ||
       producer.getNumDpsInits() != 1 || producer.hasIndexSemantics() ||
-      producer.getNumReductionLoops() != 0)
+      producer.getNumReductionLoops() != 0 || !hasEffectFreePayload(producer))
     return nullptr;
   OpOperand *output = producer.getDpsInitOperand(0);
   if (output->get() != buffer ||
@@ -440,7 +440,8 @@ linalg::GenericOp getFusableReductionEpilogue(linalg::LinalgOp op,
     break;
   }
   if (!epilogue || !epilogue.hasPureBufferSemantics() ||
-      !isElementwiseEpilogue(epilogue, product))
+      !isElementwiseEpilogue(epilogue, product) ||
+      !hasEffectFreePayload(epilogue))
     return nullptr;
   Value result = epilogue.getDpsInitOperand(0)->get();
   Value resultRoot = getBufferRoot(result);

@@ -1086,3 +1086,28 @@ func.func @elementwise_run_views(%x: memref<8x16xf32>, %a: memref<16x16xf32>) {
   }
   return
 }
+
+// -----
+
+// A step whose payload loads from a buffer (a gather: here row 0's
+// maximum, which another thread computes) joins no row chain and no
+// reduction kernel: the reduction and the op keep their own kernels.
+// CHECK-LABEL: func.func @gather_step
+// CHECK-COUNT-2: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @gather_step(%x: memref<128x10xf32>, %y: memref<128x10xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = gpu.alloc () : memref<128xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<128xf32>)
+  linalg.reduce { arith.maximumf } ins(%x : memref<128x10xf32>) outs(%m : memref<128xf32>) dimensions = [1]
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<128x10xf32>) outs(%y : memref<128x10xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %c0 = arith.constant 0 : index
+    %first = memref.load %m[%c0] : memref<128xf32>
+    %d = arith.subf %in, %first : f32
+    linalg.yield %d : f32
+  }
+  gpu.dealloc %m : memref<128xf32>
+  return
+}
