@@ -13,20 +13,6 @@ namespace mlir::google::kernels {
 
 namespace {
 
-/// The allocation or function argument `value` is a view of, or null.
-Value getRoot(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  if (auto argument = dyn_cast<BlockArgument>(value))
-    return isa<FunctionOpInterface>(argument.getOwner()->getParentOp())
-               ? value
-               : Value();
-  if (value.getDefiningOp<gpu::AllocOp>() ||
-      value.getDefiningOp<memref::AllocOp>())
-    return value;
-  return Value();
-}
-
 /// Whether `op` can join a run: elementwise on buffers over static loops,
 /// writing each result at its loops' element.
 bool isRunnable(linalg::LinalgOp op) {
@@ -68,7 +54,7 @@ bool isElementLocal(ArrayRef<linalg::GenericOp> run, linalg::GenericOp next) {
   DenseMap<Value, Value> writtenRoots;
   for (linalg::GenericOp op : ops)
     for (Value init : op.getDpsInits()) {
-      Value root = getRoot(init);
+      Value root = getBufferRoot(init);
       if (!root)
         return false;
       auto [entry, inserted] = writtenRoots.try_emplace(root, init);
@@ -80,7 +66,7 @@ bool isElementLocal(ArrayRef<linalg::GenericOp> run, linalg::GenericOp next) {
     for (OpOperand &operand : op->getOpOperands()) {
       if (!isa<MemRefType>(operand.get().getType()))
         continue;
-      Value root = getRoot(operand.get());
+      Value root = getBufferRoot(operand.get());
       if (!root)
         return false;
       if (writtenRoots.contains(root) &&

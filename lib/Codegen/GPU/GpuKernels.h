@@ -727,6 +727,11 @@ constexpr int64_t kMaxThreadRowLength = 32;
 /// their operands' maps must leave it alone).
 bool hasEffectFreePayload(linalg::LinalgOp op);
 
+/// The buffer `value` views (through view-like ops): an allocation or a
+/// function's argument, which are distinct buffers; null for anything
+/// else (a loop's buffer may be any of several).
+Value getBufferRoot(Value value);
+
 /// Whether `buffer` is an allocation of this function that only `users`,
 /// deallocations and memref.dim ops with constant indices use (so that
 /// eraseAllocation can erase it once `users` are gone).

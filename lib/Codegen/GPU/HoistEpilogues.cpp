@@ -2,6 +2,8 @@
 
 #include "Codegen/GPU/Passes.h"
 
+#include "GpuKernels.h"
+
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -19,22 +21,9 @@ namespace mlir::google {
 
 using namespace mlir;
 using namespace mlir::google;
+using kernels::getBufferRoot;
 
 namespace {
-
-/// The allocation or function argument `value` is a view of, or null.
-Value getBufferRoot(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  if (auto argument = dyn_cast<BlockArgument>(value))
-    return isa<FunctionOpInterface>(argument.getOwner()->getParentOp())
-               ? value
-               : Value();
-  if (value.getDefiningOp<gpu::AllocOp>() ||
-      value.getDefiningOp<memref::AllocOp>())
-    return value;
-  return Value();
-}
 
 /// The buffers (roots) an op reads and writes, with its nested ops.
 struct Accesses {

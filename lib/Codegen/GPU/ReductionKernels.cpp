@@ -45,6 +45,19 @@ ReductionCombine getReductionCombine(linalg::LinalgOp op) {
   return result;
 }
 
+Value getBufferRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return isa<FunctionOpInterface>(argument.getOwner()->getParentOp())
+               ? value
+               : Value();
+  if (value.getDefiningOp<gpu::AllocOp>() ||
+      value.getDefiningOp<memref::AllocOp>())
+    return value;
+  return Value();
+}
+
 bool isOnlyUsedBy(Value buffer, ArrayRef<Operation *> users) {
   if (!buffer.getDefiningOp<gpu::AllocOp>() &&
       !buffer.getDefiningOp<memref::AllocOp>())
@@ -259,22 +272,6 @@ SmallVector<Value> getOperandIndices(RewriterBase &rewriter, Location loc,
             : arith::ConstantIndexOp::create(
                   rewriter, loc, cast<AffineConstantExpr>(result).getValue()));
   return indices;
-}
-
-/// The buffer `value` views (through view-like ops): an allocation or a
-/// function's argument, which are distinct buffers; null for anything
-/// else (a loop's buffer may be any of several).
-Value getBufferRoot(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  if (auto argument = dyn_cast<BlockArgument>(value))
-    return isa<FunctionOpInterface>(argument.getOwner()->getParentOp())
-               ? value
-               : Value();
-  if (value.getDefiningOp<gpu::AllocOp>() ||
-      value.getDefiningOp<memref::AllocOp>())
-    return value;
-  return Value();
 }
 
 /// The element of reduction `op`'s input at loop indices `loops` as an
