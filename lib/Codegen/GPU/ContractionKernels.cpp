@@ -35,6 +35,25 @@ Value createWarpButterfly(OpBuilder &builder, Location loc, Value value,
   return value;
 }
 
+WarpIds getWarpIds(RewriterBase &rewriter, Location loc, gpu::LaunchOp launch,
+                   int64_t warpsPerBlock) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Value thread = launch.getThreadIds().x;
+  WarpIds ids;
+  ids.lane =
+      arith::RemUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
+  ids.warp =
+      arith::DivUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
+  ids.index = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
+                            constant(warpsPerBlock)),
+      ids.warp);
+  return ids;
+}
+
 gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value blocks,
                            Value threadsX, Value threadsY, TypeRange shared,
                            Value dynamicShared) {
@@ -955,16 +974,8 @@ lowerContractionToWarpDots(RewriterBase &rewriter, linalg::LinalgOp op,
       createLaunch(rewriter, loc, blocks, constant(kWarpDotWarps * kWarpLanes),
                    constant(1), shared);
   Value zero = constant(0);
-  Value thread = launch.getThreadIds().x;
-  Value lane =
-      arith::RemUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
-  Value warp =
-      arith::DivUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
-  Value index = arith::AddIOp::create(
-      rewriter, loc,
-      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
-                            constant(kWarpDotWarps)),
-      warp);
+  WarpIds ids = getWarpIds(rewriter, loc, launch, kWarpDotWarps);
+  Value lane = ids.lane, warp = ids.warp, index = ids.index;
   // Neighbouring warps share B^T's row where it is the larger operand (an
   // MLP's weights at a small batch), else A's.
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();

@@ -79,11 +79,6 @@ getTileableContraction(linalg::LinalgOp op);
 SmallVector<Value> getIndices(linalg::LinalgOp op, OpOperand &operand,
                               ArrayRef<Value> loops);
 
-/// A synchronous gpu.launch of `blocks` blocks of `threadsX` x `threadsY`
-/// threads with workgroup buffers of types `shared` (and `dynamicShared`
-/// bytes of dynamic shared memory, an i32, when given), its body holding
-/// only the terminator; the rewriter's insertion point is left at the
-/// body's start.
 /// Lanes per warp (NVIDIA's; the unit of warp-shuffles).
 constexpr int64_t kWarpLanes = 32;
 
@@ -92,6 +87,19 @@ constexpr int64_t kWarpLanes = 32;
 Value createWarpButterfly(OpBuilder &builder, Location loc, Value value,
                           function_ref<Value(Value, Value)> combine);
 
+/// A thread's lane in its warp, its warp in the block, and that warp's
+/// index among all blocks' (blocks of `warpsPerBlock` warps along x).
+struct WarpIds {
+  Value lane, warp, index;
+};
+WarpIds getWarpIds(RewriterBase &rewriter, Location loc, gpu::LaunchOp launch,
+                   int64_t warpsPerBlock);
+
+/// A synchronous gpu.launch of `blocks` blocks of `threadsX` x `threadsY`
+/// threads with workgroup buffers of types `shared` (and `dynamicShared`
+/// bytes of dynamic shared memory, an i32, when given), its body holding
+/// only the terminator; the rewriter's insertion point is left at the
+/// body's start.
 gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value blocks,
                            Value threadsX, Value threadsY, TypeRange shared,
                            Value dynamicShared = nullptr);

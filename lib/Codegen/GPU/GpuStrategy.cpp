@@ -557,8 +557,6 @@ ReductionCombine getReductionWithParallelLoops(linalg::LinalgOp op,
 
 } // namespace
 
-/// The combine of a reduction with no parallel dimension (see
-/// getReductionCombine), unless it is statically small.
 bool hasEffectFreePayload(linalg::LinalgOp op) {
   return llvm::all_of(
       op.getBlock()->without_terminator(),
@@ -828,6 +826,9 @@ findRowChains(ArrayRef<linalg::LinalgOp> ops,
     RowChain chain;
     chain.rows.assign(ranges.begin(), ranges.end() - 1);
     chain.length = ranges.back();
+    // (Rows of no elements: the ops' own kernels handle them.)
+    if (chain.length == 0)
+      continue;
     if (chain.isShort() && !shortRows)
       continue;
     if (classifyRowStep(seed, chain.rows, chain.length) !=

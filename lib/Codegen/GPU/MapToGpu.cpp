@@ -441,16 +441,15 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
     }
     // Consecutive elementwise ops left over run in one kernel, a thread per
     // element computing each op's element in turn.
-    llvm::SmallPtrSet<Operation *, 16> claimed(taken.begin(), taken.end());
-    claimed.insert(absorbed.begin(), absorbed.end());
+    taken.insert(absorbed.begin(), absorbed.end());
     for (auto &entry : chainOf)
-      claimed.insert(entry.first);
+      taken.insert(entry.first);
     for (auto &entry : fusedReductions)
-      claimed.insert(entry.first);
+      taken.insert(entry.first);
     DenseMap<Operation *, linalg::GenericOp> fusedRunAt;
     llvm::SmallPtrSet<Operation *, 16> inRun;
     for (SmallVector<linalg::GenericOp> &run :
-         findElementwiseRuns(ops, claimed)) {
+         findElementwiseRuns(ops, taken)) {
       for (linalg::GenericOp op : run)
         inRun.insert(op);
       Operation *last = run.back();

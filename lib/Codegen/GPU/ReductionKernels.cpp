@@ -1033,6 +1033,19 @@ public:
           combine.apply(rewriter, total, read(op, *init, kRowSlot)));
   }
 
+  /// Every step of the chain in turn (its reductions through `partials`,
+  /// one per reduction, when a block reduces a row), then the stores.
+  void emitChain(ValueRange partials = {}) {
+    unsigned reduction = 0;
+    for (const RowStep &step : chain.steps) {
+      if (step.kind != RowStep::Kind::Reduction)
+        emitStep(step);
+      else
+        emitReduction(step, partials.empty() ? Value() : partials[reduction++]);
+    }
+    emitStores();
+  }
+
   /// Stores what the chain wrote: each thread its elements, thread 0 the
   /// row values.
   void emitStores() {
@@ -1234,9 +1247,9 @@ SmallVector<Type> getRowChainSharedTypes(const RowChain &chain,
 }
 
 /// Emits a block's work on one row of `chain` (at indices `row`, thread
-/// `thread` of kRowReductionThreads, workgroup buffers `partials`), and
-/// erases the chain's ops. Row steps run on thread 0 between barriers;
-/// element steps give thread t the row's elements t, t + 256, ...
+/// `thread` of kRowReductionThreads, workgroup buffers `partials`); the
+/// chain's ops stay for the caller to erase. Row steps run on thread 0 between
+/// barriers; element steps give thread t the row's elements t, t + 256, ...
 /// (coalesced; a later step reads what the thread wrote, so they need no
 /// barrier); reductions are block reductions (see lowerRowReductionToBlocks)
 /// followed by a barrier, after which every thread reads the row's value.
@@ -1248,18 +1261,8 @@ void emitRowChain(RewriterBase &rewriter, Location loc, const RowChain &chain,
   };
   unsigned rank = chain.rows.size();
   if (inRegisters) {
-    RowInRegisters values(rewriter, loc, chain, thread, row,
-                          kRowReductionThreads);
-    unsigned reduction = 0;
-    for (const RowStep &step : chain.steps) {
-      if (step.kind == RowStep::Kind::Reduction)
-        values.emitReduction(step, partials[reduction++]);
-      else
-        values.emitStep(step);
-    }
-    values.emitStores();
-    for (const RowStep &step : chain.steps)
-      rewriter.eraseOp(step.op);
+    RowInRegisters(rewriter, loc, chain, thread, row, kRowReductionThreads)
+        .emitChain(partials);
     return;
   }
 
@@ -1308,28 +1311,20 @@ void emitRowChain(RewriterBase &rewriter, Location loc, const RowChain &chain,
     }
     }
   }
-  for (const RowStep &step : chain.steps)
-    rewriter.eraseOp(step.op);
 }
 
-} // namespace
-
-namespace {
-
-/// The buffers `chain` writes.
-SmallVector<Value> getWrittenBuffers(const RowChain &chain) {
-  SmallVector<Value> buffers;
+/// Erases `chain`'s ops, then the allocations of the buffers they wrote
+/// that nothing uses any more but deallocations (values the kernel kept in
+/// registers).
+void eraseChain(RewriterBase &rewriter, const RowChain &chain) {
+  SmallVector<Value> written;
   for (RowStep step : chain.steps)
     for (Value init : step.op.getDpsInits())
-      if (!llvm::is_contained(buffers, init))
-        buffers.push_back(init);
-  return buffers;
-}
-
-/// Erases the allocations among `buffers` that nothing uses any more but
-/// deallocations (a chain's values kept in registers).
-void eraseUnusedAllocations(RewriterBase &rewriter, ArrayRef<Value> buffers) {
-  for (Value buffer : buffers)
+      if (!llvm::is_contained(written, init))
+        written.push_back(init);
+  for (const RowStep &step : chain.steps)
+    rewriter.eraseOp(step.op);
+  for (Value buffer : written)
     if (isOnlyUsedBy(buffer, {}))
       eraseAllocation(rewriter, buffer);
 }
@@ -1355,10 +1350,9 @@ gpu::LaunchOp lowerRowChainToBlocks(RewriterBase &rewriter,
       chain.rows, [&](int64_t extent) { return constant(extent); });
   SmallVector<Value> row = *affine::delinearizeIndex(
       rewriter, loc, launch.getBlockIds().x, rowExtents);
-  SmallVector<Value> written = getWrittenBuffers(chain);
   emitRowChain(rewriter, loc, chain, inRegisters, launch.getThreadIds().x, row,
                launch.getWorkgroupAttributions());
-  eraseUnusedAllocations(rewriter, written);
+  eraseChain(rewriter, chain);
   return launch;
 }
 
@@ -1381,16 +1375,8 @@ gpu::LaunchOp lowerRowChainToWarps(RewriterBase &rewriter,
   auto launch =
       createLaunch(rewriter, loc, constant(llvm::divideCeil(rows, warps)),
                    constant(warps * kWarpLanes), constant(1), {});
-  Value thread = launch.getThreadIds().x;
-  Value lane =
-      arith::RemUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
-  Value warp =
-      arith::DivUIOp::create(rewriter, loc, thread, constant(kWarpLanes));
-  Value index = arith::AddIOp::create(
-      rewriter, loc,
-      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
-                            constant(warps)),
-      warp);
+  WarpIds ids = getWarpIds(rewriter, loc, launch, warps);
+  Value index = ids.index;
   // The last block's warps past the last row work on it too (every lane
   // takes part in the shuffles and barriers) but store nothing.
   Value rowValid;
@@ -1402,23 +1388,15 @@ gpu::LaunchOp lowerRowChainToWarps(RewriterBase &rewriter,
       chain.rows, [&](int64_t extent) { return constant(extent); });
   SmallVector<Value> row =
       *affine::delinearizeIndex(rewriter, loc, index, rowExtents);
-  RowInRegisters values(rewriter, loc, chain, lane, row, kWarpLanes, rowValid);
-  for (const RowStep &step : chain.steps) {
-    if (step.kind == RowStep::Kind::Reduction)
-      values.emitReduction(step, Value());
-    else
-      values.emitStep(step);
-  }
-  values.emitStores();
-  SmallVector<Value> written = getWrittenBuffers(chain);
-  for (const RowStep &step : chain.steps)
-    rewriter.eraseOp(step.op);
-  eraseUnusedAllocations(rewriter, written);
+  RowInRegisters(rewriter, loc, chain, ids.lane, row, kWarpLanes, rowValid)
+      .emitChain();
+  eraseChain(rewriter, chain);
   return launch;
 }
 
 gpu::LaunchOp lowerRowChainToThreads(RewriterBase &rewriter,
                                      const RowChain &chain) {
+  assert(RowInRegisters::fits(chain, 1) && "expected rows of 1 to 32");
   linalg::LinalgOp last = chain.steps.back().op;
   Location loc = last.getLoc();
   rewriter.setInsertionPoint(last);
@@ -1441,71 +1419,9 @@ gpu::LaunchOp lowerRowChainToThreads(RewriterBase &rewriter,
         chain.rows, [&](int64_t extent) { return constant(extent); });
     SmallVector<Value> row =
         *affine::delinearizeIndex(rewriter, loc, index, rowExtents);
-    if (RowInRegisters::fits(chain, 1)) {
-      RowInRegisters values(rewriter, loc, chain, constant(0), row, 1);
-      for (const RowStep &step : chain.steps) {
-        if (step.kind == RowStep::Kind::Reduction)
-          values.emitReduction(step, Value());
-        else
-          values.emitStep(step);
-      }
-      values.emitStores();
-      return;
-    }
-    auto overRow =
-        [&](ValueRange initial,
-            function_ref<Value(SmallVector<Value> &, ValueRange)> body) {
-          return scf::ForOp::create(
-              rewriter, loc, constant(0), constant(chain.length), constant(1),
-              initial,
-              [&](OpBuilder &, Location, Value element, ValueRange carried) {
-                SmallVector<Value> loops(row);
-                loops.push_back(element);
-                Value next = body(loops, carried);
-                scf::YieldOp::create(rewriter, loc,
-                                     next ? ValueRange{next} : ValueRange{});
-              });
-        };
-    for (const RowStep &step : chain.steps) {
-      linalg::LinalgOp op = step.op;
-      switch (step.kind) {
-      case RowStep::Kind::Row:
-        emitPayload(rewriter, loc, op, row);
-        break;
-      case RowStep::Kind::Elements:
-        overRow({}, [&](SmallVector<Value> &loops, ValueRange) -> Value {
-          emitPayload(rewriter, loc, op, loops);
-          return nullptr;
-        });
-        break;
-      case RowStep::Kind::Reduction: {
-        ReductionCombine combine = getReductionCombine(op);
-        OpOperand *input = op.getDpsInputOperand(0);
-        OpOperand *output = op.getDpsInitOperand(0);
-        SmallVector<Value> loops(row);
-        loops.push_back(constant(0));
-        SmallVector<Value> at = getIndices(op, *output, loops);
-        Value initial =
-            memref::LoadOp::create(rewriter, loc, output->get(), at);
-        auto reduced = overRow(initial, [&](SmallVector<Value> &loops,
-                                            ValueRange carried) {
-          Value element = memref::LoadOp::create(rewriter, loc, input->get(),
-                                                 getIndices(op, *input, loops));
-          return combine.apply(rewriter,
-                               combine.toAccumulator(rewriter, element),
-                               carried.front());
-        });
-        memref::StoreOp::create(rewriter, loc, reduced.getResult(0),
-                                output->get(), at);
-        break;
-      }
-      }
-    }
+    RowInRegisters(rewriter, loc, chain, constant(0), row, 1).emitChain();
   });
-  SmallVector<Value> written = getWrittenBuffers(chain);
-  for (const RowStep &step : chain.steps)
-    rewriter.eraseOp(step.op);
-  eraseUnusedAllocations(rewriter, written);
+  eraseChain(rewriter, chain);
   return launch;
 }
 
@@ -1525,6 +1441,8 @@ gpu::LaunchOp lowerRowChainLoopToBlocks(RewriterBase &rewriter,
                          arith::ConstantIndexOp::create(rewriter, loc, 0));
   emitRowChain(rewriter, loc, chain, inRegisters, launch.getThreadIds().x, row,
                launch.getWorkgroupAttributions());
+  for (const RowStep &step : chain.steps)
+    rewriter.eraseOp(step.op);
   return launch;
 }
 
