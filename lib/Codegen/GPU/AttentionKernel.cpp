@@ -330,6 +330,7 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores) {
   if (auto epilogue =
           dyn_cast_or_null<linalg::GenericOp>(getNextStep(a.output));
       epilogue && isElementwiseEpilogue(epilogue, product) &&
+      hasEffectFreePayload(epilogue) &&
       isF32Buffer(epilogue.getDpsInitOperand(0)->get()))
     a.outputEpilogue = epilogue;
 

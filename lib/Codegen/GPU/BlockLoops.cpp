@@ -325,7 +325,8 @@ std::optional<BlockContraction> getBodyContraction(scf::ForallOp loop) {
   if (rest.size() == 2) {
     result.epilogue = dyn_cast<linalg::GenericOp>(rest.back().getOperation());
     if (!result.epilogue || !result.epilogue.hasPureBufferSemantics() ||
-        !isElementwiseEpilogue(result.epilogue, product))
+        !isElementwiseEpilogue(result.epilogue, product) ||
+        !hasEffectFreePayload(result.epilogue))
       return std::nullopt;
   }
   // An iteration's tile: one batch, bounded rows and columns (a partial

@@ -117,7 +117,7 @@ linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op) {
   }
   if (!epilogue || !epilogue.hasPureBufferSemantics() ||
       !isElementwiseEpilogue(epilogue, product) ||
-      !touchesNoMemoryBetween(op, epilogue))
+      !hasEffectFreePayload(epilogue) || !touchesNoMemoryBetween(op, epilogue))
     return nullptr;
   OpOperand *output = epilogue.getDpsInitOperand(0);
   Value result = output->get();

@@ -1111,3 +1111,26 @@ func.func @gather_step(%x: memref<128x10xf32>, %y: memref<128x10xf32>) {
   gpu.dealloc %m : memref<128xf32>
   return
 }
+
+// -----
+
+// An epilogue whose payload loads from the product (here its first
+// element, which the sequential loop updates first) reads what other
+// threads store: it is not fused, and runs as a kernel of its own.
+// CHECK-LABEL: func.func @epilogue_gathers_product
+// CHECK-COUNT-2: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @epilogue_gathers_product(%a: memref<64x32xf32>, %b: memref<32x48xf32>, %c: memref<64x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x48xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x48xf32>) outs(%c : memref<64x48xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x48xf32>) outs(%c : memref<64x48xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %c0 = arith.constant 0 : index
+    %first = memref.load %c[%c0, %c0] : memref<64x48xf32>
+    %s = arith.addf %x, %first : f32
+    linalg.yield %s : f32
+  }
+  return
+}
