@@ -1224,6 +1224,8 @@ class Generator:
             weights += [1.5, 0.5]
         kinds.append("rows")
         weights.append(0.5)
+        kinds.append("heads")
+        weights.append(0.4)
         kinds.append("mask")
         weights.append(2)
         if helper is not None:
@@ -2117,6 +2119,57 @@ class Generator:
         if out is not None and self.rng.random() < 0.3:
             bias = self.new_arg(dtype, [dv], [dv])
             self.add(Node("add", dtype, out.dims, [out, bias]))
+
+    def gen_heads(self, dtype, helper):
+        """Multi-head attention's layouts: a rows x (heads * depth) value (a
+        matmul's, an elementwise op's or a softmax's) reshaped to (batch,
+        seq, heads, depth), transposed (0, 2, 1, 3) and reshaped to (batch
+        * heads, seq, depth); a batched matmul or an elementwise op on the
+        heads; then back the same way to rows x (heads * depth'). GPUs
+        store the first values where the transposes put them (no transpose
+        kernels)."""
+        if dtype == "i1":
+            return
+        b, s = self.choice([1, 2]), self.choice([1, 4, 8, 37, 64])
+        h, d = self.choice([1, 2, 3, 4]), self.choice([4, 8, 16, 32])
+        rows, width = b * s, h * d
+        kind = self.choice(["matmul", "add", "softmax"], [3, 2, 1])
+        if kind == "softmax" and not is_float(dtype):
+            kind = "add"
+        if kind == "matmul":
+            k = self.choice([8, 16, 64])
+            x = self.new_arg(dtype, [rows, k], [rows, k])
+            w = self.new_arg(dtype, [k, width], [k, width])
+            value = self.add(Node("matmul", dtype, [rows, width], [x, w]))
+        else:
+            x = self.new_arg(dtype, [rows, width], [rows, width])
+            y = self.new_arg(dtype, [rows, width], [rows, width])
+            value = self.add(Node("add", dtype, [rows, width], [x, y]))
+            if value is not None and kind == "softmax":
+                value = self.add(Node("softmax", dtype, [rows, width],
+                                      [value], {"axis": -1}))
+        if value is None:
+            return
+        split = self.add(Node("reshape", dtype, [b, s, h, d], [value]))
+        heads = split and self.add(Node("transpose", dtype, [b, h, s, d],
+                                        [split], {"perm": [0, 2, 1, 3]}))
+        heads = heads and self.add(Node("reshape", dtype, [b * h, s, d],
+                                        [heads]))
+        if heads is None:
+            return
+        if self.rng.random() < 0.6:
+            d2 = self.choice([4, 8, 16])
+            w = self.new_arg(dtype, [b * h, d, d2], [b * h, d, d2])
+            out = self.add(Node("matmul", dtype, [b * h, s, d2], [heads, w]))
+        else:
+            d2 = d
+            out = self.add(Node("mul", dtype, [b * h, s, d],
+                                [heads, self.constant(dtype, [])]))
+        out = out and self.add(Node("reshape", dtype, [b, h, s, d2], [out]))
+        out = out and self.add(Node("transpose", dtype, [b, s, h, d2], [out],
+                                    {"perm": [0, 2, 1, 3]}))
+        if out is not None:
+            self.add(Node("reshape", dtype, [rows, h * d2], [out]))
 
     def gen_normalize(self, dtype, helper):
         """x op reduce(x, keep_dims=True): centering, scaling by a sum or a

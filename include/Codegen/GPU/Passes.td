@@ -414,6 +414,16 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
     registers, each buffer written once (not at all when only they use
     it).
 
+    A copy (linalg.copy, linalg.transpose, or a generic yielding its input
+    read through a permutation) of a buffer's reshapes that keeps the
+    innermost dimension innermost (attention's heads: reshape, transpose
+    (0, 2, 1, 3)) gets no kernel when the kernels before it only store
+    into that buffer and nothing else reads it: their stores go to the
+    elements the copy would write, and the buffer goes. Nothing from the
+    first of them on may touch the copy's output, or else the one kernel
+    moves down to the copy, past ops that neither access what it writes
+    nor write what it reads.
+
     Other reductions take in the fill of their output, the elementwise op
     that writes their input into a buffer nothing else reads (computed
     where it is read) and an elementwise epilogue of their result (a
@@ -515,6 +525,8 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
               "Elementwise ops computed inside the reduction reading them">,
     Statistic<"numElementwiseRuns", "num-elementwise-runs",
               "Runs of elementwise ops merged into one kernel">,
+    Statistic<"numFoldedCopies", "num-folded-copies",
+              "Permuted copies folded into their writers' stores">,
   ];
 }
 

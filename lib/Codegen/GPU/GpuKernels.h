@@ -749,6 +749,35 @@ bool isOnlyUsedBy(Value buffer, ArrayRef<Operation *> users);
 /// indices and deallocations use: each dim becomes the extent allocated.
 void eraseAllocation(RewriterBase &rewriter, Value buffer);
 
+/// The buffers (roots, see getBufferRoot) an op reads and writes, with its
+/// nested ops; a kernel's own buffers (workgroup memory) left out.
+struct BufferAccesses {
+  llvm::SmallDenseSet<Value> reads, writes;
+  /// Effects on something else than a known buffer, or unknown effects.
+  bool unknown = false;
+
+  explicit BufferAccesses(Operation *op);
+
+  bool writesAny(const llvm::SmallDenseSet<Value> &buffers) const;
+  bool readsAny(const llvm::SmallDenseSet<Value> &buffers) const;
+  /// Whether it may read or write `root`.
+  bool touches(Value root) const;
+  /// Whether `other` must stay on the same side of the op.
+  bool dependsOn(const BufferAccesses &other) const;
+};
+
+/// Folds `op`, if it copies a buffer through reshapes and a permutation
+/// that keeps its innermost dimension (a linalg.copy or linalg.transpose,
+/// or a generic that only yields its input), into the kernels before it
+/// that wrote that buffer: where they only store into it (memref.store,
+/// through unit-stride views at most) and nothing else reads it, each of
+/// their stores goes to the output element the copy would write, and the
+/// copy and the buffer go. Nothing from the first of them on may touch
+/// the copy's output, or else the one kernel moves down to the copy (past
+/// ops that neither access what it writes nor write what it reads).
+/// Returns whether it did.
+bool foldCopyIntoWriterStores(RewriterBase &rewriter, linalg::LinalgOp op);
+
 /// Runs of consecutive elementwise linalg.generic ops on buffers among
 /// `ops` (in program order, leaving out `taken`) that one kernel can run
 /// with a thread per element: the same static loops, results written at

@@ -21,63 +21,9 @@ namespace mlir::google {
 
 using namespace mlir;
 using namespace mlir::google;
-using kernels::getBufferRoot;
+using Accesses = kernels::BufferAccesses;
 
 namespace {
-
-/// The buffers (roots) an op reads and writes, with its nested ops.
-struct Accesses {
-  llvm::SmallDenseSet<Value> reads, writes;
-  /// Effects on something else than a known buffer, or unknown effects.
-  bool unknown = false;
-
-  explicit Accesses(Operation *op) {
-    op->walk([&](Operation *nested) {
-      // A failing check ends the call: what ran before it does not matter.
-      if (isa<cf::AssertOp>(nested))
-        return;
-      auto interface = dyn_cast<MemoryEffectOpInterface>(nested);
-      if (!interface) {
-        // Its nested ops say what it does (they are walked too), or nothing
-        // does.
-        unknown |= !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
-        return;
-      }
-      SmallVector<MemoryEffects::EffectInstance> effects;
-      interface.getEffects(effects);
-      for (const MemoryEffects::EffectInstance &effect : effects)
-        add(effect);
-    });
-  }
-
-  void add(const MemoryEffects::EffectInstance &effect) {
-    // A new buffer aliases nothing the op is ordered against.
-    if (isa<MemoryEffects::Allocate>(effect.getEffect()))
-      return;
-    Value root = effect.getValue() ? getBufferRoot(effect.getValue()) : Value();
-    if (!root)
-      unknown = true;
-    else if (isa<MemoryEffects::Read>(effect.getEffect()))
-      reads.insert(root);
-    else
-      writes.insert(root);
-  }
-
-  bool writesAny(const llvm::SmallDenseSet<Value> &buffers) const {
-    return llvm::any_of(writes,
-                        [&](Value root) { return buffers.contains(root); });
-  }
-  bool readsAny(const llvm::SmallDenseSet<Value> &buffers) const {
-    return llvm::any_of(reads,
-                        [&](Value root) { return buffers.contains(root); });
-  }
-
-  /// Whether `other` must stay on the same side of the op.
-  bool dependsOn(const Accesses &other) const {
-    return unknown || other.unknown || other.writesAny(reads) ||
-           other.writesAny(writes) || other.readsAny(writes);
-  }
-};
 
 /// Whether `op` is elementwise on buffers.
 bool isElementwiseOnBuffers(linalg::GenericOp op) {

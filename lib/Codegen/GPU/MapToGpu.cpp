@@ -493,6 +493,12 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         }
         continue;
       }
+      // A permuted copy of what kernels before it stored: they store each
+      // element where it goes instead.
+      if (foldCopyIntoWriterStores(rewriter, op)) {
+        ++numFoldedCopies;
+        continue;
+      }
       if (!op.hasPureBufferSemantics()) {
         op->emitError("google-map-to-gpu: expected a linalg op on memrefs");
         return signalPassFailure();
