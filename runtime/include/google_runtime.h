@@ -247,7 +247,10 @@ google_rt_function_result_type(const google_rt_function *function,
  * For each result: when `results[i].data` is non-NULL the caller provides
  * contiguous memory whose dtype and shape must match the result; when it is
  * NULL (zero-initialize the struct) the runtime fills `results[i]` with a
- * runtime-owned tensor, released with google_rt_tensor_release. On failure
+ * runtime-owned tensor, released with google_rt_tensor_release. A caller's
+ * buffer may overlap an argument or another result (an update in place):
+ * that result is computed in a buffer of its own and copied over once the
+ * call is done, as if the arguments had been read first. On failure
  * no runtime-owned result is left. A size check that fails inside the
  * compiled code (two dynamic extents that must agree) is an error of the
  * call. */

@@ -234,14 +234,62 @@ static google_rt_status copy_to_contiguous(call_frame *frame,
   return NULL;
 }
 
-/* Takes the returned descriptor of result `index` into `result`. */
 /* Per result of a call: whether the caller provided its buffer (never
- * freed here), whether the call allocated one for it, and the compiled
- * code's block behind it (to spot a block returned twice). */
+ * freed here), whether the call allocated one for it, the compiled code's
+ * block behind it (to spot a block returned twice), and the buffer it is
+ * computed in apart from the caller's (`apart.data` non-NULL; see
+ * overlaps_earlier). */
 typedef struct result_state {
   bool provided, allocated;
   const void *block;
+  google_rt_tensor apart;
 } result_state;
+
+/* The bytes `tensor` spans: [*low, *high). Empty when it has no elements. */
+static void byte_span(const google_rt_tensor *tensor, uintptr_t *low,
+                      uintptr_t *high) {
+  int64_t first = 0, last = 0;
+  for (int32_t i = 0; i < tensor->rank; ++i) {
+    if (tensor->shape[i] == 0) {
+      *low = *high = 0;
+      return;
+    }
+    int64_t reach = (tensor->shape[i] - 1) * tensor->strides[i];
+    if (reach < 0)
+      first += reach;
+    else
+      last += reach;
+  }
+  int64_t size = (int64_t)google_rt_dtype_size(tensor->dtype);
+  *low = (uintptr_t)tensor->data + (uintptr_t)(first * size);
+  *high = (uintptr_t)tensor->data + (uintptr_t)((last + 1) * size);
+}
+
+static bool spans_overlap(const google_rt_tensor *a,
+                          const google_rt_tensor *b) {
+  uintptr_t a_low, a_high, b_low, b_high;
+  byte_span(a, &a_low, &a_high);
+  byte_span(b, &b_low, &b_high);
+  return a_low < a_high && b_low < b_high && a_low < b_high && b_low < a_high;
+}
+
+/* Whether the caller's buffer for result `index` overlaps the memory of an
+ * argument or of an earlier result the caller provided. Compiled code
+ * assumes its buffers distinct (it may write a result before it has read
+ * an argument: a reduction starts from its fill), so such a result is
+ * computed in a buffer of its own and copied over after the call. */
+static bool overlaps_earlier(const google_rt_tensor *args, size_t num_args,
+                             const google_rt_tensor *results, size_t index) {
+  for (size_t i = 0; i < num_args; ++i)
+    if (spans_overlap(&results[index], &args[i]))
+      return true;
+  for (size_t i = 0; i < index; ++i)
+    if (results[i].data && spans_overlap(&results[index], &results[i]))
+      return true;
+  return false;
+}
+
+/* Takes the returned descriptor of result `index` into `result`. */
 
 static google_rt_status take_returned(const google_rt_function *function,
                                       google_rt_device device, size_t index,
@@ -404,12 +452,18 @@ static google_rt_status call_on(const google_rt_function *function,
   if (function->results_out) {
     for (size_t i = 0; i < num_results && !status; ++i) {
       const google_rt_tensor_type *type = &function->result_types[i];
-      if (!results[i].data) {
+      void *data = results[i].data;
+      if (!data) {
         status = google_rt_tensor_alloc_on(device, type->dtype, type->rank,
                                            type->shape, &results[i]);
         states[i].allocated = status == NULL;
+        data = results[i].data;
+      } else if (overlaps_earlier(args, num_args, results, i)) {
+        status = google_rt_tensor_alloc_on(device, type->dtype, type->rank,
+                                           type->shape, &states[i].apart);
+        data = states[i].apart.data;
       }
-      fill_descriptor(next, results[i].data, type->rank, type->shape);
+      fill_descriptor(next, data, type->rank, type->shape);
       frame.packed[packed++] = next;
       next += 3 + 2 * type->rank;
     }
@@ -446,6 +500,13 @@ static google_rt_status call_on(const google_rt_function *function,
         descriptor += 3 + 2 * function->result_types[i].rank;
       }
     }
+  }
+  for (size_t i = 0; i < num_results; ++i) {
+    if (!states[i].apart.data)
+      continue;
+    if (!status)
+      status = copy_within(device, &states[i].apart, &results[i]);
+    google_rt_tensor_release(&states[i].apart);
   }
   if (status)
     for (size_t i = 0; i < num_results; ++i)

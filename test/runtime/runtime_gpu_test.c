@@ -173,6 +173,15 @@ static void fake_driver(const char *path) {
   expect_ok(google_rt_tensor_copy(&result, &destination), "copy result");
   EXPECT(memcmp(host, back, sizeof(host)) == 0, "device result values");
   google_rt_tensor_release(&result);
+
+  /* A device result the caller places over the argument: computed apart,
+   * then copied over. */
+  result = on_device;
+  expect_ok(google_rt_call(identity, &on_device, 1, &result, 1),
+            "device call over its argument");
+  memset(back, 0, sizeof(back));
+  expect_ok(google_rt_tensor_copy(&on_device, &destination), "copy back");
+  EXPECT(memcmp(host, back, sizeof(host)) == 0, "values over the argument");
   pass("calls");
 
   /* A strided device argument is refused; a device tensor for a host

@@ -163,6 +163,31 @@ static void test_module(const char *path) {
   EXPECT(results[0].buffer == NULL, "caller buffers stay caller-owned");
   pass("results into caller buffers");
 
+  /* Results the caller places over the argument (and over each other):
+   * the sum starts from 0 and the maxima from -inf in their buffers, which
+   * would clobber x before it is read; each is computed apart and copied
+   * over after the call. */
+  float shared[6] = {1, 2, 3, 4, 5, 6};
+  google_rt_tensor_view(GOOGLE_RT_F32, 2, shape23, shared, &arg);
+  google_rt_tensor_view(GOOGLE_RT_F32, 0, NULL, &shared[0], &results[0]);
+  google_rt_tensor_view(GOOGLE_RT_F32, 1, shape3, &shared[3], &results[1]);
+  google_rt_tensor_view(GOOGLE_RT_F32, 3, shape213, reshaped, &results[2]);
+  status = google_rt_call(stats, &arg, 1, results, 3);
+  EXPECT(status == NULL, "call @stats over its argument");
+  EXPECT(shared[0] == 21 && shared[3] == 4 && shared[4] == 5 &&
+             shared[5] == 6 && shared[1] == 2 && reshaped[0] == 1 &&
+             reshaped[3] == 4,
+         "@stats values over its argument");
+  float overlapping[6] = {0};
+  google_rt_tensor_view(GOOGLE_RT_F32, 2, shape23, data, &arg);
+  google_rt_tensor_view(GOOGLE_RT_F32, 1, shape3, &overlapping[0], &results[1]);
+  google_rt_tensor_view(GOOGLE_RT_F32, 3, shape213, overlapping, &results[2]);
+  google_rt_tensor_view(GOOGLE_RT_F32, 0, NULL, &sum, &results[0]);
+  status = google_rt_call(stats, &arg, 1, results, 3);
+  EXPECT(status == NULL && overlapping[0] == 1 && overlapping[5] == 6,
+         "the later of two overlapping results is written last");
+  pass("results overlapping arguments");
+
   memset(results, 0, sizeof(results));
   status = google_rt_call(stats, &arg, 1, results, 3);
   EXPECT(status == NULL && results[0].buffer && results[1].buffer,
