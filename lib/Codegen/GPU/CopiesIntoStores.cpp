@@ -126,7 +126,7 @@ bool collectKernelStores(Value buffer, SmallVectorImpl<memref::StoreOp> &stores,
       return true;
     }
     auto store = dyn_cast<memref::StoreOp>(use.getOwner());
-    if (!store || store.getMemRef() != memref || store.getValue() == memref)
+    if (!store || store.getMemRef() != memref)
       return false;
     stores.push_back(store);
     return true;
@@ -151,9 +151,8 @@ bool collectKernelStores(Value buffer, SmallVectorImpl<memref::StoreOp> &stores,
   return true;
 }
 
-/// `indices` of a buffer of `sourceType` as indices of its view through
-/// `reshape` (row-major: an expansion splits each index, a collapse joins
-/// them).
+/// `indices` into the source of `reshape` as indices into its result
+/// (row-major: an expansion splits each index, a collapse joins them).
 SmallVector<Value> reshapeIndices(IndexBuilder &b, Operation *reshape,
                                   ArrayRef<Value> indices) {
   SmallVector<Value> result;
