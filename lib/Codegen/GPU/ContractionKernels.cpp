@@ -72,11 +72,11 @@ gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value blocks,
 namespace {
 
 /// Whether the ops strictly between `from` and `to` (in one block) leave
-/// memory alone (run-time checks and index arithmetic).
+/// memory alone (see isMemoryNeutral).
 bool touchesNoMemoryBetween(Operation *from, Operation *to) {
   for (Operation *op = from->getNextNode(); op && op != to;
        op = op->getNextNode())
-    if (!isa<cf::AssertOp>(op) && !isMemoryEffectFree(op))
+    if (!isMemoryNeutral(op))
       return false;
   return true;
 }
@@ -94,7 +94,7 @@ linalg::FillOp getFusableFill(linalg::LinalgOp op) {
                      touchesNoMemoryBetween(fill, op)
                  ? fill
                  : nullptr;
-    if (!isa<cf::AssertOp>(prev) && !isMemoryEffectFree(prev))
+    if (!isMemoryNeutral(prev))
       return nullptr;
   }
   return nullptr;
@@ -112,7 +112,7 @@ linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op) {
   for (Operation *next = op->getNextNode(); next && !epilogue;
        next = next->getNextNode()) {
     epilogue = dyn_cast<linalg::GenericOp>(next);
-    if (!epilogue && !isa<cf::AssertOp>(next) && !isMemoryEffectFree(next))
+    if (!epilogue && !isMemoryNeutral(next))
       return nullptr;
   }
   if (!epilogue || !epilogue.hasPureBufferSemantics() ||
@@ -133,7 +133,7 @@ linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op) {
     return nullptr;
   for (Operation *user : product.getUsers())
     if (user != op && user != epilogue &&
-        !isa<linalg::FillOp, memref::DimOp, memref::DeallocOp,
+        !isa<linalg::FillOp, memref::DimOp, memref::DeallocOp, gpu::DeallocOp,
              memref::ExtractStridedMetadataOp,
              memref::ExtractAlignedPointerAsIndexOp>(user))
       return nullptr;
@@ -363,10 +363,17 @@ TileOrigin getTileOrigin(RewriterBase &rewriter, Location loc,
 
 } // namespace
 
-void moveEffectFreeOpsBefore(Operation *op, Operation *end) {
+bool isMemoryNeutral(Operation *op) {
+  return isa<cf::AssertOp, gpu::AllocOp, memref::AllocOp>(op) ||
+         isMemoryEffectFree(op);
+}
+
+void moveNeutralOpsBefore(Operation *op, Operation *end) {
+  // In order: what an allocation's sizes come from moves before it.
   for (Operation *between = op->getNextNode(); between != end;) {
     Operation *next = between->getNextNode();
-    if (isMemoryEffectFree(between))
+    if (isa<gpu::AllocOp, memref::AllocOp>(between) ||
+        isMemoryEffectFree(between))
       between->moveBefore(op);
     between = next;
   }
@@ -421,7 +428,7 @@ BlockFrame launchBlocks(RewriterBase &rewriter, const ContractionBlocks &blocks,
   // The kernel is built at the contraction: what the epilogue reads is
   // defined before it.
   if (epilogue)
-    moveEffectFreeOpsBefore(op, epilogue);
+    moveNeutralOpsBefore(op, epilogue);
   rewriter.setInsertionPoint(op);
   SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
   auto extent = [&](unsigned dim) {

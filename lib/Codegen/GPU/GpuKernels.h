@@ -129,10 +129,16 @@ std::optional<unsigned> getTransposedDim(linalg::LinalgOp op);
 gpu::LaunchOp lowerToTransposeTiles(RewriterBase &rewriter, linalg::LinalgOp op,
                                     unsigned inner);
 
-/// Moves the ops without memory effects between `op` and `end` (later in
-/// its block) before `op`: a kernel built at a contraction can then read
-/// what its epilogue reads (views made after the contraction).
-void moveEffectFreeOpsBefore(Operation *op, Operation *end);
+/// Whether `op` leaves the memory that exists alone: a run-time check, an
+/// op without memory effects, or an allocation (a buffer an epilogue
+/// writes, allocated after the op it follows).
+bool isMemoryNeutral(Operation *op);
+
+/// Moves the ops without memory effects and the allocations between `op`
+/// and `end` (later in its block) before `op`: a kernel built at a
+/// contraction or reduction can then read and write what its epilogue
+/// does (views made after it, the buffer it writes).
+void moveNeutralOpsBefore(Operation *op, Operation *end);
 
 /// The linalg.fill that sets the whole of `op`'s accumulator just before
 /// it, whose value can then start the accumulation instead.
@@ -603,15 +609,15 @@ void lowerFullReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
 linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill);
 
 /// An elementwise linalg.generic just after reduction `op` (see
-/// isElementwiseEpilogue; only run-time checks and ops without memory
-/// effects between them) that its kernel can compute where it stores
+/// isElementwiseEpilogue; only memory-neutral ops between them, see
+/// isMemoryNeutral) that its kernel can compute where it stores
 /// each result: the epilogue writes the product's buffer, or a buffer
 /// that nothing in the kernel reads while the product's is a buffer of
 /// this function that nothing else uses. The epilogue's other inputs
 /// must not be the buffer it writes (threads write results while others
 /// still read), nor may what the reduction reads (its input, or
 /// `producer`'s). The kernel is built at `op`: the effect-free ops between
-/// them must move before it (moveEffectFreeOpsBefore).
+/// them must move before it (moveNeutralOpsBefore).
 linalg::GenericOp getFusableReductionEpilogue(linalg::LinalgOp op,
                                               linalg::GenericOp producer,
                                               linalg::FillOp fill);

@@ -370,11 +370,12 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
         // What the epilogue reads may be a view made after the
         // contraction: the kernel is built where the contraction is, so
         // the ops between them, which have no memory effects (or are
-        // checks), go before it.
-        moveEffectFreeOpsBefore(op, fused.epilogue);
+        // checks or allocations), go before it.
+        moveNeutralOpsBefore(op, fused.epilogue);
       }
       contractions[op] = fused;
     }
+
     // Reductions of every axis and column reductions start from the fill
     // before them (no kernel for it), compute their elementwise input where
     // they read it and their elementwise epilogue where they store each
@@ -394,7 +395,7 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       if (fused.epilogue && !isFree(fused.epilogue))
         fused.epilogue = nullptr;
       if (fused.epilogue)
-        moveEffectFreeOpsBefore(op, fused.epilogue);
+        moveNeutralOpsBefore(op, fused.epilogue);
       for (Operation *part :
            {fused.fill.getOperation(), fused.producer.getOperation(),
             fused.epilogue.getOperation()})
@@ -591,6 +592,17 @@ struct MapToGpuPass : public google::impl::MapToGpuPassBase<MapToGpuPass> {
       mapToBlocksAndThreads(rewriter, *loop, blockSize);
       ++numKernels;
     }
+
+    // Buffers nothing uses any more (a product an epilogue writing another
+    // buffer replaced) go.
+    SmallVector<Value> unused;
+    func.walk([&](Operation *allocation) {
+      if (isa<gpu::AllocOp, memref::AllocOp>(allocation) &&
+          !isInKernel(allocation) && isOnlyUsedBy(allocation->getResult(0), {}))
+        unused.push_back(allocation->getResult(0));
+    });
+    for (Value buffer : unused)
+      eraseAllocation(rewriter, buffer);
 
     ConversionTarget target(*context);
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

@@ -431,7 +431,7 @@ linalg::GenericOp getFusableReductionEpilogue(linalg::LinalgOp op,
   Value product = op.getDpsInitOperand(0)->get();
   linalg::GenericOp epilogue;
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-    if (isa<cf::AssertOp>(next) || isMemoryEffectFree(next))
+    if (isMemoryNeutral(next))
       continue;
     epilogue = dyn_cast<linalg::GenericOp>(next);
     break;

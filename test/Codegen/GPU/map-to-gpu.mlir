@@ -1134,3 +1134,33 @@ func.func @epilogue_gathers_product(%a: memref<64x32xf32>, %b: memref<32x48xf32>
   }
   return
 }
+
+// -----
+
+// A half-precision matmul accumulates in f32 and narrows into a buffer
+// allocated after it: the allocation moves before the kernel, which takes
+// the narrowing in as its epilogue (one kernel; the f32 product is no
+// buffer).
+// CHECK-LABEL: func.func @epilogue_into_new_buffer
+// CHECK: %[[OUT:.*]] = gpu.alloc () : memref<8x32xf16>
+// CHECK: gpu.launch
+// CHECK: arith.truncf
+// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: memref<8x32xf32>
+// CHECK: return %[[OUT]]
+func.func @epilogue_into_new_buffer(%a: memref<8x64xf16>, %b: memref<64x32xf16>) -> memref<8x32xf16> {
+  %zero = arith.constant 0.0 : f32
+  %c = gpu.alloc () : memref<8x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x32xf32>)
+  linalg.matmul ins(%a, %b : memref<8x64xf16>, memref<64x32xf16>) outs(%c : memref<8x32xf32>)
+  %out = gpu.alloc () : memref<8x32xf16>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<8x32xf32>) outs(%out : memref<8x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  gpu.dealloc %c : memref<8x32xf32>
+  return %out : memref<8x32xf16>
+}
