@@ -495,6 +495,49 @@ def CheckBoundsPass : Pass<"google-check-bounds", "::mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def HoistLoopInvariantsPass
+    : Pass<"google-hoist-loop-invariants", "::mlir::func::FuncOp"> {
+  let summary = "Move linalg ops on tensors that a loop's iterations all "
+                "compute alike out of the loop";
+  let description = [{
+    Reverse-mode loops (a scan's or a `fori_loop`'s gradient) transpose the
+    weights at every step: the backward of `h @ w` reads `w^T`, a kernel
+    and a pass over `w` per iteration where one before the loop does.
+    A linalg op on static tensors in the body of an `scf.for` or of an
+    `scf.while`'s after region moves before the loop when:
+
+    - every input is defined outside the loop;
+    - every destination is defined outside the loop, or is an empty tensor
+      made in the loop for it alone, or a fill of one with a value from
+      outside (a reduction's, a matmul's start), which move along;
+    - its payload is pure and reads no tensor (a gather could read out of
+      range where the loop would not have run);
+    - its results are only read in the loop (inputs of linalg ops, slices,
+      reshapes read the same way, elements): never a destination, which
+      bufferization would have to copy at every iteration, nor yielded.
+
+    Ops keep moving until none does, so chains move, and out of nested
+    loops. Fills alone stay where they are: their results are
+    destinations.
+
+    ```mlir
+    scf.for %i = %c0 to %c64 step %c1 iter_args(%g = %g0) -> (tensor<32x128xf32>) {
+      %e = tensor.empty() : tensor<128x128xf32>
+      %wt = linalg.transpose ins(%w : tensor<128x128xf32>) outs(%e : ...) permutation = [1, 0]
+      %d = linalg.matmul ins(%g, %wt : ...) outs(...)
+      ...
+    }
+    =>
+    %e = tensor.empty() : tensor<128x128xf32>
+    %wt = linalg.transpose ins(%w : ...) outs(%e : ...) permutation = [1, 0]
+    scf.for ... { %d = linalg.matmul ins(%g, %wt : ...) ... }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numHoisted", "num-hoisted", "Linalg ops moved out of loops">,
+  ];
+}
+
 def DuplicateSharedFillsPass
     : Pass<"google-duplicate-shared-fills", "::mlir::func::FuncOp"> {
   let summary = "Give each destination of a shared linalg.fill a fill of its "

@@ -277,6 +277,8 @@ void google::addLinalgLoweringPasses(OpPassManager &pm,
          /*reshapes=*/options.target == Target::CPU, /*epilogues=*/true}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  if (options.optLevel > 0)
+    pm.addNestedPass<func::FuncOp>(createHoistLoopInvariantsPass());
 }
 
 void google::addBf16EmulationPasses(OpPassManager &pm) {

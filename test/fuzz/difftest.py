@@ -2277,14 +2277,17 @@ class Generator:
 
     # ---- structured control flow ----
 
-    def region_chain(self, x, dtype, length):
+    def region_chain(self, x, dtype, length, invariant=False):
         """A few shape-keeping ops on `x` (a region's body): bounded unary
         ops, and binary ops with a value from above or a new constant
-        that broadcasts into x's shape. Returns (nodes, result) or None."""
+        that broadcasts into x's shape; with `invariant`, the first is a
+        binary op with an op on a value from above. Returns (nodes,
+        result) or None."""
         env = dict(self.env)
         nodes, value = [], x
-        for _ in range(length):
-            if self.rng.random() < 0.5:
+        for step in range(length):
+            forced = invariant and step == 0
+            if not forced and self.rng.random() < 0.5:
                 kinds = ["tanh", "sigmoid", "neg", "sin", "abs"] \
                     if is_float(dtype) else ["neg", "abs", "relu"]
                 node = Node(self.choice(kinds), dtype, value.dims, [value])
@@ -2293,7 +2296,8 @@ class Generator:
                 partner = self.pick(dtype, lambda n, v: len(v.shape) <=
                                     len(shape) and v.shape == shape[
                                         len(shape) - len(v.shape):])
-                if partner is None or self.rng.random() < 0.3:
+                if partner is None or (not forced and
+                                       self.rng.random() < 0.3):
                     keep = self.rng.randint(0, len(shape))
                     partner = Node("constant", dtype,
                                    list(shape[len(shape) - keep:]),
@@ -2302,6 +2306,23 @@ class Generator:
                                        dtype, -1.0, 1.0, exact=True)})
                     env[partner] = Val(partner.attrs["value"], None, dtype)
                     nodes.append(partner)
+                elif forced or self.rng.random() < 0.4:
+                    # An op on a value from above, the same in every
+                    # iteration (compilers may move it out of a loop): one
+                    # fusion would merge into its user, or a sum over the
+                    # last axis (kept, so that it broadcasts).
+                    if partner.dims and self.rng.random() < 0.5:
+                        dims = list(partner.dims[:-1]) + [1]
+                        invariant = Node("reduce_sum", dtype, dims, [partner],
+                                         {"axes": [-1], "keep_dims": True})
+                    else:
+                        invariant = Node(self.choice(
+                            ["tanh", "neg", "abs"] if is_float(dtype)
+                            else ["neg", "abs"]), dtype, partner.dims,
+                            [partner])
+                    env[invariant] = evaluate(invariant, [env[partner]])
+                    nodes.append(invariant)
+                    partner = invariant
                 kinds = ["add", "mul", "sub", "max", "min"]
                 node = Node(self.choice(kinds), dtype, value.dims,
                             [value, partner] if self.rng.random() < 0.5
@@ -2358,7 +2379,8 @@ class Generator:
             return
         state = Node("state", dtype, x.dims)
         self.env[state] = self.env[x]
-        chain = self.region_chain(state, dtype, self.rng.randint(1, 3))
+        chain = self.region_chain(state, dtype, self.rng.randint(1, 3),
+                                  invariant=self.rng.random() < 0.5)
         del self.env[state]
         if chain is None:
             return
