@@ -658,15 +658,12 @@ void lowerColumnReductionToBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
   std::optional<int64_t> staticSplits;
   {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    int64_t staticColumns = 1, staticRows = 1;
-    bool isStatic = true;
-    for (unsigned dim : columnDims)
-      staticColumns *= ranges[dim];
-    for (unsigned dim : rowDims)
-      staticRows *= ranges[dim];
-    for (int64_t range : ranges)
-      isStatic &= !ShapedType::isDynamic(range);
-    if (isStatic) {
+    if (!ShapedType::isDynamicShape(ranges)) {
+      int64_t staticColumns = 1, staticRows = 1;
+      for (unsigned dim : columnDims)
+        staticColumns *= ranges[dim];
+      for (unsigned dim : rowDims)
+        staticRows *= ranges[dim];
       int64_t tiles =
           std::max<int64_t>(llvm::divideCeil(staticColumns, kColumnTile), 1);
       staticSplits = std::max<int64_t>(

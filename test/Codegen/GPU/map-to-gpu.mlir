@@ -1164,3 +1164,19 @@ func.func @epilogue_into_new_buffer(%a: memref<8x64xf16>, %b: memref<64x32xf16>)
   gpu.dealloc %c : memref<8x32xf32>
   return %out : memref<8x32xf16>
 }
+
+// -----
+
+// A column reduction over a dynamic number of rows: the splits are chosen
+// at run time (the static count is not computed from the dynamic extent).
+// CHECK-LABEL: func.func @column_reduction_dynamic_rows
+// CHECK: arith.ceildivsi
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup
+// CHECK: return
+func.func @column_reduction_dynamic_rows(%x: memref<5x?x8xf32>, %y: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<8xf32>)
+  linalg.reduce { arith.addf } ins(%x : memref<5x?x8xf32>) outs(%y : memref<8xf32>) dimensions = [0, 1]
+  return
+}
