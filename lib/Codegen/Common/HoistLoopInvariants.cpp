@@ -7,6 +7,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::google {
 #define GEN_PASS_DEF_HOISTLOOPINVARIANTSPASS
@@ -70,6 +71,12 @@ std::optional<SmallVector<Operation *>> getHoistable(linalg::LinalgOp op,
   for (OpOperand *input : op.getDpsInputOperands())
     if (!isDefinedOutside(input->get(), loop))
       return std::nullopt;
+  // Values its payload takes from above (a gather's clamp bounds).
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  if (!llvm::all_of(captured,
+                    [&](Value value) { return isDefinedOutside(value, loop); }))
+    return std::nullopt;
   SmallVector<Operation *> makers;
   for (OpOperand &init : op.getDpsInitsMutable()) {
     if (isDefinedOutside(init.get(), loop))

@@ -168,3 +168,31 @@ func.func @stays(%w: tensor<8xf32>, %idx: tensor<8xindex>, %d: tensor<?xf32>, %x
   }
   return %r#0, %r#1, %r#2 : tensor<8xf32>, tensor<8xf32>, tensor<?xf32>
 }
+
+// -----
+
+// A payload that takes a value the loop computes (a check's bound, here
+// the state's extent) stays, though its operands come from outside.
+// CHECK-LABEL: func.func @payload_reads_loop_value
+// CHECK: scf.for
+// CHECK: tensor.dim
+// CHECK: linalg.generic
+// CHECK: scf.yield
+func.func @payload_reads_loop_value(%ids: tensor<4xindex>, %x0: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%x = %x0) -> (tensor<?xf32>) {
+    %n = tensor.dim %x, %c0 : tensor<?xf32>
+    %e = tensor.empty() : tensor<4xi1>
+    %outside = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%ids : tensor<4xindex>) outs(%e : tensor<4xi1>) {
+    ^bb0(%k: index, %o: i1):
+      %bad = arith.cmpi uge, %k, %n : index
+      linalg.yield %bad : i1
+    } -> tensor<4xi1>
+    %any = tensor.extract %outside[%c0] : tensor<4xi1>
+    cf.assert %any, "in range"
+    scf.yield %x : tensor<?xf32>
+  }
+  return %r : tensor<?xf32>
+}
