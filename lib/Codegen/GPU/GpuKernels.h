@@ -742,8 +742,10 @@ constexpr int64_t kMaxThreadRowLength = 32;
 bool hasEffectFreePayload(linalg::LinalgOp op);
 
 /// The buffer `value` views (through view-like ops): an allocation or a
-/// function's argument, which are distinct buffers; null for anything
-/// else (a loop's buffer may be any of several).
+/// function's argument, which are distinct buffers; an `scf.for`'s
+/// buffer, the one it starts from where each iteration yields one it
+/// allocates (or this one); null for anything else (a loop's buffer may
+/// be any of several).
 Value getBufferRoot(Value value);
 
 /// Whether `buffer` is an allocation of this function that only `users`,

@@ -48,10 +48,27 @@ ReductionCombine getReductionCombine(linalg::LinalgOp op) {
 Value getBufferRoot(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();
-  if (auto argument = dyn_cast<BlockArgument>(value))
-    return isa<FunctionOpInterface>(argument.getOwner()->getParentOp())
-               ? value
-               : Value();
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = argument.getOwner()->getParentOp();
+    if (isa<FunctionOpInterface>(owner))
+      return value;
+    // A loop's buffer: the one it starts from, where every iteration
+    // yields a buffer allocated in it (a new one, which no buffer of the
+    // iteration it is read in aliases) or this one.
+    auto loop = dyn_cast<scf::ForOp>(owner);
+    if (!loop || argument.getArgNumber() == 0)
+      return Value();
+    unsigned index = argument.getArgNumber() - 1;
+    Value yielded = loop.getBody()->getTerminator()->getOperand(index);
+    Value yieldedRoot = yielded;
+    while (auto view = yieldedRoot.getDefiningOp<ViewLikeOpInterface>())
+      yieldedRoot = view.getViewSource();
+    bool fresh = yieldedRoot == argument ||
+                 ((yieldedRoot.getDefiningOp<gpu::AllocOp>() ||
+                   yieldedRoot.getDefiningOp<memref::AllocOp>()) &&
+                  yieldedRoot.getParentBlock() == loop.getBody());
+    return fresh ? getBufferRoot(loop.getInitArgs()[index]) : Value();
+  }
   if (value.getDefiningOp<gpu::AllocOp>() ||
       value.getDefiningOp<memref::AllocOp>())
     return value;
