@@ -615,7 +615,8 @@ linalg::GenericOp getFusableProducer(linalg::LinalgOp op, linalg::FillOp fill);
 /// that nothing in the kernel reads while the product's is a buffer of
 /// this function that nothing else uses. The epilogue's other inputs
 /// must not be the buffer it writes (threads write results while others
-/// still read), nor may what the reduction reads (its input, or
+/// still read) but through the output's own map (the element it replaces,
+/// which its thread reads), nor may what the reduction reads (its input, or
 /// `producer`'s). The kernel is built at `op`: the effect-free ops between
 /// them must move before it (moveNeutralOpsBefore).
 linalg::GenericOp getFusableReductionEpilogue(linalg::LinalgOp op,

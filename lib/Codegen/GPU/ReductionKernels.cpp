@@ -461,8 +461,15 @@ linalg::GenericOp getFusableReductionEpilogue(linalg::LinalgOp op,
   Value resultRoot = getBufferRoot(result);
   if (!resultRoot)
     return nullptr;
+  AffineMap resultMap =
+      epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0));
   for (OpOperand *input : epilogue.getDpsInputOperands()) {
     if (input->get() == product || !isa<MemRefType>(input->get().getType()))
+      continue;
+    // The element it replaces (an update in place, `b - lr * db`): read by
+    // the thread that writes it.
+    if (input->get() == result &&
+        epilogue.getMatchingIndexingMap(input) == resultMap)
       continue;
     Value root = getBufferRoot(input->get());
     if (!root || root == resultRoot)

@@ -1180,3 +1180,45 @@ func.func @column_reduction_dynamic_rows(%x: memref<5x?x8xf32>, %y: memref<8xf32
   linalg.reduce { arith.addf } ins(%x : memref<5x?x8xf32>) outs(%y : memref<8xf32>) dimensions = [0, 1]
   return
 }
+
+// -----
+
+// A bias updated in place from its gradient's column sum (`b = b - db`,
+// reading the element it replaces): the sum's kernel applies the update
+// where it stores each column (one kernel, no buffer for db). Reading the
+// bias at another element (here transposed) would read what other threads
+// write: that update stays a kernel of its own.
+// CHECK-LABEL: func.func @update_in_place
+// CHECK-COUNT-1: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+// CHECK-LABEL: func.func @update_reads_other_elements
+// CHECK-COUNT-2: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @update_in_place(%dy: memref<32x128xf32>, %b: memref<128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %db = gpu.alloc () : memref<128xf32>
+  linalg.fill ins(%zero : f32) outs(%db : memref<128xf32>)
+  linalg.reduce { arith.addf } ins(%dy : memref<32x128xf32>) outs(%db : memref<128xf32>) dimensions = [0]
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b, %db : memref<128xf32>, memref<128xf32>) outs(%b : memref<128xf32>) {
+  ^bb0(%p: f32, %g: f32, %o: f32):
+    %d = arith.subf %p, %g : f32
+    linalg.yield %d : f32
+  }
+  gpu.dealloc %db : memref<128xf32>
+  return
+}
+func.func @update_reads_other_elements(%dy: memref<32x16x16xf32>, %b: memref<16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %db = gpu.alloc () : memref<16x16xf32>
+  linalg.fill ins(%zero : f32) outs(%db : memref<16x16xf32>)
+  linalg.reduce { arith.addf } ins(%dy : memref<32x16x16xf32>) outs(%db : memref<16x16xf32>) dimensions = [0]
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b, %db : memref<16x16xf32>, memref<16x16xf32>) outs(%b : memref<16x16xf32>) {
+  ^bb0(%p: f32, %g: f32, %o: f32):
+    %d = arith.subf %p, %g : f32
+    linalg.yield %d : f32
+  }
+  gpu.dealloc %db : memref<16x16xf32>
+  return
+}
