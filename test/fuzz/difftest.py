@@ -2313,16 +2313,17 @@ class Generator:
                     # last axis (kept, so that it broadcasts).
                     if partner.dims and self.rng.random() < 0.5:
                         dims = list(partner.dims[:-1]) + [1]
-                        invariant = Node("reduce_sum", dtype, dims, [partner],
-                                         {"axes": [-1], "keep_dims": True})
+                        from_above = Node("reduce_sum", dtype, dims,
+                                          [partner], {"axes": [-1],
+                                                      "keep_dims": True})
                     else:
-                        invariant = Node(self.choice(
+                        from_above = Node(self.choice(
                             ["tanh", "neg", "abs"] if is_float(dtype)
                             else ["neg", "abs"]), dtype, partner.dims,
                             [partner])
-                    env[invariant] = evaluate(invariant, [env[partner]])
-                    nodes.append(invariant)
-                    partner = invariant
+                    env[from_above] = evaluate(from_above, [env[partner]])
+                    nodes.append(from_above)
+                    partner = from_above
                 kinds = ["add", "mul", "sub", "max", "min"]
                 node = Node(self.choice(kinds), dtype, value.dims,
                             [value, partner] if self.rng.random() < 0.5
