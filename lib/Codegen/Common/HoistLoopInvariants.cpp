@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -19,7 +20,7 @@ using namespace mlir;
 namespace {
 
 bool isDefinedOutside(Value value, Operation *loop) {
-  return !loop->isAncestor(value.getParentRegion()->getParentOp());
+  return cast<LoopLikeOpInterface>(loop).isDefinedOutsideOfLoop(value);
 }
 
 /// Whether every use of `value` only reads it: as an input of a linalg op,

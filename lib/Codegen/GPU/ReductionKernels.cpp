@@ -45,9 +45,19 @@ ReductionCombine getReductionCombine(linalg::LinalgOp op) {
   return result;
 }
 
-Value getBufferRoot(Value value) {
+namespace {
+
+/// What `value` views, through view-like ops.
+Value skipViews(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();
+  return value;
+}
+
+} // namespace
+
+Value getBufferRoot(Value value) {
+  value = skipViews(value);
   if (auto argument = dyn_cast<BlockArgument>(value)) {
     Operation *owner = argument.getOwner()->getParentOp();
     if (isa<FunctionOpInterface>(owner))
@@ -59,10 +69,8 @@ Value getBufferRoot(Value value) {
     if (!loop || argument.getArgNumber() == 0)
       return Value();
     unsigned index = argument.getArgNumber() - 1;
-    Value yielded = loop.getBody()->getTerminator()->getOperand(index);
-    Value yieldedRoot = yielded;
-    while (auto view = yieldedRoot.getDefiningOp<ViewLikeOpInterface>())
-      yieldedRoot = view.getViewSource();
+    Value yieldedRoot =
+        skipViews(loop.getBody()->getTerminator()->getOperand(index));
     bool fresh = yieldedRoot == argument ||
                  ((yieldedRoot.getDefiningOp<gpu::AllocOp>() ||
                    yieldedRoot.getDefiningOp<memref::AllocOp>()) &&
