@@ -402,8 +402,13 @@ std::optional<Attention> matchAttention(linalg::LinalgOp scores) {
     if (buffer == result ? !isUsedOnlyBy(buffer, opSet)
                          : !isPrivate(buffer, opSet))
       return std::nullopt;
+  // (Blocks write their rows of the result while others read every row of
+  // K and V: no read may overlap it, through a view either.)
   for (Value read : reads)
-    if (llvm::is_contained(writes, read) || llvm::is_contained(internal, read))
+    if (llvm::is_contained(internal, read) ||
+        (isa<MemRefType>(read.getType()) &&
+         llvm::any_of(writes,
+                      [&](Value write) { return mayAlias(read, write); })))
       return std::nullopt;
   for (Value write : writes)
     if (write != result && llvm::is_contained(internal, write))

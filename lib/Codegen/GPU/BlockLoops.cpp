@@ -326,7 +326,8 @@ std::optional<BlockContraction> getBodyContraction(scf::ForallOp loop) {
     result.epilogue = dyn_cast<linalg::GenericOp>(rest.back().getOperation());
     if (!result.epilogue || !result.epilogue.hasPureBufferSemantics() ||
         !isElementwiseEpilogue(result.epilogue, product) ||
-        !hasEffectFreePayload(result.epilogue))
+        !hasEffectFreePayload(result.epilogue) ||
+        !readsOwnElementsOnly(result.epilogue, product))
       return std::nullopt;
   }
   // An iteration's tile: one batch, bounded rows and columns (a partial

@@ -100,12 +100,23 @@ linalg::FillOp getFusableFill(linalg::LinalgOp op) {
   return nullptr;
 }
 
-/// An elementwise linalg.generic right after contraction `op` that reads
-/// its result element by element (identity map), with one output of the
-/// same shape: computing it in the contraction's threads saves a kernel
-/// and a pass over memory. Its output is the contraction's buffer, or a
-/// buffer that is neither operand of the contraction while the
-/// contraction's own buffer is a local allocation read by nothing else.
+bool readsOwnElementsOnly(linalg::GenericOp epilogue, Value product) {
+  OpOperand *output = epilogue.getDpsInitOperand(0);
+  Value result = output->get();
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    Value read = input->get();
+    if (read == product || !isa<MemRefType>(read.getType()) ||
+        (read == result && epilogue.getMatchingIndexingMap(input) ==
+                               epilogue.getMatchingIndexingMap(output)))
+      continue;
+    if (mayAlias(read, result) || mayAlias(read, product))
+      return false;
+  }
+  return true;
+}
+
+// Other threads still read A and B, and write the other elements of the
+// output.
 linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op) {
   Value product = op.getDpsInitOperand(0)->get();
   auto epilogue = dyn_cast_or_null<linalg::GenericOp>(op->getNextNode());
@@ -121,11 +132,13 @@ linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op) {
     return nullptr;
   OpOperand *output = epilogue.getDpsInitOperand(0);
   Value result = output->get();
+  if (mayAlias(result, op.getDpsInputOperand(0)->get()) ||
+      mayAlias(result, op.getDpsInputOperand(1)->get()))
+    return nullptr;
+  if (!readsOwnElementsOnly(epilogue, product))
+    return nullptr;
   if (result == product)
     return epilogue;
-  if (result == op.getDpsInputOperand(0)->get() ||
-      result == op.getDpsInputOperand(1)->get())
-    return nullptr;
   // The product buffer must die with the epilogue: a buffer of this
   // function (not an argument the caller reads) that nothing else reads.
   if (!product.getDefiningOp<gpu::AllocOp>() &&

@@ -148,9 +148,17 @@ linalg::FillOp getFusableFill(linalg::LinalgOp op);
 /// its result element by element (identity map), with one output of the
 /// same shape: computing it in the contraction's threads saves a kernel
 /// and a pass over memory. Its output is the contraction's buffer, or a
-/// buffer that is neither operand of the contraction while the
-/// contraction's own buffer is a local allocation read by nothing else.
+/// buffer while the contraction's own buffer is a local allocation read
+/// by nothing else; either overlaps no operand of the contraction (by
+/// root, see mayAlias), and the epilogue reads it only where it writes
+/// (readsOwnElementsOnly).
 linalg::GenericOp getFusableEpilogue(linalg::LinalgOp op);
+
+/// Whether elementwise `epilogue` (see isElementwiseEpilogue) reads the
+/// buffers it writes and `product` only at the element it writes (through
+/// `product`, or its output at the output's map): a kernel that runs it
+/// on each element as the element is ready then reads no other thread's.
+bool readsOwnElementsOnly(linalg::GenericOp epilogue, Value product);
 
 /// The value contraction `op`'s body computes from `lhs`, `rhs` and the
 /// accumulator `accumulator`.
@@ -748,6 +756,10 @@ bool hasEffectFreePayload(linalg::LinalgOp op);
 /// allocates (or this one); null for anything else (a loop's buffer may
 /// be any of several).
 Value getBufferRoot(Value value);
+
+/// Whether buffers `a` and `b` may overlap: the same root, or a root
+/// unknown (see getBufferRoot).
+bool mayAlias(Value a, Value b);
 
 /// Whether `buffer` is an allocation of this function that only `users`,
 /// deallocations and memref.dim ops with constant indices use (so that

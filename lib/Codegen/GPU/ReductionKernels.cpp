@@ -83,6 +83,11 @@ Value getBufferRoot(Value value) {
   return Value();
 }
 
+bool mayAlias(Value a, Value b) {
+  Value rootA = getBufferRoot(a), rootB = getBufferRoot(b);
+  return !rootA || !rootB || rootA == rootB;
+}
+
 bool isOnlyUsedBy(Value buffer, ArrayRef<Operation *> users) {
   if (!buffer.getDefiningOp<gpu::AllocOp>() &&
       !buffer.getDefiningOp<memref::AllocOp>())

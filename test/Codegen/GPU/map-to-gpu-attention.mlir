@@ -184,6 +184,7 @@ func.func @not_exp(%q: memref<64x64xf32>, %kt: memref<64x64xf32>, %v: memref<64x
 // UNFUSED-LABEL: func.func @partial
 // UNFUSED-COUNT-4: gpu.launch
 // UNFUSED-NOT: gpu.launch
+// UNFUSED: return
 func.func @partial(%q: memref<1x100x64xf32>, %k: memref<1x72x64xf32>, %v: memref<1x72x64xf32>, %o: memref<1x100x64xf32>) {
   %scale = arith.constant 1.250000e-01 : f32
   %floor = arith.constant -8.700000e+01 : f32
@@ -223,5 +224,60 @@ func.func @partial(%q: memref<1x100x64xf32>, %k: memref<1x72x64xf32>, %v: memref
   memref.dealloc %kt : memref<1x64x72xf32>
   memref.dealloc %s : memref<1x100x72xf32>
   memref.dealloc %rows : memref<1x100xf32>
+  return
+}
+
+// -----
+
+// O is a view of V, which every block reads: no fused kernel (whose
+// blocks would overwrite the values others still read).
+// CHECK-LABEL: func.func @output_over_values
+// CHECK-COUNT-5: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+// UNFUSED-LABEL: func.func @output_over_values
+// UNFUSED-COUNT-5: gpu.launch
+// UNFUSED-NOT: gpu.launch
+// UNFUSED: return
+func.func @output_over_values(%q: memref<2x128x64xf32>, %k: memref<2x128x64xf32>, %v: memref<2x128x64xf32>) {
+  %o = memref.subview %v[0, 0, 0] [2, 128, 64] [1, 1, 1] : memref<2x128x64xf32> to memref<2x128x64xf32, strided<[8192, 64, 1]>>
+  %scale = arith.constant 1.250000e-01 : f32
+  %floor = arith.constant -8.700000e+01 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.000000e+00 : f32
+  %kt = gpu.alloc () : memref<2x64x128xf32>
+  linalg.transpose ins(%k : memref<2x128x64xf32>) outs(%kt : memref<2x64x128xf32>) permutation = [0, 2, 1]
+  %s = gpu.alloc () : memref<2x128x128xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<2x128x128xf32>)
+  linalg.batch_matmul ins(%q, %kt : memref<2x128x64xf32>, memref<2x64x128xf32>) outs(%s : memref<2x128x128xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : memref<2x128x128xf32>) outs(%s : memref<2x128x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %scale : f32
+    linalg.yield %0 : f32
+  }
+  %rows = gpu.alloc () : memref<2x128xf32>
+  linalg.fill ins(%ninf : f32) outs(%rows : memref<2x128xf32>)
+  linalg.reduce { arith.maxnumf } ins(%s : memref<2x128x128xf32>) outs(%rows : memref<2x128xf32>) dimensions = [2]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %rows : memref<2x128x128xf32>, memref<2x128xf32>) outs(%s : memref<2x128x128xf32>) {
+  ^bb0(%in: f32, %max: f32, %out: f32):
+    %0 = arith.subf %in, %max : f32
+    %1 = arith.cmpf olt, %0, %floor : f32
+    %2 = arith.maximumf %0, %floor : f32
+    %3 = math.exp %2 : f32
+    %4 = arith.select %1, %zero, %3 : f32
+    linalg.yield %4 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%rows : memref<2x128xf32>)
+  linalg.reduce { arith.addf } ins(%s : memref<2x128x128xf32>) outs(%rows : memref<2x128xf32>) dimensions = [2]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %rows : memref<2x128x128xf32>, memref<2x128xf32>) outs(%s : memref<2x128x128xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %0 = arith.divf %in, %sum : f32
+    linalg.yield %0 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%o : memref<2x128x64xf32, strided<[8192, 64, 1]>>)
+  linalg.batch_matmul ins(%s, %v : memref<2x128x128xf32>, memref<2x128x64xf32>) outs(%o : memref<2x128x64xf32, strided<[8192, 64, 1]>>)
+  memref.dealloc %kt : memref<2x64x128xf32>
+  memref.dealloc %s : memref<2x128x128xf32>
+  memref.dealloc %rows : memref<2x128xf32>
   return
 }

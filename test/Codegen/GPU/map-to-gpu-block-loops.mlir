@@ -391,3 +391,34 @@ func.func @attention(%arg0: memref<2x128x64xf32>, %arg1: memref<2x128x64xf32>, %
   } {mapping = [#gpu.block<linear_dim_0>]}
   return
 }
+
+// -----
+
+// The epilogue reads the tile of C transposed, elements other threads
+// compute: no one kernel for the loop (each iteration runs the matmul, then
+// the epilogue).
+// CHECK-LABEL: func.func @epilogue_reads_tile_transposed
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK: gpu.launch
+// CHECK: arith.addf
+// CHECK: return
+func.func @epilogue_reads_tile_transposed(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (256, 256) step (64, 64) {
+    %as = memref.subview %a[%i, 0] [64, 128] [1, 1] : memref<256x128xf32> to memref<64x128xf32, strided<[128, 1], offset: ?>>
+    %bs = memref.subview %b[0, %j] [128, 64] [1, 1] : memref<128x256xf32> to memref<128x64xf32, strided<[256, 1], offset: ?>>
+    %cs = memref.subview %c[%i, %j] [64, 64] [1, 1] : memref<256x256xf32> to memref<64x64xf32, strided<[256, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%cs : memref<64x64xf32, strided<[256, 1], offset: ?>>)
+    linalg.matmul ins(%as, %bs : memref<64x128xf32, strided<[128, 1], offset: ?>>, memref<128x64xf32, strided<[256, 1], offset: ?>>) outs(%cs : memref<64x64xf32, strided<[256, 1], offset: ?>>)
+    %again = memref.subview %c[%i, %j] [64, 64] [1, 1] : memref<256x256xf32> to memref<64x64xf32, strided<[256, 1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%cs, %again : memref<64x64xf32, strided<[256, 1], offset: ?>>, memref<64x64xf32, strided<[256, 1], offset: ?>>) outs(%cs : memref<64x64xf32, strided<[256, 1], offset: ?>>) {
+    ^bb0(%p: f32, %q: f32, %o: f32):
+      %s = arith.addf %p, %q : f32
+      linalg.yield %s : f32
+    }
+  } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+  return
+}

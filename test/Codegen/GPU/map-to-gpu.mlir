@@ -1222,3 +1222,47 @@ func.func @update_reads_other_elements(%dy: memref<32x16x16xf32>, %b: memref<16x
   gpu.dealloc %db : memref<16x16xf32>
   return
 }
+
+// -----
+
+// The epilogue writes a view of A, which other threads still read: the
+// contraction and the epilogue stay two kernels.
+// CHECK-LABEL: func.func @epilogue_into_view_of_operand
+// CHECK-COUNT-3: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @epilogue_into_view_of_operand(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = gpu.alloc () : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  %view = memref.subview %a[0, 0] [64, 64] [1, 1] : memref<64x64xf32> to memref<64x64xf32, strided<[64, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%view : memref<64x64xf32, strided<[64, 1]>>) {
+  ^bb0(%x: f32, %out: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  gpu.dealloc %c : memref<64x64xf32>
+  return
+}
+
+// -----
+
+// The epilogue reads the product through a view at another element (the
+// transpose), which another thread writes: two kernels.
+// CHECK-LABEL: func.func @epilogue_reads_view_of_product
+// CHECK-COUNT-3: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @epilogue_reads_view_of_product(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  %view = memref.subview %c[0, 0] [64, 64] [1, 1] : memref<64x64xf32> to memref<64x64xf32, strided<[64, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c, %view : memref<64x64xf32>, memref<64x64xf32, strided<[64, 1]>>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
