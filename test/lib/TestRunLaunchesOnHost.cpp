@@ -1638,6 +1638,161 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
   return success();
 }
 
+/// Slots of the table checkGlobalRaces keeps per launch.
+constexpr int64_t kGlobalRaceSlots = int64_t(1) << 16;
+
+/// Whether `memref`, accessed in `launch`, is global memory: no memory
+/// space (or the global one) and a buffer from outside the launch.
+bool isGlobalBuffer(gpu::LaunchOp launch, Value memref) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type || !type.getElementType().isIntOrIndexOrFloat())
+    return false;
+  if (auto space =
+          dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+      space && space.getValue() != gpu::AddressSpace::Global)
+    return false;
+  else if (!space && type.getMemorySpace())
+    return false;
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return !launch->isAncestor(memref.getParentRegion()->getParentOp());
+}
+
+/// Race detection on global memory across blocks (a launch's blocks are
+/// unordered; they run one after another here, so a race need not show in
+/// the values). Each element address accessed in the launch hashes to a
+/// slot of a table: its address, the block that wrote it (-1: none) and
+/// the block that read it (-1: none, -2: several). A block that reads an
+/// element another block wrote, or writes one another block read or
+/// wrote, fails the launch. Colliding addresses evict each other's slot:
+/// a race may go unseen, none is made up. Atomics are not checked.
+void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
+  SmallVector<std::tuple<Operation *, Value, ValueRange, int64_t, bool>>
+      accesses;
+  launch.getBody().walk([&](Operation *op) {
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      accesses.emplace_back(op, load.getMemRef(), load.getIndices(), 1, false);
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      accesses.emplace_back(op, store.getMemRef(), store.getIndices(), 1, true);
+    else if (auto load = dyn_cast<vector::LoadOp>(op))
+      accesses.emplace_back(op, load.getBase(), load.getIndices(),
+                            load.getVectorType().getNumElements(), false);
+    else if (auto store = dyn_cast<vector::StoreOp>(op))
+      accesses.emplace_back(op, store.getBase(), store.getIndices(),
+                            store.getVectorType().getNumElements(), true);
+  });
+  llvm::erase_if(accesses, [&](const auto &access) {
+    return !isGlobalBuffer(launch, std::get<1>(access));
+  });
+  if (accesses.empty())
+    return;
+
+  Location loc = launch.getLoc();
+  Type index = rewriter.getIndexType();
+  rewriter.setInsertionPoint(launch);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  };
+  Value tags, writers, readers;
+  for (Value *table : {&tags, &writers, &readers})
+    *table = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({kGlobalRaceSlots}, index));
+  {
+    Value none = constant(-1);
+    auto clear = scf::ForOp::create(rewriter, loc, constant(0),
+                                    constant(kGlobalRaceSlots), constant(1));
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(clear.getBody()->getTerminator());
+    for (Value table : {tags, writers, readers})
+      memref::StoreOp::create(rewriter, loc, none, table,
+                              clear.getInductionVar());
+  }
+  rewriter.setInsertionPointAfter(launch);
+  for (Value table : {tags, writers, readers})
+    memref::DeallocOp::create(rewriter, loc, table);
+
+  gpu::KernelDim3 ids = launch.getBlockIds();
+  gpu::KernelDim3 grid = launch.getGridSize();
+  for (auto [access, memref, indices, elements, isStore] : accesses) {
+    rewriter.setInsertionPoint(access);
+    auto add = [&](Value a, Value b) -> Value {
+      return arith::AddIOp::create(rewriter, loc, a, b);
+    };
+    auto mul = [&](Value a, Value b) -> Value {
+      return arith::MulIOp::create(rewriter, loc, a, b);
+    };
+    auto compare = [&](arith::CmpIPredicate predicate, Value a, Value b) {
+      return arith::CmpIOp::create(rewriter, loc, predicate, a, b);
+    };
+    auto select = [&](Value condition, Value a, Value b) -> Value {
+      return arith::SelectOp::create(rewriter, loc, condition, a, b);
+    };
+    Value block = add(ids.x, mul(grid.x, add(ids.y, mul(grid.y, ids.z))));
+    auto type = cast<MemRefType>(memref.getType());
+    Type element = type.getElementType();
+    int64_t bytes =
+        element.isIndex() ? 8 : (element.getIntOrFloatBitWidth() + 7) / 8;
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
+    Value linear = metadata.getOffset();
+    for (auto [at, stride] : llvm::zip(indices, metadata.getStrides()))
+      linear = add(linear, mul(at, stride));
+    Value address = add(
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref),
+        mul(linear, constant(bytes)));
+    for (int64_t e = 0; e < elements; ++e) {
+      Value at = add(address, constant(e * bytes));
+      Value slot = arith::RemUIOp::create(
+          rewriter, loc,
+          arith::DivUIOp::create(rewriter, loc, at, constant(bytes)),
+          constant(kGlobalRaceSlots));
+      Value same =
+          compare(arith::CmpIPredicate::eq,
+                  memref::LoadOp::create(rewriter, loc, tags, slot), at);
+      Value writer =
+          select(same, memref::LoadOp::create(rewriter, loc, writers, slot),
+                 constant(-1));
+      Value reader =
+          select(same, memref::LoadOp::create(rewriter, loc, readers, slot),
+                 constant(-1));
+      Value otherWriter = arith::AndIOp::create(
+          rewriter, loc,
+          compare(arith::CmpIPredicate::sge, writer, constant(0)),
+          compare(arith::CmpIPredicate::ne, writer, block));
+      // {0}: the other block, {1}: this one (see LowerChecksToRuntime).
+      cf::AssertOp::create(
+          rewriter, loc,
+          compare(arith::CmpIPredicate::eq, select(otherWriter, writer, block),
+                  block),
+          isStore ? "google-test-run-launches-on-host: global-memory race: "
+                    "block {1} overwrites an element block {0} wrote in the "
+                    "same launch"
+                  : "google-test-run-launches-on-host: global-memory race: "
+                    "block {1} reads an element block {0} wrote in the same "
+                    "launch");
+      Value otherReader = arith::AndIOp::create(
+          rewriter, loc,
+          compare(arith::CmpIPredicate::ne, reader, constant(-1)),
+          compare(arith::CmpIPredicate::ne, reader, block));
+      if (isStore) {
+        cf::AssertOp::create(
+            rewriter, loc,
+            compare(arith::CmpIPredicate::eq,
+                    select(otherReader, reader, block), block),
+            "google-test-run-launches-on-host: global-memory race: block {1} "
+            "overwrites an element block {0} read in the same launch (-2: "
+            "several blocks)");
+        writer = block;
+      } else {
+        reader = select(otherReader, constant(-2), block);
+      }
+      memref::StoreOp::create(rewriter, loc, at, tags, slot);
+      memref::StoreOp::create(rewriter, loc, writer, writers, slot);
+      memref::StoreOp::create(rewriter, loc, reader, readers, slot);
+    }
+  }
+}
+
 /// Runs `launch`'s body for every block, and in each block for every
 /// thread, in order (see BlockOnHost for barriers). Shared memory
 /// (workgroup attributions) is one host buffer that the blocks reuse.
@@ -1802,6 +1957,19 @@ struct TestRunLaunchesOnHostPass
     : public PassWrapper<TestRunLaunchesOnHostPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestRunLaunchesOnHostPass)
 
+  TestRunLaunchesOnHostPass() = default;
+  TestRunLaunchesOnHostPass(const TestRunLaunchesOnHostPass &pass)
+      : PassWrapper(pass) {}
+  explicit TestRunLaunchesOnHostPass(bool checkGlobalRaces) {
+    globalRaces = checkGlobalRaces;
+  }
+
+  Option<bool> globalRaces{
+      *this, "global-races",
+      llvm::cl::desc("Check global memory for races between blocks (see "
+                     "checkGlobalRaces)"),
+      llvm::cl::init(false)};
+
   StringRef getArgument() const final {
     return "google-test-run-launches-on-host";
   }
@@ -1839,6 +2007,8 @@ struct TestRunLaunchesOnHostPass
       // buffer, which the values alone need not show: every access is
       // checked (the call fails, naming it).
       insertKernelBoundsChecks(rewriter, launch);
+      if (globalRaces)
+        checkGlobalRaces(rewriter, launch);
       if (failed(emulateMfma(rewriter, launch)) ||
           failed(emulateMmaSync(rewriter, launch)) ||
           failed(emulateWgmma(rewriter, launch)) ||
@@ -1919,7 +2089,8 @@ void registerGoogleTestPasses() {
         // The kernels the GPU pipeline picks (matrix cores included).
         addGpuMappingPasses(pm, gpu);
         pm.addPass(createConvertBufferizationToMemRefPass());
-        pm.addPass(std::make_unique<TestRunLaunchesOnHostPass>());
+        pm.addPass(std::make_unique<TestRunLaunchesOnHostPass>(
+            /*checkGlobalRaces=*/true));
         addHostLoweringPasses(pm, cpu);
         addRuntimeInterfacePasses(pm, Target::CPU);
       });

@@ -523,14 +523,17 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
   Value firstRow = ix.mul(ix.rem(block, rowTiles), tile);
   Value zeroIndex = ix.constant(0);
   // A partial last tile of rows starts at rows - 64 instead, overlapping
-  // the tile before it (both blocks store the same values there): no row
-  // needs a clamp or a guard, which cost 64 registers. With fewer than 64
-  // rows, and in a partial last tile of keys, rows and keys past the end
-  // read the last one (their values are not stored, their scores are -inf
-  // and V's rows 0).
-  if (a.rows > tile && a.rows % tile != 0)
+  // the tile before it, whose rows it computes but does not store (two
+  // blocks' stores of one element race): no row needs a clamp, which cost
+  // 64 registers. With fewer than 64 rows, and in a partial last tile of
+  // keys, rows and keys past the end read the last one (their values are
+  // not stored, their scores are -inf and V's rows 0).
+  Value ownedRow;
+  if (a.rows > tile && a.rows % tile != 0) {
+    ownedRow = firstRow;
     firstRow = arith::MinUIOp::create(rewriter, loc, firstRow,
                                       ix.constant(a.rows - tile));
+  }
   bool partialRows = a.rows < tile, partialKeys = a.keys % tile != 0;
   auto clamp = [&](Value index, int64_t size, bool partial) -> Value {
     if (!partial)
@@ -824,6 +827,13 @@ gpu::LaunchOp lowerAttentionToBlocks(RewriterBase &rewriter,
     if (partialRows) {
       auto inRange = scf::IfOp::create(rewriter, loc, isBefore(row, a.rows));
       rewriter.setInsertionPointToStart(inRange.thenBlock());
+    }
+    if (ownedRow) {
+      auto owned = scf::IfOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge, row,
+                                ownedRow));
+      rewriter.setInsertionPointToStart(owned.thenBlock());
     }
     for (int64_t c = 0; c < vector; ++c) {
       Value column = ix.addConstant(ix.mul(x, vector), c);

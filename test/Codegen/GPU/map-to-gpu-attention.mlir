@@ -166,12 +166,14 @@ func.func @not_exp(%q: memref<64x64xf32>, %kt: memref<64x64xf32>, %v: memref<64x
 // -----
 
 // 100 query rows and 72 keys: the last tile of rows starts at row 36
-// (min(64 * tile, 100 - 64): it overlaps the first, no row guards); keys
-// past 72 in the last key tile read key 71 (clamped), V's rows there are
-// 0 and their scores -inf.
+// (min(64 * tile, 100 - 64): it overlaps the first, no row clamps), and
+// stores its rows from 64 * tile on only (the first block stores the
+// others); keys past 72 in the last key tile read key 71 (clamped), V's
+// rows there are 0 and their scores -inf.
 // CHECK-LABEL: func.func @partial
 // CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2,
-// CHECK: arith.minui %{{.*}}, %c36
+// CHECK: %[[OWNED:.*]] = arith.muli %{{.*}}, %c64
+// CHECK: %[[FIRST:.*]] = arith.minui %[[OWNED]], %c36
 // CHECK: scf.for
 // CHECK: arith.minui %{{.*}}, %c71
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<1x72x64xf32>
@@ -180,6 +182,8 @@ func.func @not_exp(%q: memref<64x64xf32>, %kt: memref<64x64xf32>, %v: memref<64x
 // CHECK: arith.cmpi ult, %{{.*}}, %c72
 // CHECK-NEXT: arith.select %{{.*}}, %{{.*}}, %cst_{{.*}} : f32
 // CHECK-NOT: scf.if
+// CHECK: scf.yield
+// CHECK-COUNT-4: arith.cmpi uge, %{{.*}}, %[[OWNED]]
 // CHECK: gpu.terminator
 // UNFUSED-LABEL: func.func @partial
 // UNFUSED-COUNT-4: gpu.launch
