@@ -1658,19 +1658,30 @@ bool isGlobalBuffer(gpu::LaunchOp launch, Value memref) {
   return !launch->isAncestor(memref.getParentRegion()->getParentOp());
 }
 
-/// Race detection on global memory across blocks (a launch's blocks are
-/// unordered; they run one after another here, so a race need not show in
-/// the values). Each element address accessed in the launch hashes to a
-/// slot of a table: its address, the block that wrote it (-1: none) and
-/// the block that read it (-1: none, -2: several). A block that reads an
-/// element another block wrote, or writes one another block read or
-/// wrote, fails the launch. Colliding addresses evict each other's slot:
-/// a race may go unseen, none is made up. Atomics are not checked.
+/// Race detection on global memory: between a launch's blocks (unordered;
+/// they run one after another here, so a race need not show in the
+/// values), and between the threads of a block in one phase (between two
+/// barriers: threads run a phase one after another here, so a thread that
+/// reads what a thread before it wrote sees the new value, which a GPU
+/// need not give it). Threads are numbered across blocks (block * threads
+/// per block + thread); each barrier starts a new phase (thread 0, which
+/// runs first, counts it). Each element address accessed in the launch
+/// hashes to a slot of a table: its address, the thread that wrote it
+/// last and its phase then, the block that read it (-2: several), and the
+/// thread that read it last, its phase, and whether other threads of its
+/// block read it in that phase too. A thread that reads or writes an
+/// element another thread wrote, or writes one another thread read, fails
+/// the launch, unless both are of one block and a barrier lies between.
+/// Colliding addresses evict each other's slot: a race may go unseen, none
+/// is made up. Atomics are not checked.
 void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
   SmallVector<std::tuple<Operation *, Value, ValueRange, int64_t, bool>>
       accesses;
+  SmallVector<gpu::BarrierOp> barriers;
   launch.getBody().walk([&](Operation *op) {
-    if (auto load = dyn_cast<memref::LoadOp>(op))
+    if (auto barrier = dyn_cast<gpu::BarrierOp>(op))
+      barriers.push_back(barrier);
+    else if (auto load = dyn_cast<memref::LoadOp>(op))
       accesses.emplace_back(op, load.getMemRef(), load.getIndices(), 1, false);
     else if (auto store = dyn_cast<memref::StoreOp>(op))
       accesses.emplace_back(op, store.getMemRef(), store.getIndices(), 1, true);
@@ -1693,41 +1704,76 @@ void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, value);
   };
-  Value tags, writers, readers;
-  for (Value *table : {&tags, &writers, &readers})
-    *table = memref::AllocOp::create(
-        rewriter, loc, MemRefType::get({kGlobalRaceSlots}, index));
+  // Per slot: the address, the last writer and its phase, the block that
+  // read it, the last reader, its phase, and other readers in that phase.
+  enum { Tag, Writer, WritePhase, ReadBlock, Reader, ReadPhase, Several };
+  SmallVector<Value> tables;
+  for (int i = 0; i <= Several; ++i)
+    tables.push_back(memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({kGlobalRaceSlots}, index)));
+  Value phase =
+      memref::AllocOp::create(rewriter, loc, MemRefType::get({}, index));
+  memref::StoreOp::create(rewriter, loc, constant(0), phase);
   {
     Value none = constant(-1);
     auto clear = scf::ForOp::create(rewriter, loc, constant(0),
                                     constant(kGlobalRaceSlots), constant(1));
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(clear.getBody()->getTerminator());
-    for (Value table : {tags, writers, readers})
+    for (Value table : tables)
       memref::StoreOp::create(rewriter, loc, none, table,
                               clear.getInductionVar());
   }
   rewriter.setInsertionPointAfter(launch);
-  for (Value table : {tags, writers, readers})
+  for (Value table : tables)
     memref::DeallocOp::create(rewriter, loc, table);
+  memref::DeallocOp::create(rewriter, loc, phase);
 
-  gpu::KernelDim3 ids = launch.getBlockIds();
+  gpu::KernelDim3 blockIds = launch.getBlockIds();
   gpu::KernelDim3 grid = launch.getGridSize();
+  gpu::KernelDim3 threadIds = launch.getThreadIds();
+  gpu::KernelDim3 blockSize = launch.getBlockSize();
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(rewriter, loc, a, b);
+  };
+  auto mul = [&](Value a, Value b) -> Value {
+    return arith::MulIOp::create(rewriter, loc, a, b);
+  };
+  auto compare = [&](arith::CmpIPredicate predicate, Value a, Value b) {
+    return arith::CmpIOp::create(rewriter, loc, predicate, a, b);
+  };
+  auto select = [&](Value condition, Value a, Value b) -> Value {
+    return arith::SelectOp::create(rewriter, loc, condition, a, b);
+  };
+  auto both = [&](Value a, Value b) -> Value {
+    return arith::AndIOp::create(rewriter, loc, a, b);
+  };
+  auto either = [&](Value a, Value b) -> Value {
+    return arith::OrIOp::create(rewriter, loc, a, b);
+  };
+  auto threadInBlock = [&] {
+    return add(
+        threadIds.x,
+        mul(blockSize.x, add(threadIds.y, mul(blockSize.y, threadIds.z))));
+  };
+  for (gpu::BarrierOp barrier : barriers) {
+    rewriter.setInsertionPointAfter(barrier);
+    auto first = scf::IfOp::create(
+        rewriter, loc,
+        compare(arith::CmpIPredicate::eq, threadInBlock(), constant(0)));
+    rewriter.setInsertionPointToStart(first.thenBlock());
+    memref::StoreOp::create(
+        rewriter, loc,
+        add(memref::LoadOp::create(rewriter, loc, phase), constant(1)), phase);
+  }
+
   for (auto [access, memref, indices, elements, isStore] : accesses) {
     rewriter.setInsertionPoint(access);
-    auto add = [&](Value a, Value b) -> Value {
-      return arith::AddIOp::create(rewriter, loc, a, b);
-    };
-    auto mul = [&](Value a, Value b) -> Value {
-      return arith::MulIOp::create(rewriter, loc, a, b);
-    };
-    auto compare = [&](arith::CmpIPredicate predicate, Value a, Value b) {
-      return arith::CmpIOp::create(rewriter, loc, predicate, a, b);
-    };
-    auto select = [&](Value condition, Value a, Value b) -> Value {
-      return arith::SelectOp::create(rewriter, loc, condition, a, b);
-    };
-    Value block = add(ids.x, mul(grid.x, add(ids.y, mul(grid.y, ids.z))));
+    Value threads = mul(mul(blockSize.x, blockSize.y), blockSize.z);
+    Value block =
+        add(blockIds.x, mul(grid.x, add(blockIds.y, mul(grid.y, blockIds.z))));
+    Value thread = add(mul(block, threads), threadInBlock());
+    Value now = memref::LoadOp::create(rewriter, loc, phase);
     auto type = cast<MemRefType>(memref.getType());
     Type element = type.getElementType();
     int64_t bytes =
@@ -1740,6 +1786,16 @@ void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
     Value address = add(
         memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref),
         mul(linear, constant(bytes)));
+    // Whether `other`'s access in `otherPhase` is unordered with this one.
+    auto unordered = [&](Value other, Value otherPhase) {
+      Value sameBlock =
+          compare(arith::CmpIPredicate::eq,
+                  arith::DivUIOp::create(rewriter, loc, other, threads), block);
+      return either(arith::XOrIOp::create(
+                        rewriter, loc, sameBlock,
+                        arith::ConstantIntOp::create(rewriter, loc, 1, 1)),
+                    compare(arith::CmpIPredicate::eq, otherPhase, now));
+    };
     for (int64_t e = 0; e < elements; ++e) {
       Value at = add(address, constant(e * bytes));
       Value slot = arith::RemUIOp::create(
@@ -1748,47 +1804,67 @@ void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
           constant(kGlobalRaceSlots));
       Value same =
           compare(arith::CmpIPredicate::eq,
-                  memref::LoadOp::create(rewriter, loc, tags, slot), at);
-      Value writer =
-          select(same, memref::LoadOp::create(rewriter, loc, writers, slot),
-                 constant(-1));
-      Value reader =
-          select(same, memref::LoadOp::create(rewriter, loc, readers, slot),
-                 constant(-1));
-      Value otherWriter = arith::AndIOp::create(
-          rewriter, loc,
-          compare(arith::CmpIPredicate::sge, writer, constant(0)),
-          compare(arith::CmpIPredicate::ne, writer, block));
-      // {0}: the other block, {1}: this one (see LowerChecksToRuntime).
+                  memref::LoadOp::create(rewriter, loc, tables[Tag], slot), at);
+      SmallVector<Value> entry(tables.size());
+      for (int i = Writer; i <= Several; ++i)
+        entry[i] =
+            select(same, memref::LoadOp::create(rewriter, loc, tables[i], slot),
+                   constant(-1));
+      Value written =
+          compare(arith::CmpIPredicate::sge, entry[Writer], constant(0));
+      Value writeRace = both(both(written, compare(arith::CmpIPredicate::ne,
+                                                   entry[Writer], thread)),
+                             unordered(entry[Writer], entry[WritePhase]));
+      // {0}: the other thread, {1}: this one (see LowerChecksToRuntime).
       cf::AssertOp::create(
           rewriter, loc,
-          compare(arith::CmpIPredicate::eq, select(otherWriter, writer, block),
-                  block),
+          compare(arith::CmpIPredicate::eq,
+                  select(writeRace, entry[Writer], thread), thread),
           isStore ? "google-test-run-launches-on-host: global-memory race: "
-                    "block {1} overwrites an element block {0} wrote in the "
-                    "same launch"
+                    "thread {1} overwrites an element thread {0} wrote in "
+                    "another block or since the last barrier"
                   : "google-test-run-launches-on-host: global-memory race: "
-                    "block {1} reads an element block {0} wrote in the same "
-                    "launch");
-      Value otherReader = arith::AndIOp::create(
-          rewriter, loc,
-          compare(arith::CmpIPredicate::ne, reader, constant(-1)),
-          compare(arith::CmpIPredicate::ne, reader, block));
+                    "thread {1} reads an element thread {0} wrote in another "
+                    "block or since the last barrier");
+      Value otherBlockRead = both(
+          compare(arith::CmpIPredicate::ne, entry[ReadBlock], constant(-1)),
+          compare(arith::CmpIPredicate::ne, entry[ReadBlock], block));
+      // Read in this block in this phase by another thread (or several).
+      Value readNow = both(
+          both(compare(arith::CmpIPredicate::sge, entry[Reader], constant(0)),
+               compare(arith::CmpIPredicate::eq, entry[ReadPhase], now)),
+          compare(arith::CmpIPredicate::eq,
+                  arith::DivUIOp::create(rewriter, loc, entry[Reader], threads),
+                  block));
+      Value otherReadNow =
+          both(readNow,
+               either(compare(arith::CmpIPredicate::ne, entry[Reader], thread),
+                      compare(arith::CmpIPredicate::eq, entry[Several],
+                              constant(1))));
       if (isStore) {
+        Value readRace = either(otherBlockRead, otherReadNow);
+        // A reader that is this thread stands for the others.
+        Value other =
+            select(compare(arith::CmpIPredicate::eq, entry[Reader], thread),
+                   constant(-2), entry[Reader]);
         cf::AssertOp::create(
             rewriter, loc,
-            compare(arith::CmpIPredicate::eq,
-                    select(otherReader, reader, block), block),
-            "google-test-run-launches-on-host: global-memory race: block {1} "
-            "overwrites an element block {0} read in the same launch (-2: "
-            "several blocks)");
-        writer = block;
+            compare(arith::CmpIPredicate::eq, select(readRace, other, thread),
+                    thread),
+            "google-test-run-launches-on-host: global-memory race: thread {1} "
+            "overwrites an element thread {0} read in another block or since "
+            "the last barrier (-2: several threads)");
+        entry[Writer] = thread;
+        entry[WritePhase] = now;
       } else {
-        reader = select(otherReader, constant(-2), block);
+        entry[ReadBlock] = select(otherBlockRead, constant(-2), block);
+        entry[Several] = select(otherReadNow, constant(1), constant(0));
+        entry[Reader] = thread;
+        entry[ReadPhase] = now;
       }
-      memref::StoreOp::create(rewriter, loc, at, tags, slot);
-      memref::StoreOp::create(rewriter, loc, writer, writers, slot);
-      memref::StoreOp::create(rewriter, loc, reader, readers, slot);
+      entry[Tag] = at;
+      for (auto [value, table] : llvm::zip(entry, tables))
+        memref::StoreOp::create(rewriter, loc, value, table, slot);
     }
   }
 }

@@ -1190,9 +1190,30 @@ private:
     if (key)
       if (Value known = values.lookup(*key))
         return known;
-    Value loaded = memref::LoadOp::create(
-        rewriter, loc, operand.get(),
-        getOperandIndices(rewriter, loc, op, operand, getLoops(op, slot)));
+    SmallVector<Value> indices =
+        getOperandIndices(rewriter, loc, op, operand, getLoops(op, slot));
+    Value loaded;
+    // Past the row's end (or past the last row) the clamped element is
+    // another thread's, which it may be writing: not read (a race, though
+    // its value would be dropped); zero instead.
+    if (Value inRange = getInRange(slot)) {
+      Type type = getElementTypeOrSelf(operand.get());
+      auto guarded = scf::IfOp::create(rewriter, loc, type, inRange,
+                                       /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(guarded.thenBlock());
+      scf::YieldOp::create(rewriter, loc,
+                           ValueRange{memref::LoadOp::create(
+                               rewriter, loc, operand.get(), indices)});
+      rewriter.setInsertionPointToStart(guarded.elseBlock());
+      scf::YieldOp::create(
+          rewriter, loc,
+          ValueRange{arith::ConstantOp::create(
+              rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(type)))});
+      loaded = guarded.getResult(0);
+    } else {
+      loaded = memref::LoadOp::create(rewriter, loc, operand.get(), indices);
+    }
     // Others (x[row, 0], a bias along the row) are read where they are.
     if (key)
       values[*key] = loaded;
@@ -1201,6 +1222,15 @@ private:
     if (atRow && inits.contains(key->first))
       readsRowsWritten = true;
     return loaded;
+  }
+
+  /// Whether `slot`'s element and the row exist; null where both always
+  /// do.
+  Value getInRange(int64_t slot) {
+    Value element = slot == kRowSlot ? Value() : valid[slot];
+    if (!element || !rowValid)
+      return element ? element : rowValid;
+    return arith::AndIOp::create(rewriter, loc, element, rowValid);
   }
 
   void write(OpOperand &init, int64_t slot, Value value) {
