@@ -1673,7 +1673,8 @@ bool isGlobalBuffer(gpu::LaunchOp launch, Value memref) {
 /// element another thread wrote, or writes one another thread read, fails
 /// the launch, unless both are of one block and a barrier lies between.
 /// Colliding addresses evict each other's slot: a race may go unseen, none
-/// is made up. Atomics are not checked.
+/// is made up. Atomics, and loads of buffers the launch does not write,
+/// are not checked.
 void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
   SmallVector<std::tuple<Operation *, Value, ValueRange, int64_t, bool>>
       accesses;
@@ -1694,6 +1695,33 @@ void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
   });
   llvm::erase_if(accesses, [&](const auto &access) {
     return !isGlobalBuffer(launch, std::get<1>(access));
+  });
+  // Loads of buffers the launch does not write cannot race: left alone
+  // (most of a contraction's). A buffer is what views view: an allocation
+  // or a function's argument, distinct ones distinct; a loop's argument
+  // may be any of several (checked whenever one is written or read).
+  auto getBuffer = [](Value memref) {
+    while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+      memref = view.getViewSource();
+    return memref;
+  };
+  auto isKnown = [](Value buffer) {
+    auto argument = dyn_cast<BlockArgument>(buffer);
+    return !argument ||
+           isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
+  };
+  llvm::SmallDenseSet<Value> written;
+  bool unknownWritten = false;
+  for (auto [access, memref, indices, elements, isStore] : accesses) {
+    if (!isStore)
+      continue;
+    written.insert(getBuffer(memref));
+    unknownWritten |= !isKnown(getBuffer(memref));
+  }
+  llvm::erase_if(accesses, [&](const auto &access) {
+    Value buffer = getBuffer(std::get<1>(access));
+    return !std::get<4>(access) && !unknownWritten && isKnown(buffer) &&
+           !written.contains(buffer);
   });
   if (accesses.empty())
     return;
