@@ -1641,6 +1641,13 @@ LogicalResult emulateWgmma(RewriterBase &rewriter, gpu::LaunchOp launch) {
 /// Slots of the table checkGlobalRaces keeps per launch.
 constexpr int64_t kGlobalRaceSlots = int64_t(1) << 16;
 
+/// What `memref` views, through view-like ops.
+Value getViewedBuffer(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return memref;
+}
+
 /// Whether `memref`, accessed in `launch`, is global memory: no memory
 /// space (or the global one) and a buffer from outside the launch.
 bool isGlobalBuffer(gpu::LaunchOp launch, Value memref) {
@@ -1653,9 +1660,8 @@ bool isGlobalBuffer(gpu::LaunchOp launch, Value memref) {
     return false;
   else if (!space && type.getMemorySpace())
     return false;
-  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
-    memref = view.getViewSource();
-  return !launch->isAncestor(memref.getParentRegion()->getParentOp());
+  Value buffer = getViewedBuffer(memref);
+  return !launch->isAncestor(buffer.getParentRegion()->getParentOp());
 }
 
 /// Race detection on global memory: between a launch's blocks (unordered;
@@ -1700,11 +1706,6 @@ void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
   // (most of a contraction's). A buffer is what views view: an allocation
   // or a function's argument, distinct ones distinct; a loop's argument
   // may be any of several (checked whenever one is written or read).
-  auto getBuffer = [](Value memref) {
-    while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
-      memref = view.getViewSource();
-    return memref;
-  };
   auto isKnown = [](Value buffer) {
     auto argument = dyn_cast<BlockArgument>(buffer);
     return !argument ||
@@ -1715,11 +1716,11 @@ void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
   for (auto [access, memref, indices, elements, isStore] : accesses) {
     if (!isStore)
       continue;
-    written.insert(getBuffer(memref));
-    unknownWritten |= !isKnown(getBuffer(memref));
+    written.insert(getViewedBuffer(memref));
+    unknownWritten |= !isKnown(getViewedBuffer(memref));
   }
   llvm::erase_if(accesses, [&](const auto &access) {
-    Value buffer = getBuffer(std::get<1>(access));
+    Value buffer = getViewedBuffer(std::get<1>(access));
     return !std::get<4>(access) && !unknownWritten && isKnown(buffer) &&
            !written.contains(buffer);
   });
