@@ -463,6 +463,15 @@ static google_rt_status call_on(const google_rt_function *function,
                                            type->shape, &states[i].apart);
         data = states[i].apart.data;
       }
+      /* The code writes every element of its results (`data` overlaps no
+       * argument). */
+      if (!status && google_rt_poison_buffers()) {
+        uint64_t bytes = 0;
+        status = google_rt_tensor_bytes(type->dtype, type->rank, type->shape,
+                                        &bytes);
+        if (!status)
+          status = google_rt_poison(device, data, bytes);
+      }
       fill_descriptor(next, data, type->rank, type->shape);
       frame.packed[packed++] = next;
       next += 3 + 2 * type->rank;

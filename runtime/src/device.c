@@ -553,6 +553,25 @@ bool google_rt_gpu_call_is_async(void) {
   return gpu_call.active && gpu_call.async;
 }
 
+google_rt_status google_rt_poison(google_rt_device device, void *data,
+                                  uint64_t bytes) {
+  if (device.kind == GOOGLE_RT_DEVICE_HOST) {
+    memset(data, GOOGLE_RT_POISON_BYTE, (size_t)bytes);
+    return NULL;
+  }
+  google_rt_stream *stream = gpu_call.stream;
+  uint64_t words = bytes / 4;
+  google_rt_status status = NULL;
+  if (words)
+    status = stream->driver->fill32(data, 0x01010101u * GOOGLE_RT_POISON_BYTE,
+                                    (size_t)words, stream->native);
+  if (!status && bytes % 4 >= 2)
+    status = stream->driver->fill16((char *)data + 4 * words,
+                                    0x0101u * GOOGLE_RT_POISON_BYTE, 1,
+                                    stream->native);
+  return status;
+}
+
 google_rt_status google_rt_gpu_copy(void *destination, const void *source,
                                     size_t bytes) {
   if (!bytes)

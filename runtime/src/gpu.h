@@ -130,6 +130,12 @@ google_rt_stream *google_rt_gpu_call_stream(void);
 google_rt_device google_rt_gpu_call_device(void);
 bool google_rt_gpu_call_is_async(void);
 
+/* Fills `bytes` at `data` on `device` with GOOGLE_RT_POISON_BYTE (see
+ * google_rt_poison_buffers); on a GPU on the running call's stream, an
+ * odd last byte left as it was (the drivers fill 16- and 32-bit words). */
+google_rt_status google_rt_poison(google_rt_device device, void *data,
+                                  uint64_t bytes);
+
 /* Copies `bytes` between host and device (or within a device) on the
  * running call's stream. */
 google_rt_status google_rt_gpu_copy(void *destination, const void *source,

@@ -50,6 +50,13 @@ google_rt_status google_rt_read_num_threads(int32_t *count);
 /* GOOGLE_MLIR_POOL_LIMIT: the freed bytes the pool keeps for reuse. */
 google_rt_status google_rt_read_pool_limit(uint64_t *bytes);
 
+/* GOOGLE_MLIR_POISON_BUFFERS=1 (read once): buffers the compiled code
+ * allocates, on the host or a GPU, come filled with 0xFF bytes (a NaN in
+ * every float type, -1 in every integer), so that code reading elements
+ * nothing wrote shows NaNs or wrong values instead of stale ones. */
+bool google_rt_poison_buffers(void);
+enum { GOOGLE_RT_POISON_BYTE = 0xFF };
+
 /* Bytes of a contiguous tensor; fails on a bad rank, dtype or extent, or
  * a size that overflows. */
 google_rt_status google_rt_tensor_bytes(google_rt_dtype dtype, int32_t rank,

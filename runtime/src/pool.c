@@ -293,6 +293,19 @@ void google_rt_pool_end_tracking(bool release) {
   tracked.capacity = 0;
 }
 
+static pthread_once_t poison_once = PTHREAD_ONCE_INIT;
+static bool poison;
+
+static void read_poison(void) {
+  const char *text = getenv("GOOGLE_MLIR_POISON_BUFFERS");
+  poison = text && strcmp(text, "1") == 0;
+}
+
+bool google_rt_poison_buffers(void) {
+  pthread_once(&poison_once, read_poison);
+  return poison;
+}
+
 /* A block for the compiled code, or the end of its call: compiled code
  * does not check for NULL. */
 static void *allocate_for_compiled_code(size_t size, size_t alignment) {
@@ -307,6 +320,8 @@ static void *allocate_for_compiled_code(size_t size, size_t alignment) {
     google_rt_fail_call(GOOGLE_RT_OUT_OF_MEMORY,
                         "out of memory (recording the call's buffers)");
   }
+  if (google_rt_poison_buffers())
+    memset(pointer, GOOGLE_RT_POISON_BYTE, size);
   return pointer;
 }
 

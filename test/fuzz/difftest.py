@@ -30,6 +30,10 @@ one-line command that reproduces it.
               [--target cpu|cuda|rocm] [--rotate K]
   difftest.py --seed S [--keep DIR]     one seed, verbose
 
+Compiled variants run with GOOGLE_MLIR_POISON_BUFFERS=1 (unless the
+environment sets it): the buffers they allocate start as NaNs (-1s in
+integers), so code reading elements nothing wrote fails the comparison.
+
 --target runs the compiled variants on a GPU (the interpreter stays on the
 host). --emit-only with --target=cuda or rocm compiles every variant to an
 object without running it (no GPU needed): the GPU targets' host code and
@@ -2929,7 +2933,7 @@ def run_seed_unguarded(args):
             tag, error, command = failure
             return seed, (
                 f"seed {seed} ({tag}): {error}\n{program.text()}"
-                f"repro: {' '.join(shlex.quote(c) for c in command)}\n")
+                f"repro: {poison_prefix()}{' '.join(shlex.quote(c) for c in command)}\n")
         failure = check_program(program, inputs, runner, chosen)
         if failure is None:
             return seed, None
@@ -2950,7 +2954,7 @@ def run_seed_unguarded(args):
                     c.startswith("--target")]
         report = (f"seed {seed} ({failure[0]}): {failure[1]}\n"
                   f"{program.text()}"
-                  f"repro: {' '.join(shlex.quote(c) for c in command)}\n"
+                  f"repro: {poison_prefix()}{' '.join(shlex.quote(c) for c in command)}\n"
                   f"regenerate: {sys.executable} {os.path.abspath(__file__)}"
                   f" --seed {seed} --google-run {google_run}"
                   f"{' ' + ' '.join(COMPILED_ARGS) if COMPILED_ARGS else ''}"
@@ -2958,6 +2962,12 @@ def run_seed_unguarded(args):
         return seed, report
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def poison_prefix():
+    """The environment a repro command needs (see main)."""
+    value = os.environ.get("GOOGLE_MLIR_POISON_BUFFERS")
+    return f"GOOGLE_MLIR_POISON_BUFFERS={value} " if value else ""
 
 
 def main():
@@ -3026,6 +3036,9 @@ def main():
     cache = tempfile.mkdtemp(prefix="difftest-cache-")
     os.environ["GOOGLE_MLIR_CACHE_DIR"] = cache
     os.environ.pop("GOOGLE_MLIR_LOG_COMPILES", None)
+    # Compiled code gets its buffers filled with NaNs (-1s): reading an
+    # element nothing wrote shows (=0 in the environment turns it off).
+    os.environ.setdefault("GOOGLE_MLIR_POISON_BUFFERS", "1")
     try:
         if args.seed is not None:
             if args.print and GRAD_MODE:

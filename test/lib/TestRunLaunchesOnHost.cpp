@@ -68,6 +68,30 @@ void createWarpBarrier(RewriterBase &rewriter, Location loc) {
                                                   rewriter.getUnitAttr());
 }
 
+/// A load or store of a memref: what the race checks look at.
+struct MemoryAccess {
+  Operation *op;
+  Value memref;
+  ValueRange indices;
+  int64_t elements;
+  bool isStore;
+};
+
+/// `op` as a memory access, if it is a memref or vector load or store.
+std::optional<MemoryAccess> getMemoryAccess(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return MemoryAccess{op, load.getMemRef(), load.getIndices(), 1, false};
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return MemoryAccess{op, store.getMemRef(), store.getIndices(), 1, true};
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return MemoryAccess{op, load.getBase(), load.getIndices(),
+                        load.getVectorType().getNumElements(), false};
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return MemoryAccess{op, store.getBase(), store.getIndices(),
+                        store.getVectorType().getNumElements(), true};
+  return std::nullopt;
+}
+
 /// Race detection on shared memory, for kernels whose warp-wide ops are
 /// emulated (tensor and matrix cores, cp.async): the emulations' barriers
 /// order the whole block on the host, so a kernel missing a barrier of its
@@ -331,32 +355,15 @@ private:
   void checkAccesses(Operation *op, Value thread) {
     if (races.shadows.empty())
       return;
-    SmallVector<Operation *> accesses;
+    SmallVector<MemoryAccess> accesses;
     op->walk([&](Operation *nested) {
-      if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp,
-              vector::StoreOp>(nested))
-        accesses.push_back(nested);
+      if (std::optional<MemoryAccess> access = getMemoryAccess(nested);
+          access && races.shadows.contains(access->memref))
+        accesses.push_back(*access);
     });
-    for (Operation *access : accesses) {
-      if (auto load = dyn_cast<memref::LoadOp>(access);
-          load && races.shadows.contains(load.getMemRef()))
-        checkAccess(load, load.getMemRef(), load.getIndices(), 1,
-                    /*isStore=*/false, thread);
-      else if (auto store = dyn_cast<memref::StoreOp>(access);
-               store && races.shadows.contains(store.getMemRef()))
-        checkAccess(store, store.getMemRef(), store.getIndices(), 1,
-                    /*isStore=*/true, thread);
-      else if (auto load = dyn_cast<vector::LoadOp>(access);
-               load && races.shadows.contains(load.getBase()))
-        checkAccess(load, load.getBase(), load.getIndices(),
-                    load.getVectorType().getNumElements(), /*isStore=*/false,
-                    thread);
-      else if (auto store = dyn_cast<vector::StoreOp>(access);
-               store && races.shadows.contains(store.getBase()))
-        checkAccess(store, store.getBase(), store.getIndices(),
-                    store.getVectorType().getNumElements(), /*isStore=*/true,
-                    thread);
-    }
+    for (const MemoryAccess &access : accesses)
+      checkAccess(access.op, access.memref, access.indices, access.elements,
+                  access.isStore, thread);
   }
 
   /// Whether `value` has a use outside `phase` (ops of one block).
@@ -1682,25 +1689,14 @@ bool isGlobalBuffer(gpu::LaunchOp launch, Value memref) {
 /// is made up. Atomics, and loads of buffers the launch does not write,
 /// are not checked.
 void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
-  SmallVector<std::tuple<Operation *, Value, ValueRange, int64_t, bool>>
-      accesses;
+  SmallVector<MemoryAccess> accesses;
   SmallVector<gpu::BarrierOp> barriers;
   launch.getBody().walk([&](Operation *op) {
     if (auto barrier = dyn_cast<gpu::BarrierOp>(op))
       barriers.push_back(barrier);
-    else if (auto load = dyn_cast<memref::LoadOp>(op))
-      accesses.emplace_back(op, load.getMemRef(), load.getIndices(), 1, false);
-    else if (auto store = dyn_cast<memref::StoreOp>(op))
-      accesses.emplace_back(op, store.getMemRef(), store.getIndices(), 1, true);
-    else if (auto load = dyn_cast<vector::LoadOp>(op))
-      accesses.emplace_back(op, load.getBase(), load.getIndices(),
-                            load.getVectorType().getNumElements(), false);
-    else if (auto store = dyn_cast<vector::StoreOp>(op))
-      accesses.emplace_back(op, store.getBase(), store.getIndices(),
-                            store.getVectorType().getNumElements(), true);
-  });
-  llvm::erase_if(accesses, [&](const auto &access) {
-    return !isGlobalBuffer(launch, std::get<1>(access));
+    else if (std::optional<MemoryAccess> access = getMemoryAccess(op);
+             access && isGlobalBuffer(launch, access->memref))
+      accesses.push_back(*access);
   });
   // Loads of buffers the launch does not write cannot race: left alone
   // (most of a contraction's). A buffer is what views view: an allocation
@@ -1713,15 +1709,15 @@ void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
   };
   llvm::SmallDenseSet<Value> written;
   bool unknownWritten = false;
-  for (auto [access, memref, indices, elements, isStore] : accesses) {
-    if (!isStore)
+  for (const MemoryAccess &access : accesses) {
+    if (!access.isStore)
       continue;
-    written.insert(getViewedBuffer(memref));
-    unknownWritten |= !isKnown(getViewedBuffer(memref));
+    written.insert(getViewedBuffer(access.memref));
+    unknownWritten |= !isKnown(getViewedBuffer(access.memref));
   }
-  llvm::erase_if(accesses, [&](const auto &access) {
-    Value buffer = getViewedBuffer(std::get<1>(access));
-    return !std::get<4>(access) && !unknownWritten && isKnown(buffer) &&
+  llvm::erase_if(accesses, [&](const MemoryAccess &access) {
+    Value buffer = getViewedBuffer(access.memref);
+    return !access.isStore && !unknownWritten && isKnown(buffer) &&
            !written.contains(buffer);
   });
   if (accesses.empty())
@@ -1898,9 +1894,48 @@ void checkGlobalRaces(RewriterBase &rewriter, gpu::LaunchOp launch) {
   }
 }
 
+/// Stores all-ones bits (a NaN in every float type, -1 in every integer)
+/// into every element of `buffer`, a static host buffer of scalars: the
+/// values a kernel reads where it wrote nothing (as the runtime's
+/// GOOGLE_MLIR_POISON_BUFFERS=1 gives its global buffers).
+void poisonBuffer(RewriterBase &rewriter, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  Type element = type.getElementType();
+  TypedAttr poison;
+  if (auto floatType = dyn_cast<FloatType>(element))
+    poison = rewriter.getFloatAttr(
+        floatType, APFloat(floatType.getFloatSemantics(),
+                           APInt::getAllOnes(floatType.getWidth())));
+  else if (isa<IntegerType, IndexType>(element))
+    poison = rewriter.getIntegerAttr(element, -1);
+  else
+    return;
+  Value value = arith::ConstantOp::create(rewriter, loc, poison);
+  if (type.getRank() == 0) {
+    memref::StoreOp::create(rewriter, loc, value, buffer);
+    return;
+  }
+  Value flat = buffer;
+  if (type.getRank() != 1) {
+    ReassociationIndices all =
+        llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    flat = memref::CollapseShapeOp::create(rewriter, loc, buffer,
+                                           ArrayRef<ReassociationIndices>{all});
+  }
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value size = memref::DimOp::create(rewriter, loc, flat, 0);
+  auto loop = scf::ForOp::create(rewriter, loc, zero, size, one);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  memref::StoreOp::create(rewriter, loc, value, flat, loop.getInductionVar());
+}
+
 /// Runs `launch`'s body for every block, and in each block for every
 /// thread, in order (see BlockOnHost for barriers). Shared memory
-/// (workgroup attributions) is one host buffer that the blocks reuse.
+/// (workgroup attributions) is one host buffer that the blocks reuse,
+/// poisoned (see poisonBuffer) as each block starts: a block reading
+/// shared memory it did not write sees NaNs, not an earlier block's data.
 LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
                         std::optional<int64_t> checkedWarpSize,
                         unsigned checkedBuffers) {
@@ -1930,7 +1965,7 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
   mapping.map(blockArgs.x, block[0]);
   mapping.map(blockArgs.y, block[1]);
   mapping.map(blockArgs.z, block[2]);
-  SmallVector<Value> buffers;
+  SmallVector<Value> buffers, sharedBuffers;
   RaceCheck races;
   Type index = rewriter.getIndexType();
   if (checkedWarpSize) {
@@ -1957,6 +1992,7 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
         MemRefType::get(type.getShape(), type.getElementType()));
     mapping.map(attribution, buffer);
     buffers.push_back(buffer);
+    sharedBuffers.push_back(buffer);
     if (!checkedWarpSize || position >= checkedBuffers)
       continue;
     RaceCheck::Shadow shadow;
@@ -1980,6 +2016,7 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
         MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type()),
         ValueRange{arith::IndexCastOp::create(rewriter, loc, index, bytes)});
     buffers.push_back(buffer);
+    sharedBuffers.push_back(buffer);
     SmallVector<gpu::DynamicSharedMemoryOp> dynamic;
     launch.walk([&](gpu::DynamicSharedMemoryOp op) { dynamic.push_back(op); });
     for (gpu::DynamicSharedMemoryOp op : dynamic) {
@@ -2017,6 +2054,8 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
       memref::StoreOp::create(
           rewriter, loc, zero, races.epochs,
           ValueRange{arith::ConstantIndexOp::create(rewriter, loc, which)});
+  for (Value buffer : sharedBuffers)
+    poisonBuffer(rewriter, loc, buffer);
   Value none = arith::ConstantIndexOp::create(rewriter, loc, -1);
   for (auto &[buffer, shadow] : races.shadows) {
     Value size = memref::DimOp::create(rewriter, loc, shadow.writer, 0);

@@ -33,14 +33,16 @@ func.func @launch_as_loops(%n: index, %out: memref<?xf32>) {
 // -----
 
 // Barriers split the block's threads into phases: every thread runs a phase
-// before any runs the next. Shared memory is one host buffer; a value used
-// after a barrier is kept per thread.
+// before any runs the next. Shared memory is one host buffer, poisoned as
+// each block starts; a value used after a barrier is kept per thread.
 // CHECK-LABEL: func.func @barrier_phases
 // CHECK: %[[SHARED:.*]] = memref.alloc() : memref<32xf32>
 // CHECK: %[[KEPT:.*]] = memref.alloc(%{{.*}}) : memref<?xindex>
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: scf.for %[[BX:.*]] = %{{.*}} to
+// CHECK: scf.for %[[P:.*]] = %{{.*}} to
+// CHECK-NEXT: memref.store %{{.*}}, %[[SHARED]][%[[P]]]
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: scf.for %[[TX:.*]] = %{{.*}} to

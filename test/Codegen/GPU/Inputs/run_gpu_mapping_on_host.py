@@ -7,7 +7,9 @@ Lowers MODULE with google-opt --google-test-gpu-mapping-on-host (the GPU
 pipeline's device buffers and kernel mapping, the launches run as loops on
 the host; a test tool, see test/lib/TestRunLaunchesOnHost.cpp) with the
 --pipeline-options given, then runs the result with google-run (the
-host code at opt-level 0). With
+host code at opt-level 0), its buffers poisoned
+(GOOGLE_MLIR_POISON_BUFFERS=1 unless the environment sets it; shared
+memory is poisoned per block by the emulation itself). With
 --interpret, it is google-run. GOOGLE_OPT and GOOGLE_RUN name the tools;
 lowered modules are kept under $GOOGLE_MLIR_CACHE_DIR/gpu-mapping.
 """
@@ -73,6 +75,7 @@ def main():
     codegen.append("opt-level=" +
                    os.environ.get("GOOGLE_MAPPING_HOST_OPT_LEVEL", "0"))
     rest.append("--pipeline-options=" + " ".join(codegen))
+    os.environ.setdefault("GOOGLE_MLIR_POISON_BUFFERS", "1")
     os.execv(google_run, [google_run, lowered] + rest)
 
 
