@@ -13,6 +13,9 @@ nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 # PART=2 the misaligned and isolated cases and the sanitizers: the whole
 # can take longer than one device call allows.
 PART=${PART:-all}
+# Cases (not benches: it adds a fill per allocation) run with their
+# buffers poisoned: a kernel reading what nothing wrote gives NaNs.
+P="env GOOGLE_MLIR_POISON_BUFFERS=${POISON:-1}"
 if [ "$PART" != 2 ]; then
 # The warp-specialized ones (WS) after the others: a hang in them leaves
 # the plain wgmma kernels' results standing.
@@ -21,18 +24,18 @@ if [ "$PART" != 2 ]; then
 NEW=${NEW:-wgmma|warps[48]|blocks2|scatter}
 WS=${WS:-wgmma-specialized|wgmma2?-ws}
 timeout ${BENCH_S:-90} python3 bench/gpu/device_run.py $B --no-cases --calls 20 --skip "$NEW" 2>&1 | tee $OUT/bench.txt
-timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench --skip "$NEW" ${ONLY:+--only "$ONLY"} 2>&1 | tail -40 | tee $OUT/cases.txt
-timeout ${NEW_CASES_S:-90} python3 bench/gpu/device_run.py $B --no-bench --only "$NEW" --skip "$WS" 2>&1 | tail -20 | tee $OUT/new-cases.txt
+timeout ${CASES_S:-150} $P python3 bench/gpu/device_run.py $B --no-bench --skip "$NEW" ${ONLY:+--only "$ONLY"} 2>&1 | tail -40 | tee $OUT/cases.txt
+timeout ${NEW_CASES_S:-90} $P python3 bench/gpu/device_run.py $B --no-bench --only "$NEW" --skip "$WS" 2>&1 | tail -20 | tee $OUT/new-cases.txt
 timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-cases --calls 20 --only "$NEW" --skip "$WS" 2>&1 | tee $OUT/new-bench.txt
-timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-bench --only "$WS" 2>&1 | tail -20 | tee $OUT/ws-cases.txt
+timeout ${NEW_S:-60} $P python3 bench/gpu/device_run.py $B --no-bench --only "$WS" 2>&1 | tail -20 | tee $OUT/ws-cases.txt
 timeout ${NEW_S:-60} python3 bench/gpu/device_run.py $B --no-cases --calls 20 --only "$WS" 2>&1 | tee $OUT/ws-bench.txt
 fi
 if [ "$PART" != 1 ]; then
-timeout ${CASES_S:-150} python3 bench/gpu/device_run.py $B --no-bench --misalign --only "${MISALIGN:-matmul-(tensor|tiles|blocks|vector|transposed|wgmma)|matmul-o|split-k}" 2>&1 | tail -12 | tee $OUT/misaligned.txt
+timeout ${CASES_S:-150} $P python3 bench/gpu/device_run.py $B --no-bench --misalign --only "${MISALIGN:-matmul-(tensor|tiles|blocks|vector|transposed|wgmma)|matmul-o|split-k}" 2>&1 | tail -12 | tee $OUT/misaligned.txt
 # Cases whose failure loses the CUDA context (a failed check in a kernel),
 # one process each.
 for id in $(python3 -c "import json,sys; print(' '.join(r['id'] for r in json.load(open(sys.argv[1] + '/manifest.json')) if r.get('isolated')))" $B); do
-  timeout 60 python3 bench/gpu/device_run.py $B --no-bench --isolated --only "^$id\$" 2>&1 | tail -3
+  timeout 60 $P python3 bench/gpu/device_run.py $B --no-bench --isolated --only "^$id\$" 2>&1 | tail -3
 done | tee $OUT/isolated.txt
 SAN=${SANITIZE:-control-flow|scatter|short-rows|transpose-tiles|transposed-operands|split-k|convolution|reductions-o3|normalization|wgmma}
 for tool in racecheck memcheck; do
