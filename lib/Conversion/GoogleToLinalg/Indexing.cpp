@@ -735,23 +735,23 @@ private:
     auto at = [&](OpBuilder &nb, Location nl, Value vector, Value i) {
       return tensor::ExtractOp::create(nb, nl, vector, i).getResult();
     };
-    Value keys = createIndexVector(
-        b, loc, count, [&](OpBuilder &nb, Location nl, Value i) {
-          return toI64(nb, nl,
-                       wrapIndex(nb, nl, at(nb, nl, indices, i), extent));
-        });
+    // A position's row, recomputed where it is read (a vector of them
+    // would take a kernel of its own on GPUs).
+    auto key = [&](OpBuilder &nb, Location nl, Value i) {
+      return toI64(nb, nl, wrapIndex(nb, nl, at(nb, nl, indices, i), extent));
+    };
     Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
     Value ranks = createIndexVector(
         b, loc, count, [&](OpBuilder &nb, Location nl, Value i) {
-          Value key = at(nb, nl, keys, i);
+          Value own = key(nb, nl, i);
           return foldRange(
               nb, nl, countValue, zero,
               [&](OpBuilder &lb, Location ll, Value j, Value before) {
-                Value other = at(lb, ll, keys, j);
+                Value other = key(lb, ll, j);
                 Value smaller = arith::CmpIOp::create(
-                    lb, ll, arith::CmpIPredicate::slt, other, key);
+                    lb, ll, arith::CmpIPredicate::slt, other, own);
                 Value same = arith::CmpIOp::create(
-                    lb, ll, arith::CmpIPredicate::eq, other, key);
+                    lb, ll, arith::CmpIPredicate::eq, other, own);
                 Value earlier = arith::CmpIOp::create(
                     lb, ll, arith::CmpIPredicate::ult, j, i);
                 Value isBefore = arith::OrIOp::create(
@@ -801,10 +801,10 @@ private:
                 Value middle = arith::ShRUIOp::create(
                     wb, wl, arith::AddIOp::create(wb, wl, range[0], range[1]),
                     one);
-                Value key = at(wb, wl, keys,
-                               toIndex(wb, wl, at(wb, wl, order, middle)));
+                Value middleKey =
+                    key(wb, wl, toIndex(wb, wl, at(wb, wl, order, middle)));
                 Value below = arith::CmpIOp::create(
-                    wb, wl, arith::CmpIPredicate::slt, key, row);
+                    wb, wl, arith::CmpIPredicate::slt, middleKey, row);
                 Value next = arith::AddIOp::create(wb, wl, middle, one);
                 scf::YieldOp::create(
                     wb, wl,
@@ -884,7 +884,7 @@ private:
     return generic.getResult(0);
   }
 
-  /// The segments' four more kernels, in steps: a GPU launch (a few
+  /// The segments' three more kernels, in steps: a GPU launch (a few
   /// microseconds) is worth about a million steps of one parallel kernel.
   static constexpr double kSegmentLaunchSteps = 1 << 20;
 
