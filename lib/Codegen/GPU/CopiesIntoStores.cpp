@@ -152,12 +152,15 @@ bool collectKernelStores(Value buffer, SmallVectorImpl<memref::StoreOp> &stores,
 }
 
 /// `indices` into the source of `reshape` as indices into its result
-/// (row-major: an expansion splits each index, a collapse joins them).
+/// (row-major: an expansion splits each index, a collapse joins them; a
+/// 0-d source expands to unit dimensions, all at 0).
 SmallVector<Value> reshapeIndices(IndexBuilder &b, Operation *reshape,
                                   ArrayRef<Value> indices) {
   SmallVector<Value> result;
   if (auto expand = dyn_cast<memref::ExpandShapeOp>(reshape)) {
     ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    if (expand.getSrcType().getRank() == 0)
+      return SmallVector<Value>(shape.size(), b.constant(0));
     for (auto [index, group] :
          llvm::zip(indices, expand.getReassociationIndices())) {
       SmallVector<Value> parts(group.size());

@@ -152,3 +152,25 @@ func.func @innermost_moves(%a: memref<64x96xf32>, %t: memref<96x64xf32>) {
   gpu.dealloc %c : memref<64x96xf32>
   return
 }
+
+// -----
+
+// A full reduction's 0-d result, expanded to one element and copied into a
+// view of a padded buffer: the reduction stores at the view's element 0 (a
+// 0-d source expands to unit dimensions at 0; the store had no indices and
+// failed to verify).
+// CHECK-LABEL: func.func @scalar_into_padding
+// CHECK: %[[VIEW:.*]] = memref.subview
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[VIEW]][%{{.*}}] : memref<1xf32, strided<[1], offset: 1>>
+// CHECK-NOT: linalg.copy
+func.func @scalar_into_padding(%x: memref<3xf32>, %out: memref<3xf32>) {
+  %cst = arith.constant 0xFF800000 : f32
+  %r = gpu.alloc () : memref<f32>
+  linalg.fill ins(%cst : f32) outs(%r : memref<f32>)
+  linalg.reduce { arith.maximumf } ins(%x : memref<3xf32>) outs(%r : memref<f32>) dimensions = [0]
+  %e = memref.expand_shape %r [] output_shape [1] : memref<f32> into memref<1xf32>
+  %v = memref.subview %out[1] [1] [1] : memref<3xf32> to memref<1xf32, strided<[1], offset: 1>>
+  linalg.copy ins(%e : memref<1xf32>) outs(%v : memref<1xf32, strided<[1], offset: 1>>)
+  return
+}
