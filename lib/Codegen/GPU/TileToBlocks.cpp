@@ -12,11 +12,13 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::google {
@@ -216,12 +218,24 @@ FailureOr<bool> tileChain(RewriterBase &rewriter, const RowChain &chain) {
     return false;
   // The loop takes the last op's place: what reads the chain's values
   // outside it must come after.
+  // A reshape of a value (a per-row value given back its unit dimension)
+  // that only ops after the chain read moves after it.
+  auto readsAfter = [&](Operation *op) {
+    return llvm::all_of(op->getUsers(), [&](Operation *user) {
+      Operation *ancestor = last->getBlock()->findAncestorOpInBlock(*user);
+      return ancestor && last->isBeforeInBlock(ancestor);
+    });
+  };
   llvm::SmallPtrSet<Operation *, 8> readOutside;
   for (Operation *member : members)
-    for (Operation *user : member->getUsers()) {
+    for (Operation *user : llvm::make_early_inc_range(member->getUsers())) {
       if (memberSet.contains(user))
         continue;
       Operation *ancestor = last->getBlock()->findAncestorOpInBlock(*user);
+      if (ancestor == user && ancestor->isBeforeInBlock(last) &&
+          isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user) &&
+          readsAfter(user))
+        user->moveAfter(last);
       if (!ancestor || ancestor->isBeforeInBlock(last))
         return false;
       readOutside.insert(member);
@@ -492,6 +506,48 @@ getAttentionNeighbours(ArrayRef<RowChain> chains) {
   return neighbours;
 }
 
+/// Elementwise ops over per-row values kept with trailing unit dimensions
+/// (`var + eps` on N x 1 where a layer norm's variance is saved for its
+/// gradient) drop them: over the rows only, they join row chains (the
+/// reshapes around them fold, and chains read through the expansions).
+void dropTrailingUnitLoops(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<linalg::GenericOp> candidates;
+  func.walk([&](linalg::GenericOp op) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (!op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
+        op.getNumParallelLoops() != op.getNumLoops() || ranges.size() < 2 ||
+        ranges.back() != 1 || ShapedType::isDynamicShape(ranges) ||
+        llvm::all_of(ranges, [](int64_t extent) { return extent == 1; }))
+      return;
+    candidates.push_back(op);
+  });
+  if (candidates.empty())
+    return;
+  linalg::ControlDropUnitDims options;
+  options.controlFn = [](Operation *op) {
+    SmallVector<int64_t> ranges =
+        cast<linalg::LinalgOp>(op).getStaticLoopRanges();
+    SmallVector<unsigned> trailing;
+    for (unsigned dim = ranges.size(); dim > 0 && ranges[dim - 1] == 1; --dim)
+      trailing.push_back(dim - 1);
+    return trailing;
+  };
+  for (linalg::GenericOp op : candidates) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::DropUnitDimsResult> dropped =
+        linalg::dropUnitDims(rewriter, op, options);
+    if (succeeded(dropped))
+      rewriter.replaceOp(op, dropped->replacements);
+  }
+  // collapse(expand(x)) -> x, and the dead ops an aborted drop leaves.
+  RewritePatternSet patterns(func.getContext());
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
+                                                       func.getContext());
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns,
+                                                     func.getContext());
+  (void)applyPatternsGreedily(func, std::move(patterns));
+}
+
 struct GpuTileToBlocksPass
     : public google::impl::GpuTileToBlocksPassBase<GpuTileToBlocksPass> {
   using Base::Base;
@@ -507,6 +563,8 @@ struct GpuTileToBlocksPass
                        << tileSize;
       return signalPassFailure();
     }
+    IRRewriter rewriter(&getContext());
+    dropTrailingUnitLoops(rewriter, func);
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics())
@@ -564,7 +622,6 @@ struct GpuTileToBlocksPass
       if (strategy.getBlockTile())
         contractions.push_back({op, *dims, strategy});
     }
-    IRRewriter rewriter(&getContext());
     for (const RowChain &chain : chains) {
       // One row is one block already (and its views fold into casts).
       if (chain.getNumRows() <= 1 ||

@@ -496,3 +496,52 @@ func.func @batched_attention(%arg0: tensor<2x128x64xf32>, %arg1: tensor<2x128x64
   %12 = linalg.batch_matmul ins(%9, %arg2 : tensor<2x128x128xf32>, tensor<2x128x64xf32>) outs(%11 : tensor<2x128x64xf32>) -> tensor<2x128x64xf32>
   return %12 : tensor<2x128x64xf32>
 }
+
+// -----
+
+// Per-row ops kept over N x 1 (a layer norm's variance + eps and its
+// reciprocal square root, which its gradient saves) drop the unit loop
+// and join the chain: one loop over rows, the saved value yielded from it
+// and given its unit dimension back after it.
+// CHECK-LABEL: func.func @saved_row_values
+// CHECK: %[[LOOP:.*]]:2 = scf.forall (%{{.*}}) in (64)
+// CHECK: linalg.reduce
+// CHECK: %[[SAVED:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1xf32>)
+// CHECK: arith.addf
+// CHECK: math.rsqrt
+// CHECK: tensor.parallel_insert_slice %[[SAVED]]
+// CHECK: } {mapping = [#gpu.block<linear_dim_0>]}
+// CHECK-NEXT: %[[EXPANDED:.*]] = tensor.expand_shape %[[LOOP]]#1 {{\[\[}}0, 1]] output_shape [64, 1]
+// CHECK-NOT: linalg.
+// CHECK: return %[[LOOP]]#0, %[[EXPANDED]]
+func.func @saved_row_values(%x: tensor<64x256xf32>) -> (tensor<64x256xf32>, tensor<64x1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %ex = tensor.empty() : tensor<64x256xf32>
+  %sq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x256xf32>) outs(%ex : tensor<64x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<64x256xf32>
+  %s = linalg.reduce { arith.addf } ins(%sq : tensor<64x256xf32>) outs(%f : tensor<64xf32>) dimensions = [1]
+  %s1 = tensor.expand_shape %s [[0, 1]] output_shape [64, 1] : tensor<64xf32> into tensor<64x1xf32>
+  %e1 = tensor.empty() : tensor<64x1xf32>
+  %v = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%s1 : tensor<64x1xf32>) outs(%e1 : tensor<64x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %eps : f32
+    linalg.yield %a : f32
+  } -> tensor<64x1xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v : tensor<64x1xf32>) outs(%e1 : tensor<64x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %q = math.rsqrt %in : f32
+    linalg.yield %q : f32
+  } -> tensor<64x1xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %r : tensor<64x256xf32>, tensor<64x1xf32>) outs(%ex : tensor<64x256xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %m = arith.mulf %in, %in2 : f32
+    linalg.yield %m : f32
+  } -> tensor<64x256xf32>
+  return %y, %v : tensor<64x256xf32>, tensor<64x1xf32>
+}
