@@ -166,7 +166,7 @@ template <typename... Kinds>
 bool isRowReductionOf(linalg::LinalgOp op, Value input, Value output,
                       int64_t rank) {
   ReductionCombine combine = getReductionCombine(op);
-  return combine && !combine.widen && isa<Kinds...>(combine.combine) &&
+  return combine && combine.convert.empty() && isa<Kinds...>(combine.combine) &&
          hasRowLoops(op, rank, 1) && op.getDpsInputOperand(0)->get() == input &&
          isReadAt(op, *op.getDpsInputOperand(0), /*row=*/false) &&
          op.getDpsInitOperand(0)->get() == output &&

@@ -540,17 +540,22 @@ constexpr int64_t kMinFullReductionPerThread = 16;
 /// then a commutative and associative op on two accumulators (float adds
 /// may be reassociated, SPEC).
 struct ReductionCombine {
-  arith::ExtFOp widen;
+  /// The body's ops that compute what is combined from an input element
+  /// (a widening, a gather check's out-of-range test), in order.
+  SmallVector<Operation *> convert;
   Operation *combine = nullptr;
 
   explicit operator bool() const { return combine; }
 
   /// An input element as an accumulator.
   Value toAccumulator(RewriterBase &rewriter, Value element) const {
-    if (!widen)
+    if (convert.empty())
       return element;
-    arith::ExtFOp op = widen;
-    return arith::ExtFOp::create(rewriter, op.getLoc(), op.getType(), element);
+    IRMapping mapping;
+    mapping.map(convert.front()->getBlock()->getArgument(0), element);
+    for (Operation *op : convert)
+      rewriter.clone(*op, mapping);
+    return mapping.lookup(convert.back()->getResult(0));
   }
 
   /// Two accumulators combined.
@@ -563,8 +568,9 @@ struct ReductionCombine {
 };
 
 /// The combine of a reduction with one input read through a permutation
-/// and a body `yield combine(in, out)` or `yield combine(extf(in), out)`
-/// (either operand order); empty otherwise.
+/// and a body `yield combine(f(in), out)` (either operand order), where f
+/// is none or effect-free ops of `in` and values from outside the body;
+/// empty otherwise.
 ReductionCombine getReductionCombine(linalg::LinalgOp op);
 
 /// The combine of a reduction with no parallel dimension (see

@@ -9,34 +9,40 @@ using namespace mlir;
 namespace mlir::google::kernels {
 
 /// The combine of a reduction with one input read through a permutation
-/// and a body `yield combine(in, out)` or `yield combine(extf(in), out)`
-/// (either operand order); empty otherwise.
+/// and a body `yield combine(f(in), out)` (either operand order), where f
+/// is none or effect-free ops of `in` and values from outside the body;
+/// empty otherwise.
 ReductionCombine getReductionCombine(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 1 ||
       op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
       !op.getMatchingIndexingMap(op.getDpsInputOperand(0)).isPermutation())
     return {};
   Block *body = op.getBlock();
+  Value out = body->getArgument(1);
   ReductionCombine result;
-  auto ops = body->without_terminator();
-  auto it = ops.begin();
-  if (it != ops.end())
-    if (auto widen = dyn_cast<arith::ExtFOp>(*it);
-        widen && widen.getIn() == body->getArgument(0)) {
-      result.widen = widen;
-      ++it;
-    }
-  if (it == ops.end() || std::next(it) != ops.end())
+  for (Operation &nested : body->without_terminator()) {
+    if (nested.getNumRegions() != 0 || nested.getNumResults() != 1 ||
+        !isMemoryEffectFree(&nested))
+      return {};
+    result.convert.push_back(&nested);
+  }
+  if (result.convert.empty())
     return {};
-  Operation *combine = &*it;
+  Operation *combine = result.convert.pop_back_val();
   if (!isa<arith::AddFOp, arith::AddIOp, arith::MaximumFOp, arith::MinimumFOp,
            arith::MaxNumFOp, arith::MinNumFOp, arith::MaxSIOp, arith::MinSIOp>(
           combine) ||
       combine->getNumOperands() != 2 ||
       body->getTerminator()->getOperand(0) != combine->getResult(0))
     return {};
-  Value in = result.widen ? result.widen.getResult() : body->getArgument(0);
-  Value out = body->getArgument(1);
+  // f reads the element, its own results and values from outside only.
+  for (Operation *convert : result.convert)
+    for (Value operand : convert->getOperands())
+      if (operand.getParentBlock() == body && operand != body->getArgument(0) &&
+          !llvm::is_contained(result.convert, operand.getDefiningOp()))
+        return {};
+  Value in = result.convert.empty() ? Value(body->getArgument(0))
+                                    : result.convert.back()->getResult(0);
   if (in.getType() != out.getType() ||
       !((combine->getOperand(0) == in && combine->getOperand(1) == out) ||
         (combine->getOperand(0) == out && combine->getOperand(1) == in)))

@@ -522,6 +522,40 @@ func.func @one_block_reduction(%x: memref<1000xf32>, %y: memref<f32>, %s: memref
 
 // -----
 
+// A reduction whose body computes what it adds from each element (a
+// gather's index check: how many indices are out of range) is a reduction
+// like the others: one block of 256 threads, each element tested where it
+// is read, the fill taken in. It was one thread looping over every index.
+// CHECK-LABEL: func.func @count_out_of_range
+// CHECK-SAME: (%[[IDS:.*]]: memref<4x64xi64>, %[[COUNT:.*]]: memref<i64>)
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}} workgroup(%{{.*}} : memref<256xi64, #gpu.address_space<workgroup>>)
+// CHECK: memref.load %[[IDS]]
+// CHECK: arith.cmpi slt
+// CHECK: arith.cmpi sge
+// CHECK: arith.extui
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[COUNT]][]
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @count_out_of_range(%ids: memref<4x64xi64>, %count: memref<i64>) {
+  %zero = arith.constant 0 : i64
+  %low = arith.constant -96 : i64
+  %high = arith.constant 96 : i64
+  linalg.fill ins(%zero : i64) outs(%count : memref<i64>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%ids : memref<4x64xi64>) outs(%count : memref<i64>) {
+  ^bb0(%in: i64, %out: i64):
+    %below = arith.cmpi slt, %in, %low : i64
+    %above = arith.cmpi sge, %in, %high : i64
+    %outside = arith.ori %below, %above : i1
+    %one = arith.extui %outside : i1 to i64
+    %sum = arith.addi %out, %one : i64
+    linalg.yield %sum : i64
+  }
+  return
+}
+
+// -----
+
 // A matmul spanning whole blocks (here dynamic) goes through shared memory:
 // each block of 16x16 threads owns a 64x64 tile of C and walks K in slices
 // of 16. Per slice its threads stage the slices of A (64x16) and B (16x64)
