@@ -300,6 +300,7 @@ static google_rt_device call_device(void) {
 }
 
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool host_shared) {
+  (void)stream; /* the call's: see get_stream */
   google_rt_device device = call_device();
   void *pointer = NULL;
   google_rt_status status =
@@ -323,7 +324,6 @@ void *mgpuMemAlloc(uint64_t bytes, void *stream, bool host_shared) {
     google_rt_fail_call(GOOGLE_RT_OUT_OF_MEMORY,
                         "out of memory (recording the call's buffers)");
   }
-  (void)stream; /* the call's */
   if (google_rt_poison_buffers())
     check(google_rt_poison(device, pointer, bytes));
   return pointer;

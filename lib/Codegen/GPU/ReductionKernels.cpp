@@ -21,8 +21,13 @@ ReductionCombine getReductionCombine(linalg::LinalgOp op) {
   Value out = body->getArgument(1);
   ReductionCombine result;
   for (Operation &nested : body->without_terminator()) {
+    // (Kernels may compute f on elements they then drop: no divisions,
+    // which could trap there.)
     if (nested.getNumRegions() != 0 || nested.getNumResults() != 1 ||
-        !isMemoryEffectFree(&nested))
+        !isMemoryEffectFree(&nested) ||
+        isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+            arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(
+            nested))
       return {};
     result.convert.push_back(&nested);
   }
