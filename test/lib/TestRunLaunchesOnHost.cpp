@@ -40,6 +40,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -1650,9 +1651,7 @@ constexpr int64_t kGlobalRaceSlots = int64_t(1) << 16;
 
 /// What `memref` views, through view-like ops.
 Value getViewedBuffer(Value memref) {
-  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
-    memref = view.getViewSource();
-  return memref;
+  return memref::skipViewLikeOps(cast<MemrefValue>(memref));
 }
 
 /// Whether `memref`, accessed in `launch`, is global memory: no memory
