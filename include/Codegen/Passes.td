@@ -431,6 +431,43 @@ def CheckShapeAssumptionsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def DeferChecksPass : Pass<"google-defer-checks", "::mlir::func::FuncOp"> {
+  let summary = "Make deferrable run-time checks as late as their results "
+                "allow";
+  let description = [{
+    A check that reads a tensor on the host (a gather's count of indices out
+    of range) makes a GPU call copy the count back and wait for the kernels
+    before it, in the middle of the call. A `cf.assert` marked
+    `google.deferrable_check` (its failure leaves the code after it
+    memory-safe: kernels clamp the indices) moves down its block, with the
+    pure ops that only it reads (the `tensor.extract` of the count, the
+    comparison), to just before the first op that must not run after a
+    failed check unseen:
+
+    - another check (the first failure in program order is the one
+      reported), a call, the block's terminator;
+    - an op with regions other than a linalg op, `tensor.pad` or
+      `tensor.generate` (a loop's trip count may come from the data);
+    - any other `tensor.extract` (the host reads data that could steer it)
+      or op with memory effects.
+
+    Checks that meet at one such op keep their order.
+
+    ```mlir
+    %count = linalg.generic ... // out-of-range indices
+    %n = tensor.extract %count[] : tensor<i64>
+    %ok = arith.cmpi eq, %n, %c0 : i64
+    cf.assert %ok, "..." {google.deferrable_check}
+    %r = linalg.matmul ...
+    return %r
+    => %count = linalg.generic ...
+       %r = linalg.matmul ...
+       %n = tensor.extract %count[] ; %ok = ... ; cf.assert %ok, ...
+       return %r
+    ```
+  }];
+}
+
 def LowerChecksToRuntimePass
     : Pass<"google-lower-checks-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Turn failed cf.assert checks into runtime errors";

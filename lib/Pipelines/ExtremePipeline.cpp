@@ -277,6 +277,9 @@ void google::addLinalgLoweringPasses(OpPassManager &pm,
          /*reshapes=*/options.target == Target::CPU, /*epilogues=*/true}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // Index checks read their counts back where the call ends, not in its
+  // middle (on GPUs, a copy and a wait).
+  pm.addNestedPass<func::FuncOp>(createDeferChecksPass());
   if (options.optLevel > 0)
     pm.addNestedPass<func::FuncOp>(createHoistLoopInvariantsPass());
 }

@@ -1,5 +1,5 @@
 // RUN: %python %e2e run %s google-run | FileCheck %s
-// CHECK: e2e: 17 cases match numpy, 7 fail as expected
+// CHECK: e2e: 20 cases match numpy, 12 fail as expected
 // concat, pad, iota and gather (numpy.take): data movement by index.
 
 // E2E: @join(a: 2x3xf32, b: 2x5xf32, c: 2x0xf32) -> np.concatenate([a, b, c], axis=1)
@@ -33,6 +33,17 @@
 // E2E: @take_taken(order: 5xi32[-6:5], i: i64[-5:4], t: 6x3xf32) -> np.take(t, np.take(order, i), axis=0)
 // E2E-ERROR: @take_one(t: 6x3x4xf32, i: i64[6:9]) -> @take_one: google.gather: 1 indices are outside [-6, 6) for axis 0 (expected 0)
 // E2E-ERROR: @take_one_dynamic(t: 0x4xf32, i: i64[0:0]) -> google.gather: 1 indices are outside its extent for axis 0
+// Index checks are made where the call ends (on GPUs, no copy and wait in
+// its middle), after the work that reads the clamped rows, but before
+// another check: the first failure in program order is reported.
+// E2E: @embed(t: 10x4xf32, ids: 6xi64[-10:9], w: 4x5xf32) -> softmax(np.take(t, ids, axis=0) @ w)
+// E2E-ERROR: @embed(t: 10x4xf32, ids: 6xi64[10:12], w: 4x5xf32) -> @embed: google.gather: 6 indices are outside [-10, 10) for axis 0 (expected 0)
+// E2E: @two_tables(t: 10x4xf32, u: 6x4xf32, ids: 3xi64[0:5]) -> np.tanh(np.take(t, ids, axis=0)) + np.take(u, ids, axis=0)
+// E2E-ERROR: @two_tables(t: 10x4xf32, u: 6x4xf32, ids: 3xi64[12:14]) -> google.gather: 3 indices are outside [-10, 10) for axis 0
+// E2E-ERROR: @two_tables(t: 10x4xf32, u: 6x4xf32, ids: 3xi64[7:9]) -> google.gather: 3 indices are outside [-6, 6) for axis 0
+// E2E: @take_then_join(t: 10x4xf32, ids: 3xi64[0:9], b: 2x4xf32) -> np.concatenate([np.take(t, ids, axis=0) * 2, b], axis=0)
+// E2E-ERROR: @take_then_join(t: 10x4xf32, ids: 3xi64[10:12], b: 2x5xf32) -> google.gather: 3 indices are outside [-10, 10) for axis 0
+// E2E-ERROR: @take_then_join(t: 10x4xf32, ids: 3xi64[0:9], b: 2x5xf32) -> google.concat: dimension 1 of input 1 is 5, expected 4
 
 func.func @join(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>, %c: tensor<2x0xf32>) -> tensor<2x8xf32> {
   %0 = google.concat %a, %b, %c {axis = -1 : i64} : tensor<2x3xf32>, tensor<2x5xf32>, tensor<2x0xf32> -> tensor<2x8xf32>
@@ -83,6 +94,25 @@ func.func @take_from_empty(%t: tensor<?x0xi32>, %ids: tensor<?xi64>) -> tensor<?
 func.func @take_dynamic(%t: tensor<?x4xf32>, %ids: tensor<?xi64>) -> tensor<?x4xf32> {
   %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<?x4xf32>, tensor<?xi64> -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
+}
+func.func @embed(%t: tensor<10x4xf32>, %ids: tensor<6xi64>, %w: tensor<4x5xf32>) -> tensor<6x5xf32> {
+  %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<10x4xf32>, tensor<6xi64> -> tensor<6x4xf32>
+  %1 = google.matmul %0, %w : tensor<6x4xf32>, tensor<4x5xf32> -> tensor<6x5xf32>
+  %2 = google.softmax %1 {axis = -1 : i64} : tensor<6x5xf32>
+  return %2 : tensor<6x5xf32>
+}
+func.func @two_tables(%t: tensor<10x4xf32>, %u: tensor<6x4xf32>, %ids: tensor<3xi64>) -> tensor<3x4xf32> {
+  %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<10x4xf32>, tensor<3xi64> -> tensor<3x4xf32>
+  %1 = google.tanh %0 : tensor<3x4xf32>
+  %2 = google.gather %u, %ids {axis = 0 : i64} : tensor<6x4xf32>, tensor<3xi64> -> tensor<3x4xf32>
+  %3 = google.add %1, %2 : tensor<3x4xf32>, tensor<3x4xf32> -> tensor<3x4xf32>
+  return %3 : tensor<3x4xf32>
+}
+func.func @take_then_join(%t: tensor<10x4xf32>, %ids: tensor<3xi64>, %b: tensor<?x?xf32>) -> tensor<?x4xf32> {
+  %0 = google.gather %t, %ids {axis = 0 : i64} : tensor<10x4xf32>, tensor<3xi64> -> tensor<3x4xf32>
+  %1 = google.add %0, %0 : tensor<3x4xf32>, tensor<3x4xf32> -> tensor<3x4xf32>
+  %2 = google.concat %1, %b {axis = 0 : i64} : tensor<3x4xf32>, tensor<?x?xf32> -> tensor<?x4xf32>
+  return %2 : tensor<?x4xf32>
 }
 func.func @take_one_last(%x: tensor<1x2x3x3xf64>, %w: tensor<1x3x3x2xf64>, %i: tensor<i32>) -> tensor<1x2x5xf64> {
   %c = google.conv2d %x, %w {strides = array<i64: 2, 1>, dilations = array<i64: 2, 1>, padding = array<i64: 1, 1, 2, 2>, groups = 1 : i64} : tensor<1x2x3x3xf64>, tensor<1x3x3x2xf64> -> tensor<1x2x5x2xf64>

@@ -197,10 +197,13 @@ Value emitIndexRangeCheck(OpBuilder &b, Location loc, StringRef name,
                           : ("[-" + Twine(staticExtent) + ", " +
                              Twine(staticExtent) + ")")
                                 .str();
-  cf::AssertOp::create(b, loc, inRange,
-                       (name + ": {0} indices are outside " + range +
-                        " for axis " + Twine(axis) + " (expected {1})")
-                           .str());
+  auto check =
+      cf::AssertOp::create(b, loc, inRange,
+                           (name + ": {0} indices are outside " + range +
+                            " for axis " + Twine(axis) + " (expected {1})")
+                               .str());
+  // What reads the indices clamps them (or skips its work on this value).
+  check->setAttr(GoogleDialect::kDeferrableCheckAttrName, b.getUnitAttr());
   return inRange;
 }
 

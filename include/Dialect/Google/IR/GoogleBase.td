@@ -42,6 +42,11 @@ def Google_Dialect : Dialect {
     /// Unit attribute on functions whose results are out-parameters.
     static constexpr ::llvm::StringLiteral kResultsOutAttrName =
         "google.results_out";
+    /// Unit attribute on a cf.assert after which the code stays memory-safe
+    /// when it fails (it clamps what the check guards): the check may be
+    /// made later (--google-defer-checks).
+    static constexpr ::llvm::StringLiteral kDeferrableCheckAttrName =
+        "google.deferrable_check";
   }];
 }
 
