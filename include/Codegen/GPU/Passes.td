@@ -109,6 +109,11 @@ def GpuTileToBlocksPass
     chains. Split-K and register-tile contractions, elementwise ops and
     full reductions are mapped on buffers by `--google-map-to-gpu` (their
     threads take consecutive elements of the collapsed iteration space).
+    The elementwise epilogue of such a contraction, when it writes an empty
+    tensor of the product's type, writes the product in place instead:
+    the kernel then takes it in whatever buffer bufferization would have
+    given its result (one the contraction reads, reused, would keep it
+    apart).
   }];
   let options = [
     Option<"fusedAttention", "fused-attention", "bool", /*default=*/"false",
@@ -143,6 +148,8 @@ def GpuTileToBlocksPass
               "Contractions tiled into blocks">,
     Statistic<"numTiledAttentions", "num-tiled-attentions",
               "Attentions tiled into blocks">,
+    Statistic<"numEpiloguesInPlace", "num-epilogues-in-place",
+              "Epilogues of untiled contractions made to write the product">,
   ];
 }
 
@@ -259,6 +266,13 @@ def GpuHoistEpiloguesPass
     linalg.generic ins(%b1, %db1 ...) outs(%db1 ...)   // b1 - lr * db1
     => linalg.reduce ..., then the generic, then the other ops
     ```
+
+    An elementwise op that later ops read moves too, when the op it moves
+    after is a contraction that `--google-map-to-gpu` builds from the op
+    itself (split K, register tiles) and whose kernel then takes it in as
+    its epilogue (`getFusableEpilogue`; else it stays where it was): a
+    gradient's sum of the dX of Q, K and V, written in place of the last
+    product, after a weight gradient.
 
     An op depends on another that writes a buffer it reads or writes, or
     reads a buffer it writes; buffers are compared by the allocation or

@@ -32,19 +32,30 @@ bool isElementwiseOnBuffers(linalg::GenericOp op) {
          !op->getParentOfType<gpu::LaunchOp>();
 }
 
+/// Whether `producer` is a contraction whose kernel --google-map-to-gpu
+/// builds from the linalg op itself (split K, register tiles: not a block
+/// loop), which then takes in the elementwise op after it.
+bool isUntiledContraction(Operation *producer) {
+  auto contraction = dyn_cast<linalg::LinalgOp>(producer);
+  return contraction && contraction.hasPureBufferSemantics() &&
+         kernels::getTileableContraction(contraction);
+}
+
 /// Moves `op` up to just after the last op of its block it depends on, with
-/// the ops defining its operands in between; whether it moved.
+/// the ops defining its operands in between; whether it moved. It moves
+/// when nothing after it reads its results (moving it away from what
+/// follows cannot part it from a consumer that would take it in), or when
+/// it becomes the epilogue of the contraction it moves after (which takes
+/// it in: a kernel less whatever reads it).
 bool hoist(linalg::GenericOp op) {
   Accesses accesses(op);
   if (accesses.unknown)
     return false;
-  // Its results feed no later op: moving it away from what follows it
-  // cannot part it from a consumer that would take it in.
-  for (Operation *after = op->getNextNode(); after;
+  bool readLater = false;
+  for (Operation *after = op->getNextNode(); after && !readLater;
        after = after->getNextNode()) {
     Accesses later(after);
-    if (later.unknown || later.readsAny(accesses.writes))
-      return false;
+    readLater = later.unknown || later.readsAny(accesses.writes);
   }
   Operation *producer = op->getPrevNode();
   for (; producer; producer = producer->getPrevNode())
@@ -59,6 +70,8 @@ bool hoist(linalg::GenericOp op) {
   Accesses nextAccesses(producer->getNextNode());
   if (producerAccesses.unknown || nextAccesses.unknown ||
       nextAccesses.readsAny(producerAccesses.writes))
+    return false;
+  if (readLater && !isUntiledContraction(producer))
     return false;
 
   // The ops between the two that define values `op` uses move along
@@ -87,12 +100,22 @@ bool hoist(linalg::GenericOp op) {
   SmallVector<Operation *> ordered(moved.begin(), moved.end());
   llvm::sort(ordered,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  ordered.push_back(op);
+  // Where each was, to put it back.
+  SmallVector<Operation *> nextNodes = llvm::map_to_vector(
+      ordered, [](Operation *moving) { return moving->getNextNode(); });
   Operation *insertAfter = producer;
-  for (Operation *definer : ordered) {
-    definer->moveAfter(insertAfter);
-    insertAfter = definer;
+  for (Operation *moving : ordered) {
+    moving->moveAfter(insertAfter);
+    insertAfter = moving;
   }
-  op->moveAfter(insertAfter);
+  if (readLater &&
+      kernels::getFusableEpilogue(cast<linalg::LinalgOp>(producer)) != op) {
+    for (auto [moving, next] :
+         llvm::reverse(llvm::zip_equal(ordered, nextNodes)))
+      moving->moveBefore(next);
+    return false;
+  }
   return true;
 }
 

@@ -327,6 +327,32 @@ getTensorEpilogue(linalg::LinalgOp op,
   return epilogue;
 }
 
+/// Makes the elementwise epilogue of contraction `op` (not in `taken`),
+/// which writes an empty tensor of the product's type and is not yielded by
+/// a loop, write the product instead, in place: its buffer is then the
+/// contraction's, which
+/// --google-map-to-gpu's kernels built from the op itself (split K,
+/// register tiles) take in wherever bufferization would have put the
+/// epilogue's result (a reused buffer the contraction reads, say). Whether
+/// it did.
+bool writeEpilogueInPlace(RewriterBase &rewriter, linalg::LinalgOp op,
+                          const llvm::SmallPtrSetImpl<Operation *> &taken) {
+  linalg::GenericOp epilogue = getTensorEpilogue(op, taken);
+  if (!epilogue)
+    return false;
+  OpOperand *init = epilogue.getDpsInitOperand(0);
+  Value product = op->getResult(0);
+  // A value a loop yields is computed in its iteration argument
+  // (--google-loop-local-destinations), which an empty destination allows.
+  if (llvm::any_of(epilogue->getUsers(), llvm::IsaPred<scf::YieldOp>) ||
+      !init->get().getDefiningOp<tensor::EmptyOp>() ||
+      init->get().getType() != product.getType() ||
+      epilogue.payloadUsesValueFromOperand(init))
+    return false;
+  rewriter.modifyOpInPlace(epilogue, [&] { init->set(product); });
+  return true;
+}
+
 /// Tiles contraction `op` (dimensions `dims`) by the block tile of its
 /// kernel, `strategy` (one batch), with the fill of its accumulator (when
 /// nothing else reads it) and its elementwise epilogue (not in `taken`)
@@ -621,6 +647,8 @@ struct GpuTileToBlocksPass
           chooseContractionKernel(op, *dims, choices);
       if (strategy.getBlockTile())
         contractions.push_back({op, *dims, strategy});
+      else
+        numEpiloguesInPlace += writeEpilogueInPlace(rewriter, op, taken);
     }
     for (const RowChain &chain : chains) {
       // One row is one block already (and its views fold into casts).

@@ -227,3 +227,54 @@ func.func @loop_carried_from_outside(%dy: memref<64x16xf32>, %b: memref<16xf32>,
   }
   return
 }
+
+// -----
+
+// A sum of three products that later ops read (a gradient's dX through Q,
+// K and V): it moves up to the last product, a split-K matmul it then is
+// the epilogue of (it writes that product's buffer in place), past a
+// weight gradient touching none of its buffers.
+// CHECK-LABEL: func.func @read_later_into_contraction
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<16x512xf32>, memref<512x64xf32>) outs(%[[P:.*]] : memref<16x64xf32>)
+// CHECK-NEXT: linalg.generic {{.*}} outs(%[[P]] : memref<16x64xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<64x16xf32>, memref<16x512xf32>)
+// CHECK-NEXT: linalg.reduce
+func.func @read_later_into_contraction(%dq: memref<16x64xf32>, %dk: memref<16x64xf32>, %a: memref<16x512xf32>, %w: memref<512x64xf32>, %xt: memref<64x16xf32>, %dw: memref<64x512xf32>, %db: memref<64xf32>) {
+  %p = memref.alloc() : memref<16x64xf32>
+  linalg.matmul ins(%a, %w : memref<16x512xf32>, memref<512x64xf32>) outs(%p : memref<16x64xf32>)
+  linalg.matmul ins(%xt, %a : memref<64x16xf32>, memref<16x512xf32>) outs(%dw : memref<64x512xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%dq, %dk, %p : memref<16x64xf32>, memref<16x64xf32>, memref<16x64xf32>) outs(%p : memref<16x64xf32>) {
+  ^bb0(%q: f32, %k: f32, %v: f32, %out: f32):
+    %s = arith.addf %q, %k : f32
+    %t = arith.addf %s, %v : f32
+    linalg.yield %t : f32
+  }
+  linalg.reduce { arith.addf } ins(%p : memref<16x64xf32>) outs(%db : memref<64xf32>) dimensions = [0]
+  memref.dealloc %p : memref<16x64xf32>
+  return
+}
+
+// -----
+
+// Read later, it stays where it is when the contraction could not take it
+// in: it writes a buffer the contraction reads.
+// CHECK-LABEL: func.func @read_later_not_fusable
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<16x512xf32>, memref<512x64xf32>)
+// CHECK-NEXT: linalg.matmul
+// CHECK-NEXT: memref.subview
+// CHECK-NEXT: linalg.generic
+// CHECK: linalg.reduce
+func.func @read_later_not_fusable(%dq: memref<16x64xf32>, %a: memref<16x512xf32>, %w: memref<512x64xf32>, %xt: memref<64x16xf32>, %dw: memref<64x512xf32>, %db: memref<64xf32>) {
+  %p = memref.alloc() : memref<16x64xf32>
+  linalg.matmul ins(%a, %w : memref<16x512xf32>, memref<512x64xf32>) outs(%p : memref<16x64xf32>)
+  linalg.matmul ins(%xt, %a : memref<64x16xf32>, memref<16x512xf32>) outs(%dw : memref<64x512xf32>)
+  %view = memref.subview %w[0, 0] [16, 64] [1, 1] : memref<512x64xf32> to memref<16x64xf32, strided<[64, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%dq, %p : memref<16x64xf32>, memref<16x64xf32>) outs(%view : memref<16x64xf32, strided<[64, 1]>>) {
+  ^bb0(%q: f32, %v: f32, %out: f32):
+    %s = arith.addf %q, %v : f32
+    linalg.yield %s : f32
+  }
+  linalg.reduce { arith.addf } ins(%view : memref<16x64xf32, strided<[64, 1]>>) outs(%db : memref<64xf32>) dimensions = [0]
+  memref.dealloc %p : memref<16x64xf32>
+  return
+}

@@ -390,6 +390,48 @@ func.func @left_to_buffers(%x: tensor<8x1024xf32>, %w: tensor<1024x8xf32>, %s: t
 
 // -----
 
+// Their elementwise epilogues write the product in place (bufferization
+// then gives them the contraction's buffer, which its kernel takes in),
+// unless a loop yields the result (computed in its iteration argument).
+// CHECK-LABEL: func.func @epilogues_in_place
+// CHECK: %[[P:.*]] = linalg.matmul
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[P]] : tensor<8x8xf32>, tensor<8x8xf32>) outs(%[[P]] : tensor<8x8xf32>)
+// CHECK: scf.for
+// CHECK: %[[Q:.*]] = linalg.matmul
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<8x8xf32>
+// CHECK-NEXT: %[[R:.*]] = linalg.generic {{.*}} ins(%[[Q]] : tensor<8x8xf32>) outs(%[[E]] : tensor<8x8xf32>)
+// CHECK: scf.yield %[[R]]
+func.func @epilogues_in_place(%x: tensor<8x1024xf32>, %w: tensor<1024x8xf32>, %d: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %p = linalg.matmul ins(%x, %w : tensor<8x1024xf32>, tensor<1024x8xf32>) outs(%i : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %o = tensor.empty() : tensor<8x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%d, %p : tensor<8x8xf32>, tensor<8x8xf32>) outs(%o : tensor<8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %l = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %d) -> (tensor<8x8xf32>) {
+    %e2 = tensor.empty() : tensor<8x8xf32>
+    %i2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %q = linalg.matmul ins(%x, %w : tensor<8x1024xf32>, tensor<1024x8xf32>) outs(%i2 : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %o2 = tensor.empty() : tensor<8x8xf32>
+    %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%q : tensor<8x8xf32>) outs(%o2 : tensor<8x8xf32>) {
+    ^bb0(%b: f32, %out: f32):
+      %s = math.tanh %b : f32
+      linalg.yield %s : f32
+    } -> tensor<8x8xf32>
+    scf.yield %t : tensor<8x8xf32>
+  }
+  return %r, %l : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
 // A static f32 matmul that fits the vector-tile kernel is tiled by its
 // block's tile: 16 x 4 (too few 128 x 128 tiles for 8 per thread).
 // --google-map-to-gpu checks that the buffers it reads as vectors are
