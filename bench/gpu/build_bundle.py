@@ -178,13 +178,14 @@ for f, extra, *tag in runs:
     print("bundled", base, len(cases), "cases", flush=True)
 
 def bundle_model(name, fn, args, expected, scale_tolerance, options="",
-                 bench=None):
+                 bench=None, opt_levels=None):
     """`fn` (a @gm.jit function) traced at `args`, compiled for the target
-    at opt-level 0 and 3, with its inputs and NumPy's `expected` results:
-    each result must lie within `scale_tolerance` times its largest
-    magnitude of NumPy's (the examples' own criterion). With `bench` (the
-    name of device_run.py's torch contender), the opt-level 3 object is
-    also timed there, inputs and results on the device."""
+    at opt-level 0 and 3 (or `opt_levels`), with its inputs and NumPy's
+    `expected` results: each result must lie within `scale_tolerance` times
+    its largest magnitude of NumPy's (the examples' own criterion). With
+    `bench` (the name of device_run.py's torch contender, or another name
+    for none), the opt-level 3 object is also timed there, inputs and
+    results on the device."""
     import google_mlir as gm
     M = os.path.join(a.out, "models"); os.makedirs(M, exist_ok=True)
     src = os.path.join(M, name + ".mlir")
@@ -197,7 +198,7 @@ def bundle_model(name, fn, args, expected, scale_tolerance, options="",
     data.update({f"exp{j}": np.asarray(e) for j, e in enumerate(expected)})
     np.savez(os.path.join(M, name + ".npz"), **data)
     scales = [float(np.max(np.abs(e))) if np.size(e) else 0.0 for e in expected]
-    for L in a.opt_levels.split():
+    for L in (opt_levels or a.opt_levels).split():
         obj = compile_obj(src, f"opt-level={L} {options}".strip(), f"{name}-o{L}")
         rec = {"id": f"model-{name}-o{L}", "npz": f"models/{name}.npz",
                "n_in": len(args), "n_out": len(expected), "error": None,
@@ -251,7 +252,11 @@ if not a.no_models:
     cuda = os.environ.get("BUNDLE_TARGET", "cuda") == "cuda"
     for tag, options in (("", ""), ("_fused", "fused-attention=true"))[:2 if cuda else 1]:
         bundle_model(f"gpt_block_w256{tag}", gm.jit(gpt_block.gpt_block), args,
-                     [want], 2e-5, options=options)
+                     [want], 2e-5, options=options, bench="gpt")
+    # Timed against itself with separate launches (merge-launches=false).
+    bundle_model("gpt_block_w256_unmerged", gm.jit(gpt_block.gpt_block), args,
+                 [want], 2e-5, options="merge-launches=false", bench="gpt",
+                 opt_levels="3")
     # Its gradient (every parameter's, of the mean square of its output:
     # the embedding's is a scatter_add of 256 tokens into 1000 rows, as
     # segments), checked against the CPU's compiled gradient.
@@ -261,7 +266,10 @@ if not a.no_models:
                                 ln2_scale, ln2_bias, w1, b1, w2, b2)
         return np.mean(y * y)
     block_grad = gm.jit(gm.grad(square_loss, argnums=tuple(range(1, len(args)))))
-    bundle_model("gpt_block_w256_grad", block_grad, args, list(block_grad(*args)), 1e-4)
+    grads = list(block_grad(*args))
+    bundle_model("gpt_block_w256_grad", block_grad, args, grads, 1e-4, bench="gpt-grad")
+    bundle_model("gpt_block_w256_grad_unmerged", block_grad, args, grads, 1e-4,
+                 options="merge-launches=false", bench="gpt-grad", opt_levels="3")
     # The RNN's gradient through 16 steps of gm.scan (a google.while on the
     # host launching each step's kernels; one-index gathers and scatters
     # as slices), against NumPy's backpropagation through time.
@@ -282,6 +290,10 @@ if not a.no_models:
     bptt = train_rnn.numpy_grads(rnn_params, xs, targets)
     bundle_model("rnn_grad_s64", gm.jit(rnn_grads), [rnn_params[k] for k in rnn_keys] + [xs, targets],
                  [bptt[k].astype(np.float32) for k in rnn_keys], 1e-4, bench="rnn")
+    bundle_model("rnn_grad_s64_unmerged", gm.jit(rnn_grads),
+                 [rnn_params[k] for k in rnn_keys] + [xs, targets],
+                 [bptt[k].astype(np.float32) for k in rnn_keys], 1e-4, bench="rnn",
+                 options="merge-launches=false", opt_levels="3")
     # The CNN's SGD step on 100 digits (convolution and pooling gradients),
     # against its hand-written NumPy step, and its gradients alone, against
     # the CPU's compiled ones.

@@ -37,7 +37,7 @@ timeout ${CASES_S:-150} $P python3 bench/gpu/device_run.py $B --no-bench --misal
 for id in $(python3 -c "import json,sys; print(' '.join(r['id'] for r in json.load(open(sys.argv[1] + '/manifest.json')) if r.get('isolated')))" $B); do
   timeout 60 $P python3 bench/gpu/device_run.py $B --no-bench --isolated --only "^$id\$" 2>&1 | tail -3
 done | tee $OUT/isolated.txt
-SAN=${SANITIZE:-control-flow|scatter|short-rows|transpose-tiles|transposed-operands|split-k|convolution|reductions-o3|normalization|wgmma}
+SAN=${SANITIZE:-control-flow|merged-launches|scatter|short-rows|transpose-tiles|transposed-operands|split-k|convolution|reductions-o3|normalization|wgmma}
 for tool in racecheck memcheck; do
   timeout ${SAN_S:-60} compute-sanitizer --tool $tool --print-limit 5 python3 bench/gpu/device_run.py $B --no-bench --only "$SAN" 2>&1 | tail -8 | tee $OUT/$tool.txt
 done

@@ -126,6 +126,12 @@ struct ExtremePipelineOptions
                      "after a transpose kernel (off by default: not yet "
                      "run on a GPU)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> mergeLaunches{
+      *this, "merge-launches",
+      llvm::cl::desc("GPU targets: consecutive independent kernels of at "
+                     "most 2112 blocks each, alike in block shape, run as "
+                     "one launch (--google-gpu-merge-launches)"),
+      llvm::cl::init(true)};
   PassOptions::Option<ScatterLowering> gpuScatter{
       *this, "gpu-scatter",
       llvm::cl::desc("GPU targets: how scatter_add runs (the CPU adds its "

@@ -86,6 +86,8 @@ void google::addGpuMappingPasses(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGpuHoistEpiloguesPass());
   pm.addNestedPass<func::FuncOp>(
       createMapToGpuPass(getMapToGpuOptions(options)));
+  if (options.mergeLaunches)
+    pm.addNestedPass<func::FuncOp>(createGpuMergeLaunchesPass());
 }
 
 void google::addGpuKernelPasses(OpPassManager &pm,

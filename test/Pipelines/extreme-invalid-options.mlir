@@ -47,7 +47,7 @@
 // One line each (the option parser's own lines came first).
 // SCATTER: error: google-extreme-pipeline: invalid pipeline options 'target=nvvm gpu-scatter=sorted': gpu-scatter=sorted: expected cheapest, segments or reduction
 // TARGET: error: google-extreme-pipeline: invalid pipeline options 'target=tpu': target=tpu: expected cpu, nvvm or rocdl
-// UNKNOWN: error: google-extreme-pipeline: invalid pipeline options 'fusion=true': no option 'fusion'; expected async-copy, check-bounds, chip, cse, dce, fold, fuse, fused-attention, gpu-scatter, mfma, mma-sync-blocks-per-sm, mma-sync-warps, opt-level, target, tf32, toolkit, warp-dots, wgmma, wgmma-specialized, wgmma-warpgroups
+// UNKNOWN: error: google-extreme-pipeline: invalid pipeline options 'fusion=true': no option 'fusion'; expected async-copy, check-bounds, chip, cse, dce, fold, fuse, fused-attention, gpu-scatter, merge-launches, mfma, mma-sync-blocks-per-sm, mma-sync-warps, opt-level, target, tf32, toolkit, warp-dots, wgmma, wgmma-specialized, wgmma-warpgroups
 // CHIP: error: google-extreme-pipeline: unknown chip 'notacpu' for x86_64: expected host or a 64-bit CPU name that `llc -mtriple={{.*}} -mcpu=help` lists
 // ARM: error: google-extreme-pipeline: unknown chip 'cortex-a53' for x86_64
 // I386: error: google-extreme-pipeline: chip 'i386' cannot run x86_64 code (it has no 64-bit mode): expected host or a 64-bit CPU, like x86-64-v3 or znver4

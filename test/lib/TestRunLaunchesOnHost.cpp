@@ -159,15 +159,47 @@ public:
           advanceEpochs(/*block=*/!op.hasAttr(kWarpBarrier));
         continue;
       }
+      if (auto branch = dyn_cast<scf::IfOp>(op)) {
+        if (failed(emitBranch(branch)))
+          return failure();
+        continue;
+      }
       auto loop = dyn_cast<scf::ForOp>(op);
       if (!loop)
         return op.emitError("google-test-run-launches-on-host: a barrier "
                             "inside this op cannot run on the host (only "
-                            "scf.for loops may hold barriers)");
+                            "scf.for loops and scf.if without results may "
+                            "hold barriers)");
       if (failed(emitLoop(loop)))
         return failure();
     }
     return emitPhase(phase);
+  }
+
+  /// Runs the ops of `block` (the body's, or a branch's) that the block's
+  /// threads compute alike before they part (views of its rows, their
+  /// offsets) once for the block: views cannot be kept per thread.
+  void emitUniformOps(Block &block) {
+    Block &body = launch.getBody().front();
+    gpu::KernelDim3 ids = launch.getThreadIds();
+    auto isPerThread = [&](Value operand) {
+      if (operand == ids.x || operand == ids.y || operand == ids.z)
+        return true;
+      // The launch's other arguments are the block's; a nested block's
+      // (a loop's induction variable) may be a thread's.
+      if (auto argument = dyn_cast<BlockArgument>(operand))
+        return argument.getOwner() != &body &&
+               launch->isAncestor(argument.getOwner()->getParentOp());
+      Operation *definer = operand.getDefiningOp();
+      return launch->isAncestor(definer) && !perBlock.contains(definer);
+    };
+    for (Operation &op : block.without_terminator()) {
+      if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op) ||
+          llvm::any_of(op.getOperands(), isPerThread))
+        continue;
+      rewriter.clone(op, uniform);
+      perBlock.insert(&op);
+    }
   }
 
   /// Buffers to free after the launch.
@@ -475,6 +507,29 @@ private:
       return uniform.lookupOrDefault(value);
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     return memref::LoadOp::create(rewriter, loc, buffer->second, zero);
+  }
+
+  /// A branch holding barriers (taken alike by the whole block, as on a
+  /// GPU: a merged launch's choice of member) runs once for the block, on
+  /// thread 0's condition, its phases inside.
+  LogicalResult emitBranch(scf::IfOp branch) {
+    if (branch.getNumResults() != 0)
+      return branch.emitError("google-test-run-launches-on-host: a branch "
+                              "holding barriers cannot yield values");
+    auto hostBranch =
+        scf::IfOp::create(rewriter, loc, getUniform(branch.getCondition()),
+                          /*withElseRegion=*/!branch.getElseRegion().empty());
+    for (auto [region, hostRegion] :
+         llvm::zip(branch->getRegions(), hostBranch->getRegions())) {
+      if (region.empty())
+        continue;
+      rewriter.setInsertionPoint(hostRegion.front().getTerminator());
+      emitUniformOps(region.front());
+      if (failed(emit(region.front().getOperations())))
+        return failure();
+    }
+    rewriter.setInsertionPointAfter(hostBranch);
+    return success();
   }
 
   /// A loop holding barriers runs once for the block, its phases inside.
@@ -2067,26 +2122,8 @@ LogicalResult runOnHost(RewriterBase &rewriter, gpu::LaunchOp launch,
                             clear.getInductionVar());
   }
   BlockOnHost threads(rewriter, launch, allocPoint, mapping, races);
-  // What the block computes before its threads part (views of its rows,
-  // their offsets) runs once per block: views cannot be kept per thread.
   Block &body = launch.getBody().front();
-  llvm::SmallDenseSet<Value> threadIds = {launch.getThreadIds().x,
-                                          launch.getThreadIds().y,
-                                          launch.getThreadIds().z};
-  for (Operation &op : body.without_terminator()) {
-    bool uniform =
-        op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
-        llvm::none_of(op.getOperands(), [&](Value operand) {
-          return threadIds.contains(operand) ||
-                 (operand.getParentBlock() == &body &&
-                  !isa<BlockArgument>(operand) &&
-                  !threads.perBlock.contains(operand.getDefiningOp()));
-        });
-    if (!uniform)
-      continue;
-    rewriter.clone(op, mapping);
-    threads.perBlock.insert(&op);
-  }
+  threads.emitUniformOps(body);
   if (failed(threads.emit(body.getOperations())))
     return failure();
   rewriter.setInsertionPointAfter(outer);

@@ -544,6 +544,56 @@ def MapToGpuPass : Pass<"google-map-to-gpu", "::mlir::func::FuncOp"> {
   ];
 }
 
+def GpuMergeLaunchesPass
+    : Pass<"google-gpu-merge-launches", "::mlir::func::FuncOp"> {
+  let summary = "Run consecutive independent small kernels as one launch";
+  let description = [{
+    A training step's kernels are often small and independent of their
+    neighbours: the Q, K and V projections, a weight's gradient beside the
+    input's, the transposes of several weights, the parameter updates. Each
+    launch costs a few microseconds of overhead and leaves the GPU idle as
+    it drains; a few hundred blocks each do not fill it. This pass merges a
+    `gpu.launch` with the next one of its block when only memory-neutral
+    ops (views, constants, allocations, run-time checks) lie between them
+    and:
+
+    - neither writes a buffer the other reads or writes (buffers compared
+      by their allocation or function argument, see `BufferAccesses`);
+    - their grids and blocks are static, their blocks the same shape, and
+      the later one has at most `max-blocks` blocks (as had each member of
+      the earlier one);
+    - both are synchronous, of one block of ops, without dynamic shared
+      memory, clusters, kernel attributes, tensor-core (`nvgpu`, `amdgpu`)
+      ops or ops reading their ids other than through the launch's
+      arguments, and their shared memory together fits 48 KB.
+
+    The merged launch, where the later one was, has a 1-D grid of both
+    grids' blocks: a block below the first's count runs the first's body,
+    the others the second's, each with its own block ids and grid (the
+    branch is uniform across a block, so barriers in it are too). Merging
+    goes on from the merged launch.
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c16, ...) threads(...) { A }
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, ...) threads(...) { B }
+    => gpu.launch blocks(%bx, ...) in (%gx = %c24, ...) threads(...) {
+         scf.if %bx < 16 { A } else { B with %bx - 16 }
+       }
+    ```
+  }];
+  let options = [
+    Option<"maxBlocks", "max-blocks", "int64_t", /*default=*/"2112",
+           "The most blocks of a launch that joins another (two waves of "
+           "256-thread blocks on an H100's 132 multiprocessors: larger "
+           "launches amortize theirs)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numMerged", "num-merged", "Launches merged into the one before">,
+  ];
+}
+
 def CheckKernelBoundsPass
     : Pass<"google-check-kernel-bounds", "::mlir::func::FuncOp"> {
   let summary = "Check at run time that every memory access of a GPU "

@@ -167,12 +167,77 @@ func.func @barrier_loop_rotated(%in: memref<8x4xf32>, %out: memref<4xf32>) {
 
 // -----
 
-func.func @negative_barrier_in_branch(%flag: i1) {
+// A branch holding barriers (a merged launch's choice of member: uniform
+// across the block) runs once for the block, on the block's condition
+// (here computed once per block; thread 0's where the threads compute
+// it), its phases inside.
+// CHECK-LABEL: func.func @barrier_in_branch
+// CHECK: %[[SHARED:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for %[[BX:[^ ]*]] = %{{.*}} to
+// CHECK: %[[FIRST:.*]] = arith.cmpi ult, %[[BX]]
+// CHECK-NOT: scf.for
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[SHARED]]
+// CHECK: scf.for
+// CHECK: memref.load %[[SHARED]]
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: memref.store
+func.func @barrier_in_branch(%in: memref<8xf32>, %out: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) workgroup(%shared : memref<4xf32, #gpu.address_space<workgroup>>) {
+    %first = arith.cmpi ult, %bx, %c1 : index
+    scf.if %first {
+      %v = memref.load %in[%tx] : memref<8xf32>
+      memref.store %v, %shared[%tx] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %w = memref.load %shared[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+      memref.store %w, %out[%tx] : memref<8xf32>
+    } else {
+      %i = arith.addi %tx, %c4 : index
+      %v = memref.load %in[%i] : memref<8xf32>
+      memref.store %v, %out[%i] : memref<8xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @negative_barrier_in_branch_with_results(%flag: i1) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error@+1 {{google-test-run-launches-on-host: a branch holding barriers cannot yield values}}
+    %r = scf.if %flag -> (index) {
+      gpu.barrier
+      scf.yield %c1 : index
+    } else {
+      scf.yield %c0 : index
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @negative_barrier_in_while(%flag: i1) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    // expected-error@+1 {{google-test-run-launches-on-host: a barrier inside this op cannot run on the host (only scf.for loops may hold barriers)}}
-    scf.if %flag {
+    // expected-error@+1 {{google-test-run-launches-on-host: a barrier inside this op cannot run on the host (only scf.for loops and scf.if without results may hold barriers)}}
+    scf.while : () -> () {
       gpu.barrier
+      scf.condition(%flag)
+    } do {
+      scf.yield
     }
     gpu.terminator
   }
