@@ -129,7 +129,8 @@ struct ExtremePipelineOptions
   PassOptions::Option<bool> mergeLaunches{
       *this, "merge-launches",
       llvm::cl::desc("GPU targets: consecutive independent kernels of at "
-                     "most 2112 blocks each, alike in block shape, run as "
+                     "most 2112 blocks each, of as many threads per block, "
+                     "run as "
                      "one launch (--google-gpu-merge-launches)"),
       llvm::cl::init(true)};
   PassOptions::Option<ScatterLowering> gpuScatter{

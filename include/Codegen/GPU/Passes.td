@@ -559,9 +559,9 @@ def GpuMergeLaunchesPass
 
     - neither writes a buffer the other reads or writes (buffers compared
       by their allocation or function argument, see `BufferAccesses`);
-    - their grids and blocks are static, their blocks the same shape, and
-      the later one has at most `max-blocks` blocks (as had each member of
-      the earlier one);
+    - their grids and blocks are static, their blocks of as many threads,
+      and the later one has at most `max-blocks` blocks (as had each
+      member of the earlier one);
     - both are synchronous, of one block of ops, without dynamic shared
       memory, clusters, kernel attributes, tensor-core (`nvgpu`, `amdgpu`)
       ops or ops reading their ids other than through the launch's
@@ -570,7 +570,10 @@ def GpuMergeLaunchesPass
     The merged launch, where the later one was, has a 1-D grid of both
     grids' blocks: a block below the first's count runs the first's body,
     the others the second's, each with its own block ids and grid (the
-    branch is uniform across a block, so barriers in it are too). Merging
+    branch is uniform across a block, so barriers in it are too). Blocks
+    of one shape keep it; of different shapes (32 x 8 and 256) they are
+    1-D, each member's thread ids taken from the linear one, x fastest as
+    CUDA orders them, so that the same threads make each warp. Merging
     goes on from the merged launch.
 
     ```mlir

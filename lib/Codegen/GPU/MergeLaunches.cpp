@@ -28,6 +28,7 @@ namespace {
 struct StaticShape {
   SmallVector<int64_t, 3> grid, block;
   int64_t blocks() const { return grid[0] * grid[1] * grid[2]; }
+  int64_t threads() const { return block[0] * block[1] * block[2]; }
 };
 
 /// `value` when it folds to an integer constant: the mapping computes
@@ -148,7 +149,7 @@ struct GpuMergeLaunchesPass
       return false;
     std::optional<StaticShape> a = getStaticShape(first);
     std::optional<StaticShape> b = getStaticShape(second);
-    if (!a || !b || a->block != b->block || b->blocks() > maxBlocks)
+    if (!a || !b || a->threads() != b->threads() || b->blocks() > maxBlocks)
       return false;
     // The first may be a merged launch already: each of its members was
     // small.
@@ -196,10 +197,17 @@ struct GpuMergeLaunchesPass
       for (BlockArgument buffer : member.getPrivateAttributions())
         privates.push_back(buffer.getType());
     }
-    gpu::KernelDim3 threads = second.getBlockSizeOperandValues();
+    // Blocks of one shape keep it; else they are 1-D, each member's thread
+    // ids taken from the linear one (CUDA's order: x fastest, so the same
+    // threads make each warp).
+    bool sameShape = a.block == b.block;
+    SmallVector<Value, 3> threads;
+    for (int64_t size :
+         sameShape ? a.block : SmallVector<int64_t, 3>{a.threads(), 1, 1})
+      threads.push_back(constant(size));
     auto merged = gpu::LaunchOp::create(
-        rewriter, loc, constant(a.blocks() + b.blocks()), one, one, threads.x,
-        threads.y, threads.z, /*dynamicSharedMemorySize=*/nullptr,
+        rewriter, loc, constant(a.blocks() + b.blocks()), one, one, threads[0],
+        threads[1], threads[2], /*dynamicSharedMemorySize=*/nullptr,
         /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, workgroup,
         privates);
     Block &body = merged.getBody().front();
@@ -251,14 +259,38 @@ struct GpuMergeLaunchesPass
       map(grid.z, [&] { return constant(shape.grid[2]); });
       gpu::KernelDim3 memberThreads = member.getThreadIds();
       gpu::KernelDim3 mergedThreads = merged.getThreadIds();
-      mapping.map(memberThreads.x, mergedThreads.x);
-      mapping.map(memberThreads.y, mergedThreads.y);
-      mapping.map(memberThreads.z, mergedThreads.z);
       gpu::KernelDim3 memberBlock = member.getBlockSize();
       gpu::KernelDim3 mergedBlock = merged.getBlockSize();
-      mapping.map(memberBlock.x, mergedBlock.x);
-      mapping.map(memberBlock.y, mergedBlock.y);
-      mapping.map(memberBlock.z, mergedBlock.z);
+      if (sameShape || shape.block[1] * shape.block[2] == 1) {
+        mapping.map(memberThreads.x, mergedThreads.x);
+        mapping.map(memberThreads.y, mergedThreads.y);
+        mapping.map(memberThreads.z, mergedThreads.z);
+        mapping.map(memberBlock.x, mergedBlock.x);
+        mapping.map(memberBlock.y, mergedBlock.y);
+        mapping.map(memberBlock.z, mergedBlock.z);
+      } else {
+        Value linear = mergedThreads.x;
+        Value columns = constant(shape.block[0]);
+        Value rows = constant(shape.block[1]);
+        map(memberThreads.x, [&] {
+          return arith::RemUIOp::create(rewriter, loc, linear, columns);
+        });
+        Value rest;
+        auto getRest = [&] {
+          if (!rest)
+            rest = arith::DivUIOp::create(rewriter, loc, linear, columns);
+          return rest;
+        };
+        map(memberThreads.y, [&] {
+          return arith::RemUIOp::create(rewriter, loc, getRest(), rows);
+        });
+        map(memberThreads.z, [&] {
+          return arith::DivUIOp::create(rewriter, loc, getRest(), rows);
+        });
+        map(memberBlock.x, [&] { return columns; });
+        map(memberBlock.y, [&] { return rows; });
+        map(memberBlock.z, [&] { return constant(shape.block[2]); });
+      }
       for (BlockArgument buffer : member.getWorkgroupAttributions())
         mapping.map(buffer,
                     merged.getWorkgroupAttributions()[workgroupOffset++]);

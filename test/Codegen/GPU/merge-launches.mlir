@@ -101,6 +101,41 @@ func.func @two_dimensional(%a: memref<4xf32>, %b: memref<4x2xf32>) {
 
 // -----
 
+// Blocks of as many threads in other shapes (32 x 8, 256): the merged
+// block is 1-D, the 2-D member's thread ids taken from the linear one.
+// CHECK-LABEL: func.func @thread_shapes
+// CHECK: arith.constant 1.000000e+00 : f32
+// CHECK: %[[C256:.*]] = arith.constant 256 : index
+// CHECK-NEXT: %[[ONE_Y:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[ONE_Z:.*]] = arith.constant 1 : index
+// CHECK: gpu.launch blocks({{.*}}) threads(%[[T:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]], %{{.*}} = %[[ONE_Y]], %{{.*}} = %[[ONE_Z]])
+// CHECK: scf.if
+// CHECK: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: %[[X:.*]] = arith.remui %[[T]], %[[C32]] : index
+// CHECK: %[[Y0:.*]] = arith.divui %[[T]], %[[C32]] : index
+// CHECK: %[[Y:.*]] = arith.remui %[[Y0]], %{{.*}} : index
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[Y]], %[[X]]] : memref<8x32xf32>
+// CHECK: } else {
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[T]]] : memref<256xf32>
+func.func @thread_shapes(%a: memref<8x32xf32>, %b: memref<256xf32>) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c256 = arith.constant 256 : index
+  %f = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c8, %sz = %c1) {
+    memref.store %f, %a[%ty, %tx] : memref<8x32xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+    memref.store %f, %b[%tx] : memref<256xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // Kept apart: a kernel reading what the one before writes; blocks of
 // another shape; a copy between them; a dynamic grid.
 // CHECK-LABEL: func.func @kept_apart
