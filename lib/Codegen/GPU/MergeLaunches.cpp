@@ -126,6 +126,7 @@ struct GpuMergeLaunchesPass
         blocks.push_back(block);
     });
     IRRewriter rewriter(&getContext());
+    mergedLaunches.clear();
     for (Block *block : blocks)
       mergeInBlock(rewriter, *block);
   }
@@ -142,8 +143,8 @@ struct GpuMergeLaunchesPass
     return nullptr;
   }
 
-  /// Whether `second` can join `first`: both mergeable, alike in block
-  /// shape, small, independent.
+  /// Whether `second` can join `first`: both mergeable, of as many
+  /// threads per block, small, independent.
   bool canMerge(gpu::LaunchOp first, gpu::LaunchOp second) const {
     if (!isMergeable(first) || !isMergeable(second))
       return false;
