@@ -330,11 +330,10 @@ getTensorEpilogue(linalg::LinalgOp op,
 /// Makes the elementwise epilogue of contraction `op` (not in `taken`),
 /// which writes an empty tensor of the product's type and is not yielded by
 /// a loop, write the product instead, in place: its buffer is then the
-/// contraction's, which
-/// --google-map-to-gpu's kernels built from the op itself (split K,
-/// register tiles) take in wherever bufferization would have put the
-/// epilogue's result (a reused buffer the contraction reads, say). Whether
-/// it did.
+/// contraction's, and the kernels --google-map-to-gpu builds from the op
+/// itself (split K, register tiles) take it in wherever bufferization would
+/// have put its result (a reused buffer the contraction reads, say).
+/// Whether it did.
 bool writeEpilogueInPlace(RewriterBase &rewriter, linalg::LinalgOp op,
                           const llvm::SmallPtrSetImpl<Operation *> &taken) {
   linalg::GenericOp epilogue = getTensorEpilogue(op, taken);
