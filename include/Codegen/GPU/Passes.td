@@ -553,9 +553,11 @@ def GpuMergeLaunchesPass
     input's, the transposes of several weights, the parameter updates. Each
     launch costs a few microseconds of overhead and leaves the GPU idle as
     it drains; a few hundred blocks each do not fill it. This pass merges a
-    `gpu.launch` with the next one of its block when only memory-neutral
-    ops (views, constants, allocations, run-time checks) lie between them
-    and:
+    `gpu.launch` with the first later one of its block that can join it,
+    moving it down past the ops between them: memory-neutral ones (views,
+    constants, allocations, run-time checks) and up to 16 others (launches,
+    copies, branches) that do not depend on it (it stops at the first that
+    does). Two launches join when:
 
     - neither writes a buffer the other reads or writes (buffers compared
       by their allocation or function argument, see `BufferAccesses`);

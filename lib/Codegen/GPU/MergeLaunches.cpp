@@ -131,13 +131,23 @@ struct GpuMergeLaunchesPass
       mergeInBlock(rewriter, *block);
   }
 
-  /// The next launch after `launch` with only memory-neutral ops between
-  /// them, or null.
-  static gpu::LaunchOp getNextLaunch(gpu::LaunchOp launch) {
+  /// The first launch after `launch` that can join it (see canMerge) with
+  /// `launch` moved down to it: every op between them that is not
+  /// memory-neutral (other launches, copies, branches) independent of it.
+  /// Null when an op it depends on comes first, or after
+  /// kMaxOpsPassed such ops.
+  gpu::LaunchOp getPartner(gpu::LaunchOp launch) const {
+    std::optional<Accesses> accesses;
+    int passed = 0;
     for (Operation *op = launch->getNextNode(); op; op = op->getNextNode()) {
-      if (auto next = dyn_cast<gpu::LaunchOp>(op))
+      if (kernels::isMemoryNeutral(op))
+        continue;
+      auto next = dyn_cast<gpu::LaunchOp>(op);
+      if (next && canMerge(launch, next))
         return next;
-      if (!kernels::isMemoryNeutral(op))
+      if (!accesses)
+        accesses.emplace(launch);
+      if (++passed > kMaxOpsPassed || Accesses(op).dependsOn(*accesses))
         return nullptr;
     }
     return nullptr;
@@ -164,18 +174,21 @@ struct GpuMergeLaunchesPass
     return !accessesA.dependsOn(accessesB);
   }
 
+  /// Each launch of `block` in turn, with the partners it meets.
   void mergeInBlock(RewriterBase &rewriter, Block &block) {
-    for (auto it = block.begin(); it != block.end(); ++it) {
-      auto launch = dyn_cast<gpu::LaunchOp>(&*it);
-      if (!launch)
+    SmallVector<gpu::LaunchOp> launches(block.getOps<gpu::LaunchOp>());
+    // (A merged launch may take a freed launch's address: it is then
+    // skipped, its merging done.)
+    llvm::SmallPtrSet<Operation *, 16> erased;
+    for (gpu::LaunchOp launch : launches) {
+      if (erased.contains(launch))
         continue;
-      while (gpu::LaunchOp next = getNextLaunch(launch)) {
-        if (!canMerge(launch, next))
-          break;
+      while (gpu::LaunchOp next = getPartner(launch)) {
+        erased.insert(launch);
+        erased.insert(next);
         launch = merge(rewriter, launch, next);
         ++numMerged;
       }
-      it = launch->getIterator();
     }
   }
 
@@ -309,6 +322,9 @@ struct GpuMergeLaunchesPass
 
   /// The launches this pass made.
   llvm::SmallPtrSet<Operation *, 8> mergedLaunches;
+  /// The most ops (not memory-neutral) a launch moves down past to meet
+  /// its partner.
+  static constexpr int kMaxOpsPassed = 16;
   /// The static shared memory a block may have on every target.
   static constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 };

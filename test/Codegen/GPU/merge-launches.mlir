@@ -136,6 +136,64 @@ func.func @thread_shapes(%a: memref<8x32xf32>, %b: memref<256xf32>) {
 
 // -----
 
+// A launch moves down past an independent one it cannot join (128 threads)
+// to meet a partner; not past one that reads what it writes.
+// CHECK-LABEL: func.func @moved_down
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128
+// CHECK: memref.store %{{.*}}, %arg2
+// CHECK: gpu.launch
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %arg0
+// CHECK: } else {
+// CHECK: memref.store %{{.*}}, %arg1
+// CHECK: }
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @moved_down(%a: memref<256xf32>, %b: memref<256xf32>, %c: memref<128xf32>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %f = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+    memref.store %f, %a[%tx] : memref<256xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    memref.store %f, %c[%tx] : memref<128xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+    memref.store %f, %b[%tx] : memref<256xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @not_moved_down
+// CHECK-COUNT-3: gpu.launch
+func.func @not_moved_down(%a: memref<256xf32>, %b: memref<256xf32>, %c: memref<128xf32>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %f = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+    memref.store %f, %a[%tx] : memref<256xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %v = memref.load %a[%tx] : memref<256xf32>
+    memref.store %v, %c[%tx] : memref<128xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+    memref.store %f, %b[%tx] : memref<256xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // Kept apart: a kernel reading what the one before writes; blocks of
 // another shape; a copy between them; a dynamic grid.
 // CHECK-LABEL: func.func @kept_apart
