@@ -131,47 +131,53 @@ struct GpuMergeLaunchesPass
       mergeInBlock(rewriter, *block);
   }
 
-  /// The first launch after `launch` that can join it (see canMerge) with
-  /// `launch` moved down to it: every op between them that is not
-  /// memory-neutral (other launches, copies, branches) independent of it.
-  /// Null when an op it depends on comes first, or after
+  /// What merging needs of a mergeable launch (see isMergeable), or none.
+  struct Member {
+    StaticShape shape;
+    int64_t sharedBytes;
+  };
+  static std::optional<Member> getMember(gpu::LaunchOp launch) {
+    if (!isMergeable(launch))
+      return std::nullopt;
+    std::optional<StaticShape> shape = getStaticShape(launch);
+    std::optional<int64_t> sharedBytes = getWorkgroupBytes(launch);
+    if (!shape || !sharedBytes)
+      return std::nullopt;
+    return Member{*shape, *sharedBytes};
+  }
+
+  /// The first launch after `launch` that can join it, with `launch` moved
+  /// down to it: of as many threads per block, small, sharing at most
+  /// 48 KB, independent of it, and every op between them that is not
+  /// memory-neutral (other launches, copies, branches) independent of it
+  /// too. Null when an op it depends on comes first, or after
   /// kMaxOpsPassed such ops.
   gpu::LaunchOp getPartner(gpu::LaunchOp launch) const {
-    std::optional<Accesses> accesses;
+    std::optional<Member> first = getMember(launch);
+    // The first may be a merged launch already: each of its members was
+    // small.
+    if (!first ||
+        (first->shape.blocks() > maxBlocks && !mergedLaunches.contains(launch)))
+      return nullptr;
+    Accesses accesses(launch);
     int passed = 0;
     for (Operation *op = launch->getNextNode(); op; op = op->getNextNode()) {
       if (kernels::isMemoryNeutral(op))
         continue;
-      auto next = dyn_cast<gpu::LaunchOp>(op);
-      if (next && canMerge(launch, next))
-        return next;
-      if (!accesses)
-        accesses.emplace(launch);
-      if (++passed > kMaxOpsPassed || Accesses(op).dependsOn(*accesses))
+      Accesses opAccesses(op);
+      bool dependent = opAccesses.dependsOn(accesses);
+      if (auto next = dyn_cast<gpu::LaunchOp>(op)) {
+        std::optional<Member> second = getMember(next);
+        if (!dependent && second &&
+            second->shape.threads() == first->shape.threads() &&
+            second->shape.blocks() <= maxBlocks &&
+            first->sharedBytes + second->sharedBytes <= kMaxStaticSharedBytes)
+          return next;
+      }
+      if (dependent || ++passed > kMaxOpsPassed)
         return nullptr;
     }
     return nullptr;
-  }
-
-  /// Whether `second` can join `first`: both mergeable, of as many
-  /// threads per block, small, independent.
-  bool canMerge(gpu::LaunchOp first, gpu::LaunchOp second) const {
-    if (!isMergeable(first) || !isMergeable(second))
-      return false;
-    std::optional<StaticShape> a = getStaticShape(first);
-    std::optional<StaticShape> b = getStaticShape(second);
-    if (!a || !b || a->threads() != b->threads() || b->blocks() > maxBlocks)
-      return false;
-    // The first may be a merged launch already: each of its members was
-    // small.
-    if (a->blocks() > maxBlocks && !mergedLaunches.contains(first))
-      return false;
-    std::optional<int64_t> sharedA = getWorkgroupBytes(first);
-    std::optional<int64_t> sharedB = getWorkgroupBytes(second);
-    if (!sharedA || !sharedB || *sharedA + *sharedB > kMaxStaticSharedBytes)
-      return false;
-    Accesses accessesA(first), accessesB(second);
-    return !accessesA.dependsOn(accessesB);
   }
 
   /// Each launch of `block` in turn, with the partners it meets.
@@ -236,9 +242,11 @@ struct GpuMergeLaunchesPass
                               constant(a.blocks())),
         /*withElseRegion=*/true);
     unsigned workgroupOffset = 0, privateOffset = 0;
-    for (auto [member, shape, region, offset] :
+    for (auto [member, memberShape, region, offset] :
          {std::make_tuple(first, a, &isFirst.getThenRegion(), int64_t(0)),
           std::make_tuple(second, b, &isFirst.getElseRegion(), a.blocks())}) {
+      // (The lambdas below capture it: C++17 cannot capture a binding.)
+      const StaticShape &shape = memberShape;
       rewriter.setInsertionPoint(region->front().getTerminator());
       IRMapping mapping;
       // Each argument the body uses: the member's block ids from its range
