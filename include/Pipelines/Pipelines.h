@@ -128,10 +128,10 @@ struct ExtremePipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<bool> mergeLaunches{
       *this, "merge-launches",
-      llvm::cl::desc("GPU targets: consecutive independent kernels of at "
-                     "most 2112 blocks each, of as many threads per block, "
-                     "run as "
-                     "one launch (--google-gpu-merge-launches)"),
+      llvm::cl::desc("GPU targets: independent kernels near each other, "
+                     "of at most 2112 blocks each and as many threads per "
+                     "block, run as one launch "
+                     "(--google-gpu-merge-launches)"),
       llvm::cl::init(true)};
   PassOptions::Option<ScatterLowering> gpuScatter{
       *this, "gpu-scatter",
